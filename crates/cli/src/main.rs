@@ -1,0 +1,2 @@
+//! `offset-window`: placeholder, replaced below.
+fn main() {}
