@@ -1,2 +1,128 @@
-//! `offset-window`: placeholder, replaced below.
-fn main() {}
+//! `offset-window`: the command-line runner of the offset-commit simulator.
+//!
+//! `offset-window run [FILE|-]` reads a scenario (JSON, SPEC §6; `{}` = all defaults),
+//! simulates it with `offset_window_sim` and prints the result JSON on stdout (exit 0), or
+//! the reason the scenario was refused on stderr (exit 2). `--format table` prints the same
+//! result for a human.
+
+use clap::{Parser, Subcommand, ValueEnum};
+use offset_window_sim::scenario::{format_millis, KeyKind, Scenario, Strategy, KEYS};
+use offset_window_sim::{simulate, Summary};
+use std::io::Read;
+use std::process::ExitCode;
+
+#[derive(Parser)]
+#[command(
+    name = "offset-window",
+    version,
+    about = "Simulate a Kafka consumer's offset commits on one partition and read off what a crash loses or repeats.",
+    after_long_help = scenario_help()
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run one scenario and print the result (SPEC §6): the state at the crash instant, the
+    /// worst crash instants, loop time blocked on commits, commit and poll rates.
+    Run {
+        /// Scenario JSON file, or `-` for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum Format {
+    /// The result JSON, one line.
+    Json,
+    /// An aligned table for people.
+    Table,
+}
+
+/// The `--help` text of every scenario key, generated from the core's key table.
+fn scenario_help() -> String {
+    let defaults = Scenario::default();
+    let mut text = String::from("Scenario keys (JSON object; missing keys take the default):\n");
+    for key in KEYS {
+        let default = defaults.get(key.name).expect("every key has a value");
+        let range = match key.kind {
+            KeyKind::Count { min, max } => format!("{min}–{max}"),
+            KeyKind::Millis { min_us, max_us } => {
+                format!("{}–{} (≤ 3 decimals)", format_millis(min_us), format_millis(max_us))
+            }
+            KeyKind::Flag => "true | false".to_string(),
+            KeyKind::Strategy => "see below".to_string(),
+        };
+        let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
+        text += &format!("  {}{unit}: default {default}, range {range}\n      {}\n", key.name, key.help);
+    }
+    text += "\nStrategies:\n";
+    for strategy in Strategy::ALL {
+        text += &format!("  {:<22}{}\n", strategy.name(), strategy.label());
+    }
+    text += "\nExample:\n  echo '{\"strategy\":\"commit_sync_batch\"}' | offset-window run -\n";
+    text
+}
+
+fn read_input(file: &str) -> Result<String, String> {
+    let mut text = String::new();
+    if file == "-" {
+        std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading stdin: {e}"))?;
+    } else {
+        text = std::fs::read_to_string(file).map_err(|e| format!("reading {file}: {e}"))?;
+    }
+    Ok(text)
+}
+
+fn table(summary: &Summary) -> String {
+    let at = &summary.at_crash;
+    let w = &summary.worst;
+    let at_ms = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("at {ms} ms"));
+    let rows = [
+        ("crash at", format!("{} ms", summary.scenario["crash_at_ms"])),
+        ("position (handed out)", at.position.to_string()),
+        ("durable frontier (finished)", at.durable.to_string()),
+        ("committed offset", at.committed.to_string()),
+        ("lost", at.lost.to_string()),
+        ("duplicated", at.duplicated.to_string()),
+        ("re-read after restart", at.reread.to_string()),
+        ("worst lost", format!("{} {}", w.lost, at_ms(w.lost_at_ms))),
+        ("worst duplicated", format!("{} {}", w.duplicated, at_ms(w.duplicated_at_ms))),
+        ("blocked on commits", format!("{:.1} %", summary.blocked_on_commits * 100.0)),
+        ("commits / s", format!("{:.2}", summary.commits_per_s)),
+        ("polls / s", format!("{:.2}", summary.polls_per_s)),
+    ];
+    rows.iter().map(|(k, v)| format!("{k:<28} {v}\n")).collect()
+}
+
+fn run(file: &str, format: Format) -> Result<String, String> {
+    let scenario = Scenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let summary = simulate(&scenario).map_err(|e| e.to_string())?.summary();
+    Ok(match format {
+        Format::Json => serde_json::to_string(&summary).expect("a summary always serialises"),
+        Format::Table => table(&summary),
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { file, format } => run(&file, format),
+    };
+    match result {
+        Ok(out) => {
+            println!("{}", out.trim_end());
+            ExitCode::SUCCESS
+        }
+        Err(message) => {
+            eprintln!("offset-window: {message}");
+            ExitCode::from(2)
+        }
+    }
+}

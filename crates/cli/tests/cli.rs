@@ -1,0 +1,100 @@
+//! The runner end to end: SPEC §7 through `offset-window run -`, and its errors.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+fn run(scenario: &str) -> Value {
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["run", "-"])
+        .write_stdin(scenario)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn r1_defaults_print_the_spec_result() {
+    let result = run("{}");
+    assert_eq!(
+        result["at_crash"],
+        serde_json::json!({"position": 45, "durable": 40, "committed": 25, "lost": 0, "duplicated": 15, "reread": 20})
+    );
+    assert_eq!(
+        result["worst"],
+        serde_json::json!({"lost": 0, "lost_at_ms": null, "duplicated": 25, "duplicated_at_ms": 5000.001})
+    );
+    assert_eq!(result["blocked_on_commits"], 0.0);
+}
+
+#[test]
+fn reference_scenarios_through_the_binary() {
+    let cases = [
+        (r#"{"strategy":"commit_sync_batch"}"#, "/worst/duplicated", 5),
+        (r#"{"max.poll.records":25}"#, "/worst/duplicated", 25),
+        (r#"{"max.poll.records":25,"strategy":"commit_sync_batch"}"#, "/worst/duplicated", 25),
+        (r#"{"max.poll.records":25,"auto.commit.interval.ms":100}"#, "/worst/duplicated", 25),
+        (r#"{"worker_pool":true,"crash_at_ms":5010}"#, "/at_crash/lost", 10),
+        (r#"{"worker_pool":true,"crash_at_ms":5010,"strategy":"commit_sync_batch"}"#, "/at_crash/lost", 15),
+        (r#"{"strategy":"transactional"}"#, "/at_crash/reread", 5),
+        (r#"{"strategy":"transactional"}"#, "/worst/duplicated", 0),
+        (r#"{"strategy":"transactional"}"#, "/worst/lost", 0),
+    ];
+    for (scenario, pointer, expected) in cases {
+        assert_eq!(run(scenario).pointer(pointer), Some(&Value::from(expected)), "{scenario} {pointer}");
+    }
+    let blocked = |s: &str| format!("{:.1}", run(s)["blocked_on_commits"].as_f64().unwrap() * 100.0);
+    let r9 = r#"{"record_processing_ms":50,"max.poll.records":25,"strategy":"commit_sync_batch"}"#;
+    assert_eq!(blocked(r9), "0.4");
+    assert_eq!(blocked(&r9.replace("commit_sync_batch", "commit_sync_record")), "9.1");
+}
+
+#[test]
+fn reads_a_file_and_prints_a_table() {
+    let dir = std::env::temp_dir().join(format!("offset-window-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("scenario.json");
+    std::fs::write(&file, r#"{"strategy":"commit_sync_batch","crash_at_ms":1000.001}"#).unwrap();
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["run", file.to_str().unwrap(), "--format", "table"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(text.contains("crash at                     1000.001 ms"), "{text}");
+    assert!(text.contains("duplicated                   5\n"), "{text}");
+}
+
+#[test]
+fn bad_input_exits_non_zero_naming_the_key() {
+    for (scenario, message) in [
+        (r#"{"max.poll.records": 0}"#, "max.poll.records: must be a whole number from 1 to 100000 (got 0)"),
+        (r#"{"colour": "red"}"#, "colour: unknown key"),
+        (r#"{"record_processing_ms": 1.0001}"#, "record_processing_ms: `1.0001` has more than 3 decimals"),
+        ("not json", "not valid JSON"),
+    ] {
+        let out = Command::cargo_bin("offset-window")
+            .unwrap()
+            .args(["run", "-"])
+            .write_stdin(scenario)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{scenario}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(message), "{scenario}: {stderr}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+#[test]
+fn help_explains_every_key_with_unit_and_default() {
+    let out = Command::cargo_bin("offset-window").unwrap().arg("--help").output().unwrap();
+    let help = String::from_utf8(out.stdout).unwrap();
+    for key in offset_window_sim::scenario::KEYS {
+        assert!(help.contains(&format!("  {}", key.name)), "{} missing from --help", key.name);
+    }
+    assert!(help.contains("max.poll.records (records): default 5, range 1–100000"), "{help}");
+    assert!(help.contains("record_processing_ms (ms): default 200"), "{help}");
+}
