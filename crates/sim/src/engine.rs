@@ -26,7 +26,8 @@ enum Phase {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
-    /// A record's processing ends. `worker` is the pool thread, `None` in the loop itself.
+    /// A record's processing ends. `worker` is the pool thread; `None`: the loop ran it
+    /// itself and resumes.
     RecordDone { offset: u64, worker: Option<u32> },
     /// An OffsetCommit reaches the coordinator: the committed offset becomes `offset`.
     CommitLands { offset: u64 },
@@ -146,14 +147,15 @@ impl<'a> Engine<'a> {
     fn handle(&mut self, event: Event, recorder: Option<&mut Recorder>) {
         match event {
             Event::RecordDone { offset, worker } => {
-                let durable_now = self.scenario.strategy != Strategy::Transactional;
-                if durable_now {
-                    self.complete_run(offset, recorder);
-                } else if let Some(rec) = recorder {
+                let mut recorder = recorder;
+                if self.scenario.strategy != Strategy::Transactional {
+                    self.complete_run(offset, recorder.as_deref_mut());
+                } else if let Some(rec) = recorder.as_deref_mut() {
                     rec.mark(Mark { at_us: self.now_us, kind: MarkKind::RecordProcessed { offset } });
                 }
-                if let Some(worker) = worker {
-                    self.worker_next_record(worker);
+                match worker {
+                    Some(worker) => self.worker_next_record(worker),
+                    None => self.resume_loop(recorder),
                 }
             }
             Event::CommitLands { offset } => {
@@ -266,13 +268,11 @@ impl<'a> Engine<'a> {
                     }
                 }
                 Pc::Process { from, next, end } => {
+                    // The loop thread runs the record itself: its completion is the loop's
+                    // next step, scheduled in the loop's phase (after pool records and commit
+                    // landings of the same instant, with which it commutes).
                     let done_at = now + s.record_processing_us;
-                    self.schedule(
-                        done_at,
-                        Phase::Completion,
-                        Event::RecordDone { offset: next, worker: None },
-                    );
-                    self.schedule(done_at, Phase::Loop, Event::LoopWake);
+                    self.schedule(done_at, Phase::Loop, Event::RecordDone { offset: next, worker: None });
                     self.pc = Pc::AfterRecord { from, offset: next, end };
                     return;
                 }

@@ -22,6 +22,9 @@
 //!    [`scenario::MAX_EVENTS`] events, and every bad input with a message naming the key
 //!    and its allowed range; nothing here panics on user input.
 //!
+//! The [`producer`] module models the producer side (SPEC §9): an idempotent producer's
+//! retries, the leader's five-batch duplicate check, and the faults that defeat it.
+//!
 //! ```
 //! use offset_window_sim::{simulate, Scenario};
 //!
@@ -35,6 +38,7 @@
 #![forbid(unsafe_code)]
 
 mod engine;
+pub mod producer;
 pub mod scenario;
 pub mod timeline;
 
