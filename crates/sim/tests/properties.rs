@@ -1,5 +1,6 @@
 //! Properties over random scenarios: the one-pass crash profile against the brute-force
 //! re-run, determinism, and the invariants of SPEC §2 and §5 at every instant.
+#![cfg(not(target_arch = "wasm32"))]
 
 use offset_window_sim::{crash_state_brute_force, simulate, Scenario, Strategy as CommitStrategy};
 use proptest::prelude::*;

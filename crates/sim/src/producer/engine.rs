@@ -423,6 +423,13 @@ impl<'a> Engine<'a> {
     /// backing off. With idempotence a batch already sequenced (a retry) goes only when it is
     /// the first unfinished sequence (`RecordAccumulator.shouldStopDrainBatchesForPartition`),
     /// which keeps the log in sequence order.
+    ///
+    /// Also with idempotence, a new batch waits while it would be the sixth from the first
+    /// unfinished one. Java has no such rule, and needs none: answers on one connection are
+    /// read in order, so five requests in flight never span more than five batches. SPEC §9
+    /// loses one answer while later ones arrive; without this rule later batches could
+    /// push the unanswered one out of the leader's five-batch memory, and its retry would
+    /// be refused as out of order although it was written.
     fn drain(&mut self) {
         while self.in_flight.len() < self.s.max_in_flight_requests as usize {
             let Some(&front) = self.ready.front() else { return };
@@ -433,10 +440,15 @@ impl<'a> Engine<'a> {
                 return;
             }
             if self.idempotence {
-                if let Some(sequence) = b.sequence {
-                    if self.by_sequence.keys().next() != Some(&sequence) {
-                        return;
+                let first_unfinished = self.by_sequence.iter().next().map(|(&seq, &batch)| (seq, batch));
+                match (b.sequence, first_unfinished) {
+                    (Some(sequence), Some((first, _))) if sequence != first => return,
+                    (None, Some((_, first_batch)))
+                        if front - first_batch >= MAX_IN_FLIGHT_FOR_IDEMPOTENCE =>
+                    {
+                        return
                     }
+                    _ => {}
                 }
             }
             self.ready.pop_front();

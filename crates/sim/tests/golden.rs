@@ -1,0 +1,64 @@
+//! Golden results: the summary, crash profile and three lines of a set of scenarios, held
+//! in `tests/golden/runs.json`. The same test runs natively and as wasm32 (in Node, via
+//! `wasm-bindgen-test`), so it proves both platforms give identical bytes.
+//!
+//! After an intended change of the model: `UPDATE_GOLDEN=1 cargo test -p offset-window-sim --test golden`.
+
+use offset_window_sim::{simulate, Scenario};
+use serde_json::json;
+
+const GOLDEN: &str = include_str!("golden/runs.json");
+
+/// SPEC §7's R1–R10 and a few worker-pool scenarios where records complete out of order.
+const SCENARIOS: &[&str] = &[
+    r#"{}"#,
+    r#"{"strategy": "commit_sync_batch"}"#,
+    r#"{"max.poll.records": 25}"#,
+    r#"{"max.poll.records": 25, "strategy": "commit_sync_batch"}"#,
+    r#"{"max.poll.records": 25, "auto.commit.interval.ms": 100}"#,
+    r#"{"worker_pool": true, "crash_at_ms": 5010}"#,
+    r#"{"worker_pool": true, "crash_at_ms": 5010, "strategy": "commit_sync_batch"}"#,
+    r#"{"strategy": "transactional"}"#,
+    r#"{"record_processing_ms": 50, "max.poll.records": 25, "strategy": "commit_sync_batch"}"#,
+    r#"{"record_processing_ms": 50, "max.poll.records": 25, "strategy": "commit_sync_record"}"#,
+    r#"{"worker_pool": true, "pool_threads": 3, "strategy": "commit_async_batch", "record_processing_ms": 123.457}"#,
+    r#"{"worker_pool": true, "pool_threads": 2, "strategy": "commit_sync_every_n", "commit_every_records": 7}"#,
+    r#"{"worker_pool": true, "pool_threads": 4, "pool_max_in_flight_batches": 6, "strategy": "commit_sync_record"}"#,
+    r#"{"strategy": "commit_sync_every_n", "commit_every_records": 3, "log_end_offset": 33, "commit_latency_ms": 0}"#,
+];
+
+/// One line of JSON per scenario.
+fn compute() -> String {
+    SCENARIOS
+        .iter()
+        .map(|text| {
+            let run = simulate(&Scenario::from_json(text).unwrap()).unwrap();
+            json!({
+                "input": text,
+                "summary": run.summary(),
+                "profile": run.profile,
+                "position": run.position,
+                "durable_frontier": run.durable_frontier,
+                "committed": run.committed,
+                "marks": run.marks.len(),
+            })
+            .to_string()
+                + "\n"
+        })
+        .collect()
+}
+
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn runs_match_the_golden_file() {
+    let actual = compute();
+    #[cfg(not(target_arch = "wasm32"))]
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/golden/runs.json"), &actual).unwrap();
+        return;
+    }
+    assert!(
+        actual == GOLDEN,
+        "runs differ from tests/golden/runs.json (UPDATE_GOLDEN=1 to refresh after an intended change)"
+    );
+}
