@@ -4,8 +4,14 @@
 //! simulates it with `offset_window_sim` and prints the result JSON on stdout (exit 0), or
 //! the reason the scenario was refused on stderr (exit 2). `--format table` prints the same
 //! result for a human.
+//!
+//! `offset-window produce [FILE|-]` does the same for the producer side (SPEC §9): a
+//! producer scenario in, the partition log, batches, leader memory and counters out.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use offset_window_sim::producer::{
+    simulate_producer, ProduceRun, ProducerKeyKind, ProducerScenario, PRODUCER_KEYS,
+};
 use offset_window_sim::scenario::{format_millis, KeyKind, Scenario, Strategy, KEYS};
 use offset_window_sim::{simulate, Summary};
 use std::io::Read;
@@ -29,6 +35,18 @@ enum Command {
     /// worst crash instants, loop time blocked on commits, commit and poll rates.
     Run {
         /// Scenario JSON file, or `-` for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Run one producer scenario (SPEC §9) and print the result: the partition log, each
+    /// batch's sends, the leader's memory of the last five batches per producer id, and the
+    /// counters (records written twice, never written, out-of-order rejections, fenced).
+    #[command(after_long_help = producer_help())]
+    Produce {
+        /// Producer scenario JSON file, or `-` for standard input.
         #[arg(default_value = "-")]
         file: String,
         /// Output format.
@@ -67,6 +85,35 @@ fn scenario_help() -> String {
         text += &format!("  {:<22}{}\n", strategy.name(), strategy.label());
     }
     text += "\nExample:\n  echo '{\"strategy\":\"commit_sync_batch\"}' | offset-window run -\n";
+    text
+}
+
+/// The `produce --help` text of every producer scenario key, from the core's key table.
+fn producer_help() -> String {
+    let defaults = ProducerScenario::default().to_json_value();
+    let mut text = String::from("Producer scenario keys (JSON object; missing keys take the default):\n");
+    for key in PRODUCER_KEYS {
+        let default = match key.name {
+            "enable.idempotence" => "true".to_string(),
+            "delivery.timeout.ms" => "120000".to_string(),
+            name => defaults[name].to_string(),
+        };
+        let range = match key.kind {
+            ProducerKeyKind::Count { min, max } => format!("{min}–{max}"),
+            ProducerKeyKind::Millis { min_us, max_us } => {
+                format!("{}–{} (≤ 3 decimals)", format_millis(min_us), format_millis(max_us))
+            }
+            ProducerKeyKind::Flag => "true | false".to_string(),
+            ProducerKeyKind::Acks => "\"all\" | \"1\" | \"0\"".to_string(),
+            ProducerKeyKind::Faults => "see below".to_string(),
+        };
+        let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
+        text += &format!("  {}{unit}: default {default}, range {range}\n      {}\n", key.name, key.help);
+    }
+    text += "\nFaults: request_lost and ack_lost take batch (from 1) and attempt (default 1);\n\
+             leader_failover and producer_restart take at_ms; zombie and old_duplicate take at_ms and batch.\n";
+    text +=
+        "\nExample:\n  echo '{\"faults\":[{\"kind\":\"ack_lost\",\"batch\":1}]}' | offset-window produce -\n";
     text
 }
 
@@ -110,10 +157,63 @@ fn run(file: &str, format: Format) -> Result<String, String> {
     })
 }
 
+fn produce_table(run: &ProduceRun) -> String {
+    let c = &run.counters;
+    let mut text = String::new();
+    text += &format!("idempotence                  {}\n", if run.idempotence { "on" } else { "off" });
+    let rows = [
+        ("records in the log", c.log_records),
+        ("records written twice", c.records_written_twice),
+        ("records never written", c.records_never_written),
+        ("out-of-order rejections", c.out_of_order_rejections),
+        ("fenced requests", c.fenced_requests),
+        ("duplicates dropped by leader", c.duplicates_dropped),
+        ("retries", c.retries),
+        ("batches acknowledged", c.batches_acknowledged),
+        ("batches failed", c.batches_failed),
+    ];
+    for (k, v) in rows {
+        text += &format!("{k:<28} {v}\n");
+    }
+    text += "\npartition log (offset  batch  pid  epoch  sequence  records  appended at)\n";
+    let opt = |v: Option<String>| v.unwrap_or_else(|| "-".to_string());
+    for e in &run.log {
+        let records = match (e.records.first(), e.records.last()) {
+            (Some(a), Some(b)) => format!("{a}–{b}"),
+            _ => String::new(),
+        };
+        let dup = e.duplicate_of.map_or(String::new(), |o| format!("  (again; first at offset {o})"));
+        text += &format!(
+            "  {:>6}  {:>5}  {:>4}  {:>5}  {:>8}  {:>7}  {} ms{dup}\n",
+            e.offset,
+            e.batch,
+            opt(e.pid.map(|p| p.to_string())),
+            opt(e.epoch.map(|p| p.to_string())),
+            opt(e.sequence.map(|p| p.to_string())),
+            records,
+            format_millis(e.appended_at_us)
+        );
+    }
+    for note in &run.notes {
+        text += &format!("\nnote: {note}\n");
+    }
+    text
+}
+
+fn produce(file: &str, format: Format) -> Result<String, String> {
+    let scenario = ProducerScenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let run = simulate_producer(&scenario).map_err(|e| e.to_string())?;
+    Ok(match format {
+        Format::Json => serde_json::to_string(&run).expect("a producer run always serialises"),
+        Format::Table => produce_table(&run),
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { file, format } => run(&file, format),
+        Command::Produce { file, format } => produce(&file, format),
     };
     match result {
         Ok(out) => {
