@@ -804,7 +804,7 @@ impl<'a> Engine<'a> {
         for (trace, fault) in self.fault_traces.iter_mut().zip(&self.s.faults) {
             if trace.fired_at_us.is_none() {
                 trace.effect = format!(
-                    "did not fire: batch {} was never sent an attempt {}",
+                    "did not fire: batch {} never had send number {}",
                     fault.batch.unwrap_or(0),
                     fault.attempt
                 );
