@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine (scripts/setup.sh) and runs every test: formatting, lints, the
+# core and runner natively, the core as wasm32 (golden runs in Node), then the page
+# (scripts/test-web.sh: browser tests in headless Chromium, release build, end-to-end).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export CHROMEDRIVER=/usr/bin/chromedriver
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+scripts/setup.sh
+
+step "cargo fmt --check"
+cargo fmt --all -- --check
+
+step "cargo clippy (host: core + runner; wasm32: page)"
+cargo clippy --all-targets -- -D warnings
+cargo clippy -p offset-window-app --target wasm32-unknown-unknown --all-targets -- -D warnings
+
+step "core + runner tests (native)"
+cargo test
+
+step "core as wasm32: golden runs identical to native"
+cargo test -p offset-window-sim --target wasm32-unknown-unknown --test golden
+
+step "page: browser tests, release build, end-to-end, budget"
+scripts/test-web.sh
