@@ -1,1 +1,42 @@
-//! placeholder
+//! The offset-window page: the simulator of `offset-window-sim` running as WebAssembly,
+//! drawn with plotters on a canvas, built by Trunk (see `index.html` at the repository root).
+//!
+//! One job per module, data flowing one way (scenario → simulate → run → draw / readouts):
+//!
+//! * [`state`]: the page's one [`state::State`], the [`state::Action`]s that change it and
+//!   a pure reducer. The crash instant is held in µs apart from the scenario.
+//! * [`charts`]: drawing functions generic over the plotters `DrawingBackend`.
+//! * [`components`]: the Yew components. The run is memoised on the scenario without the
+//!   crash instant, so the crash slider never re-simulates; each component takes only the
+//!   props it shows, so moving one control re-renders only what depends on it.
+//!
+//! Everything is compiled for `wasm32` only: on the host this crate is empty, so host
+//! builds of the workspace skip yew and web-sys.
+
+#![forbid(unsafe_code)]
+
+#[cfg(target_arch = "wasm32")]
+pub mod charts;
+#[cfg(target_arch = "wasm32")]
+pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+pub use components::App;
+
+/// Installs the panic hook (a panic is reported in the console, with its message) and
+/// mounts the page into the element `#app`, or the body when there is none.
+#[cfg(target_arch = "wasm32")]
+pub fn start() {
+    console_error_panic_hook::set_once();
+    let document = web_sys::window().and_then(|w| w.document()).expect("a browser document");
+    match document.get_element_by_id("app") {
+        Some(root) => {
+            yew::Renderer::<App>::with_root(root).render();
+        }
+        None => {
+            yew::Renderer::<App>::new().render();
+        }
+    }
+}

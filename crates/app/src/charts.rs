@@ -1,0 +1,531 @@
+//! Drawing the two charts: pure functions of a [`Run`] and a [`Frame`], generic over the
+//! plotters [`DrawingBackend`], so the canvas in the browser and an SVG backend elsewhere
+//! share one code path.
+//!
+//! Everything is drawn in device pixels: the caller sizes the backing store by
+//! `devicePixelRatio` and passes that ratio as [`Frame::scale`], which every line width,
+//! dash and font size is multiplied by. Titles and legends are HTML, not canvas text;
+//! the only text drawn here is the tick labels, written straight to the backend (no
+//! measuring).
+//!
+//! Every step line, shaded band and mark is decimated to the pixel columns it covers,
+//! so a run of a million records draws in about the time of a small one.
+
+use offset_window_sim::{MarkKind, Run, Step};
+use plotters::coord::Shift;
+use plotters::element::DashedPathElement;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+
+/// Result of a drawing call: a plotters error names the backend's own.
+pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+/// `position`: what `poll()` has handed out (dashed).
+pub const POSITION: RGBColor = RGBColor(0x00, 0x72, 0xB2);
+/// Durable frontier: records whose side effect has landed.
+pub const DURABLE: RGBColor = RGBColor(0x00, 0x9E, 0x73);
+/// Committed offset (solid, dark).
+pub const COMMITTED: RGBColor = RGBColor(0x1A, 0x1A, 0x1A);
+/// A crash here would process records twice (diagonal hatching).
+pub const DUPLICATED: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
+/// A crash here would lose records (cross-hatching).
+pub const LOST: RGBColor = RGBColor(0xD5, 0x3E, 0x4F);
+/// The crash marker.
+pub const CRASH: RGBColor = RGBColor(0x7B, 0x2C, 0xBF);
+const GRID: RGBColor = RGBColor(0xE3, 0xE6, 0xEA);
+const AXIS: RGBColor = RGBColor(0x55, 0x5B, 0x66);
+
+/// Margins around the plot area, CSS px: room for tick labels left and below, and above
+/// the main chart for the lane of commits in flight.
+const LEFT: f64 = 56.0;
+const RIGHT: f64 = 14.0;
+const MAIN_TOP: f64 = 26.0;
+const PROFILE_TOP: f64 = 10.0;
+const BOTTOM: f64 = 26.0;
+/// The lane of commits in flight, CSS px above the plot area: `LANE_TOP..LANE_TOP + LANE_H`.
+const LANE_TOP: f64 = 6.0;
+const LANE_H: f64 = 12.0;
+
+/// Where data goes on a canvas: the plot area in device pixels and the axis ranges.
+/// Both charts use the same left and right margins, so they share the time axis.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Frame {
+    /// Left edge of the plot area (t = 0), device px.
+    pub left: f64,
+    /// Top edge (y = `y_max`), device px.
+    pub top: f64,
+    /// Right edge (t = horizon), device px.
+    pub right: f64,
+    /// Bottom edge (y = 0), device px.
+    pub bottom: f64,
+    /// The time axis runs over `0..=horizon_us`.
+    pub horizon_us: u64,
+    /// The value axis runs over `0..=y_max`.
+    pub y_max: f64,
+    /// Device pixels per CSS pixel (`devicePixelRatio`).
+    pub scale: f64,
+}
+
+impl Frame {
+    fn new(size: (u32, u32), scale: f64, top_css: f64, horizon_us: u64, y_max: f64) -> Frame {
+        let (w, h) = (size.0 as f64, size.1 as f64);
+        let left = (LEFT * scale).round();
+        let right = (w - RIGHT * scale).round().max(left + 1.0);
+        let top = (top_css * scale).round();
+        let bottom = (h - BOTTOM * scale).round().max(top + 1.0);
+        Frame { left, top, right, bottom, horizon_us: horizon_us.max(1), y_max: y_max.max(1.0), scale }
+    }
+
+    /// The x of instant `t_us`, device px.
+    pub fn x(&self, t_us: u64) -> f64 {
+        self.left + (self.right - self.left) * (t_us as f64 / self.horizon_us as f64)
+    }
+
+    /// The y of value `v` (an offset or a count), device px.
+    pub fn y(&self, v: f64) -> f64 {
+        self.bottom - (self.bottom - self.top) * (v / self.y_max)
+    }
+
+    /// The instant under device x, µs, clamped into `1..=horizon_us` (a valid crash instant).
+    pub fn time_at(&self, x: f64) -> u64 {
+        let f = ((x - self.left) / (self.right - self.left)).clamp(0.0, 1.0);
+        ((f * self.horizon_us as f64).round() as u64).clamp(1, self.horizon_us)
+    }
+
+    fn px(&self, css: f64) -> f64 {
+        css * self.scale
+    }
+
+    fn width_px(&self, css: f64) -> u32 {
+        (css * self.scale).round().max(1.0) as u32
+    }
+}
+
+/// The main chart's frame on a canvas of `size` device px: y from 0 to a little above the
+/// highest offset handed out.
+pub fn main_frame(size: (u32, u32), scale: f64, run: &Run) -> Frame {
+    let top_value = run.position.last().map_or(0, |s| s.value).max(last(&run.committed)) as f64;
+    Frame::new(size, scale, MAIN_TOP, run.scenario.horizon_us, (top_value * 1.06).ceil().max(5.0))
+}
+
+/// The profile chart's frame: y from 0 to the worst lost or duplicated count.
+pub fn profile_frame(size: (u32, u32), scale: f64, run: &Run) -> Frame {
+    let worst = run.profile.iter().map(|p| p.lost.max(p.duplicated)).max().unwrap_or(0) as f64;
+    Frame::new(size, scale, PROFILE_TOP, run.scenario.horizon_us, (worst * 1.1).ceil().max(2.0))
+}
+
+fn last(steps: &[Step]) -> u64 {
+    steps.last().map_or(0, |s| s.value)
+}
+
+/// Draws the main chart: grid, the lost/duplicated shading from the crash profile, the lane
+/// of commits in flight, the three lines and the marks where commits land, and the axes.
+pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    draw_grid(root, f, 5)?;
+    draw_axes(root, f, 5)?; // under the data: a line at offset 0 stays visible
+
+    // Shading: at every crash instant T, the duplicated count is drawn as a band just above
+    // the committed offset and the lost count as a band just below it. Both heights come
+    // from the profile (counts), anchored on the committed line, so both show when both are
+    // non-zero (several pool threads).
+    let segments = profile_segments(run);
+    let dup = segments
+        .iter()
+        .map(|s| (s.from_us, s.to_us, s.committed as f64, (s.committed + s.duplicated) as f64));
+    draw_bands(root, f, columns(f, dup.filter(|b| b.3 > b.2)), DUPLICATED, Hatch::Diagonal)?;
+    let lost = segments
+        .iter()
+        .map(|s| (s.from_us, s.to_us, s.committed.saturating_sub(s.lost) as f64, s.committed as f64));
+    draw_bands(root, f, columns(f, lost.filter(|b| b.3 > b.2)), LOST, Hatch::Cross)?;
+
+    draw_commit_lane(root, run, f)?;
+
+    let w2 = f.width_px(2.0);
+    let durable = step_path(&run.durable_frontier, f);
+    root.draw(&PathElement::new(durable, DURABLE.stroke_width(f.width_px(2.5))))?;
+    let position = step_path(&run.position, f);
+    root.draw(&DashedPathElement::new(
+        position,
+        f.px(7.0) as i32,
+        f.px(4.0) as i32,
+        POSITION.stroke_width(w2),
+    ))?;
+    let committed = step_path(&run.committed, f);
+    root.draw(&PathElement::new(committed, COMMITTED.stroke_width(f.width_px(3.0))))?;
+
+    // Where commits land: a dot on the committed line, unless they are too dense to tell apart.
+    let landings: Vec<(u64, u64)> = run
+        .marks
+        .iter()
+        .filter_map(|m| match m.kind {
+            MarkKind::CommitLanded { offset } if m.at_us <= f.horizon_us => Some((m.at_us, offset)),
+            _ => None,
+        })
+        .collect();
+    if (landings.len() as f64) < (f.right - f.left) / f.px(6.0) {
+        let r = f.width_px(3.5);
+        for (at, offset) in landings {
+            let c = (f.x(at).round() as i32, f.y(offset as f64).round() as i32);
+            root.draw(&Circle::new(c, r + f.width_px(1.0), WHITE.filled()))?;
+            root.draw(&Circle::new(c, r, COMMITTED.filled()))?;
+        }
+    }
+
+    root.present()?;
+    Ok(())
+}
+
+/// Draws the profile chart: lost(T) and duplicated(T) as hatched step areas with their
+/// outlines, on the main chart's time axis.
+pub fn draw_profile<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    f: &Frame,
+) -> DrawResult<DB> {
+    root.fill(&WHITE)?;
+    draw_grid(root, f, 3)?;
+    draw_axes(root, f, 3)?;
+    let dup_steps: Vec<Step> =
+        run.profile.iter().map(|p| Step { at_us: p.at_us, value: p.duplicated }).collect();
+    let lost_steps: Vec<Step> = run.profile.iter().map(|p| Step { at_us: p.at_us, value: p.lost }).collect();
+    for (steps, color, hatch) in
+        [(&dup_steps, DUPLICATED, Hatch::Diagonal), (&lost_steps, LOST, Hatch::Cross)]
+    {
+        let bands = step_segments(steps, f.horizon_us).map(|(from, to, v)| (from, to, 0.0, v as f64));
+        draw_bands(root, f, columns(f, bands.filter(|b| b.3 > 0.0)), color, hatch)?;
+    }
+    root.draw(&PathElement::new(step_path(&dup_steps, f), DUPLICATED.stroke_width(f.width_px(2.0))))?;
+    root.draw(&DashedPathElement::new(
+        step_path(&lost_steps, f),
+        f.px(5.0) as i32,
+        f.px(3.0) as i32,
+        LOST.stroke_width(f.width_px(2.0)),
+    ))?;
+    root.present()?;
+    Ok(())
+}
+
+/// Draws the crash marker: a vertical line at `crash_at_us` with a grip above the plot and
+/// a dot on each of `values` (value, colour) where it crosses them. The caller clears
+/// the layer first (a transparent fill draws nothing on a canvas).
+pub fn draw_crash<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    crash_at_us: u64,
+    values: &[(f64, RGBColor)],
+) -> DrawResult<DB> {
+    let x = f.x(crash_at_us).round() as i32;
+    let (top, bottom) = (f.top as i32, f.bottom as i32);
+    root.draw(&PathElement::new(vec![(x, top), (x, bottom)], CRASH.stroke_width(f.width_px(2.0))))?;
+    // The grip: a triangle pointing down at the line, in the margin above the plot.
+    let g = f.px(6.0) as i32;
+    root.draw(&Polygon::new(vec![(x - g, top - 2 * g), (x + g, top - 2 * g), (x, top)], CRASH.filled()))?;
+    for &(value, color) in values {
+        let c = (x, f.y(value).round() as i32);
+        root.draw(&Circle::new(c, f.width_px(5.5), WHITE.filled()))?;
+        root.draw(&Circle::new(c, f.width_px(4.0), color.filled()))?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// One interval over which the committed offset and the crash profile are constant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Segment {
+    from_us: u64,
+    to_us: u64,
+    committed: u64,
+    lost: u64,
+    duplicated: u64,
+}
+
+/// Merges the committed line's steps and the profile's steps into intervals of constant
+/// (committed, lost, duplicated), over `0..horizon`.
+fn profile_segments(run: &Run) -> Vec<Segment> {
+    let horizon = run.scenario.horizon_us;
+    let (c, p) = (&run.committed, &run.profile);
+    let (mut i, mut j) = (0, 0);
+    let mut cur = Segment { from_us: 0, to_us: 0, committed: 0, lost: 0, duplicated: 0 };
+    let mut out = Vec::with_capacity(c.len() + p.len());
+    loop {
+        let next_c = c.get(i).map_or(u64::MAX, |s| s.at_us);
+        let next_p = p.get(j).map_or(u64::MAX, |s| s.at_us);
+        let next = next_c.min(next_p).min(horizon);
+        if next > cur.from_us {
+            out.push(Segment { to_us: next, ..cur });
+            cur.from_us = next;
+        }
+        if next >= horizon {
+            break;
+        }
+        if next_c == next {
+            cur.committed = c[i].value;
+            i += 1;
+        }
+        if next_p == next {
+            (cur.lost, cur.duplicated) = (p[j].lost, p[j].duplicated);
+            j += 1;
+        }
+    }
+    out
+}
+
+/// The intervals `(from, to, value)` of a step function over `0..horizon`.
+fn step_segments(steps: &[Step], horizon_us: u64) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+    let first = (0, steps.first().map_or(horizon_us, |s| s.at_us), 0);
+    std::iter::once(first).chain(steps.iter().enumerate().map(move |(k, s)| {
+        let to = steps.get(k + 1).map_or(horizon_us, |n| n.at_us).min(horizon_us);
+        (s.at_us.min(horizon_us), to, s.value)
+    }))
+}
+
+/// A shaded rectangle in device px: `x0..x1` × value `lo..hi`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Column {
+    x0: i32,
+    x1: i32,
+    lo: f64,
+    hi: f64,
+}
+
+/// Turns bands `(from_us, to_us, lo, hi)` into at most one rectangle per pixel column:
+/// a band narrower than a pixel still gets one (a brief danger stays visible); bands
+/// sharing a column are merged into their hull; equal neighbours are joined.
+fn columns(f: &Frame, bands: impl Iterator<Item = (u64, u64, f64, f64)>) -> Vec<Column> {
+    let mut out: Vec<Column> = Vec::new();
+    for (from, to, lo, hi) in bands {
+        let x0 = f.x(from).round() as i32;
+        let x1 = (f.x(to).round() as i32).max(x0 + 1);
+        let new = Column { x0, x1, lo, hi };
+        match out.last_mut() {
+            Some(prev) if x0 < prev.x1 => {
+                prev.x1 = prev.x1.max(x1);
+                prev.lo = prev.lo.min(lo);
+                prev.hi = prev.hi.max(hi);
+            }
+            Some(prev) if x0 == prev.x1 && prev.lo == lo && prev.hi == hi => prev.x1 = x1,
+            _ => out.push(new),
+        }
+    }
+    out
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Hatch {
+    /// `/` lines: duplicated.
+    Diagonal,
+    /// `/` and `\` lines: lost.
+    Cross,
+}
+
+/// Fills each column lightly and hatches it, the hatching in one global phase so that
+/// neighbouring columns join up.
+fn draw_bands<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    cols: Vec<Column>,
+    color: RGBColor,
+    hatch: Hatch,
+) -> DrawResult<DB> {
+    let fill = color.mix(0.22).filled();
+    let line = color.mix(0.95).stroke_width(f.width_px(1.2));
+    let spacing = f.px(if hatch == Hatch::Cross { 7.0 } else { 6.0 });
+    for c in cols {
+        let (x0, x1) = (c.x0 as f64, c.x1 as f64);
+        let (y0, y1) = (f.y(c.hi).round(), f.y(c.lo).round());
+        let (y0, y1) = (y0.min(y1 - 1.0), y1);
+        root.draw(&Rectangle::new([(c.x0, y0 as i32), (c.x1, y1 as i32)], fill))?;
+        // "/": x + y = k·spacing
+        let mut k = ((x0 + y0) / spacing).ceil();
+        while k * spacing <= x1 + y1 {
+            let cc = k * spacing;
+            let (lo, hi) = ((cc - y1).max(x0), (cc - y0).min(x1));
+            if hi > lo {
+                let seg = vec![(lo as i32, (cc - lo) as i32), (hi as i32, (cc - hi) as i32)];
+                root.draw(&PathElement::new(seg, line))?;
+            }
+            k += 1.0;
+        }
+        if hatch == Hatch::Cross {
+            // "\": x − y = k·spacing
+            let mut k = ((x0 - y1) / spacing).ceil();
+            while k * spacing <= x1 - y0 {
+                let cc = k * spacing;
+                let (lo, hi) = ((y0 + cc).max(x0), (y1 + cc).min(x1));
+                if hi > lo {
+                    let seg = vec![(lo as i32, (lo - cc) as i32), (hi as i32, (hi - cc) as i32)];
+                    root.draw(&PathElement::new(seg, line))?;
+                }
+                k += 1.0;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The lane above the plot: each commit from the moment it is sent to the moment it
+/// lands, solid when the loop blocks on it (`commitSync`, `commitTransaction`), outlined
+/// when it does not (auto-commit, `commitAsync`). At least 3 CSS px wide, so a 5 ms
+/// round trip is still seen.
+fn draw_commit_lane<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    f: &Frame,
+) -> DrawResult<DB> {
+    let (y0, y1) = (f.px(LANE_TOP).round() as i32, f.px(LANE_TOP + LANE_H).round() as i32);
+    let min_w = f.px(3.0).round() as i32;
+    let mut spans: Vec<(i32, i32, bool)> = Vec::new();
+    for m in &run.marks {
+        if let MarkKind::CommitSent { lands_at_us, blocking, .. } = m.kind {
+            if m.at_us > f.horizon_us {
+                continue;
+            }
+            let x0 = f.x(m.at_us).round() as i32;
+            let x1 = (f.x(lands_at_us.min(f.horizon_us)).round() as i32).max(x0 + min_w);
+            match spans.last_mut() {
+                Some(prev) if x0 <= prev.1 && prev.2 == blocking => prev.1 = prev.1.max(x1),
+                _ => spans.push((x0, x1, blocking)),
+            }
+        }
+    }
+    for (x0, x1, blocking) in spans {
+        let rect = [(x0, y0), (x1, y1)];
+        if blocking {
+            root.draw(&Rectangle::new(rect, COMMITTED.filled()))?;
+        } else {
+            root.draw(&Rectangle::new(rect, WHITE.filled()))?;
+            root.draw(&Rectangle::new(rect, COMMITTED.stroke_width(f.width_px(1.5))))?;
+        }
+    }
+    Ok(())
+}
+
+/// A step function as a polyline in device px from t = 0 to the horizon, with at most
+/// four points per pixel column (first, lowest, highest, last), in drawing order.
+fn step_path(steps: &[Step], f: &Frame) -> Vec<(i32, i32)> {
+    let mut out = Decimator::default();
+    let y = |v: u64| f.y(v as f64).round() as i32;
+    let mut prev = 0;
+    out.push(f.x(0).round() as i32, y(0));
+    for s in steps.iter().take_while(|s| s.at_us <= f.horizon_us) {
+        let x = f.x(s.at_us).round() as i32;
+        out.push(x, y(prev));
+        out.push(x, y(s.value));
+        prev = s.value;
+    }
+    out.push(f.x(f.horizon_us).round() as i32, y(prev));
+    out.finish()
+}
+
+#[derive(Default)]
+struct Decimator {
+    points: Vec<(i32, i32)>,
+    /// The open column: x, first, min, max, last y.
+    col: Option<(i32, i32, i32, i32, i32)>,
+}
+
+impl Decimator {
+    fn push(&mut self, x: i32, y: i32) {
+        match &mut self.col {
+            Some(c) if c.0 == x => {
+                c.2 = c.2.min(y);
+                c.3 = c.3.max(y);
+                c.4 = y;
+            }
+            _ => {
+                self.flush();
+                self.col = Some((x, y, y, y, y));
+            }
+        }
+    }
+
+    fn flush(&mut self) {
+        if let Some((x, first, min, max, last)) = self.col.take() {
+            let (a, b) = if last >= first { (min, max) } else { (max, min) };
+            for y in [first, a, b, last] {
+                if self.points.last() != Some(&(x, y)) {
+                    self.points.push((x, y));
+                }
+            }
+        }
+    }
+
+    fn finish(mut self) -> Vec<(i32, i32)> {
+        self.flush();
+        self.points
+    }
+}
+
+/// A tick step of 1, 2 or 5 × 10^k giving about `target` ticks over `range`.
+fn nice_step(range: f64, target: f64) -> f64 {
+    let raw = (range / target.max(1.0)).max(1e-9);
+    let mag = 10f64.powf(raw.log10().floor());
+    let norm = raw / mag;
+    mag * if norm <= 1.0 {
+        1.0
+    } else if norm <= 2.0 {
+        2.0
+    } else if norm <= 5.0 {
+        5.0
+    } else {
+        10.0
+    }
+}
+
+fn time_ticks(f: &Frame) -> (f64, Vec<f64>) {
+    let horizon_s = f.horizon_us as f64 / 1e6;
+    let step = nice_step(horizon_s, ((f.right - f.left) / f.px(80.0)).max(2.0));
+    let ticks = (0..=(horizon_s / step).floor() as usize).map(|k| k as f64 * step).collect();
+    (step, ticks)
+}
+
+fn value_ticks(f: &Frame, target: f64) -> Vec<f64> {
+    let step = nice_step(f.y_max, target).max(1.0);
+    (0..=(f.y_max / step).floor() as usize).map(|k| k as f64 * step).collect()
+}
+
+fn draw_grid<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    y_target: usize,
+) -> DrawResult<DB> {
+    let style = GRID.stroke_width(f.width_px(1.0));
+    let (l, r, t, b) = (f.left as i32, f.right as i32, f.top as i32, f.bottom as i32);
+    for v in value_ticks(f, y_target as f64) {
+        let y = f.y(v).round() as i32;
+        root.draw(&PathElement::new(vec![(l, y), (r, y)], style))?;
+    }
+    for s in time_ticks(f).1 {
+        let x = f.x((s * 1e6).round() as u64).round() as i32;
+        root.draw(&PathElement::new(vec![(x, t), (x, b)], style))?;
+    }
+    Ok(())
+}
+
+fn draw_axes<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    y_target: usize,
+) -> DrawResult<DB> {
+    let axis = AXIS.stroke_width(f.width_px(1.0));
+    let (l, r, t, b) = (f.left as i32, f.right as i32, f.top as i32, f.bottom as i32);
+    root.draw(&PathElement::new(vec![(l, t), (l, b), (r, b)], axis))?;
+    let font = ("sans-serif", f.px(12.0)).into_font();
+    let tick = f.px(4.0) as i32;
+    let below = font.color(&AXIS).pos(Pos::new(HPos::Center, VPos::Top));
+    let (step, ticks) = time_ticks(f);
+    let decimals = if step >= 1.0 { 0 } else { (-step.log10()).ceil() as usize };
+    for s in ticks {
+        let x = f.x((s * 1e6).round() as u64).round() as i32;
+        root.draw(&PathElement::new(vec![(x, b), (x, b + tick)], axis))?;
+        root.draw_text(&format!("{s:.decimals$}"), &below, (x, b + tick + f.px(2.0) as i32))?;
+    }
+    let left_of = font.color(&AXIS).pos(Pos::new(HPos::Right, VPos::Center));
+    for v in value_ticks(f, y_target as f64) {
+        let y = f.y(v).round() as i32;
+        root.draw(&PathElement::new(vec![(l - tick, y), (l, y)], axis))?;
+        root.draw_text(&format!("{v:.0}"), &left_of, (l - tick - f.px(3.0) as i32, y))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,302 @@
+//! The controls: the crash instant, and one field per scenario key, each labelled with the
+//! Kafka property name (or our own name where Kafka has none) and its unit. Ranges come
+//! from the core's key table; refused input keeps the text and shows the core's message.
+
+use super::rendered;
+use crate::state::{seconds_text, Action, State};
+use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, US_PER_MS};
+use offset_window_sim::Strategy;
+use std::rc::Rc;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+/// Props of [`CrashControl`].
+#[derive(Properties, PartialEq)]
+pub struct CrashProps {
+    /// The crash instant, µs.
+    pub crash_at_us: u64,
+    /// The horizon, µs: the slider's right end.
+    pub horizon_us: u64,
+    /// What the seconds field shows.
+    pub text: String,
+    /// Why the typed text was refused, if it was.
+    pub error: Option<String>,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// The keyboard step of the crash slider: 1, 2 or 5 × 10^k µs, about 1/240 of the horizon
+/// (50 ms for the default 12 s).
+pub fn crash_key_step_us(horizon_us: u64) -> u64 {
+    let raw = (horizon_us / 240).max(1);
+    let mut mag = 1u64;
+    while mag * 10 <= raw {
+        mag *= 10;
+    }
+    [1, 2, 5, 10].into_iter().map(|m| m * mag).find(|&s| s >= raw).unwrap_or(10 * mag)
+}
+
+/// Where a key press moves the crash from `at` (µs), on the grid of `step`; `None` for keys
+/// the slider does not handle.
+pub fn crash_key_target(key: &str, at: u64, step: u64, horizon: u64) -> Option<u64> {
+    let up = |n: u64| (at / step + n) * step;
+    let down = |n: u64| (at.div_ceil(step)).saturating_sub(n) * step;
+    let target = match key {
+        "ArrowRight" | "ArrowUp" => up(1),
+        "ArrowLeft" | "ArrowDown" => down(1),
+        "PageUp" => up(10),
+        "PageDown" => down(10),
+        "Home" => 1,
+        "End" => horizon,
+        _ => return None,
+    };
+    Some(target.clamp(1, horizon))
+}
+
+/// A slider position or a pointer on the chart, µs, snapped to whole milliseconds (a
+/// reader drags to round instants; exact instants come from the worst-case buttons and the
+/// seconds field) when the horizon is long enough for that to be invisible.
+pub fn snap_drag_us(us: f64, horizon_us: u64) -> u64 {
+    let us = us.max(0.0).round() as u64;
+    let snapped =
+        if horizon_us >= 1_000 * US_PER_MS { (us + US_PER_MS / 2) / US_PER_MS * US_PER_MS } else { us };
+    snapped.clamp(1, horizon_us)
+}
+
+/// The crash instant: a slider over the horizon (mouse, touch, keyboard) and an exact
+/// seconds field.
+#[function_component]
+pub fn CrashControl(p: &CrashProps) -> Html {
+    rendered("CrashControl");
+    let horizon = p.horizon_us;
+    let on_slide = p.dispatch.to_callback().reform(move |e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        Action::SetCrash(snap_drag_us(input.value_as_number(), horizon))
+    });
+    let onkeydown = {
+        let dispatch = p.dispatch.clone();
+        let at = p.crash_at_us;
+        Callback::from(move |e: KeyboardEvent| {
+            let step = crash_key_step_us(horizon);
+            if let Some(target) = crash_key_target(&e.key(), at, step, horizon) {
+                e.prevent_default();
+                dispatch.dispatch(Action::SetCrash(target));
+            }
+        })
+    };
+    let on_text = p.dispatch.to_callback().reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        Action::SetCrashText(input.value())
+    });
+    let shown = seconds_text(p.crash_at_us);
+    html! {
+        <div class="crash-control field">
+            <label for="crash-slider">{ "crash at " }<span class="unit">{ "(s)" }</span></label>
+            <div class="crash-row">
+                <input type="range" id="crash-slider" min="0" max={horizon.to_string()} step="any"
+                    value={p.crash_at_us.to_string()} aria-valuetext={format!("{shown} seconds")}
+                    oninput={on_slide} {onkeydown} />
+                <input type="text" id="crash-at" class="num" inputmode="decimal" autocomplete="off"
+                    aria-label="crash at, in seconds" value={p.text.clone()} oninput={on_text}
+                    aria-invalid={p.error.is_some().to_string()} aria-describedby="crash-error" />
+            </div>
+            <p class="hint">{ format!("Arrow keys move it by {} ms, Page Up/Down by ten times that.",
+                format_millis(crash_key_step_us(horizon))) }</p>
+            if let Some(e) = &p.error { <p class="field-error" id="crash-error" role="alert">{ e }</p> }
+        </div>
+    }
+}
+
+/// Props of [`Controls`].
+#[derive(Properties, PartialEq)]
+pub struct ControlsProps {
+    /// The state without the crash instant (see `App`).
+    pub fields: Rc<State>,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// Slider range of a numeric field: min, max, step, in the field's unit.
+type Slider = (f64, f64, f64);
+
+/// Every scenario control; the less-used ones in an "advanced" group.
+#[function_component]
+pub fn Controls(p: &ControlsProps) -> Html {
+    rendered("Controls");
+    let s = &p.fields.scenario;
+    let field = |key: &'static str, label: &'static str, kafka: bool, unit: &'static str, slider: Slider| {
+        let value = s.get(key).and_then(|v| v.as_f64()).unwrap_or(0.0);
+        html! {
+            <NumberField key_name={key} {label} {kafka} {unit} slider={Some(slider)} {value}
+                text={p.fields.field_text(key)} error={p.fields.errors.get(key).cloned()}
+                dispatch={p.dispatch.clone()} />
+        }
+    };
+    html! {
+        <section class="controls" aria-labelledby="controls-title">
+            <h2 id="controls-title">{ "The consumer" }</h2>
+            { field("max.poll.records", "max.poll.records", true, "records", (1.0, 50.0, 1.0)) }
+            <StrategySelect strategy={s.strategy} dispatch={p.dispatch.clone()} />
+            { field("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", (100.0, 12_000.0, 100.0)) }
+            { field("record_processing_ms", "record processing time", false, "ms", (10.0, 1_000.0, 10.0)) }
+            <PoolToggle on={s.worker_pool} strategy={s.strategy} error={p.fields.errors.get("worker_pool").cloned()}
+                dispatch={p.dispatch.clone()} />
+            <details class="advanced">
+                <summary>{ "Advanced: commit latency, pool, horizon" }</summary>
+                { field("commit_latency_ms", "commit latency (OffsetCommit round trip)", false, "ms", (0.0, 500.0, 1.0)) }
+                { field("pool_max_in_flight_batches", "pool capacity (batches in flight)", false, "batches", (1.0, 16.0, 1.0)) }
+                { field("pool_threads", "pool threads", false, "threads", (1.0, 16.0, 1.0)) }
+                { field("commit_every_records", "commit every N records (for commitSync every N)", false, "records", (1.0, 100.0, 1.0)) }
+                { field("horizon_ms", "horizon (simulated time shown)", false, "ms", (1_000.0, 60_000.0, 1_000.0)) }
+            </details>
+        </section>
+    }
+}
+
+/// Props of [`NumberField`].
+#[derive(Properties, PartialEq)]
+pub struct NumberFieldProps {
+    /// The scenario key (a name from `scenario::KEYS`).
+    pub key_name: &'static str,
+    /// The label: the Kafka property name when `kafka`, else our words.
+    pub label: &'static str,
+    /// Whether `label` is a Kafka property name (shown as code).
+    pub kafka: bool,
+    /// The unit, as shown.
+    pub unit: &'static str,
+    /// The current value, in the unit, for the slider.
+    pub value: f64,
+    /// What the text field shows.
+    pub text: String,
+    /// The slider's range; `None` for a text field only.
+    pub slider: Option<Slider>,
+    /// Why the typed text was refused, if it was.
+    pub error: Option<String>,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+fn range_hint(key: &str) -> String {
+    let Some(spec) = key_spec(key) else { return String::new() };
+    match spec.kind {
+        KeyKind::Count { min, max } => format!("{min} to {max} {}", spec.unit),
+        KeyKind::Millis { min_us, max_us } => {
+            format!("{} to {} ms", format_millis(min_us), format_millis(max_us))
+        }
+        _ => String::new(),
+    }
+}
+
+/// A numeric scenario key: a slider over a comfortable range and a text field that takes
+/// anything in the key's full range (`scenario::KEYS`).
+#[function_component]
+pub fn NumberField(p: &NumberFieldProps) -> Html {
+    rendered(match p.key_name {
+        "max.poll.records" => "control:max.poll.records",
+        "auto.commit.interval.ms" => "control:auto.commit.interval.ms",
+        "record_processing_ms" => "control:record_processing_ms",
+        "commit_latency_ms" => "control:commit_latency_ms",
+        "pool_max_in_flight_batches" => "control:pool_max_in_flight_batches",
+        "pool_threads" => "control:pool_threads",
+        "commit_every_records" => "control:commit_every_records",
+        "horizon_ms" => "control:horizon_ms",
+        _ => "control:other",
+    });
+    let key = p.key_name;
+    let id = format!("f-{}", key.replace('.', "-"));
+    let on_input = p.dispatch.to_callback().reform(move |e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        Action::SetField { key, text: input.value() }
+    });
+    let help = key_spec(key).map(|k| k.help).unwrap_or_default();
+    let error_id = format!("{id}-error");
+    html! {
+        <div class="field">
+            <label for={id.clone()}>
+                if p.kafka { <code>{ p.label }</code> } else { { p.label } }
+                { " " }<span class="unit">{ format!("({})", p.unit) }</span>
+            </label>
+            <div class="field-row">
+                if let Some((min, max, step)) = p.slider {
+                    <input type="range" min={min.to_string()} max={max.to_string()} step={step.to_string()}
+                        value={p.value.to_string()} oninput={on_input.clone()}
+                        aria-label={format!("{} {}", p.label, p.unit)} />
+                }
+                <input type="text" id={id} class="num" inputmode="decimal" autocomplete="off"
+                    value={p.text.clone()} oninput={on_input}
+                    aria-invalid={p.error.is_some().to_string()} aria-describedby={error_id.clone()} />
+            </div>
+            <p class="hint">{ format!("{help}; {}", range_hint(key)) }</p>
+            if let Some(e) = &p.error { <p class="field-error" id={error_id} role="alert">{ e }</p> }
+        </div>
+    }
+}
+
+/// Props of [`StrategySelect`].
+#[derive(Properties, PartialEq)]
+pub struct StrategyProps {
+    /// The current strategy.
+    pub strategy: Strategy,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// The commit strategy: every strategy the core has, in the client's API words.
+#[function_component]
+pub fn StrategySelect(p: &StrategyProps) -> Html {
+    rendered("control:strategy");
+    let onchange = p.dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        Action::SetStrategy(Strategy::from_name(&select.value()).unwrap_or(Strategy::AutoCommit))
+    });
+    html! {
+        <div class="field">
+            <label for="strategy">{ "commit strategy" }</label>
+            <select id="strategy" {onchange}>
+                { for Strategy::ALL.iter().map(|s| html! {
+                    <option value={s.name()} selected={*s == p.strategy}>{ s.label() }</option>
+                }) }
+            </select>
+        </div>
+    }
+}
+
+/// Props of [`PoolToggle`].
+#[derive(Properties, PartialEq)]
+pub struct PoolProps {
+    /// Whether the pool is on.
+    pub on: bool,
+    /// The strategy: transactions have no pool in this model.
+    pub strategy: Strategy,
+    /// Why the last change was refused, if it was.
+    pub error: Option<String>,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
+/// The worker pool checkbox, disabled with the reason when the strategy is transactional.
+#[function_component]
+pub fn PoolToggle(p: &PoolProps) -> Html {
+    rendered("control:worker_pool");
+    let disabled = p.strategy == Strategy::Transactional;
+    let onchange = p.dispatch.to_callback().reform(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        Action::SetWorkerPool(input.checked())
+    });
+    html! {
+        <div class={classes!("field", "check", disabled.then_some("disabled"))}>
+            <label for="worker-pool">
+                <input type="checkbox" id="worker-pool" checked={p.on} {disabled} {onchange}
+                    aria-describedby="worker-pool-why" />
+                <span>{ "worker pool: hand each batch to a pool and poll again at once" }</span>
+            </label>
+            if disabled {
+                <p class="hint" id="worker-pool-why">
+                    { "Not available with transactions: a transaction commits the loop's own batch, \
+                       so this model has no pool for it." }
+                </p>
+            }
+            if let Some(e) = &p.error { <p class="field-error" role="alert">{ e }</p> }
+        </div>
+    }
+}

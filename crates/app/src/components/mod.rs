@@ -1,0 +1,120 @@
+//! The Yew components of the page. [`App`] owns the state and the memoised run; every
+//! other component takes only what it shows, as props compared cheaply (the run by
+//! pointer), so a change re-renders just the components that depend on it.
+
+mod chart;
+mod controls;
+mod readouts;
+
+pub use chart::{Chart, ChartKind};
+
+use crate::state::{Action, State, CRASH_FIELD};
+use offset_window_sim::{simulate, Run, ScenarioError};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// A finished run shared by the components; equal only to itself (pointer equality), so
+/// comparing props never walks the run's vectors.
+#[derive(Clone, Debug)]
+pub struct RunRef(pub Rc<Run>);
+
+impl PartialEq for RunRef {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+thread_local! {
+    static RENDERS: RefCell<BTreeMap<&'static str, u32>> = const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Counts one render of the component `name` (see [`render_count`]).
+fn rendered(name: &'static str) {
+    RENDERS.with(|r| *r.borrow_mut().entry(name).or_default() += 1);
+}
+
+/// How many times the component `name` has rendered since the page loaded: lets the
+/// browser tests check that moving one control leaves the others alone. Names are the
+/// component's, or `control:<key>` for a control.
+pub fn render_count(name: &str) -> u32 {
+    RENDERS.with(|r| r.borrow().get(name).copied().unwrap_or(0))
+}
+
+/// The whole page.
+#[function_component]
+pub fn App() -> Html {
+    rendered("App");
+    let state = use_reducer(State::default);
+    let dispatch = state.dispatcher();
+    // The crash instant is not part of `state.scenario` (pinned to the horizon), so moving
+    // it never re-runs the simulation.
+    let run: Rc<Result<RunRef, ScenarioError>> =
+        use_memo(state.scenario.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
+    let crash_at_us = state.crash_at_us;
+    // What the scenario controls show: the state without the crash instant and its field,
+    // so that moving the crash leaves them alone.
+    let fields = {
+        let mut f = (*state).clone();
+        f.crash_at_us = 1;
+        f.drafts.remove(CRASH_FIELD);
+        f.errors.remove(CRASH_FIELD);
+        Rc::new(f)
+    };
+
+    let body = match &*run {
+        Ok(run) => {
+            let at = run.0.state_at(crash_at_us);
+            html! {
+                <>
+                <section class="charts" aria-label="Charts">
+                    <Chart kind={ChartKind::Main} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                    <controls::CrashControl
+                        {crash_at_us}
+                        horizon_us={state.scenario.horizon_us}
+                        text={state.field_text(CRASH_FIELD)}
+                        error={state.errors.get(CRASH_FIELD).cloned()}
+                        dispatch={dispatch.clone()} />
+                    <readouts::Legend />
+                    <Chart kind={ChartKind::Profile} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                </section>
+                <aside class="panel">
+                    <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
+                    <readouts::WorstCase run={run.clone()} dispatch={dispatch.clone()} />
+                    <readouts::Rates run={run.clone()} />
+                    <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
+                </aside>
+                </>
+            }
+        }
+        // Cannot happen (the state only ever holds validated scenarios), but a message is
+        // better than a blank page if it ever does.
+        Err(e) => html! {
+            <>
+            <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
+            <aside class="panel">
+                <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
+            </aside>
+            </>
+        },
+    };
+
+    html! {
+        <div class="page">
+            <header class="top">
+                <h1>{ "Offset window" }</h1>
+                <p class="lede">
+                    { "One Kafka consumer reads partition " }<code>{ "orders-3" }</code>
+                    { ". Drag the crash through time and see which records a restart would \
+                       lose and which it would process a second time." }
+                </p>
+            </header>
+            <main class="layout">{ body }</main>
+            <footer class="foot">
+                <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
+                <span>{ "Simulated time; every number comes from the offset-window simulator running in this page." }</span>
+            </footer>
+        </div>
+    }
+}

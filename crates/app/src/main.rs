@@ -1,0 +1,6 @@
+//! The page's entry point, as Trunk builds it: installs the panic hook and mounts the app.
+
+fn main() {
+    #[cfg(target_arch = "wasm32")]
+    offset_window_app::start();
+}

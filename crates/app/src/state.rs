@@ -1,0 +1,224 @@
+//! The page's one piece of state and the actions that change it: a pure reducer.
+//!
+//! The scenario held here is always valid (every change is checked by the core before it
+//! is taken); a refused change keeps the last good scenario and records, for that field,
+//! the text the reader typed and the core's message. The crash instant lives apart from
+//! the scenario, in µs, so that moving it never re-runs the simulation: the scenario's own
+//! `crash_at_us` is pinned to the horizon (always valid) and never read by the page.
+
+use offset_window_sim::scenario::{format_millis, parse_millis, US_PER_MS};
+use offset_window_sim::{Scenario, ScenarioError, Strategy};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// The page state: a valid scenario, the crash instant, and any refused input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The scenario being shown; valid, with `crash_at_us == horizon_us` (see the module doc).
+    pub scenario: Scenario,
+    /// The crash instant, µs, in `1..=horizon_us`.
+    pub crash_at_us: u64,
+    /// Text typed into a field that the core refused, by scenario key (`"crash"` for the
+    /// crash field): the field keeps showing it so the reader can correct it.
+    pub drafts: BTreeMap<&'static str, String>,
+    /// Why each draft was refused, by the same key.
+    pub errors: BTreeMap<&'static str, String>,
+}
+
+/// The key under which [`State::drafts`] and [`State::errors`] hold the crash field.
+pub const CRASH_FIELD: &str = "crash";
+
+impl Default for State {
+    fn default() -> Self {
+        State::from_scenario(Scenario::default())
+    }
+}
+
+impl State {
+    /// A state showing `scenario`, crash at the scenario's own `crash_at_us` (clamped into
+    /// the horizon). The scenario should be valid; if it is not, the defaults are shown.
+    pub fn from_scenario(scenario: Scenario) -> State {
+        let scenario = if scenario.validate().is_ok() { scenario } else { Scenario::default() };
+        let crash_at_us = scenario.crash_at_us.clamp(1, scenario.horizon_us);
+        State { scenario: pin_crash(scenario), crash_at_us, drafts: BTreeMap::new(), errors: BTreeMap::new() }
+    }
+
+    /// The scenario with the crash instant put back: what the core would be asked about
+    /// this exact page (used for exports and tests).
+    pub fn full_scenario(&self) -> Scenario {
+        Scenario { crash_at_us: self.crash_at_us, ..self.scenario.clone() }
+    }
+
+    /// The text a field shows: the refused draft if there is one, else the current value.
+    pub fn field_text(&self, key: &'static str) -> String {
+        if let Some(draft) = self.drafts.get(key) {
+            return draft.clone();
+        }
+        if key == CRASH_FIELD {
+            return seconds_text(self.crash_at_us);
+        }
+        match self.scenario.get(key) {
+            Some(Value::String(s)) => s,
+            Some(other) => other.to_string(),
+            None => String::new(),
+        }
+    }
+
+    fn refuse(&self, key: &'static str, text: String, message: String) -> State {
+        let mut next = self.clone();
+        next.drafts.insert(key, text);
+        next.errors.insert(key, message);
+        next
+    }
+
+    fn accept(&self, key: &'static str, scenario: Scenario) -> State {
+        let mut next = self.clone();
+        next.drafts.remove(key);
+        next.errors.remove(key);
+        next.crash_at_us = next.crash_at_us.clamp(1, scenario.horizon_us);
+        next.scenario = pin_crash(scenario);
+        next
+    }
+
+    /// Applies `change` to a copy of the scenario; keeps it if the core accepts it, else
+    /// keeps the typed `text` and the core's message for the field `key`.
+    fn try_change(
+        &self,
+        key: &'static str,
+        text: String,
+        change: impl FnOnce(&mut Scenario) -> Result<(), ScenarioError>,
+    ) -> State {
+        let mut candidate = self.scenario.clone();
+        let checked = change(&mut candidate).and_then(|()| {
+            candidate = pin_crash(candidate.clone());
+            candidate.validate()
+        });
+        match checked {
+            Ok(()) => self.accept(key, candidate),
+            Err(e) => self.refuse(key, text, e.to_string()),
+        }
+    }
+}
+
+fn pin_crash(scenario: Scenario) -> Scenario {
+    Scenario { crash_at_us: scenario.horizon_us, ..scenario }
+}
+
+/// What the reader can do to the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Text typed into the field of a numeric scenario key (a name from `scenario::KEYS`).
+    SetField {
+        /// The scenario key.
+        key: &'static str,
+        /// The text, as typed (milliseconds for `*_ms` keys).
+        text: String,
+    },
+    /// Choose a commit strategy. Choosing `transactional` also turns the worker pool off,
+    /// since the model has no pool for transactions.
+    SetStrategy(Strategy),
+    /// Tick or untick the worker pool.
+    SetWorkerPool(bool),
+    /// Put the crash at an instant, µs (clamped into `1..=horizon`).
+    SetCrash(u64),
+    /// Text typed into the "crash at (s)" field.
+    SetCrashText(String),
+    /// Back to the defaults.
+    Reset,
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let next = match action {
+            Action::SetField { key, text } => {
+                let value = json_number(&text);
+                self.try_change(key, text, |s| s.set(key, &value))
+            }
+            Action::SetStrategy(strategy) => self.try_change("strategy", strategy.name().to_string(), |s| {
+                s.strategy = strategy;
+                if strategy == Strategy::Transactional {
+                    s.worker_pool = false;
+                }
+                Ok(())
+            }),
+            Action::SetWorkerPool(on) => self.try_change("worker_pool", on.to_string(), |s| {
+                s.worker_pool = on;
+                Ok(())
+            }),
+            Action::SetCrash(us) => {
+                let us = us.clamp(1, self.scenario.horizon_us);
+                if us == self.crash_at_us && !self.drafts.contains_key(CRASH_FIELD) {
+                    return self; // same instant: no render
+                }
+                let mut next = (*self).clone();
+                next.crash_at_us = us;
+                next.drafts.remove(CRASH_FIELD);
+                next.errors.remove(CRASH_FIELD);
+                next
+            }
+            Action::SetCrashText(text) => match parse_seconds(&text) {
+                Ok(us) if (1..=self.scenario.horizon_us).contains(&us) => {
+                    let mut next = (*self).clone();
+                    next.crash_at_us = us;
+                    next.drafts.remove(CRASH_FIELD);
+                    next.errors.remove(CRASH_FIELD);
+                    next
+                }
+                _ => {
+                    let message = format!(
+                        "crash at (s): must be a number of seconds in (0, {}] with at most 6 decimals (got \"{}\")",
+                        seconds_text(self.scenario.horizon_us),
+                        text
+                    );
+                    self.refuse(CRASH_FIELD, text, message)
+                }
+            },
+            Action::Reset => State::default(),
+        };
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}
+
+/// The typed text as a JSON value: a number when it reads as one (its decimal text kept
+/// exactly), else a string, so that the core's message says what was typed.
+fn json_number(text: &str) -> Value {
+    let trimmed = text.trim();
+    match serde_json::from_str::<Value>(trimmed) {
+        Ok(v @ Value::Number(_)) => v,
+        _ => Value::String(trimmed.to_string()),
+    }
+}
+
+/// Parses seconds with at most six decimals into µs, exactly (no float): `"5.000001"` is
+/// 5 000 001 µs.
+pub fn parse_seconds(text: &str) -> Result<u64, String> {
+    let text = text.trim();
+    if text.contains(['e', 'E']) {
+        return Err(format!("`{text}` is not a plain number of seconds"));
+    }
+    // seconds = milliseconds × 10³: let the core's exact decimal reader do the work.
+    parse_millis(&format!("{text}e3"))
+}
+
+/// µs as seconds, at least three decimals and as many more (up to six) as needed to be
+/// exact: `8_200_000` → `"8.200"`, `5_000_001` → `"5.000001"`.
+pub fn seconds_text(us: u64) -> String {
+    let (s, frac) = (us / (1_000 * US_PER_MS), us % (1_000 * US_PER_MS));
+    let digits = format!("{frac:06}");
+    let trimmed = digits.trim_end_matches('0');
+    let shown = if trimmed.len() <= 3 { &digits[..3] } else { trimmed };
+    format!("{s}.{shown}")
+}
+
+/// µs as milliseconds text, exact (`5000.001`); re-exported for the views.
+pub fn millis_text(us: u64) -> String {
+    format_millis(us)
+}

@@ -1,0 +1,242 @@
+//! The page in headless Chromium: mount the app with the real style sheet, drive it through
+//! DOM events, read the readouts and the canvas pixels.
+//!
+//! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
+//! (with `CHROMEDRIVER=/usr/bin/chromedriver`; flags in `webdriver.json`).
+
+#![cfg(target_arch = "wasm32")]
+
+use offset_window_app::charts;
+use offset_window_app::components::{render_count, ChartKind};
+use offset_window_app::App;
+use offset_window_sim::{simulate, Scenario};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement,
+    HtmlSelectElement,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A mounted page; unmounted (and its root removed) when dropped.
+struct Page {
+    root: Element,
+    handle: Option<yew::AppHandle<App>>,
+}
+
+impl Drop for Page {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+fn document() -> web_sys::Document {
+    web_sys::window().unwrap().document().unwrap()
+}
+
+async fn mount() -> Page {
+    let doc = document();
+    if doc.get_element_by_id("test-style").is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id("test-style");
+        style.set_text_content(Some(include_str!("../../../web/style.css")));
+        doc.head().unwrap().append_child(&style).unwrap();
+    }
+    let root = doc.create_element("div").unwrap();
+    root.set_attribute("style", "width: 1200px").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<App>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    Page { root, handle: Some(handle) }
+}
+
+impl Page {
+    fn find(&self, selector: &str) -> Element {
+        self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element {selector}"))
+    }
+
+    fn value(&self, selector: &str) -> String {
+        self.find(selector).get_attribute("data-value").unwrap_or_default()
+    }
+
+    fn readouts(&self) -> [String; 6] {
+        ["position", "durable", "committed", "lost", "duplicated", "reread"]
+            .map(|k| self.value(&format!("#ro-{k}")))
+    }
+
+    async fn fire(&self, selector: &str, kind: &str) {
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        let event = Event::new_with_event_init_dict(kind, &init).unwrap();
+        self.find(selector).dispatch_event(&event).unwrap();
+        yew::scheduler::flush().await;
+    }
+
+    async fn type_into(&self, selector: &str, text: &str) {
+        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().set_value(text);
+        self.fire(selector, "input").await;
+    }
+
+    async fn choose_strategy(&self, name: &str) {
+        self.find("#strategy").dyn_into::<HtmlSelectElement>().unwrap().set_value(name);
+        self.fire("#strategy", "change").await;
+    }
+
+    async fn click(&self, selector: &str) {
+        self.find(selector).dyn_into::<HtmlElement>().unwrap().click();
+        yew::scheduler::flush().await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn first_load_shows_r1() {
+    let page = mount().await;
+    // SPEC R1 at the default crash (8.2 s).
+    assert_eq!(page.readouts(), ["45", "40", "25", "0", "15", "20"].map(String::from));
+    assert_eq!(page.value("#worst-duplicated"), "25");
+    assert_eq!(page.find("#worst-duplicated").get_attribute("data-at-us").unwrap(), "5000001");
+    assert!(page
+        .find("#worst-duplicated")
+        .text_content()
+        .unwrap()
+        .contains("just after 5.000 s (5.000001 s)"));
+    assert_eq!(page.value("#worst-lost"), "0");
+    assert_eq!(page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(), "8.200");
+    assert_eq!(page.value("#ro-blocked"), "0.0");
+}
+
+#[wasm_bindgen_test]
+async fn commit_sync_batch_worst_is_one_batch() {
+    let page = mount().await;
+    page.choose_strategy("commit_sync_batch").await;
+    assert_eq!(page.value("#worst-duplicated"), "5"); // R2
+}
+
+#[wasm_bindgen_test]
+async fn worker_pool_crash_at_5_01_loses_10() {
+    let page = mount().await;
+    page.click("#worker-pool").await;
+    page.type_into("#crash-at", "5.01").await;
+    assert_eq!(page.value("#ro-lost"), "10"); // R6
+    page.choose_strategy("commit_sync_batch").await;
+    assert_eq!(page.value("#ro-lost"), "15"); // R7
+}
+
+#[wasm_bindgen_test]
+async fn transactional_disables_the_pool_and_says_why() {
+    let page = mount().await;
+    page.click("#worker-pool").await;
+    page.choose_strategy("transactional").await;
+    let pool = page.find("#worker-pool").dyn_into::<HtmlInputElement>().unwrap();
+    assert!(pool.disabled() && !pool.checked());
+    assert!(page.find("#worker-pool-why").text_content().unwrap().contains("transactions"));
+    assert_eq!(page.value("#worst-duplicated"), "0"); // R8
+    assert_eq!(page.value("#worst-lost"), "0");
+    assert_eq!(page.value("#ro-reread"), "5");
+}
+
+#[wasm_bindgen_test]
+async fn worst_button_moves_the_crash_to_the_exact_microsecond() {
+    let page = mount().await;
+    page.click("#worst-duplicated button").await;
+    assert_eq!(page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(), "5.000001");
+    assert_eq!(page.value("#ro-duplicated"), "25");
+    assert_eq!(page.value("#ro-committed"), "0");
+}
+
+#[wasm_bindgen_test]
+async fn bad_values_show_a_message_and_keep_the_page() {
+    let page = mount().await;
+    page.type_into("#f-max-poll-records", "0").await;
+    let message = page.find("#f-max-poll-records-error").text_content().unwrap();
+    assert!(message.contains("max.poll.records") && message.contains("1 to 100000"), "{message}");
+    assert_eq!(page.readouts()[0], "45", "the last good scenario stays on screen");
+    page.type_into("#crash-at", "99").await;
+    assert!(page.find("#crash-error").text_content().unwrap().contains("(0, 12.000]"));
+    page.type_into("#f-max-poll-records", "25").await;
+    assert!(page.root.query_selector("#f-max-poll-records-error").unwrap().is_none());
+    assert_eq!(page.value("#worst-duplicated"), "25"); // R3
+}
+
+#[wasm_bindgen_test]
+async fn moving_the_crash_renders_only_what_depends_on_it() {
+    let page = mount().await;
+    let before = |name: &str| render_count(name);
+    let (controls, field, worst, at) =
+        (before("Controls"), before("control:max.poll.records"), before("WorstCase"), before("AtCrash"));
+    let slider = page.find("#crash-slider").dyn_into::<HtmlInputElement>().unwrap();
+    slider.set_value("3000000");
+    page.fire("#crash-slider", "input").await;
+    assert_eq!(page.value("#ro-position"), "15");
+    assert_eq!(render_count("AtCrash"), at + 1);
+    assert_eq!(render_count("Controls"), controls, "the scenario controls do not re-render");
+    assert_eq!(render_count("control:max.poll.records"), field);
+    assert_eq!(render_count("WorstCase"), worst, "the worst case does not depend on the crash");
+    // A scenario field re-renders itself, not its neighbours.
+    let other = render_count("control:record_processing_ms");
+    page.type_into("#f-max-poll-records", "6").await;
+    assert_eq!(render_count("control:max.poll.records"), field + 1);
+    assert_eq!(render_count("control:record_processing_ms"), other);
+}
+
+/// RGBA of the base canvas in a `(2r+1)²` square around (x, y), device px.
+fn pixels(canvas: &HtmlCanvasElement, x: f64, y: f64, r: i32) -> Vec<[u8; 4]> {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    let (x0, y0) = (x.round() as i32 - r, y.round() as i32 - r);
+    let side = (2 * r + 1) as f64;
+    let data = ctx.get_image_data(x0 as f64, y0 as f64, side, side).unwrap().data().0;
+    data.chunks(4).map(|c| [c[0], c[1], c[2], c[3]]).collect()
+}
+
+fn near(p: [u8; 4], c: plotters::style::RGBColor) -> bool {
+    let d = |a: u8, b: u8| (a as i32 - b as i32).abs();
+    p[3] == 255 && d(p[0], c.0) + d(p[1], c.1) + d(p[2], c.2) < 60
+}
+
+#[wasm_bindgen_test]
+async fn the_three_lines_are_drawn_where_the_numbers_say() {
+    let page = mount().await;
+    let canvas = page.find("#main-chart canvas.base").dyn_into::<HtmlCanvasElement>().unwrap();
+    assert!(canvas.client_width() > 600, "laid out by the real style sheet");
+    let scale = canvas.width() as f64 / canvas.client_width() as f64;
+    let run = simulate(&Scenario::default()).unwrap();
+    let f = ChartKind::Main.frame((canvas.width(), canvas.height()), scale, &run);
+    // Instants in the middle of flat stretches of all three lines.
+    for t_us in [2_500_000u64, 8_100_000, 11_100_000] {
+        let at = run.state_at(t_us);
+        let x = f.x(t_us);
+        for (value, color, name) in [
+            (at.position, charts::POSITION, "position"),
+            (at.durable, charts::DURABLE, "durable frontier"),
+            (at.committed, charts::COMMITTED, "committed offset"),
+        ] {
+            let y = f.y(value as f64);
+            // The position line is dashed: look along a stretch wider than one gap.
+            let hits =
+                (-6..=6).filter(|dx| pixels(&canvas, x + *dx as f64, y, 2).iter().any(|p| near(*p, color)));
+            assert!(hits.count() > 0, "{name} = {value} not drawn at t = {t_us} µs (x {x:.0}, y {y:.0})");
+        }
+        // …and the committed line is not drawn a few offsets off.
+        let off = f.y(at.committed as f64 + 4.0);
+        assert!(!pixels(&canvas, x, off, 1).iter().any(|p| near(*p, charts::COMMITTED)), "at t = {t_us}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_crash_marker_follows_the_crash() {
+    let page = mount().await;
+    let overlay = page.find("#main-chart canvas.overlay").dyn_into::<HtmlCanvasElement>().unwrap();
+    let frames = overlay.get_attribute("data-frame").unwrap().parse::<u32>().unwrap();
+    page.type_into("#crash-at", "3").await;
+    assert_eq!(overlay.get_attribute("data-frame").unwrap().parse::<u32>().unwrap(), frames + 1);
+    let scale = overlay.width() as f64 / overlay.client_width() as f64;
+    let run = simulate(&Scenario::default()).unwrap();
+    let f = ChartKind::Main.frame((overlay.width(), overlay.height()), scale, &run);
+    let mid = (f.top + f.bottom) / 2.0;
+    assert!(pixels(&overlay, f.x(3_000_000), mid, 1).iter().any(|p| near(*p, charts::CRASH)));
+    assert!(!pixels(&overlay, f.x(8_200_000), mid, 2).iter().any(|p| p[3] > 0), "the old marker is gone");
+}
