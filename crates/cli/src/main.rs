@@ -12,7 +12,7 @@ use clap::{Parser, Subcommand, ValueEnum};
 use offset_window_sim::producer::{
     simulate_producer, ProduceRun, ProducerKeyKind, ProducerScenario, PRODUCER_KEYS,
 };
-use offset_window_sim::scenario::{format_millis, KeyKind, Scenario, Strategy, KEYS};
+use offset_window_sim::scenario::{format_millis, Client, Scenario, Strategy, KEYS};
 use offset_window_sim::{simulate, Summary};
 use std::io::Read;
 use std::process::ExitCode;
@@ -69,20 +69,17 @@ fn scenario_help() -> String {
     let mut text = String::from("Scenario keys (JSON object; missing keys take the default):\n");
     for key in KEYS {
         let default = defaults.get(key.name).expect("every key has a value");
-        let range = match key.kind {
-            KeyKind::Count { min, max } => format!("{min}–{max}"),
-            KeyKind::Millis { min_us, max_us } => {
-                format!("{}–{} (≤ 3 decimals)", format_millis(min_us), format_millis(max_us))
-            }
-            KeyKind::Flag => "true | false".to_string(),
-            KeyKind::Strategy => "see below".to_string(),
-        };
+        let range = key.kind.describe();
         let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
-        text += &format!("  {}{unit}: default {default}, range {range}\n      {}\n", key.name, key.help);
+        text += &format!("  {}{unit}: default {default}\n      {}; {range}\n", key.name, key.help);
     }
     text += "\nStrategies:\n";
     for strategy in Strategy::ALL {
-        text += &format!("  {:<22}{}\n", strategy.name(), strategy.label());
+        text += &format!("  {:<32}{}\n", strategy.name(), strategy.label());
+    }
+    text += "\nClients:\n";
+    for client in Client::ALL {
+        text += &format!("  {:<32}{}\n", client.name(), client.note());
     }
     text += "\nExample:\n  echo '{\"strategy\":\"commit_sync_batch\"}' | offset-window run -\n";
     text
@@ -108,7 +105,7 @@ fn producer_help() -> String {
             ProducerKeyKind::Faults => "see below".to_string(),
         };
         let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
-        text += &format!("  {}{unit}: default {default}, range {range}\n      {}\n", key.name, key.help);
+        text += &format!("  {}{unit}: default {default}\n      {}; {range}\n", key.name, key.help);
     }
     text += "\nFaults: request_lost and ack_lost take batch (from 1) and attempt (default 1);\n\
              leader_failover and producer_restart take at_ms; zombie and old_duplicate take at_ms and batch.\n";

@@ -3,6 +3,7 @@
 //! Prints: the default scenario; one million records (`max.poll.records` 500, 1 ms per
 //! record, 1000 s); and the brute-force profile of the default scenario at 1 ms resolution
 //! (12,000 re-runs), whose ratio to the first is the point of the one-pass design.
+#![allow(missing_docs)] // criterion_group! generates an undocumented public function
 
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use offset_window_sim::{crash_state_brute_force, simulate, Scenario};
@@ -43,5 +44,9 @@ fn benches(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(simulate_benches, benches);
+criterion_group! {
+    name = simulate_benches;
+    config = Criterion::default();
+    targets = benches
+}
 criterion_main!(simulate_benches);

@@ -1,41 +1,97 @@
-//! The discrete-event engine: one consumer's poll loop (SPEC §3), its worker pool (§4) and
-//! the group coordinator's committed offset (§2), stepped through a queue of timed events.
+//! The discrete-event engine: one consumer's poll loop (SPEC §3), its worker pool (§4), the
+//! group coordinator's committed offset (§2), and the lifecycle of §8 (background
+//! auto-commit, close, eviction, failed commits, downtime and offset expiry, scripts,
+//! jitter), stepped through a queue of timed events.
 //!
-//! Events at one instant run in a fixed order (SPEC §8.1): record completions and commit
-//! landings first (commit landings in send order), then the loop (a `poll()` and its
-//! auto-commit check). Ties inside a phase break by scheduling order, so a run is a pure
+//! Events at one instant run in a fixed order (SPEC §8.1): a close first (it sees only
+//! earlier events), then pool record completions and commit responses (in send order),
+//! then the loop (a loop-run record's completion, then `poll()` with its auto-commit check),
+//! then background timers. Ties inside a phase break by scheduling order, so a run is a pure
 //! function of its [`Scenario`].
 //!
 //! The engine knows nothing of crashes: a crash at T is the state after every event with
 //! time < T, which [`crate::Run::state_at`] reads off the recorded step functions and
 //! [`crate::crash_state_brute_force`] recomputes by stopping the engine at T.
 
-use crate::scenario::{Scenario, Strategy};
+use crate::scenario::{
+    CommitValue, IsolationLevel, Jitter, OffsetReset, Scenario, ScriptStep, Strategy, US_PER_MS,
+};
 use crate::timeline::{Mark, MarkKind, Recorder};
+use rand_chacha::rand_core::{RngCore, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// Order of simultaneous events (SPEC §8.1): lower runs first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Phase {
-    /// A record completes, a commit lands.
-    Completion = 0,
-    /// The application's loop resumes (and may `poll()`).
-    Loop = 1,
+    /// `close()` or a restart: sees only what happened before this instant.
+    Lifecycle = 0,
+    /// A pool record completes, a commit response arrives.
+    Completion = 1,
+    /// The application's loop: a record it ran completes, then it may `poll()`.
+    Loop = 2,
+    /// Background timers: the auto-commit timer of §8.2, the poll-interval check of §8.7.
+    Background = 3,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Event {
     /// A record's processing ends. `worker` is the pool thread; `None`: the loop ran it
-    /// itself and resumes.
-    RecordDone { offset: u64, worker: Option<u32> },
-    /// An OffsetCommit reaches the coordinator: the committed offset becomes `offset`.
-    CommitLands { offset: u64 },
-    /// `commitTransaction` completes: records `from..to` become durable and the committed
-    /// offset becomes `to`, atomically.
-    TransactionCommits { from: u64, to: u64 },
-    /// The loop resumes.
-    LoopWake,
+    /// itself and resumes. `incarnation`: the application's life it belongs to (a close
+    /// or restart cancels the work in progress).
+    RecordDone { offset: u64, worker: Option<u32>, incarnation: u32 },
+    /// The response to commit request `id` arrives (the commit lands, or fails).
+    CommitResponse { id: usize, fails: bool },
+    /// A failed synchronous commit `id` is sent again after its backoff.
+    CommitRetry { id: usize },
+    /// The loop resumes (if still in the same `incarnation`).
+    LoopWake { incarnation: u32 },
+    /// SPEC §8.2: the background auto-commit timer fires.
+    BackgroundAutoCommit,
+    /// SPEC §8.7: the member has not polled for `max.poll.interval.ms` unless it polled since.
+    PollIntervalCheck,
+    /// SPEC §8.6: the application calls `close()`.
+    Close,
+    /// SPEC §8.9: the consumer starts again after its downtime.
+    Restart,
+}
+
+/// Who sent a commit, which decides what happens when it fails (SPEC §8.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CommitKind {
+    /// `commitSync`: the loop waits; retried with backoff until `default.api.timeout.ms`.
+    Sync,
+    /// `commitAsync`: not retried by the client.
+    Async,
+    /// Java's poll-driven auto-commit: a failure reschedules the timer `retry.backoff.ms` later.
+    AutoInPoll,
+    /// A background timer's commit (§8.2, §8.3): the next tick tries again.
+    AutoBackground,
+    /// `close()`'s synchronous commit: retried as `Sync`.
+    Close,
+    /// `sendOffsetsToTransaction` + `commitTransaction` of records `from..to`.
+    Transaction { from: u64, to: u64 },
+}
+
+impl CommitKind {
+    fn blocks_loop(self) -> bool {
+        matches!(self, CommitKind::Sync | CommitKind::Transaction { .. })
+    }
+    fn retried(self) -> bool {
+        matches!(self, CommitKind::Sync | CommitKind::Close | CommitKind::Transaction { .. })
+    }
+}
+
+/// One commit the application or client asked for, with its retry state.
+#[derive(Clone, Copy, Debug)]
+struct Commit {
+    offset: u64,
+    kind: CommitKind,
+    first_sent_us: u64,
+    next_backoff_us: u64,
+    /// The group generation it was sent in: a commit from an evicted generation fails.
+    generation: u32,
 }
 
 /// Where the application's loop is (its program counter between events).
@@ -54,6 +110,28 @@ enum Pc {
     CommitHandedOff { next: u64, end: u64 },
     /// Pool full: the loop waits for a batch to finish.
     WaitingForRoom,
+    /// Waiting for a blocking commit's outcome; then continue at the stored `Pc`.
+    Blocked,
+    /// Script: about to run step `step`.
+    Script { step: usize },
+    /// Script: processing (`left` more records after the one in progress), then step `step + 1`.
+    ScriptProcess { step: usize, left: u64 },
+    /// Script: waiting for the last step's commits to land before running step `step`.
+    ScriptAwaitCommits { step: usize },
+    /// The application stopped (closed, crashed, or closing).
+    Stopped,
+}
+
+/// Where the application is in its lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Life {
+    Running,
+    /// `close()` called: waiting for the pool to drain (if asked) and for commits to land.
+    Closing {
+        commit_sent: bool,
+    },
+    /// `close()` returned, or the process died.
+    Down,
 }
 
 /// A batch waiting for, or being processed by, a pool thread.
@@ -67,54 +145,131 @@ struct Batch {
 /// path can read the state at any instant.
 pub(crate) struct Engine<'a> {
     pub(crate) scenario: &'a Scenario,
+    strategy: Strategy,
     pub(crate) now_us: u64,
     queue: BinaryHeap<Reverse<(u64, Phase, u64, Event)>>,
     seq: u64,
     pc: Pc,
+    resume_pc: Pc,
+    life: Life,
+    /// Counts the application's lives: bumped when `close()` drops the work in progress and
+    /// at each restart, so events of an earlier life are ignored.
+    incarnation: u32,
     /// Next offset `poll()` hands out (SubscriptionState.position).
     pub(crate) position: u64,
-    /// The coordinator's committed offset.
+    /// The coordinator's committed offset (for a script before its first commit: where a
+    /// restart would begin, by `auto.offset.reset`).
     pub(crate) committed: u64,
-    /// Completed runs per offset (index = offset), for offsets below `position`.
+    /// When the first commit landed (scripts start with no committed offset).
+    pub(crate) first_commit_landed_us: Option<u64>,
+    /// Completed runs per offset (index = offset), for offsets below the highest position.
     pub(crate) runs: Vec<u32>,
     /// Lowest offset with no completed run (the durable frontier).
     pub(crate) durable_frontier: u64,
+    /// The offset a librdkafka application stored after processing (SPEC §8.3).
+    stored_offset: u64,
     auto_commit_deadline_us: u64,
     records_since_commit: u64,
+    // Commits.
+    commits: Vec<Commit>,
+    commit_requests_sent: u64,
+    commits_in_flight: u32,
+    async_retries: Vec<usize>,
+    failure_rng: ChaCha8Rng,
+    blocked_since_us: Option<u64>,
+    // Group membership (SPEC §8.7).
+    member: bool,
+    generation: u32,
+    last_poll_us: u64,
+    poll_check_pending: bool,
     // Worker pool.
     waiting_batches: VecDeque<Batch>,
     worker_batches: Vec<Option<Batch>>,
     in_flight_batches: u32,
+    // Per-offset processing times under jitter (SPEC §8.12), drawn in offset order.
+    jitter_rng: ChaCha8Rng,
+    processing_us: Vec<u64>,
     // Loop statistics over [0, horizon].
     pub(crate) blocked_on_commits_us: u64,
     pub(crate) polls: u64,
     pub(crate) commits_landed: u64,
+    pub(crate) closed_at_us: Option<u64>,
+    /// When each commit (by id) landed or was given up.
+    pub(crate) commit_resolved_us: Vec<Option<u64>>,
+    // Script bookkeeping (SPEC §8.11).
+    script_step: Option<usize>,
+    script_commits: Vec<usize>,
+    pub(crate) script_records: Vec<ScriptRecord>,
+}
+
+/// What a script step left: the position when it ended and the commits it sent, whose
+/// landing the reading of the committed offset waits for (SPEC §8.11).
+pub(crate) struct ScriptRecord {
+    pub(crate) step: usize,
+    pub(crate) ended_at_us: u64,
+    pub(crate) position: u64,
+    pub(crate) commits: Vec<usize>,
 }
 
 impl<'a> Engine<'a> {
-    /// A consumer at t = 0, about to make its first `poll()`.
+    /// A consumer at t = 0, about to make its first `poll()` (or run its script's first step).
     pub(crate) fn new(scenario: &'a Scenario) -> Self {
         let threads = if scenario.worker_pool { scenario.pool_threads as usize } else { 0 };
+        let committed = match (&scenario.script, scenario.auto_offset_reset) {
+            (Some(_), OffsetReset::Latest) => scenario.log_end_offset,
+            _ => scenario.log_start_offset,
+        };
         let mut engine = Engine {
             scenario,
+            strategy: scenario.effective_strategy(),
             now_us: 0,
             queue: BinaryHeap::new(),
             seq: 0,
-            pc: Pc::Poll,
-            position: 0,
-            committed: 0,
-            runs: Vec::new(),
+            pc: if scenario.script.is_some() { Pc::Script { step: 0 } } else { Pc::Poll },
+            resume_pc: Pc::Poll,
+            life: Life::Running,
+            incarnation: 0,
+            position: scenario.log_start_offset,
+            committed,
+            first_commit_landed_us: None,
+            runs: vec![1; scenario.log_start_offset as usize],
             durable_frontier: 0,
+            stored_offset: scenario.log_start_offset,
             auto_commit_deadline_us: scenario.auto_commit_interval_us,
             records_since_commit: 0,
+            commits: Vec::new(),
+            commit_requests_sent: 0,
+            commits_in_flight: 0,
+            async_retries: Vec::new(),
+            failure_rng: ChaCha8Rng::seed_from_u64(scenario.seed.wrapping_add(1)),
+            blocked_since_us: None,
+            member: true,
+            generation: 0,
+            last_poll_us: 0,
+            poll_check_pending: false,
             waiting_batches: VecDeque::new(),
             worker_batches: vec![None; threads],
             in_flight_batches: 0,
+            jitter_rng: ChaCha8Rng::seed_from_u64(scenario.seed),
+            processing_us: Vec::new(),
             blocked_on_commits_us: 0,
             polls: 0,
             commits_landed: 0,
+            closed_at_us: None,
+            commit_resolved_us: Vec::new(),
+            script_step: None,
+            script_commits: Vec::new(),
+            script_records: Vec::new(),
         };
-        engine.schedule(0, Phase::Loop, Event::LoopWake);
+        // Offsets below the log start (retention deleted them) count as done.
+        engine.durable_frontier = engine.runs.len() as u64;
+        engine.schedule(0, Phase::Loop, Event::LoopWake { incarnation: 0 });
+        if matches!(engine.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing) {
+            engine.schedule(scenario.auto_commit_interval_us, Phase::Background, Event::BackgroundAutoCommit);
+        }
+        if let Some(close_at_us) = scenario.close_at_us {
+            engine.schedule(close_at_us, Phase::Lifecycle, Event::Close);
+        }
         engine
     }
 
@@ -140,35 +295,65 @@ impl<'a> Engine<'a> {
                     rec.end_of_instant(self);
                 }
             }
-            debug_assert!(self.committed <= self.position, "committed never passes the position");
+        }
+        if let Some(since) = self.blocked_since_us.take() {
+            let horizon = self.scenario.horizon_us.min(stop_before_us);
+            self.blocked_on_commits_us += horizon.saturating_sub(since.min(horizon));
         }
     }
 
-    fn handle(&mut self, event: Event, recorder: Option<&mut Recorder>) {
+    fn mark(&self, recorder: Option<&mut Recorder>, kind: MarkKind) {
+        if let Some(rec) = recorder {
+            rec.mark(Mark { at_us: self.now_us, kind });
+        }
+    }
+
+    fn handle(&mut self, event: Event, mut recorder: Option<&mut Recorder>) {
+        let stopped = self.life == Life::Down;
         match event {
-            Event::RecordDone { offset, worker } => {
-                let mut recorder = recorder;
-                if self.scenario.strategy != Strategy::Transactional {
+            Event::RecordDone { incarnation, .. } | Event::LoopWake { incarnation }
+                if incarnation != self.incarnation => {}
+            Event::RecordDone { offset, worker, .. } => {
+                // After close() (or while closing without draining) records in progress
+                // never land.
+                let draining = matches!(self.life, Life::Closing { .. }) && self.scenario.drain_pool_on_close;
+                if stopped || (self.life != Life::Running && !(draining && worker.is_some())) {
+                    return;
+                }
+                let visible_now = self.strategy != Strategy::Transactional
+                    || self.scenario.isolation_level == IsolationLevel::ReadUncommitted;
+                if visible_now {
                     self.complete_run(offset, recorder.as_deref_mut());
-                } else if let Some(rec) = recorder.as_deref_mut() {
-                    rec.mark(Mark { at_us: self.now_us, kind: MarkKind::RecordProcessed { offset } });
+                } else {
+                    self.mark(recorder.as_deref_mut(), MarkKind::RecordProcessed { offset });
                 }
                 match worker {
-                    Some(worker) => self.worker_next_record(worker),
-                    None => self.resume_loop(recorder),
+                    Some(worker) => self.worker_next_record(worker, recorder),
+                    None => {
+                        self.stored_offset = offset + 1;
+                        self.resume_loop(recorder)
+                    }
                 }
             }
-            Event::CommitLands { offset } => {
-                self.land_commit(offset, recorder);
-            }
-            Event::TransactionCommits { from, to } => {
-                let mut recorder = recorder;
-                for offset in from..to {
-                    self.complete_run(offset, recorder.as_deref_mut());
+            Event::CommitResponse { id, fails } => {
+                if !stopped {
+                    self.commit_response(id, fails, recorder);
                 }
-                self.land_commit(to, recorder);
             }
-            Event::LoopWake => self.resume_loop(recorder),
+            Event::CommitRetry { id } => {
+                if !stopped {
+                    self.dispatch_commit(id, recorder);
+                }
+            }
+            Event::LoopWake { .. } => {
+                if self.life == Life::Running {
+                    self.resume_loop(recorder);
+                }
+            }
+            Event::BackgroundAutoCommit => self.background_auto_commit(recorder),
+            Event::PollIntervalCheck => self.check_poll_interval(recorder),
+            Event::Close => self.close(recorder),
+            Event::Restart => self.restart(recorder),
         }
     }
 
@@ -184,61 +369,266 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn land_commit(&mut self, offset: u64, recorder: Option<&mut Recorder>) {
-        if self.now_us <= self.scenario.horizon_us {
-            self.commits_landed += 1;
-        }
+    fn move_committed(&mut self, offset: u64, recorder: Option<&mut Recorder>) {
         if let Some(rec) = recorder {
             rec.commit_moves(self, offset);
-            rec.mark(Mark { at_us: self.now_us, kind: MarkKind::CommitLanded { offset } });
         }
         self.committed = offset;
     }
 
-    /// Sends an OffsetCommit of `offset`; it lands one round trip later. `blocking` commits
-    /// (commitSync, commitTransaction) also hold the loop until then.
-    fn send_commit(&mut self, event: Event, offset: u64, blocking: bool, recorder: Option<&mut Recorder>) {
-        let lands_at_us = self.now_us + self.scenario.commit_latency_us;
-        if let Some(rec) = recorder {
-            rec.mark(Mark {
-                at_us: self.now_us,
-                kind: MarkKind::CommitSent { offset, lands_at_us, blocking },
-            });
+    /// The processing time of `offset`'s record: `record_processing_ms`, or under jitter one
+    /// draw per offset, in offset order, from `ChaCha8Rng::seed_from_u64(seed)` (SPEC §8.12).
+    fn processing_time_us(&mut self, offset: u64) -> u64 {
+        let s = self.scenario;
+        let p = s.record_processing_us;
+        if s.record_processing_jitter == Jitter::None {
+            return p;
         }
-        self.schedule(lands_at_us, Phase::Completion, event);
-        if blocking {
-            let horizon = self.scenario.horizon_us;
-            self.blocked_on_commits_us += lands_at_us.min(horizon) - self.now_us.min(horizon);
-            self.schedule(lands_at_us, Phase::Loop, Event::LoopWake);
+        while self.processing_us.len() as u64 <= offset {
+            let u = self.jitter_rng.next_u64();
+            let us = match s.record_processing_jitter {
+                Jitter::None => p,
+                Jitter::Uniform => {
+                    let pct = s.record_processing_jitter_pct;
+                    let low = p * (100 - pct) / 100;
+                    let width = 2 * p * pct / 100 + 1;
+                    low + ((u as u128 * width as u128) >> 64) as u64
+                }
+                Jitter::Exponential => {
+                    let x = -(p as f64) * libm::log(1.0 - u as f64 / 18_446_744_073_709_551_616.0);
+                    // u/2^64 rounds to 1.0 only for the top 2^10 draws: cap at 600 s.
+                    if x.is_finite() {
+                        libm::round(x).min(600_000.0 * US_PER_MS as f64) as u64
+                    } else {
+                        600_000 * US_PER_MS
+                    }
+                }
+            };
+            self.processing_us.push(us.max(1));
+        }
+        self.processing_us[offset as usize]
+    }
+
+    /// What a manual commit of "next offset `next`" sends (SPEC §8.5).
+    fn manual_value(&self, next: u64) -> u64 {
+        match self.scenario.commit_value {
+            CommitValue::NextOffset => next,
+            CommitValue::RecordOffset => next.saturating_sub(1),
         }
     }
 
-    fn commit_sync(&mut self, offset: u64, recorder: Option<&mut Recorder>) {
-        self.records_since_commit = 0;
-        self.send_commit(Event::CommitLands { offset }, offset, true, recorder);
+    /// Starts a commit of `offset`. Returns false when it could not even be sent: a commit
+    /// from an evicted member fails at once with CommitFailedException (§8.7), before any
+    /// request (Java `ConsumerCoordinator.sendOffsetCommitRequest` with no generation).
+    fn send_commit(&mut self, kind: CommitKind, offset: u64, mut recorder: Option<&mut Recorder>) -> bool {
+        if !self.member {
+            self.mark(
+                recorder.as_deref_mut(),
+                MarkKind::CommitFailed { offset, reason: "CommitFailedException: evicted" },
+            );
+            if let CommitKind::Transaction { .. } = kind {
+                self.abort_transaction(recorder.as_deref_mut());
+            }
+            return false;
+        }
+        let id = self.commits.len();
+        self.commits.push(Commit {
+            offset,
+            kind,
+            first_sent_us: self.now_us,
+            next_backoff_us: self.scenario.retry_backoff_us,
+            generation: self.generation,
+        });
+        self.commit_resolved_us.push(None);
+        if self.scenario.script.is_some() {
+            self.script_commits.push(id);
+        }
+        if kind.blocks_loop() {
+            self.blocked_since_us = Some(self.now_us);
+            self.resume_pc = self.pc;
+            self.pc = Pc::Blocked;
+        }
+        self.dispatch_commit(id, recorder);
+        true
     }
 
-    /// `poll()`: the auto-commit check at entry (Java `ConsumerCoordinator.poll` →
-    /// `maybeAutoCommitOffsetsAsync`: `isExpired` is `now >= deadline`, reset from now),
-    /// then up to `max.poll.records` records. Returns the batch `from..to` (empty at the
-    /// log end).
+    /// Sends commit request `id` (first try or retry). Whether it fails is decided here,
+    /// by its number in send order (`commit_failures`) or the seeded probability (§8.8).
+    fn dispatch_commit(&mut self, id: usize, recorder: Option<&mut Recorder>) {
+        let s = self.scenario;
+        self.commit_requests_sent += 1;
+        let n = self.commit_requests_sent;
+        let mut fails = s.commit_failures.contains(&n);
+        if s.commit_failure_per_mille > 0 {
+            let u = self.failure_rng.next_u64();
+            fails |= (u as u128 * 1_000) >> 64 < s.commit_failure_per_mille as u128;
+        }
+        let commit = self.commits[id];
+        let lands_at_us = self.now_us + s.commit_latency_us;
+        self.commits_in_flight += 1;
+        self.mark(
+            recorder,
+            MarkKind::CommitSent { offset: commit.offset, lands_at_us, blocking: commit.kind.blocks_loop() },
+        );
+        self.schedule(lands_at_us, Phase::Completion, Event::CommitResponse { id, fails });
+    }
+
+    fn commit_response(&mut self, id: usize, fails: bool, mut recorder: Option<&mut Recorder>) {
+        self.commits_in_flight -= 1;
+        let commit = self.commits[id];
+        let fenced = commit.generation != self.generation;
+        if !fails && !fenced {
+            if self.now_us <= self.scenario.horizon_us {
+                self.commits_landed += 1;
+            }
+            if let CommitKind::Transaction { from, to } = commit.kind {
+                if self.scenario.isolation_level == IsolationLevel::ReadCommitted {
+                    for offset in from..to {
+                        self.complete_run(offset, recorder.as_deref_mut());
+                    }
+                }
+            }
+            self.mark(recorder.as_deref_mut(), MarkKind::CommitLanded { offset: commit.offset });
+            self.first_commit_landed_us.get_or_insert(self.now_us);
+            self.move_committed(commit.offset, recorder.as_deref_mut());
+            self.commit_done(id, recorder);
+            return;
+        }
+        let reason = if fenced { "CommitFailedException: evicted" } else { "retriable error" };
+        self.mark(recorder.as_deref_mut(), MarkKind::CommitFailed { offset: commit.offset, reason });
+        let s = self.scenario;
+        let retry_at = self.now_us + commit.next_backoff_us;
+        match commit.kind {
+            kind if kind.retried()
+                && !fenced
+                && retry_at.saturating_sub(commit.first_sent_us) < s.default_api_timeout_us =>
+            {
+                self.commits[id].next_backoff_us = (commit.next_backoff_us * 2).min(s.retry_backoff_max_us);
+                self.schedule(retry_at, Phase::Completion, Event::CommitRetry { id });
+            }
+            CommitKind::Async if s.retry_async_in_callback && !fenced => {
+                self.async_retries.push(id);
+                self.commit_done(id, recorder);
+            }
+            CommitKind::AutoInPoll => {
+                self.auto_commit_deadline_us = self.now_us + s.retry_backoff_us;
+                self.commit_done(id, recorder);
+            }
+            CommitKind::Transaction { .. } => {
+                // TimeoutException or CommitFailedException: the transaction aborts.
+                self.abort_transaction(recorder.as_deref_mut());
+                self.commit_done(id, recorder);
+            }
+            _ => self.commit_done(id, recorder),
+        }
+    }
+
+    /// A commit is finished (landed, or given up): unblock the loop, or let `close()` return.
+    fn commit_done(&mut self, id: usize, recorder: Option<&mut Recorder>) {
+        self.commit_resolved_us[id] = Some(self.now_us);
+        let commit = self.commits[id];
+        if commit.kind.blocks_loop() && self.pc == Pc::Blocked {
+            if let Some(since) = self.blocked_since_us.take() {
+                let horizon = self.scenario.horizon_us;
+                self.blocked_on_commits_us += self.now_us.min(horizon) - since.min(horizon);
+            }
+            self.pc = self.resume_pc;
+            self.schedule(self.now_us, Phase::Loop, Event::LoopWake { incarnation: self.incarnation });
+        }
+        if matches!(self.life, Life::Closing { commit_sent: true }) {
+            self.try_finish_close(recorder);
+        } else if let Pc::ScriptAwaitCommits { .. } = self.pc {
+            self.schedule(self.now_us, Phase::Loop, Event::LoopWake { incarnation: self.incarnation });
+        }
+    }
+
+    /// The transaction aborted: its outputs are never visible to `read_committed` readers,
+    /// and the application rewinds to the committed offset (`abortTransaction` + `seek`).
+    fn abort_transaction(&mut self, recorder: Option<&mut Recorder>) {
+        self.position = self.committed;
+        self.mark(recorder, MarkKind::TransactionAborted { rewound_to: self.committed });
+    }
+
+    /// SPEC §8.2 / §8.3: the background timer commits the position, or the stored offset.
+    fn background_auto_commit(&mut self, recorder: Option<&mut Recorder>) {
+        let interval = self.scenario.auto_commit_interval_us;
+        self.schedule(self.now_us + interval, Phase::Background, Event::BackgroundAutoCommit);
+        if self.life != Life::Running {
+            return;
+        }
+        let offset = match self.strategy {
+            Strategy::StoreOffsetsAfterProcessing => self.stored(),
+            _ => self.position,
+        };
+        // librdkafka sends nothing when no stored offset changed since the last commit.
+        if self.member && offset != self.committed {
+            self.send_commit(CommitKind::AutoBackground, offset, recorder);
+        }
+    }
+
+    /// The offset the application has stored: in a pool, the durable frontier.
+    fn stored(&self) -> u64 {
+        if self.scenario.worker_pool {
+            self.durable_frontier
+        } else {
+            self.stored_offset
+        }
+    }
+
+    /// SPEC §8.7: the member leaves the group at last poll + `max.poll.interval.ms`.
+    fn check_poll_interval(&mut self, recorder: Option<&mut Recorder>) {
+        self.poll_check_pending = false;
+        if self.life == Life::Down || !self.member {
+            return;
+        }
+        let deadline = self.last_poll_us + self.scenario.max_poll_interval_us;
+        if self.now_us < deadline {
+            self.poll_check_pending = true;
+            self.schedule(deadline, Phase::Background, Event::PollIntervalCheck);
+            return;
+        }
+        self.member = false;
+        self.generation += 1;
+        self.mark(recorder, MarkKind::Evicted);
+    }
+
+    /// `poll()`: rejoin if evicted (SPEC §8.7: resume from the committed offset), resend
+    /// failed async commits from their callbacks (§8.8), the auto-commit check at entry
+    /// (Java `ConsumerCoordinator.poll` → `maybeAutoCommitOffsetsAsync`: `isExpired` is
+    /// `now >= deadline`, reset from now), then up to `max.poll.records` records. Returns the
+    /// batch `from..to` (empty at the log end).
     fn poll(&mut self, mut recorder: Option<&mut Recorder>) -> (u64, u64) {
         let s = self.scenario;
-        if s.strategy == Strategy::AutoCommit && self.now_us >= self.auto_commit_deadline_us {
+        if !self.member {
+            self.member = true;
+            self.position = self.committed;
+            // Retries queued by callbacks belong to the old generation: they would fail too.
+            self.async_retries.clear();
+            self.mark(recorder.as_deref_mut(), MarkKind::Rejoined { position: self.position });
+        }
+        for id in std::mem::take(&mut self.async_retries) {
+            let offset = self.commits[id].offset;
+            self.send_commit(CommitKind::Async, offset, recorder.as_deref_mut());
+        }
+        if self.strategy == Strategy::AutoCommit && self.now_us >= self.auto_commit_deadline_us {
             self.auto_commit_deadline_us = self.now_us + s.auto_commit_interval_us;
-            let offset = self.position;
-            self.send_commit(Event::CommitLands { offset }, offset, false, recorder.as_deref_mut());
+            self.send_commit(CommitKind::AutoInPoll, self.position, recorder.as_deref_mut());
         }
         let from = self.position;
-        let to = (from + s.max_poll_records as u64).min(s.log_end_offset.max(from));
+        let to = (from + s.max_poll_records as u64).min(s.log_end_at(self.now_us).max(from));
         self.position = to;
-        self.runs.resize(to as usize, 0);
+        if self.runs.len() < to as usize {
+            self.runs.resize(to as usize, 0);
+        }
         if self.now_us <= s.horizon_us {
             self.polls += 1;
         }
-        if let Some(rec) = recorder {
-            rec.mark(Mark { at_us: self.now_us, kind: MarkKind::Poll { from, to } });
+        self.last_poll_us = self.now_us;
+        if !self.poll_check_pending {
+            self.poll_check_pending = true;
+            self.schedule(self.now_us + s.max_poll_interval_us, Phase::Background, Event::PollIntervalCheck);
         }
+        self.mark(recorder, MarkKind::Poll { from, to });
         (from, to)
     }
 
@@ -248,6 +638,13 @@ impl<'a> Engine<'a> {
         let now = self.now_us;
         loop {
             match self.pc {
+                Pc::Blocked | Pc::Stopped => return,
+                Pc::ScriptAwaitCommits { step } => {
+                    if self.script_commits.iter().any(|&id| self.commit_resolved_us[id].is_none()) {
+                        return;
+                    }
+                    self.pc = Pc::Script { step };
+                }
                 Pc::Poll | Pc::WaitingForRoom => {
                     if s.worker_pool && self.in_flight_batches >= s.pool_max_in_flight_batches {
                         self.pc = Pc::WaitingForRoom;
@@ -257,7 +654,11 @@ impl<'a> Engine<'a> {
                     if from == to {
                         // Nothing left: poll() waits fetch.max.wait.ms and the loop goes round.
                         self.pc = Pc::Poll;
-                        self.schedule(now + s.fetch_max_wait_us, Phase::Loop, Event::LoopWake);
+                        self.schedule(
+                            now + s.fetch_max_wait_us,
+                            Phase::Loop,
+                            Event::LoopWake { incarnation: self.incarnation },
+                        );
                         return;
                     }
                     if s.worker_pool {
@@ -270,9 +671,13 @@ impl<'a> Engine<'a> {
                 Pc::Process { from, next, end } => {
                     // The loop thread runs the record itself: its completion is the loop's
                     // next step, scheduled in the loop's phase (after pool records and commit
-                    // landings of the same instant, with which it commutes).
-                    let done_at = now + s.record_processing_us;
-                    self.schedule(done_at, Phase::Loop, Event::RecordDone { offset: next, worker: None });
+                    // responses of the same instant, with which it commutes).
+                    let done_at = now + self.processing_time_us(next);
+                    self.schedule(
+                        done_at,
+                        Phase::Loop,
+                        Event::RecordDone { offset: next, worker: None, incarnation: self.incarnation },
+                    );
                     self.pc = Pc::AfterRecord { from, offset: next, end };
                     return;
                 }
@@ -284,7 +689,7 @@ impl<'a> Engine<'a> {
                     };
                     // Per-record strategies commit between records.
                     self.records_since_commit += 1;
-                    let commit = match s.strategy {
+                    let commit = match self.strategy {
                         Strategy::CommitSyncRecord => true,
                         Strategy::CommitSyncEveryN => {
                             self.records_since_commit >= s.commit_every_records as u64
@@ -292,37 +697,34 @@ impl<'a> Engine<'a> {
                         _ => false,
                     };
                     if commit {
-                        self.commit_sync(offset + 1, recorder.as_deref_mut());
-                        return;
+                        self.records_since_commit = 0;
+                        let value = self.manual_value(offset + 1);
+                        if self.send_commit(CommitKind::Sync, value, recorder.as_deref_mut()) {
+                            return;
+                        }
                     }
                 }
                 Pc::AfterBatch { from, to } => {
                     self.pc = Pc::Poll;
-                    match s.strategy {
-                        Strategy::AutoCommit => {}
+                    let value = self.manual_value(self.position);
+                    match self.strategy {
+                        Strategy::AutoCommit
+                        | Strategy::AutoCommitBackground
+                        | Strategy::StoreOffsetsAfterProcessing => {}
                         Strategy::CommitSyncBatch => {
-                            self.commit_sync(self.position, recorder.as_deref_mut());
-                            return;
+                            if self.send_commit(CommitKind::Sync, value, recorder.as_deref_mut()) {
+                                return;
+                            }
                         }
                         Strategy::CommitAsyncBatch => {
-                            let offset = self.position;
-                            self.send_commit(
-                                Event::CommitLands { offset },
-                                offset,
-                                false,
-                                recorder.as_deref_mut(),
-                            );
+                            self.send_commit(CommitKind::Async, value, recorder.as_deref_mut());
                         }
                         Strategy::Transactional => {
                             // sendOffsetsToTransaction(position) + commitTransaction().
-                            let to = self.position;
-                            self.send_commit(
-                                Event::TransactionCommits { from, to },
-                                to,
-                                true,
-                                recorder.as_deref_mut(),
-                            );
-                            return;
+                            let kind = CommitKind::Transaction { from, to };
+                            if self.send_commit(kind, value, recorder.as_deref_mut()) {
+                                return;
+                            }
                         }
                         Strategy::CommitSyncRecord => {
                             if s.worker_pool {
@@ -335,13 +737,14 @@ impl<'a> Engine<'a> {
                                 let n = s.commit_every_records as u64;
                                 let before = self.records_since_commit;
                                 let total = before + (to - from);
+                                self.records_since_commit = total % n;
                                 if total >= n {
                                     let reached = total - total % n;
-                                    self.commit_sync(from + (reached - before), recorder.as_deref_mut());
-                                    self.records_since_commit = total % n;
-                                    return;
+                                    let value = self.manual_value(from + (reached - before));
+                                    if self.send_commit(CommitKind::Sync, value, recorder.as_deref_mut()) {
+                                        return;
+                                    }
                                 }
-                                self.records_since_commit = total;
                             }
                         }
                     }
@@ -349,13 +752,184 @@ impl<'a> Engine<'a> {
                 Pc::CommitHandedOff { next, end } => {
                     if next < end {
                         self.pc = Pc::CommitHandedOff { next: next + 1, end };
-                        self.commit_sync(next + 1, recorder.as_deref_mut());
+                        let value = self.manual_value(next + 1);
+                        if self.send_commit(CommitKind::Sync, value, recorder.as_deref_mut()) {
+                            return;
+                        }
+                    } else {
+                        self.pc = Pc::Poll;
+                    }
+                }
+                Pc::Script { step } => {
+                    if !self.run_script_step(step, recorder.as_deref_mut()) {
                         return;
                     }
-                    self.pc = Pc::Poll;
+                }
+                Pc::ScriptProcess { step, left } => {
+                    let next = self.stored_offset;
+                    if left == 0 || next >= self.position {
+                        self.pc = Pc::Script { step: step + 1 };
+                        continue;
+                    }
+                    let done_at = now + self.processing_time_us(next);
+                    self.schedule(
+                        done_at,
+                        Phase::Loop,
+                        Event::RecordDone { offset: next, worker: None, incarnation: self.incarnation },
+                    );
+                    self.pc = Pc::ScriptProcess { step, left: left - 1 };
+                    return;
                 }
             }
         }
+    }
+
+    /// Runs script step `step`. Returns true when the loop may go straight on.
+    fn run_script_step(&mut self, step: usize, recorder: Option<&mut Recorder>) -> bool {
+        // A step is read once its commits have landed, and the next waits for that.
+        if self.script_commits.iter().any(|&id| self.commit_resolved_us[id].is_none()) {
+            self.pc = Pc::ScriptAwaitCommits { step };
+            return false;
+        }
+        self.end_script_step();
+        let steps = self.scenario.script.as_ref().expect("script mode");
+        let Some(&current) = steps.get(step) else {
+            self.pc = Pc::Stopped;
+            return false;
+        };
+        self.script_step = Some(step);
+        self.pc = Pc::Script { step: step + 1 };
+        match current {
+            ScriptStep::Poll => {
+                self.poll(recorder);
+                true
+            }
+            ScriptStep::Process(n) => {
+                self.pc = Pc::ScriptProcess { step, left: n };
+                true
+            }
+            ScriptStep::Sleep(us) => {
+                self.schedule(
+                    self.now_us + us,
+                    Phase::Loop,
+                    Event::LoopWake { incarnation: self.incarnation },
+                );
+                false
+            }
+            ScriptStep::CommitSync => {
+                let value = self.manual_value(self.position);
+                !self.send_commit(CommitKind::Sync, value, recorder)
+            }
+            ScriptStep::CommitAsync => {
+                let value = self.manual_value(self.position);
+                self.send_commit(CommitKind::Async, value, recorder);
+                true
+            }
+            ScriptStep::Close => {
+                self.close(recorder);
+                false
+            }
+            ScriptStep::Crash => {
+                self.end_script_step();
+                self.life = Life::Down;
+                self.pc = Pc::Stopped;
+                self.queue.clear();
+                false
+            }
+        }
+    }
+
+    /// Records the reading of the script step that just ended (if any).
+    pub(crate) fn end_script_step(&mut self) {
+        if let Some(step) = self.script_step.take() {
+            self.script_records.push(ScriptRecord {
+                step,
+                ended_at_us: self.now_us,
+                position: self.position,
+                commits: std::mem::take(&mut self.script_commits),
+            });
+        }
+    }
+
+    /// SPEC §8.6: `close()`. The application stops processing; auto-commit strategies
+    /// commit synchronously (Java: the position, `maybeAutoCommitOffsetsSync`; librdkafka:
+    /// the stored offset); `close()` returns once that and every in-flight commit landed.
+    fn close(&mut self, mut recorder: Option<&mut Recorder>) {
+        if self.life != Life::Running {
+            return;
+        }
+        self.life = Life::Closing { commit_sent: false };
+        self.pc = Pc::Stopped;
+        self.blocked_since_us = None;
+        if !self.scenario.drain_pool_on_close {
+            self.waiting_batches.clear();
+            self.incarnation += 1;
+        }
+        self.mark(recorder.as_deref_mut(), MarkKind::CloseCalled);
+        self.try_start_close_commit(recorder);
+    }
+
+    fn try_start_close_commit(&mut self, mut recorder: Option<&mut Recorder>) {
+        let draining = self.scenario.drain_pool_on_close && self.in_flight_batches > 0;
+        if self.life != (Life::Closing { commit_sent: false }) || draining {
+            return;
+        }
+        self.life = Life::Closing { commit_sent: true };
+        if self.strategy.is_auto() && self.member {
+            let offset = match self.strategy {
+                Strategy::StoreOffsetsAfterProcessing => self.stored(),
+                _ => self.position,
+            };
+            self.send_commit(CommitKind::Close, offset, recorder.as_deref_mut());
+        }
+        self.try_finish_close(recorder);
+    }
+
+    fn try_finish_close(&mut self, recorder: Option<&mut Recorder>) {
+        if self.commits_in_flight > 0
+            || self.queue.iter().any(|Reverse((.., e))| matches!(e, Event::CommitRetry { .. }))
+        {
+            return;
+        }
+        self.life = Life::Down;
+        self.closed_at_us = Some(self.now_us);
+        self.end_script_step();
+        self.mark(recorder, MarkKind::Closed);
+        if let Some(downtime_us) = self.scenario.downtime_us {
+            self.schedule(self.now_us + downtime_us, Phase::Lifecycle, Event::Restart);
+        }
+    }
+
+    /// SPEC §8.9: a new consumer joins after the downtime. If the group stayed empty past
+    /// `offsets.retention.minutes`, its committed offset was deleted and
+    /// `auto.offset.reset` decides where it starts.
+    fn restart(&mut self, mut recorder: Option<&mut Recorder>) {
+        let s = self.scenario;
+        let empty_since = self.closed_at_us.unwrap_or(self.now_us);
+        let retention_us = s.offsets_retention_minutes.saturating_mul(60_000 * US_PER_MS);
+        if self.now_us - empty_since >= retention_us {
+            let reset_to = match s.auto_offset_reset {
+                OffsetReset::Earliest => s.log_start_offset,
+                OffsetReset::Latest => s.log_end_at(self.now_us),
+            };
+            if self.runs.len() < reset_to as usize {
+                self.runs.resize(reset_to as usize, 0);
+            }
+            self.mark(recorder.as_deref_mut(), MarkKind::OffsetsExpired { reset_to });
+            self.move_committed(reset_to, recorder.as_deref_mut());
+        }
+        self.position = self.committed;
+        self.stored_offset = self.committed;
+        self.life = Life::Running;
+        self.member = true;
+        self.pc = Pc::Poll;
+        self.waiting_batches.clear();
+        self.worker_batches.iter_mut().for_each(|w| *w = None);
+        self.in_flight_batches = 0;
+        self.incarnation += 1;
+        self.auto_commit_deadline_us = self.now_us + s.auto_commit_interval_us;
+        self.mark(recorder, MarkKind::Restarted { position: self.position });
+        self.schedule(self.now_us, Phase::Loop, Event::LoopWake { incarnation: self.incarnation });
     }
 
     /// Hands a batch to the pool; an idle thread starts it at once.
@@ -376,26 +950,28 @@ impl<'a> Engine<'a> {
     fn worker_take_batch(&mut self, worker: u32) {
         if let Some(batch) = self.waiting_batches.pop_front() {
             self.worker_batches[worker as usize] = Some(batch);
+            let done_at = self.now_us + self.processing_time_us(batch.next);
             self.schedule(
-                self.now_us + self.scenario.record_processing_us,
+                done_at,
                 Phase::Completion,
-                Event::RecordDone { offset: batch.next, worker: Some(worker) },
+                Event::RecordDone { offset: batch.next, worker: Some(worker), incarnation: self.incarnation },
             );
         }
     }
 
     /// A pool thread finished a record: it starts the next one of its batch, or the batch is
     /// done (out of flight: the loop may poll again) and it takes the next batch.
-    fn worker_next_record(&mut self, worker: u32) {
+    fn worker_next_record(&mut self, worker: u32, recorder: Option<&mut Recorder>) {
         let slot = &mut self.worker_batches[worker as usize];
         let batch = slot.as_mut().expect("a record completed on a busy thread");
         batch.next += 1;
         if batch.next < batch.end {
             let offset = batch.next;
+            let done_at = self.now_us + self.processing_time_us(offset);
             self.schedule(
-                self.now_us + self.scenario.record_processing_us,
+                done_at,
                 Phase::Completion,
-                Event::RecordDone { offset, worker: Some(worker) },
+                Event::RecordDone { offset, worker: Some(worker), incarnation: self.incarnation },
             );
             return;
         }
@@ -403,8 +979,11 @@ impl<'a> Engine<'a> {
         self.in_flight_batches -= 1;
         if self.pc == Pc::WaitingForRoom {
             self.pc = Pc::Poll;
-            self.schedule(self.now_us, Phase::Loop, Event::LoopWake);
+            self.schedule(self.now_us, Phase::Loop, Event::LoopWake { incarnation: self.incarnation });
         }
         self.worker_take_batch(worker);
+        if self.life == (Life::Closing { commit_sent: false }) {
+            self.try_start_close_commit(recorder);
+        }
     }
 }

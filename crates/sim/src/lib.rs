@@ -42,8 +42,8 @@ pub mod producer;
 pub mod scenario;
 pub mod timeline;
 
-pub use scenario::{Scenario, ScenarioError, Strategy};
-pub use timeline::{CrashState, Mark, MarkKind, ProfileStep, Run, Step, Summary, Worst};
+pub use scenario::{Client, Scenario, ScenarioError, Strategy};
+pub use timeline::{CrashState, Mark, MarkKind, ProfileStep, Run, ScriptReading, Step, Summary, Worst};
 
 use engine::Engine;
 use timeline::Recorder;
@@ -55,8 +55,30 @@ use timeline::Recorder;
 pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
     scenario.validate()?;
     let mut engine = Engine::new(scenario);
-    let mut recorder = Recorder::default();
+    let mut recorder = Recorder::new(&engine);
     engine.run(scenario.horizon_us + 1, Some(&mut recorder));
+    engine.end_script_step();
+    let script = scenario.script.as_ref().map(|steps| {
+        engine
+            .script_records
+            .iter()
+            .map(|r| {
+                // Read the committed offset once the step's own commits have landed.
+                let resolved = r.commits.iter().filter_map(|&id| engine.commit_resolved_us[id]);
+                let read_at_us = resolved.fold(r.ended_at_us, u64::max);
+                let committed = engine
+                    .first_commit_landed_us
+                    .filter(|&first| first <= read_at_us)
+                    .map(|_| timeline::value_at(&recorder.committed, read_at_us + 1));
+                ScriptReading {
+                    step: steps[r.step].text(),
+                    ended_at_us: r.ended_at_us,
+                    position: r.position,
+                    committed,
+                }
+            })
+            .collect()
+    });
     Ok(Run {
         scenario: scenario.clone(),
         position: recorder.position,
@@ -67,7 +89,25 @@ pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
         blocked_on_commits_us: engine.blocked_on_commits_us,
         polls: engine.polls,
         commits_landed: engine.commits_landed,
+        closed_at_us: engine.closed_at_us,
+        script,
     })
+}
+
+/// SPEC §5 with k(o) runs per offset: lost = #{o < c : k(o) = 0}; duplicated =
+/// Σ_{o < c} max(0, k(o) − 1) + Σ_{o ≥ c} k(o). Offsets past `runs` have never run.
+pub(crate) fn count_lost_and_duplicated(runs: &[u32], committed: u64) -> (u64, u64) {
+    let (mut lost, mut duplicated) = (committed.saturating_sub(runs.len() as u64), 0);
+    for (offset, &k) in runs.iter().enumerate() {
+        let k = k as u64;
+        if (offset as u64) < committed {
+            lost += u64::from(k == 0);
+            duplicated += k.saturating_sub(1);
+        } else {
+            duplicated += k;
+        }
+    }
+    (lost, duplicated)
 }
 
 /// The crash at `crash_at_us` computed the slow, obvious way: run the engine until just
@@ -80,16 +120,7 @@ pub fn crash_state_brute_force(scenario: &Scenario, crash_at_us: u64) -> Result<
     let mut engine = Engine::new(scenario);
     engine.run(crash_at_us, None);
     let committed = engine.committed;
-    let (mut lost, mut duplicated) = (0, 0);
-    for (offset, &runs) in engine.runs.iter().enumerate() {
-        let runs = runs as u64;
-        if (offset as u64) < committed {
-            lost += u64::from(runs == 0);
-            duplicated += runs.saturating_sub(1);
-        } else {
-            duplicated += runs;
-        }
-    }
+    let (lost, duplicated) = count_lost_and_duplicated(&engine.runs, committed);
     let durable = engine.runs.iter().position(|&k| k == 0).unwrap_or(engine.runs.len()) as u64;
     Ok(CrashState {
         crash_at_us,

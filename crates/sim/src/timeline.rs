@@ -75,6 +75,39 @@ pub enum MarkKind {
         /// The record's offset.
         offset: u64,
     },
+    /// A commit of `offset` failed (SPEC §8.7, §8.8): it never lands.
+    CommitFailed {
+        /// The offset it would have committed.
+        offset: u64,
+        /// Why, in the client's words.
+        reason: &'static str,
+    },
+    /// The transaction aborted; the application rewound its position (SPEC §8.8).
+    TransactionAborted {
+        /// The position after the rewind (the committed offset).
+        rewound_to: u64,
+    },
+    /// The member left the group: no `poll()` for `max.poll.interval.ms` (SPEC §8.7).
+    Evicted,
+    /// `poll()` rejoined the group and resumed from the committed offset (SPEC §8.7).
+    Rejoined {
+        /// The position after rejoining.
+        position: u64,
+    },
+    /// The application called `close()` (SPEC §8.6).
+    CloseCalled,
+    /// `close()` returned: its commit and every commit in flight had landed.
+    Closed,
+    /// The empty group's committed offset expired; `auto.offset.reset` chose `reset_to` (SPEC §8.9).
+    OffsetsExpired {
+        /// Where the restarted consumer begins.
+        reset_to: u64,
+    },
+    /// The consumer started again after its downtime (SPEC §8.9).
+    Restarted {
+        /// Its first position.
+        position: u64,
+    },
 }
 
 /// The state a crash at one instant leaves behind (SPEC §5), plus the three lines' values.
@@ -132,9 +165,27 @@ pub struct Run {
     pub polls: u64,
     /// Commits that landed within [0, horizon].
     pub commits_landed: u64,
+    /// When `close()` returned (SPEC §8.6), µs; `None` without a close.
+    pub closed_at_us: Option<u64>,
+    /// A scripted consumer's reading after each step (SPEC §8.11).
+    pub script: Option<Vec<ScriptReading>>,
 }
 
-fn value_at(steps: &[Step], crash_at_us: u64) -> u64 {
+/// The state after one step of a scripted consumer (SPEC §8.11).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScriptReading {
+    /// The step as written.
+    pub step: String,
+    /// When the step ended, µs.
+    pub ended_at_us: u64,
+    /// The position when the step ended.
+    pub position: u64,
+    /// The committed offset once the step's commits have landed; `None` while the new group
+    /// has no committed offset.
+    pub committed: Option<u64>,
+}
+
+pub(crate) fn value_at(steps: &[Step], crash_at_us: u64) -> u64 {
     match steps.partition_point(|s| s.at_us < crash_at_us) {
         0 => 0,
         i => steps[i - 1].value,
@@ -217,6 +268,10 @@ impl Run {
             polls_per_s: self.polls_per_s(),
             commits_landed: self.commits_landed,
             polls: self.polls,
+            client: self.scenario.client.note(),
+            at_close: self.closed_at_us.map(|at| self.state_at(at + 1)),
+            closed_at_ms: self.closed_at_us.map(millis_f64),
+            script: self.script.clone(),
         }
     }
 }
@@ -240,6 +295,17 @@ pub struct Summary {
     pub commits_landed: u64,
     /// Polls within the horizon.
     pub polls: u64,
+    /// Which real client's behaviour the run follows.
+    pub client: &'static str,
+    /// With `close_at_ms`: the state 1 µs after `close()` returned (SPEC §8.6).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_close: Option<CrashState>,
+    /// With `close_at_ms`: when `close()` returned, ms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub closed_at_ms: Option<f64>,
+    /// With `script`: the reading after each step.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub script: Option<Vec<ScriptReading>>,
 }
 
 /// [`Worst`] in the JSON's milliseconds (`5000.001` is 1 µs after the event at 5000 ms).
@@ -258,7 +324,6 @@ pub struct WorstSummary {
 /// Builds a [`Run`] while the engine steps: keeps lost and duplicated up to date as records
 /// complete and commits land (SPEC §5 with k(o) runs per offset), and appends a step to each
 /// line when its value changed at an instant.
-#[derive(Default)]
 pub(crate) struct Recorder {
     lost: u64,
     duplicated: u64,
@@ -276,6 +341,21 @@ fn push_step(steps: &mut Vec<Step>, at_us: u64, value: u64) {
 }
 
 impl Recorder {
+    /// A recorder for an engine at t = 0, counting what its initial state already holds
+    /// (offsets below the log start count as done; a script's initial committed offset).
+    pub(crate) fn new(engine: &Engine) -> Self {
+        let (lost, duplicated) = crate::count_lost_and_duplicated(&engine.runs, engine.committed);
+        Recorder {
+            lost,
+            duplicated,
+            position: Vec::new(),
+            durable_frontier: Vec::new(),
+            committed: Vec::new(),
+            profile: Vec::new(),
+            marks: Vec::new(),
+        }
+    }
+
     pub(crate) fn mark(&mut self, mark: Mark) {
         self.marks.push(mark);
     }
@@ -294,7 +374,10 @@ impl Recorder {
     pub(crate) fn commit_moves(&mut self, engine: &Engine, to: u64) {
         let from = engine.committed;
         let (low, high) = (from.min(to) as usize, from.max(to) as usize);
-        for &runs in &engine.runs[low..high] {
+        // Offsets never handed out have no runs.
+        let known = engine.runs.len().clamp(low, high);
+        let never_run = std::iter::repeat_n(&0, high - known);
+        for &runs in engine.runs[low..known].iter().chain(never_run) {
             // Below the committed offset an offset counts max(0, k − 1) duplicates and is
             // lost when k = 0; at or above it, k duplicates.
             let forward = to > from;

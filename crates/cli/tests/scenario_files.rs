@@ -1,0 +1,64 @@
+//! Every file in `scenarios/` holds a scenario, a one-line description and expected values
+//! (JSON pointers into the result of `offset-window run`). Each is checked twice: through
+//! the core (`Run::summary`) and through the binary.
+
+use assert_cmd::Command;
+use offset_window_sim::{simulate, Scenario};
+use serde_json::Value;
+use std::path::PathBuf;
+
+fn scenario_files() -> Vec<(String, Value)> {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../scenarios");
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() >= 27, "scenario files missing from {}", dir.display());
+    files
+        .into_iter()
+        .map(|path| {
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+            assert!(file["description"].as_str().is_some_and(|d| !d.is_empty()), "{name}: no description");
+            (name, file)
+        })
+        .collect()
+}
+
+fn check(name: &str, via: &str, result: &Value, expect: &Value) {
+    for (pointer, expected) in expect.as_object().unwrap() {
+        let actual =
+            result.pointer(pointer).unwrap_or_else(|| panic!("{name} ({via}): no {pointer} in {result}"));
+        let equal = match (actual.as_f64(), expected.as_f64()) {
+            (Some(a), Some(e)) if actual.is_f64() || expected.is_f64() => (a - e).abs() < 1e-12,
+            _ => actual == expected,
+        };
+        assert!(equal, "{name} ({via}): {pointer} is {actual}, expected {expected}");
+    }
+}
+
+#[test]
+fn scenario_files_hold_through_the_core() {
+    for (name, file) in scenario_files() {
+        let scenario = Scenario::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let summary = serde_json::to_value(simulate(&scenario).unwrap().summary()).unwrap();
+        check(&name, "core", &summary, &file["expect"]);
+    }
+}
+
+#[test]
+fn scenario_files_hold_through_the_binary() {
+    for (name, file) in scenario_files() {
+        let out = Command::cargo_bin("offset-window")
+            .unwrap()
+            .args(["run", "-"])
+            .write_stdin(file["scenario"].to_string())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
+        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+        check(&name, "offset-window run", &result, &file["expect"]);
+    }
+}

@@ -1,0 +1,156 @@
+//! SPEC §8 behaviours that the scenario files (`scenarios/`) cannot show as one number:
+//! marks, lines over time, refusals and retries.
+
+use offset_window_sim::scenario::{Jitter, ScriptStep};
+use offset_window_sim::{simulate, MarkKind, Run, Scenario, Strategy};
+
+const MS: u64 = 1_000;
+
+fn run(json: &str) -> Run {
+    simulate(&Scenario::from_json(json).unwrap()).unwrap()
+}
+
+fn marks_at(run: &Run, at_us: u64) -> Vec<MarkKind> {
+    run.marks.iter().filter(|m| m.at_us == at_us).map(|m| m.kind).collect()
+}
+
+#[test]
+fn a_batch_longer_than_max_poll_interval_livelocks() {
+    let run = run(
+        r#"{"strategy":"commit_sync_batch","max.poll.records":100,"record_processing_ms":60,"max.poll.interval.ms":5000}"#,
+    );
+    assert!(marks_at(&run, 5_000 * MS).contains(&MarkKind::Evicted), "evicted at 5 s");
+    let at_6s = marks_at(&run, 6_000 * MS);
+    assert!(at_6s.iter().any(|k| matches!(k, MarkKind::CommitFailed { offset: 100, .. })), "{at_6s:?}");
+    assert!(at_6s.contains(&MarkKind::Rejoined { position: 0 }), "the position falls back: {at_6s:?}");
+    assert!(run.committed.iter().all(|s| s.value == 0), "committed stays 0: {:?}", run.committed);
+    assert_eq!(run.commits_landed, 0);
+    // Nothing is ever committed, so every run so far repeats after a crash: the first
+    // pass (100) and the second up to 11.94 s (99).
+    assert_eq!(run.state_at(12_000 * MS).duplicated, 199);
+}
+
+#[test]
+fn the_java_client_has_no_offset_store() {
+    let err = Scenario::from_json(r#"{"strategy":"store_offsets_after_processing"}"#).unwrap_err();
+    assert_eq!(err.key.as_deref(), Some("strategy"));
+    assert!(err.message.contains("the Java client has no offset store"), "{err}");
+    assert!(
+        Scenario::from_json(r#"{"strategy":"store_offsets_after_processing","client":"librdkafka"}"#).is_ok()
+    );
+}
+
+#[test]
+fn a_failed_commit_sync_is_retried_with_backoff_while_the_loop_waits() {
+    let run = run(r#"{"strategy":"commit_sync_batch","commit_failures":[1]}"#);
+    // Sent at 1000, fails at 1005, resent 100 ms later at 1105, lands at 1110.
+    assert!(marks_at(&run, 1_005 * MS).iter().any(|k| matches!(k, MarkKind::CommitFailed { offset: 5, .. })));
+    assert_eq!(run.committed[1].at_us, 1_110 * MS);
+    assert!(marks_at(&run, 1_110 * MS).iter().any(|k| matches!(k, MarkKind::Poll { from: 5, to: 10 })));
+}
+
+#[test]
+fn commit_sync_gives_up_after_default_api_timeout() {
+    let run = run(
+        r#"{"strategy":"commit_sync_batch","commit_failures":[1,2,3,4,5,6],"default.api.timeout.ms":700,"horizon_ms":3000,"crash_at_ms":3000}"#,
+    );
+    // Attempts at 1000, 1105, 1310, 1715 (backoff 100, 200, 400); the next would start at
+    // 2520, past 1000 + 700: TimeoutException, and the loop goes on uncommitted.
+    let sent: Vec<u64> = run
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::CommitSent { offset: 5, .. }))
+        .map(|m| m.at_us / MS)
+        .collect();
+    assert_eq!(sent, [1_000, 1_105, 1_310]);
+    assert!(marks_at(&run, 1_315 * MS).iter().any(|k| matches!(k, MarkKind::Poll { from: 5, .. })));
+}
+
+#[test]
+fn a_failed_auto_commit_is_retried_retry_backoff_later_at_the_next_poll() {
+    let run = run(r#"{"commit_failures":[1]}"#);
+    // Fails at 5005; the timer is reset to 5105, so the poll at 6000 commits 30.
+    assert_eq!(
+        run.committed.iter().map(|s| (s.at_us / MS, s.value)).collect::<Vec<_>>(),
+        [(0, 0), (6_005, 30), (11_005, 55)]
+    );
+}
+
+#[test]
+fn a_stale_async_retry_lands_after_a_newer_commit() {
+    let run =
+        run(r#"{"strategy":"commit_async_batch","commit_failures":[2],"retry_async_in_callback":true}"#);
+    let landed: Vec<u64> = marks_at(&run, 3_005 * MS)
+        .iter()
+        .filter_map(|k| match k {
+            MarkKind::CommitLanded { offset } => Some(*offset),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(landed, [15, 10], "the retry of 10 lands after 15 and wins");
+    assert_eq!(run.state_at(3_005 * MS + 1).committed, 10);
+}
+
+#[test]
+fn draining_the_pool_on_close_commits_only_finished_work() {
+    let base = r#""worker_pool":true,"close_at_ms":5010"#;
+    let dropped = run(&format!("{{{base}}}"));
+    let drained = run(&format!("{{{base},\"drain_pool_on_close\":true}}"));
+    let at_close = |r: &Run| r.state_at(r.closed_at_us.unwrap() + 1);
+    assert_eq!((at_close(&dropped).committed, at_close(&dropped).lost), (40, 15));
+    assert_eq!(
+        drained.closed_at_us,
+        Some(8_005 * MS),
+        "close() after the last queued batch (8 s) and its commit"
+    );
+    assert_eq!((at_close(&drained).committed, at_close(&drained).lost), (40, 0));
+}
+
+#[test]
+fn jitter_is_seeded_bounded_and_per_offset() {
+    let scenario = |jitter, seed| Scenario {
+        record_processing_jitter: jitter,
+        record_processing_jitter_pct: 50,
+        seed,
+        ..Scenario::default()
+    };
+    let durations = |run: &Run| -> Vec<u64> {
+        let done: Vec<u64> = run
+            .marks
+            .iter()
+            .filter(|m| matches!(m.kind, MarkKind::RecordDurable { .. }))
+            .map(|m| m.at_us)
+            .collect();
+        done.windows(2).map(|w| w[1] - w[0]).collect()
+    };
+    let a = simulate(&scenario(Jitter::Uniform, 7)).unwrap();
+    assert_eq!(a, simulate(&scenario(Jitter::Uniform, 7)).unwrap());
+    assert_ne!(a.durable_frontier, simulate(&scenario(Jitter::Uniform, 8)).unwrap().durable_frontier);
+    assert!(durations(&a).iter().all(|&d| (100 * MS..=300 * MS).contains(&d)), "{:?}", durations(&a));
+    let exp =
+        simulate(&Scenario { horizon_us: 600_000 * MS, crash_at_us: 1, ..scenario(Jitter::Exponential, 1) })
+            .unwrap();
+    let d = durations(&exp);
+    let mean = d.iter().sum::<u64>() / d.len() as u64;
+    assert!((150 * MS..250 * MS).contains(&mean), "exponential mean {mean} µs over {} records", d.len());
+}
+
+#[test]
+fn script_steps_wait_for_their_commits_before_the_next_step() {
+    let run = simulate(&Scenario {
+        strategy: Strategy::CommitAsyncBatch,
+        script: Some(vec![
+            ScriptStep::Poll,
+            ScriptStep::Process(5),
+            ScriptStep::CommitAsync,
+            ScriptStep::Crash,
+        ]),
+        log_end_offset: 50,
+        ..Scenario::default()
+    })
+    .unwrap();
+    let script = run.script.clone().unwrap();
+    assert_eq!(script.iter().map(|r| r.committed).collect::<Vec<_>>(), [None, None, Some(5), Some(5)]);
+    assert_eq!(script[3].ended_at_us, 1_005 * MS, "the crash step ran once commitAsync had landed");
+    assert_eq!(run.state_at(2_000 * MS).position, 5, "nothing happens after the crash");
+}
