@@ -9,6 +9,7 @@
 //! producer scenario in, the partition log, batches, leader memory and counters out.
 
 use clap::{Parser, Subcommand, ValueEnum};
+use offset_window_sim::compare::compare_clients;
 use offset_window_sim::producer::{
     simulate_producer, ProduceRun, ProducerKeyKind, ProducerScenario, PRODUCER_KEYS,
 };
@@ -34,6 +35,17 @@ enum Command {
     /// Run one scenario and print the result (SPEC §6): the state at the crash instant, the
     /// worst crash instants, loop time blocked on commits, commit and poll rates.
     Run {
+        /// Scenario JSON file, or `-` for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Run one scenario under each real client's commit behaviour (Java classic, KIP-848
+    /// before and after KAFKA-18641, librdkafka with and without store_offsets, the manual
+    /// strategies) and print lost / duplicated / re-read at its crash instant, one row each.
+    Compare {
         /// Scenario JSON file, or `-` for standard input.
         #[arg(default_value = "-")]
         file: String,
@@ -206,10 +218,37 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
     })
 }
 
+fn compare(file: &str, format: Format) -> Result<String, String> {
+    let scenario = Scenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let rows = compare_clients(&scenario).map_err(|e| e.to_string())?;
+    Ok(match format {
+        Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
+        Format::Table => {
+            let mut text = format!(
+                "crash at {} ms\n{:<32}{:<32}{:>6}{:>12}{:>9}\n",
+                format_millis(scenario.crash_at_us),
+                "client",
+                "strategy",
+                "lost",
+                "duplicated",
+                "re-read"
+            );
+            for r in &rows {
+                text += &format!(
+                    "{:<32}{:<32}{:>6}{:>12}{:>9}\n",
+                    r.client, r.strategy, r.lost, r.duplicated, r.reread
+                );
+            }
+            text
+        }
+    })
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { file, format } => run(&file, format),
+        Command::Compare { file, format } => compare(&file, format),
         Command::Produce { file, format } => produce(&file, format),
     };
     match result {

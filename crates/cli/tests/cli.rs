@@ -99,3 +99,35 @@ fn help_explains_every_key_with_unit_and_default() {
     assert!(help.contains("; a whole number from 1 to 100000\n"), "{help}");
     assert!(help.contains("record_processing_ms (ms): default 200"), "{help}");
 }
+
+#[test]
+fn compare_runs_each_client_on_the_same_crash() {
+    let scenario = r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000,"crash_at_ms":5500}"#;
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["compare", "-"])
+        .write_stdin(scenario)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let rows: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let first_three: Vec<(String, u64, u64)> = rows.as_array().unwrap()[..5]
+        .iter()
+        .filter(|r| r["client"] == "java_classic" || r["client"] == "librdkafka")
+        .map(|r| {
+            (
+                format!("{}/{}", r["client"].as_str().unwrap(), r["strategy"].as_str().unwrap()),
+                r["lost"].as_u64().unwrap(),
+                r["duplicated"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        first_three,
+        [
+            ("java_classic/auto_commit".to_string(), 0, 1),
+            ("librdkafka/auto_commit".to_string(), 1, 0),
+            ("librdkafka/store_offsets_after_processing".to_string(), 0, 0)
+        ]
+    );
+}

@@ -16,7 +16,7 @@
 use crate::scenario::{
     CommitValue, IsolationLevel, Jitter, OffsetReset, Scenario, ScriptStep, Strategy, US_PER_MS,
 };
-use crate::timeline::{Mark, MarkKind, Recorder};
+use crate::timeline::{CommitFailure, Mark, MarkKind, Recorder};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::cmp::Reverse;
@@ -424,7 +424,7 @@ impl<'a> Engine<'a> {
         if !self.member {
             self.mark(
                 recorder.as_deref_mut(),
-                MarkKind::CommitFailed { offset, reason: "CommitFailedException: evicted" },
+                MarkKind::CommitFailed { offset, reason: CommitFailure::Evicted },
             );
             if let CommitKind::Transaction { .. } = kind {
                 self.abort_transaction(recorder.as_deref_mut());
@@ -494,7 +494,7 @@ impl<'a> Engine<'a> {
             self.commit_done(id, recorder);
             return;
         }
-        let reason = if fenced { "CommitFailedException: evicted" } else { "retriable error" };
+        let reason = if fenced { CommitFailure::Evicted } else { CommitFailure::Retriable };
         self.mark(recorder.as_deref_mut(), MarkKind::CommitFailed { offset: commit.offset, reason });
         let s = self.scenario;
         let retry_at = self.now_us + commit.next_backoff_us;

@@ -37,13 +37,16 @@
 
 #![forbid(unsafe_code)]
 
+pub mod compare;
 mod engine;
 pub mod producer;
 pub mod scenario;
 pub mod timeline;
 
 pub use scenario::{Client, Scenario, ScenarioError, Strategy};
-pub use timeline::{CrashState, Mark, MarkKind, ProfileStep, Run, ScriptReading, Step, Summary, Worst};
+pub use timeline::{
+    CommitFailure, CrashState, Mark, MarkKind, ProfileStep, Run, ScriptReading, Step, Summary, Worst,
+};
 
 use engine::Engine;
 use timeline::Recorder;

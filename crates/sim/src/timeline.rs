@@ -79,8 +79,8 @@ pub enum MarkKind {
     CommitFailed {
         /// The offset it would have committed.
         offset: u64,
-        /// Why, in the client's words.
-        reason: &'static str,
+        /// Why.
+        reason: CommitFailure,
     },
     /// The transaction aborted; the application rewound its position (SPEC §8.8).
     TransactionAborted {
@@ -108,6 +108,17 @@ pub enum MarkKind {
         /// Its first position.
         position: u64,
     },
+}
+
+/// Why a commit failed (SPEC §8.7, §8.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitFailure {
+    /// `CommitFailedException`: the member was evicted from the group (no request is sent,
+    /// or the coordinator rejects the old generation).
+    Evicted,
+    /// A retriable error (e.g. `COORDINATOR_LOAD_IN_PROGRESS`): `commitSync` retries it.
+    Retriable,
 }
 
 /// The state a crash at one instant leaves behind (SPEC §5), plus the three lines' values.

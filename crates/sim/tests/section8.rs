@@ -154,3 +154,23 @@ fn script_steps_wait_for_their_commits_before_the_next_step() {
     assert_eq!(script[3].ended_at_us, 1_005 * MS, "the crash step ran once commitAsync had landed");
     assert_eq!(run.state_at(2_000 * MS).position, 5, "nothing happens after the crash");
 }
+
+#[test]
+fn compare_clients_shows_where_the_timer_commits_mid_batch() {
+    use offset_window_sim::compare::compare_clients;
+    let scenario = Scenario::from_json(
+        r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000,"crash_at_ms":5500}"#,
+    )
+    .unwrap();
+    let rows = compare_clients(&scenario).unwrap();
+    let row = |client: &str, strategy: &str| {
+        let r = rows.iter().find(|r| r.client == client && r.strategy == strategy).unwrap();
+        (r.lost, r.duplicated)
+    };
+    assert_eq!(row("java_classic", "auto_commit"), (0, 1));
+    assert_eq!(row("java_consumer_protocol", "auto_commit"), (0, 1));
+    assert_eq!(row("java_consumer_protocol_pre_fix", "auto_commit"), (1, 0));
+    assert_eq!(row("librdkafka", "auto_commit"), (1, 0));
+    assert_eq!(row("librdkafka", "store_offsets_after_processing"), (0, 0));
+    assert_eq!(rows.len(), 9);
+}
