@@ -141,6 +141,22 @@ pub struct CrashState {
     pub reread: u64,
 }
 
+/// The offsets a crash loses and repeats ([`Run::offsets_at`]), as ascending half-open ranges.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CrashOffsets {
+    /// Offsets below the committed offset that never ran.
+    pub lost: Vec<std::ops::Range<u64>>,
+    /// Offsets whose completed work a restart repeats.
+    pub duplicated: Vec<std::ops::Range<u64>>,
+}
+
+fn push_offset(ranges: &mut Vec<std::ops::Range<u64>>, offset: u64) {
+    match ranges.last_mut() {
+        Some(last) if last.end == offset => last.end += 1,
+        _ => ranges.push(offset..offset + 1),
+    }
+}
+
 /// The worst crash instants over (0, horizon] (SPEC §5). `*_at_us` is the earliest instant
 /// reaching the maximum, `None` when the maximum is 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -222,6 +238,37 @@ impl Run {
             duplicated,
             reread: position.saturating_sub(committed),
         }
+    }
+
+    /// Which offsets a crash at `crash_at_us` loses and which it repeats, as ascending
+    /// half-open ranges (for a text description of the chart). O(marks): meant for
+    /// page-sized runs, not for the million-record benchmark.
+    pub fn offsets_at(&self, crash_at_us: u64) -> CrashOffsets {
+        let committed = value_at(&self.committed, crash_at_us);
+        let mut runs: Vec<u32> = vec![0; value_at(&self.position, crash_at_us).max(committed) as usize];
+        for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
+            if let MarkKind::RecordDurable { offset } = mark.kind {
+                if let Some(k) = runs.get_mut(offset as usize) {
+                    *k += 1;
+                }
+            }
+        }
+        // Offsets below the log start count as done (see Engine::new).
+        for k in runs.iter_mut().take(self.scenario.log_start_offset as usize) {
+            *k = (*k).max(1);
+        }
+        let mut offsets = CrashOffsets::default();
+        for (offset, &k) in runs.iter().enumerate() {
+            let offset = offset as u64;
+            let below = offset < committed;
+            if below && k == 0 {
+                push_offset(&mut offsets.lost, offset);
+            }
+            if (below && k >= 2) || (!below && k >= 1) {
+                push_offset(&mut offsets.duplicated, offset);
+            }
+        }
+        offsets
     }
 
     /// The worst crash instants over (0, horizon], from one pass over the profile.

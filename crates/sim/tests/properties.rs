@@ -142,6 +142,11 @@ proptest! {
             let fast = run.state_at(crash_at_us);
             let slow = crash_state_brute_force(&scenario, crash_at_us).unwrap();
             prop_assert_eq!(fast, slow, "crash at {} µs", crash_at_us);
+            // The offset ranges agree with the counts wherever no offset ran twice.
+            let offsets = run.offsets_at(crash_at_us);
+            let count = |ranges: &[std::ops::Range<u64>]| ranges.iter().map(|r| r.end - r.start).sum::<u64>();
+            prop_assert_eq!(count(&offsets.lost), fast.lost);
+            prop_assert!(count(&offsets.duplicated) <= fast.duplicated);
         }
     }
 

@@ -57,8 +57,10 @@ fn r3_r4_r5_the_window_is_the_batch() {
 
 #[test]
 fn r6_pool_with_auto_commit_loses_ten() {
-    let at = run(pool()).summary().at_crash;
+    let run = run(pool());
+    let at = run.summary().at_crash;
     assert_eq!((at.lost, at.committed, at.durable), (10, 35, 25));
+    assert_eq!(run.offsets_at(5_010_000).lost, [25..35]);
 }
 
 #[test]
