@@ -60,7 +60,8 @@ fn r6_pool_with_auto_commit_loses_ten() {
     let run = run(pool());
     let at = run.summary().at_crash;
     assert_eq!((at.lost, at.committed, at.durable), (10, 35, 25));
-    assert_eq!(run.offsets_at(5_010_000).lost.as_slice(), &[25..35][..], "offsets 25–34 were committed, never run");
+    let lost = run.offsets_at(5_010_000).lost;
+    assert_eq!((lost.len(), lost[0].clone()), (1, 25..35), "offsets 25–34 were committed, never run");
 }
 
 #[test]
