@@ -11,6 +11,7 @@
 //! Every step line, shaded band and mark is decimated to the pixel columns it covers,
 //! so a run of a million records draws in about the time of a small one.
 
+use crate::state::fixed;
 use offset_window_sim::{MarkKind, Run, Step};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
@@ -206,6 +207,10 @@ pub fn draw_profile<DB: DrawingBackend>(
     Ok(())
 }
 
+/// Half the width of what [`draw_crash`] draws around the crash instant, CSS px (the grip
+/// and the dots are the widest parts), with a margin for anti-aliasing.
+pub const CRASH_MARKER_HALF_WIDTH: f64 = 10.0;
+
 /// Draws the crash marker: a vertical line at `crash_at_us` with a grip above the plot and
 /// a dot on each of `values` (value, colour) where it crosses them. The caller clears
 /// the layer first (a transparent fill draws nothing on a canvas).
@@ -389,6 +394,8 @@ fn draw_commit_lane<DB: DrawingBackend>(
             }
         }
     }
+    let label = ("sans-serif", f.px(11.0)).into_font().color(&AXIS).pos(Pos::new(HPos::Right, VPos::Center));
+    root.draw_text("commits", &label, ((f.left - f.px(6.0)) as i32, (y0 + y1) / 2))?;
     for (x0, x1, blocking) in spans {
         let rect = [(x0, y0), (x1, y1)];
         if blocking {
@@ -459,8 +466,14 @@ impl Decimator {
 
 /// A tick step of 1, 2 or 5 × 10^k giving about `target` ticks over `range`.
 fn nice_step(range: f64, target: f64) -> f64 {
-    let raw = (range / target.max(1.0)).max(1e-9);
-    let mag = 10f64.powf(raw.log10().floor());
+    let raw = (range / target.max(1.0)).max(1e-6);
+    let mut mag = 1.0;
+    while mag > raw {
+        mag /= 10.0;
+    }
+    while mag * 10.0 <= raw {
+        mag *= 10.0;
+    }
     let norm = raw / mag;
     mag * if norm <= 1.0 {
         1.0
@@ -473,11 +486,18 @@ fn nice_step(range: f64, target: f64) -> f64 {
     }
 }
 
-fn time_ticks(f: &Frame) -> (f64, Vec<f64>) {
+/// Time ticks, s, and the decimals their labels need.
+fn time_ticks(f: &Frame) -> (u32, Vec<f64>) {
     let horizon_s = f.horizon_us as f64 / 1e6;
     let step = nice_step(horizon_s, ((f.right - f.left) / f.px(80.0)).max(2.0));
-    let ticks = (0..=(horizon_s / step).floor() as usize).map(|k| k as f64 * step).collect();
-    (step, ticks)
+    let ticks = (0..=(horizon_s / step + 1e-9).floor() as usize).map(|k| k as f64 * step).collect();
+    let mut decimals = 0;
+    while decimals < 6
+        && (step * 10f64.powi(decimals as i32) - (step * 10f64.powi(decimals as i32)).round()).abs() > 1e-6
+    {
+        decimals += 1;
+    }
+    (decimals, ticks)
 }
 
 fn value_ticks(f: &Frame, target: f64) -> Vec<f64> {
@@ -514,18 +534,17 @@ fn draw_axes<DB: DrawingBackend>(
     let font = ("sans-serif", f.px(12.0)).into_font();
     let tick = f.px(4.0) as i32;
     let below = font.color(&AXIS).pos(Pos::new(HPos::Center, VPos::Top));
-    let (step, ticks) = time_ticks(f);
-    let decimals = if step >= 1.0 { 0 } else { (-step.log10()).ceil() as usize };
+    let (decimals, ticks) = time_ticks(f);
     for s in ticks {
         let x = f.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, b), (x, b + tick)], axis))?;
-        root.draw_text(&format!("{s:.decimals$}"), &below, (x, b + tick + f.px(2.0) as i32))?;
+        root.draw_text(&fixed(s, decimals), &below, (x, b + tick + f.px(2.0) as i32))?;
     }
     let left_of = font.color(&AXIS).pos(Pos::new(HPos::Right, VPos::Center));
     for v in value_ticks(f, y_target as f64) {
         let y = f.y(v).round() as i32;
         root.draw(&PathElement::new(vec![(l - tick, y), (l, y)], axis))?;
-        root.draw_text(&format!("{v:.0}"), &left_of, (l - tick - f.px(3.0) as i32, y))?;
+        root.draw_text(&fixed(v, 0), &left_of, (l - tick - f.px(3.0) as i32, y))?;
     }
     Ok(())
 }

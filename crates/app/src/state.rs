@@ -9,7 +9,6 @@
 use offset_window_sim::scenario::{format_millis, parse_millis, US_PER_MS};
 use offset_window_sim::{Scenario, ScenarioError, Strategy};
 use serde_json::Value;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::Reducible;
 
@@ -20,11 +19,39 @@ pub struct State {
     pub scenario: Scenario,
     /// The crash instant, µs, in `1..=horizon_us`.
     pub crash_at_us: u64,
-    /// Text typed into a field that the core refused, by scenario key (`"crash"` for the
-    /// crash field): the field keeps showing it so the reader can correct it.
-    pub drafts: BTreeMap<&'static str, String>,
+    /// Text last typed into a field, by scenario key (`"crash"` for the crash field): the
+    /// field shows it as typed, refused or not, until the value changes another way.
+    pub drafts: Notes,
     /// Why each draft was refused, by the same key.
-    pub errors: BTreeMap<&'static str, String>,
+    pub errors: Notes,
+}
+
+/// Text kept per field: a handful of entries at most, so a short list rather than a map
+/// (smaller code in the page).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Notes(Vec<(&'static str, String)>);
+
+impl Notes {
+    /// The text kept for `key`.
+    pub fn get(&self, key: &str) -> Option<&String> {
+        self.0.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+
+    /// Whether there is text for `key`.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.get(key).is_some()
+    }
+
+    /// Keeps `text` for `key`, replacing what was there.
+    pub fn insert(&mut self, key: &'static str, text: String) {
+        self.remove(key);
+        self.0.push((key, text));
+    }
+
+    /// Forgets `key`.
+    pub fn remove(&mut self, key: &str) {
+        self.0.retain(|(k, _)| *k != key);
+    }
 }
 
 /// The key under which [`State::drafts`] and [`State::errors`] hold the crash field.
@@ -42,7 +69,12 @@ impl State {
     pub fn from_scenario(scenario: Scenario) -> State {
         let scenario = if scenario.validate().is_ok() { scenario } else { Scenario::default() };
         let crash_at_us = scenario.crash_at_us.clamp(1, scenario.horizon_us);
-        State { scenario: pin_crash(scenario), crash_at_us, drafts: BTreeMap::new(), errors: BTreeMap::new() }
+        State {
+            scenario: pin_crash(scenario),
+            crash_at_us,
+            drafts: Notes::default(),
+            errors: Notes::default(),
+        }
     }
 
     /// The scenario with the crash instant put back: what the core would be asked about
@@ -51,7 +83,7 @@ impl State {
         Scenario { crash_at_us: self.crash_at_us, ..self.scenario.clone() }
     }
 
-    /// The text a field shows: the refused draft if there is one, else the current value.
+    /// The text a field shows: what was typed there if anything, else the current value.
     pub fn field_text(&self, key: &'static str) -> String {
         if let Some(draft) = self.drafts.get(key) {
             return draft.clone();
@@ -73,11 +105,18 @@ impl State {
         next
     }
 
-    fn accept(&self, key: &'static str, scenario: Scenario) -> State {
+    /// Takes `scenario`; the field keeps showing `text` as typed (rewriting it to the
+    /// canonical form while someone types would fight their cursor: "1.50" → "1.5").
+    fn accept(&self, key: &'static str, text: String, scenario: Scenario) -> State {
         let mut next = self.clone();
-        next.drafts.remove(key);
+        next.drafts.insert(key, text);
         next.errors.remove(key);
-        next.crash_at_us = next.crash_at_us.clamp(1, scenario.horizon_us);
+        let crash_at_us = next.crash_at_us.clamp(1, scenario.horizon_us);
+        if crash_at_us != next.crash_at_us {
+            next.crash_at_us = crash_at_us;
+            next.drafts.remove(CRASH_FIELD);
+            next.errors.remove(CRASH_FIELD);
+        }
         next.scenario = pin_crash(scenario);
         next
     }
@@ -96,7 +135,7 @@ impl State {
             candidate.validate()
         });
         match checked {
-            Ok(()) => self.accept(key, candidate),
+            Ok(()) => self.accept(key, text, candidate),
             Err(e) => self.refuse(key, text, e.to_string()),
         }
     }
@@ -164,7 +203,7 @@ impl Reducible for State {
                 Ok(us) if (1..=self.scenario.horizon_us).contains(&us) => {
                     let mut next = (*self).clone();
                     next.crash_at_us = us;
-                    next.drafts.remove(CRASH_FIELD);
+                    next.drafts.insert(CRASH_FIELD, text); // shown as typed, see `accept`
                     next.errors.remove(CRASH_FIELD);
                     next
                 }
@@ -191,9 +230,11 @@ impl Reducible for State {
 /// exactly), else a string, so that the core's message says what was typed.
 fn json_number(text: &str) -> Value {
     let trimmed = text.trim();
-    match serde_json::from_str::<Value>(trimmed) {
-        Ok(v @ Value::Number(_)) => v,
-        _ => Value::String(trimmed.to_string()),
+    // "1." is "1" half typed, not an error.
+    let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
+    match number.parse::<serde_json::Number>() {
+        Ok(n) => Value::Number(n),
+        Err(_) => Value::String(trimmed.to_string()),
     }
 }
 
@@ -221,4 +262,17 @@ pub fn seconds_text(us: u64) -> String {
 /// µs as milliseconds text, exact (`5000.001`); re-exported for the views.
 pub fn millis_text(us: u64) -> String {
     format_millis(us)
+}
+
+/// `x` (≥ 0) with `decimals` decimals, rounded half away from zero: `fixed(0.1666, 2)` is
+/// `"0.17"`. Integer arithmetic only, so the page carries no float-formatting code.
+pub fn fixed(x: f64, decimals: u32) -> String {
+    let scale = 10u64.pow(decimals);
+    let n = (x.max(0.0) * scale as f64).round() as u64;
+    if decimals == 0 {
+        return n.to_string();
+    }
+    let frac = (n % scale).to_string();
+    let pad = "0".repeat(decimals as usize - frac.len());
+    format!("{}.{pad}{frac}", n / scale)
 }

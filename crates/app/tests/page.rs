@@ -167,7 +167,7 @@ async fn moving_the_crash_renders_only_what_depends_on_it() {
     let page = mount().await;
     let before = |name: &str| render_count(name);
     let (controls, field, worst, at) =
-        (before("Controls"), before("control:max.poll.records"), before("WorstCase"), before("AtCrash"));
+        (before("Controls"), before("control:max.poll.records"), before("RunSummary"), before("AtCrash"));
     let slider = page.find("#crash-slider").dyn_into::<HtmlInputElement>().unwrap();
     slider.set_value("3000000");
     page.fire("#crash-slider", "input").await;
@@ -175,7 +175,7 @@ async fn moving_the_crash_renders_only_what_depends_on_it() {
     assert_eq!(render_count("AtCrash"), at + 1);
     assert_eq!(render_count("Controls"), controls, "the scenario controls do not re-render");
     assert_eq!(render_count("control:max.poll.records"), field);
-    assert_eq!(render_count("WorstCase"), worst, "the worst case does not depend on the crash");
+    assert_eq!(render_count("RunSummary"), worst, "the worst case does not depend on the crash");
     // A scenario field re-renders itself, not its neighbours.
     let other = render_count("control:record_processing_ms");
     page.type_into("#f-max-poll-records", "6").await;

@@ -95,6 +95,8 @@ pub fn Chart(p: &ChartProps) -> Html {
     let overlay = use_node_ref();
     let frame: Rc<RefCell<Option<Frame>>> = use_mut_ref(|| None);
     let overlay_count = use_mut_ref(|| 0u32);
+    // Where the crash marker was last drawn (frame, x): moving it clears only that strip.
+    let last_marker: Rc<RefCell<Option<(Frame, f64)>>> = use_mut_ref(|| None);
     // The CSS size and pixel ratio: a window resize changes it and redraws.
     let size = use_state_eq(|| (0i32, 0i32, 0u64));
     {
@@ -145,7 +147,8 @@ pub fn Chart(p: &ChartProps) -> Html {
         });
     }
     {
-        let (overlay, frame, count) = (overlay.clone(), frame.clone(), overlay_count.clone());
+        let (overlay, frame, count, last) =
+            (overlay.clone(), frame.clone(), overlay_count.clone(), last_marker);
         use_effect_with((p.run.clone(), p.crash_at_us, *size), move |(run, crash_at_us, _)| {
             let (Some(top), Some(f)) = (overlay.cast::<HtmlCanvasElement>(), *frame.borrow()) else { return };
             if let Some(ctx) = top
@@ -154,8 +157,17 @@ pub fn Chart(p: &ChartProps) -> Html {
                 .flatten()
                 .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
             {
-                ctx.clear_rect(0.0, 0.0, top.width() as f64, top.height() as f64);
+                let (w, h) = (top.width() as f64, top.height() as f64);
+                match *last.borrow() {
+                    // Same frame: only the strip of the old marker (line, grip, dots) is dirty.
+                    Some((old, x)) if old == f => {
+                        let pad = charts::CRASH_MARKER_HALF_WIDTH * f.scale;
+                        ctx.clear_rect(x - pad, 0.0, 2.0 * pad, h);
+                    }
+                    _ => ctx.clear_rect(0.0, 0.0, w, h),
+                }
             }
+            *last.borrow_mut() = Some((f, f.x(*crash_at_us).round()));
             let at = run.0.state_at(*crash_at_us);
             let values: Vec<(f64, plotters::style::RGBColor)> = match kind {
                 ChartKind::Main => vec![

@@ -117,7 +117,7 @@ pub struct ControlsProps {
 }
 
 /// Slider range of a numeric field: min, max, step, in the field's unit.
-type Slider = (f64, f64, f64);
+type Slider = (u32, u32, u32);
 
 /// Every scenario control; the less-used ones in an "advanced" group.
 #[function_component]
@@ -125,7 +125,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
     rendered("Controls");
     let s = &p.fields.scenario;
     let field = |key: &'static str, label: &'static str, kafka: bool, unit: &'static str, slider: Slider| {
-        let value = s.get(key).and_then(|v| v.as_f64()).unwrap_or(0.0);
+        // The exact decimal text of the value (a slider reads it as a number).
+        let value = s.get(key).map(|v| v.to_string()).unwrap_or_default();
         html! {
             <NumberField key_name={key} {label} {kafka} {unit} slider={Some(slider)} {value}
                 text={p.fields.field_text(key)} error={p.fields.errors.get(key).cloned()}
@@ -135,19 +136,18 @@ pub fn Controls(p: &ControlsProps) -> Html {
     html! {
         <section class="controls" aria-labelledby="controls-title">
             <h2 id="controls-title">{ "The consumer" }</h2>
-            { field("max.poll.records", "max.poll.records", true, "records", (1.0, 50.0, 1.0)) }
-            <StrategySelect strategy={s.strategy} dispatch={p.dispatch.clone()} />
-            { field("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", (100.0, 12_000.0, 100.0)) }
-            { field("record_processing_ms", "record processing time", false, "ms", (10.0, 1_000.0, 10.0)) }
-            <PoolToggle on={s.worker_pool} strategy={s.strategy} error={p.fields.errors.get("worker_pool").cloned()}
-                dispatch={p.dispatch.clone()} />
+            { field("max.poll.records", "max.poll.records", true, "records", (1, 50, 1)) }
+            { field("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", (100, 12_000, 100)) }
+            { field("record_processing_ms", "record processing time", false, "ms", (10, 1_000, 10)) }
+            <CommitChoice strategy={s.strategy} worker_pool={s.worker_pool}
+                error={p.fields.errors.get("worker_pool").cloned()} dispatch={p.dispatch.clone()} />
             <details class="advanced">
                 <summary>{ "Advanced: commit latency, pool, horizon" }</summary>
-                { field("commit_latency_ms", "commit latency (OffsetCommit round trip)", false, "ms", (0.0, 500.0, 1.0)) }
-                { field("pool_max_in_flight_batches", "pool capacity (batches in flight)", false, "batches", (1.0, 16.0, 1.0)) }
-                { field("pool_threads", "pool threads", false, "threads", (1.0, 16.0, 1.0)) }
-                { field("commit_every_records", "commit every N records (for commitSync every N)", false, "records", (1.0, 100.0, 1.0)) }
-                { field("horizon_ms", "horizon (simulated time shown)", false, "ms", (1_000.0, 60_000.0, 1_000.0)) }
+                { field("commit_latency_ms", "commit latency (OffsetCommit round trip)", false, "ms", (0, 500, 1)) }
+                { field("pool_max_in_flight_batches", "pool capacity (batches in flight)", false, "batches", (1, 16, 1)) }
+                { field("pool_threads", "pool threads", false, "threads", (1, 16, 1)) }
+                { field("commit_every_records", "commit every N records (for commitSync every N)", false, "records", (1, 100, 1)) }
+                { field("horizon_ms", "horizon (simulated time shown)", false, "ms", (1_000, 60_000, 1_000)) }
             </details>
         </section>
     }
@@ -164,8 +164,8 @@ pub struct NumberFieldProps {
     pub kafka: bool,
     /// The unit, as shown.
     pub unit: &'static str,
-    /// The current value, in the unit, for the slider.
-    pub value: f64,
+    /// The current value, in the unit, as decimal text, for the slider.
+    pub value: String,
     /// What the text field shows.
     pub text: String,
     /// The slider's range; `None` for a text field only.
@@ -218,8 +218,8 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
             </label>
             <div class="field-row">
                 if let Some((min, max, step)) = p.slider {
-                    <input type="range" min={min.to_string()} max={max.to_string()} step={step.to_string()}
-                        value={p.value.to_string()} oninput={on_input.clone()}
+                    <input type="range" id={format!("{id}-slider")} min={min.to_string()} max={max.to_string()} step={step.to_string()}
+                        value={p.value.clone()} oninput={on_input.clone()}
                         aria-label={format!("{} {}", p.label, p.unit)} />
                 }
                 <input type="text" id={id} class="num" inputmode="decimal" autocomplete="off"
@@ -232,61 +232,47 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
     }
 }
 
-/// Props of [`StrategySelect`].
+/// Props of [`CommitChoice`].
 #[derive(Properties, PartialEq)]
-pub struct StrategyProps {
+pub struct CommitProps {
     /// The current strategy.
     pub strategy: Strategy,
-    /// Where actions go.
-    pub dispatch: UseReducerDispatcher<State>,
-}
-
-/// The commit strategy: every strategy the core has, in the client's API words.
-#[function_component]
-pub fn StrategySelect(p: &StrategyProps) -> Html {
-    rendered("control:strategy");
-    let onchange = p.dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        Action::SetStrategy(Strategy::from_name(&select.value()).unwrap_or(Strategy::AutoCommit))
-    });
-    html! {
-        <div class="field">
-            <label for="strategy">{ "commit strategy" }</label>
-            <select id="strategy" {onchange}>
-                { for Strategy::ALL.iter().map(|s| html! {
-                    <option value={s.name()} selected={*s == p.strategy}>{ s.label() }</option>
-                }) }
-            </select>
-        </div>
-    }
-}
-
-/// Props of [`PoolToggle`].
-#[derive(Properties, PartialEq)]
-pub struct PoolProps {
-    /// Whether the pool is on.
-    pub on: bool,
-    /// The strategy: transactions have no pool in this model.
-    pub strategy: Strategy,
-    /// Why the last change was refused, if it was.
+    /// Whether the worker pool is on.
+    pub worker_pool: bool,
+    /// Why the last pool change was refused, if it was.
     pub error: Option<String>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,
 }
 
-/// The worker pool checkbox, disabled with the reason when the strategy is transactional.
+/// How the application commits: the strategy (every one the core has, in the client's API
+/// words) and the worker pool, disabled with the reason when the strategy is transactional.
+/// One component, since the pool box depends on the strategy.
 #[function_component]
-pub fn PoolToggle(p: &PoolProps) -> Html {
-    rendered("control:worker_pool");
-    let disabled = p.strategy == Strategy::Transactional;
-    let onchange = p.dispatch.to_callback().reform(|e: Event| {
+pub fn CommitChoice(p: &CommitProps) -> Html {
+    rendered("control:commit");
+    let on_strategy = p.dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        Action::SetStrategy(Strategy::from_name(&select.value()).unwrap_or(Strategy::AutoCommit))
+    });
+    let on_pool = p.dispatch.to_callback().reform(|e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
         Action::SetWorkerPool(input.checked())
     });
+    let disabled = p.strategy == Strategy::Transactional;
     html! {
+        <>
+        <div class="field">
+            <label for="strategy">{ "commit strategy" }</label>
+            <select id="strategy" onchange={on_strategy}>
+                { for Strategy::ALL.iter().map(|s| html! {
+                    <option value={s.name()} selected={*s == p.strategy}>{ s.label() }</option>
+                }) }
+            </select>
+        </div>
         <div class={classes!("field", "check", disabled.then_some("disabled"))}>
             <label for="worker-pool">
-                <input type="checkbox" id="worker-pool" checked={p.on} {disabled} {onchange}
+                <input type="checkbox" id="worker-pool" checked={p.worker_pool} {disabled} onchange={on_pool}
                     aria-describedby="worker-pool-why" />
                 <span>{ "worker pool: hand each batch to a pool and poll again at once" }</span>
             </label>
@@ -298,5 +284,6 @@ pub fn PoolToggle(p: &PoolProps) -> Html {
             }
             if let Some(e) = &p.error { <p class="field-error" role="alert">{ e }</p> }
         </div>
+        </>
     }
 }

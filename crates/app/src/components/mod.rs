@@ -11,7 +11,6 @@ pub use chart::{Chart, ChartKind};
 use crate::state::{Action, State, CRASH_FIELD};
 use offset_window_sim::{simulate, Run, ScenarioError};
 use std::cell::RefCell;
-use std::collections::BTreeMap;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -27,20 +26,35 @@ impl PartialEq for RunRef {
 }
 
 thread_local! {
-    static RENDERS: RefCell<BTreeMap<&'static str, u32>> = const { RefCell::new(BTreeMap::new()) };
+    static RENDERS: RefCell<Vec<(&'static str, u32)>> = const { RefCell::new(Vec::new()) };
 }
 
 /// Counts one render of the component `name` (see [`render_count`]).
 fn rendered(name: &'static str) {
-    RENDERS.with(|r| *r.borrow_mut().entry(name).or_default() += 1);
+    RENDERS.with(|r| {
+        let mut r = r.borrow_mut();
+        match r.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, count)) => *count += 1,
+            None => r.push((name, 1)),
+        }
+    });
 }
 
 /// How many times the component `name` has rendered since the page loaded: lets the
 /// browser tests check that moving one control leaves the others alone. Names are the
 /// component's, or `control:<key>` for a control.
 pub fn render_count(name: &str) -> u32 {
-    RENDERS.with(|r| r.borrow().get(name).copied().unwrap_or(0))
+    RENDERS.with(|r| r.borrow().iter().find(|(n, _)| *n == name).map_or(0, |(_, c)| *c))
 }
+
+/// Static parts of the page, handed to the browser as strings (no per-element code).
+const HEADER: &str = concat!(
+    r#"<header class="top"><h1>Offset window</h1><p class="lede">One Kafka consumer reads partition "#,
+    r#"<code>orders-3</code>. Drag the crash through time and see which records a restart would lose "#,
+    r#"and which it would process a second time.</p></header>"#
+);
+const FOOTER_NOTE: &str =
+    "<span>Simulated time; every number comes from the offset-window simulator running in this page.</span>";
 
 /// The whole page.
 #[function_component]
@@ -76,13 +90,12 @@ pub fn App() -> Html {
                         text={state.field_text(CRASH_FIELD)}
                         error={state.errors.get(CRASH_FIELD).cloned()}
                         dispatch={dispatch.clone()} />
-                    <readouts::Legend />
                     <Chart kind={ChartKind::Profile} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                    { readouts::legend() }
                 </section>
                 <aside class="panel">
                     <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
-                    <readouts::WorstCase run={run.clone()} dispatch={dispatch.clone()} />
-                    <readouts::Rates run={run.clone()} />
+                    <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
                     <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
                 </aside>
                 </>
@@ -102,18 +115,11 @@ pub fn App() -> Html {
 
     html! {
         <div class="page">
-            <header class="top">
-                <h1>{ "Offset window" }</h1>
-                <p class="lede">
-                    { "One Kafka consumer reads partition " }<code>{ "orders-3" }</code>
-                    { ". Drag the crash through time and see which records a restart would \
-                       lose and which it would process a second time." }
-                </p>
-            </header>
+            { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
             <main class="layout">{ body }</main>
             <footer class="foot">
                 <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
-                <span>{ "Simulated time; every number comes from the offset-window simulator running in this page." }</span>
+                { Html::from_html_unchecked(AttrValue::Static(FOOTER_NOTE)) }
             </footer>
         </div>
     }

@@ -3,7 +3,7 @@
 //! Every number is the core's; every sentence is ours.
 
 use super::{rendered, RunRef};
-use crate::state::{seconds_text, Action, State};
+use crate::state::{fixed, seconds_text, Action, State};
 use offset_window_sim::{CrashState, MarkKind, Run};
 use yew::prelude::*;
 
@@ -87,9 +87,9 @@ pub fn AtCrash(p: &AtCrashProps) -> Html {
     }
 }
 
-/// Props of [`WorstCase`].
+/// Props of [`RunSummary`].
 #[derive(Properties, PartialEq)]
-pub struct WorstProps {
+pub struct RunProps {
     /// The run.
     pub run: RunRef,
     /// Where actions go.
@@ -106,11 +106,13 @@ pub fn instant_text(us: u64) -> String {
     }
 }
 
-/// The worst crash instants over the horizon, each with a button that moves the crash there.
+/// What depends on the run but not on the crash: the worst crash instants (each with a
+/// button that moves the crash there) and what committing costs the loop.
 #[function_component]
-pub fn WorstCase(p: &WorstProps) -> Html {
-    rendered("WorstCase");
-    let worst = p.run.0.worst();
+pub fn RunSummary(p: &RunProps) -> Html {
+    rendered("RunSummary");
+    let run = &p.run.0;
+    let worst = run.worst();
     let row = |id: &'static str, what: &'static str, count: u64, at: Option<u64>| {
         let text = match at {
             Some(us) => format!("{count} {what}, if the crash comes {}", instant_text(us)),
@@ -129,59 +131,45 @@ pub fn WorstCase(p: &WorstProps) -> Html {
             </div>
         }
     };
+    let blocked = fixed(run.blocked_on_commits() * 100.0, 1);
     html! {
+        <>
         <section class="worst" aria-labelledby="worst-title">
             <h2 id="worst-title">{ "Worst instant to crash" }</h2>
             { row("worst-duplicated", "duplicated", worst.duplicated, worst.duplicated_at_us) }
             { row("worst-lost", "lost", worst.lost, worst.lost_at_us) }
         </section>
-    }
-}
-
-/// Props of [`Rates`].
-#[derive(Properties, PartialEq)]
-pub struct RatesProps {
-    /// The run.
-    pub run: RunRef,
-}
-
-/// What committing costs the loop: time blocked, commits against polls.
-#[function_component]
-pub fn Rates(p: &RatesProps) -> Html {
-    rendered("Rates");
-    let run = &p.run.0;
-    let blocked = run.blocked_on_commits() * 100.0;
-    html! {
         <section class="rates" aria-labelledby="rates-title">
             <h2 id="rates-title">{ "What committing costs" }</h2>
-            <p id="ro-blocked" data-value={format!("{blocked:.1}")}>
-                <strong>{ format!("{blocked:.1} %") }</strong>{ " of the loop's time is spent waiting for commits" }
+            <p id="ro-blocked" data-value={blocked.clone()}>
+                <strong>{ blocked }{ " %" }</strong>{ " of the loop's time is spent waiting for commits" }
             </p>
-            <p id="ro-rates" data-commits={format!("{:.2}", run.commits_per_s())} data-polls={format!("{:.2}", run.polls_per_s())}>
-                <strong>{ format!("{:.2}", run.commits_per_s()) }</strong>{ " commits/s against " }
-                <strong>{ format!("{:.2}", run.polls_per_s()) }</strong>{ " polls/s" }
+            <p id="ro-rates">
+                <strong>{ fixed(run.commits_per_s(), 2) }</strong>{ " commits/s against " }
+                <strong>{ fixed(run.polls_per_s(), 2) }</strong>{ " polls/s" }
             </p>
         </section>
+        </>
     }
 }
 
-/// The main chart's legend, in HTML (canvas text is the slow part of a redraw), naming the
-/// lines in Kafka's words. The swatches repeat the chart's dashes and hatching, so the
-/// legend reads without colour too.
-#[function_component]
-pub fn Legend() -> Html {
-    rendered("Legend");
-    let item = |class: &'static str, text: Html| html! { <li><span class={classes!("sw", class)} aria-hidden="true"></span><span>{ text }</span></li> };
-    html! {
-        <ul class="legend" aria-label="Legend of the chart above">
-            { item("sw-position", html! { <><b>{ "position" }</b>{ ": next offset poll() hands out (dashed)" }</> }) }
-            { item("sw-durable", html! { <><b>{ "durable frontier" }</b>{ ": first record whose side effect has not landed" }</> }) }
-            { item("sw-committed", html! { <><b>{ "committed offset" }</b>{ ": what the group coordinator stored" }</> }) }
-            { item("sw-landed", html! { <>{ "a commit lands (OffsetCommit stored)" }</> }) }
-            { item("sw-inflight", html! { <>{ "top lane: commit in flight, filled when the loop waits for it (commitSync, commitTransaction), hollow when not" }</> }) }
-            { item("sw-duplicated", html! { <>{ "crash here: records processed twice (/ hatching, above the committed offset)" }</> }) }
-            { item("sw-lost", html! { <>{ "crash here: records lost (× hatching, below the committed offset)" }</> }) }
-            { item("sw-crash", html! { <>{ "the crash: drag it, or use the slider" }</> }) }
-        </ul>
-    }
+/// The charts' legend, naming the lines in Kafka's words. Static HTML, handed to the
+/// browser as one string (no per-element code in the page); the swatches repeat the
+/// chart's dashes and hatching, so it reads without colour too.
+const LEGEND: &str = concat!(
+    r#"<ul class="legend" aria-label="Legend of the charts">"#,
+    r#"<li><span class="sw sw-position" aria-hidden="true"></span><span><b>position</b>: next offset poll() hands out (dashed)</span></li>"#,
+    r#"<li><span class="sw sw-durable" aria-hidden="true"></span><span><b>durable frontier</b>: first record whose side effect has not landed</span></li>"#,
+    r#"<li><span class="sw sw-committed" aria-hidden="true"></span><span><b>committed offset</b>: what the group coordinator stored</span></li>"#,
+    r#"<li><span class="sw sw-landed" aria-hidden="true"></span><span>a commit lands (OffsetCommit stored)</span></li>"#,
+    r#"<li><span class="sw sw-inflight" aria-hidden="true"></span><span>commits lane: a commit in flight, filled when the loop waits for it (commitSync, commitTransaction), hollow when not</span></li>"#,
+    r#"<li><span class="sw sw-duplicated" aria-hidden="true"></span><span>crash here: records processed twice (/ hatching, above the committed offset)</span></li>"#,
+    r#"<li><span class="sw sw-lost" aria-hidden="true"></span><span>crash here: records lost (× hatching, below the committed offset)</span></li>"#,
+    r#"<li><span class="sw sw-crash" aria-hidden="true"></span><span>the crash: drag it on either chart, or use the slider</span></li>"#,
+    "</ul>"
+);
+
+/// The legend (see [`LEGEND`]).
+pub fn legend() -> Html {
+    Html::from_html_unchecked(AttrValue::Static(LEGEND))
 }

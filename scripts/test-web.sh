@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# Tests the page. Needs the tools of scripts/setup.sh.
+#  1. wasm-bindgen-test of the app in headless Chromium (crates/app/tests);
+#  2. a release build into dist/ (Trunk, wasm-opt -Oz);
+#  3. dist/ served on a free loopback port, checked to be the page just built;
+#  4. end-to-end tests with real input (tests/e2e/run.mjs, screenshots in tests/e2e/output/);
+#  5. the budget check, which prints figures (tests/e2e/budget.mjs).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "page: wasm-bindgen-test in headless Chromium"
+cargo test -p offset-window-app --target wasm32-unknown-unknown --tests
+
+step "page: release build into dist/"
+trunk build --release
+
+step "page: serve dist/ on a free loopback port"
+server_out=$(mktemp)
+node tests/e2e/serve.mjs dist >"$server_out" 2>&1 &
+server_pid=$!
+trap 'kill "$server_pid" 2>/dev/null || true; rm -f "$server_out" "${served:-}"' EXIT
+for _ in $(seq 1 100); do
+  url=$(head -n 1 "$server_out")
+  [ -n "$url" ] && break
+  sleep 0.1
+done
+[ -n "$url" ] || { echo "the server did not start:"; cat "$server_out"; exit 1; }
+# The page served must be the one just built (its asset names carry the build's hashes).
+served=$(mktemp)
+node -e 'fetch(process.argv[1]).then(r => r.text()).then(t => process.stdout.write(t))' "$url" >"$served"
+cmp -s "$served" dist/index.html || { echo "$url does not serve the dist/ just built"; exit 1; }
+echo "serving dist/ at $url"
+
+step "page: end-to-end (playwright-core, Debian's Chromium)"
+node tests/e2e/run.mjs "$url"
+
+step "page: budget check (figures)"
+node tests/e2e/budget.mjs "$url" dist

@@ -1,0 +1,190 @@
+// End-to-end tests of the built page with real input: playwright-core drives Debian's
+// Chromium (no browser download). Usage: node tests/e2e/run.mjs BASE_URL
+// Screenshots go to tests/e2e/output/ (gitignored).
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM } from './chromium.mjs';
+
+const BASE = process.argv[2] ?? process.env.BASE_URL;
+if (!BASE) throw new Error('usage: node tests/e2e/run.mjs BASE_URL');
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
+fs.mkdirSync(OUT, { recursive: true });
+
+// SPEC R1's scenario (the defaults) in closed form, integer µs, for a crash at T: polls at
+// every whole second hand out 5 records, a record finishes every 200 ms, auto-commits sent
+// at 5 s and 10 s land 5 ms later. Only used to check that readouts follow the crash.
+function defaultsAt(T) {
+  const position = 5 * Math.ceil(T / 1e6);
+  const durable = Math.ceil(T / 2e5) - 1;
+  const committed = T > 10_005_000 ? 50 : T > 5_005_000 ? 25 : 0;
+  return {
+    position, durable, committed,
+    lost: Math.max(0, committed - durable),
+    duplicated: Math.max(0, durable - committed),
+    reread: Math.max(0, position - committed),
+  };
+}
+
+async function readouts(page) {
+  return page.evaluate(() => {
+    const v = (k) => Number(document.querySelector(`#ro-${k}`).dataset.value);
+    return {
+      position: v('position'), durable: v('durable'), committed: v('committed'),
+      lost: v('lost'), duplicated: v('duplicated'), reread: v('reread'),
+    };
+  });
+}
+
+/** The crash instant, µs, from the slider (its value is held in µs). */
+const crashUs = (page) => page.$eval('#crash-slider', (s) => Math.round(Number(s.value)));
+
+async function expectFollows(page, what) {
+  const T = await crashUs(page);
+  assert.deepEqual(await readouts(page), defaultsAt(T), `${what}: readouts at crash ${T} µs`);
+  return T;
+}
+
+const problems = [];
+async function open(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  await page.goto(BASE);
+  await page.waitForSelector('#ro-position');
+  await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  return { page, context };
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('first load shows SPEC R1', async (browser) => {
+  const { page, context } = await open(browser);
+  assert.match(await page.title(), /Offset window/);
+  assert.deepEqual(await readouts(page), { position: 45, durable: 40, committed: 25, lost: 0, duplicated: 15, reread: 20 });
+  assert.equal(await page.$eval('#worst-duplicated', (e) => e.dataset.value), '25');
+  assert.equal(await page.inputValue('#crash-at'), '8.200');
+  await context.close();
+});
+
+test('dragging the crash slider with the mouse: readouts follow every step', async (browser) => {
+  const { page, context } = await open(browser);
+  const box = await page.locator('#crash-slider').boundingBox();
+  const y = box.y + box.height / 2;
+  const thumb = box.x + box.width * (8.2 / 12);
+  await page.mouse.move(thumb, y);
+  await page.mouse.down();
+  const seen = new Set();
+  for (let i = 1; i <= 12; i++) {
+    await page.mouse.move(thumb - (box.width * 0.45 * i) / 12, y);
+    seen.add(await expectFollows(page, `mouse step ${i}`));
+  }
+  await page.mouse.up();
+  const T = await expectFollows(page, 'after the drag');
+  assert.ok(T > 2_200_000 && T < 3_800_000, `dragged to ${T} µs`);
+  assert.ok(seen.size >= 10, 'the crash moved at (almost) every step');
+  assert.equal(await page.inputValue('#crash-at'), (T / 1e6).toFixed(3));
+  await context.close();
+});
+
+test('moving the crash slider with the keyboard', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.focus('#crash-slider');
+  await page.keyboard.press('Home');
+  assert.equal(await crashUs(page), 1);
+  await expectFollows(page, 'Home');
+  await page.keyboard.press('End');
+  assert.equal(await crashUs(page), 12_000_000);
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
+  assert.equal(await crashUs(page), 11_800_000); // 50 ms a step
+  await expectFollows(page, 'ArrowLeft ×4');
+  await page.keyboard.press('PageDown');
+  assert.equal(await crashUs(page), 11_300_000);
+  await page.keyboard.press('ArrowUp');
+  assert.equal(await crashUs(page), 11_350_000);
+  await expectFollows(page, 'PageDown, ArrowUp');
+  // Tab reaches the exact field; an exact instant 1 µs after the auto-commit.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'crash-at');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('5.000001');
+  assert.equal(await crashUs(page), 5_000_001);
+  assert.equal((await readouts(page)).duplicated, 25);
+  await context.close();
+});
+
+test('dragging the crash marker on the chart (mouse), tapping it (touch)', async (browser) => {
+  const { page, context } = await open(browser);
+  const box = await page.locator('#main-chart canvas.overlay').boundingBox();
+  // Plot area: 56 CSS px left margin, 14 right (crates/app/src/charts.rs).
+  const xAt = (s) => box.x + 56 + ((box.width - 70) * s) / 12;
+  const y = box.y + box.height / 2;
+  await page.mouse.move(xAt(8.2), y);
+  await page.mouse.down();
+  await page.mouse.move(xAt(6.5), y, { steps: 8 });
+  await page.mouse.move(xAt(3.1), y, { steps: 8 });
+  await page.mouse.up();
+  const T = await expectFollows(page, 'chart drag');
+  assert.ok(Math.abs(T - 3_100_000) < 40_000, `chart drag ended at ${T} µs`);
+  await context.close();
+
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  const pbox = await phone.page.locator('#main-chart canvas.overlay').boundingBox();
+  await phone.page.touchscreen.tap(pbox.x + 56 + ((pbox.width - 70) * 10.5) / 12, pbox.y + pbox.height / 2);
+  const Tp = await expectFollows(phone.page, 'touch tap');
+  assert.ok(Math.abs(Tp - 10_500_000) < 60_000, `tap moved the crash to ${Tp} µs`);
+  await phone.context.close();
+});
+
+test('crisp at devicePixelRatio 2; phone layout fits and targets are ≥ 44 px', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const sizes = await page.$$eval('canvas', (cs) => cs.map((c) => [c.width, c.clientWidth, c.height, c.clientHeight]));
+  for (const [w, cw, h, ch] of sizes) {
+    assert.equal(w, 2 * cw, 'backing store width = 2 × CSS width');
+    assert.equal(h, 2 * ch, 'backing store height = 2 × CSS height');
+  }
+  assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling at 390 px');
+  await page.click('details.advanced summary');
+  const small = await page.$$eval('input, select, button, summary', (els) => els
+    .filter((e) => e.offsetParent !== null && e.type !== 'checkbox')
+    .map((e) => [e.id || e.className || e.tagName, e.getBoundingClientRect().height])
+    .filter(([, h]) => h < 44));
+  assert.deepEqual(small, [], 'controls under 44 px tall');
+  const box = await page.locator('label[for="worker-pool"]').boundingBox();
+  assert.ok(box.height >= 44, 'the worker-pool checkbox label is a 44 px target');
+  await context.close();
+});
+
+test('screenshots at 1280×800 and 390×844', async (browser) => {
+  const desk = await open(browser, { viewport: { width: 1280, height: 800 } });
+  await desk.page.screenshot({ path: path.join(OUT, 'desktop-1280x800.png') });
+  await desk.page.screenshot({ path: path.join(OUT, 'desktop-full.png'), fullPage: true });
+  await desk.context.close();
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await phone.page.screenshot({ path: path.join(OUT, 'phone-390x844.png') });
+  await phone.page.screenshot({ path: path.join(OUT, 'phone-full.png'), fullPage: true });
+  await phone.context.close();
+});
+
+const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+let failed = 0;
+for (const { name, fn } of tests) {
+  const started = problems.length;
+  try {
+    await fn(browser);
+    assert.deepEqual(problems.slice(started), [], 'no errors in the page');
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e.message).split('\n').join('\n     ')}`);
+  }
+}
+await browser.close();
+console.log(`${tests.length - failed} passed, ${failed} failed; screenshots in ${path.relative(process.cwd(), OUT)}/`);
+process.exit(failed ? 1 : 0);
