@@ -1,0 +1,310 @@
+// A real Apache Kafka Java consumer (kafka-clients, classic group protocol) that does what
+// one conformance scenario says: poll, process (= sleep record_processing_ms per record),
+// commit by the strategy, hand batches to a worker pool when asked, close when asked, or run
+// a SPEC §8.11 script. It writes every event to its own log (one line each, written straight
+// to the file so that a SIGKILL loses nothing already logged); the driver kills it.
+//
+// Arguments: key=value pairs (see run.py, which builds them from the scenario).
+// Log lines (t = milliseconds since T0, T0 = the instant the first poll returned records):
+//   T0 <epoch seconds>           poll <t> <first offset> <count>     done <t> <offset>
+//   commit <t sent> <t returned> <offset or "position">             txn <t begin> <t end> <offset>
+//   step <i> <t> position <p> committed <c|none>                   close_begin <t> / close_end <t>
+//   error <text>
+import java.io.FileOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Semaphore;
+
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+
+public final class ConformanceConsumer {
+    private static FileOutputStream log;
+    private static long t0Nanos = -1;
+    private static final Map<String, String> args = new HashMap<>();
+
+    private static synchronized void log(String line) {
+        try {
+            log.write((line + "\n").getBytes(StandardCharsets.UTF_8));
+        } catch (IOException e) {
+            throw new RuntimeException(e);
+        }
+    }
+
+    private static String now() {
+        return String.format("%.3f", (System.nanoTime() - t0Nanos) / 1e6);
+    }
+
+    private static String arg(String key, String dflt) {
+        return args.getOrDefault(key, dflt);
+    }
+
+    private static long num(String key, long dflt) {
+        return Long.parseLong(arg(key, Long.toString(dflt)));
+    }
+
+    /** Sleeps `ms`; false (after sleeping up to the deadline) if the close deadline cuts it. */
+    private static boolean sleepUnlessClose(double ms, long closeDeadlineNanos) throws InterruptedException {
+        long end = System.nanoTime() + (long) (ms * 1e6);
+        if (closeDeadlineNanos >= 0 && end > closeDeadlineNanos) {
+            long left = closeDeadlineNanos - System.nanoTime();
+            if (left > 0) Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+            return false;
+        }
+        long left = end - System.nanoTime();
+        if (left > 0) Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+        return true;
+    }
+
+    public static void main(String[] argv) throws Exception {
+        for (String a : argv) {
+            int i = a.indexOf('=');
+            args.put(a.substring(0, i), a.substring(i + 1));
+        }
+        log = new FileOutputStream(arg("log", "consumer.log"), true);
+        String topic = arg("topic", "in");
+        TopicPartition tp = new TopicPartition(topic, 0);
+        String strategy = arg("strategy", "auto_commit");
+        boolean transactional = strategy.equals("transactional");
+        int maxPoll = (int) num("max.poll.records", 5);
+        double procMs = Double.parseDouble(arg("record_processing_ms", "200"));
+        boolean recordOffset = arg("commit_value", "next_offset").equals("record_offset");
+
+        Properties p = new Properties();
+        p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, arg("bootstrap", "127.0.0.1:9092"));
+        p.put(ConsumerConfig.GROUP_ID_CONFIG, arg("group", "g"));
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, Boolean.toString(strategy.equals("auto_commit")));
+        p.put(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, arg("auto.commit.interval.ms", "5000"));
+        p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
+        p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, arg("session.timeout.ms", "1000"));
+        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, arg("heartbeat.interval.ms", "200"));
+        p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+        p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+        p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+
+        KafkaProducer<String, String> producer = null;
+        String outTopic = arg("out_topic", "out");
+        if (transactional) {
+            Properties pp = new Properties();
+            pp.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, arg("bootstrap", "127.0.0.1:9092"));
+            pp.put(ProducerConfig.TRANSACTIONAL_ID_CONFIG, arg("txn_id", "txn"));
+            pp.put(ProducerConfig.LINGER_MS_CONFIG, "0");
+            pp.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+            pp.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+            producer = new KafkaProducer<>(pp);
+            producer.initTransactions();
+            // Warm-up transaction (ORACLE.md: the first one costs ≈ 175 ms more): output-topic
+            // metadata and a first TxnOffsetCommit, to another group so ours stays untouched.
+            producer.beginTransaction();
+            producer.send(new ProducerRecord<>(outTopic, "warmup"));
+            producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(0)),
+                    new ConsumerGroupMetadata(arg("group", "g") + "-warmup"));
+            producer.commitTransaction();
+            log("warmup_done");
+        }
+
+        KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p);
+        consumer.subscribe(List.of(topic));
+        log("subscribed");
+
+        String script = arg("script", "");
+        if (!script.isEmpty()) {
+            runScript(consumer, tp, script.split(";"), procMs);
+            return;
+        }
+
+        boolean pool = arg("worker_pool", "false").equals("true");
+        ConsumerRecords<String, String> records = firstPoll(consumer);
+        long closeAt = (long) (Double.parseDouble(arg("close_at_ms", "-1")) * 1e6);
+        long closeDeadline = closeAt >= 0 ? t0Nanos + closeAt : -1;
+
+        if (pool) {
+            int threads = (int) num("pool_threads", 1);
+            Semaphore slots = new Semaphore((int) num("pool_max_in_flight_batches", 3));
+            ExecutorService workers = Executors.newFixedThreadPool(threads);
+            slots.acquire();
+            while (true) {
+                logPoll(records);
+                List<ConsumerRecord<String, String>> batch = new ArrayList<>();
+                records.forEach(batch::add);
+                if (!batch.isEmpty()) {
+                    workers.submit(() -> {
+                        try {
+                            for (ConsumerRecord<String, String> r : batch) {
+                                sleepUnlessClose(procMs, -1);
+                                log("done " + now() + " " + r.offset());
+                            }
+                        } catch (InterruptedException e) {
+                            Thread.currentThread().interrupt();
+                        } finally {
+                            slots.release();
+                        }
+                    });
+                } else {
+                    slots.release();
+                }
+                if (strategy.equals("commit_sync_batch")) {
+                    String sent = now();
+                    consumer.commitSync();
+                    log("commit " + sent + " " + now() + " position");
+                } else if (!strategy.equals("auto_commit")) {
+                    throw new IllegalArgumentException("pool with " + strategy + " is not implemented here");
+                }
+                slots.acquire();
+                records = consumer.poll(Duration.ofMillis(1000));
+            }
+        }
+
+        while (true) {
+            logPoll(records);
+            if (transactional) producer.beginTransaction();
+            String txnBegin = now();
+            for (ConsumerRecord<String, String> r : records) {
+                if (!sleepUnlessClose(procMs, closeDeadline)) {
+                    close(consumer);
+                    return;
+                }
+                log("done " + now() + " " + r.offset());
+                if (transactional) producer.send(new ProducerRecord<>(outTopic, Long.toString(r.offset())));
+                if (strategy.equals("commit_sync_record")) {
+                    long c = recordOffset ? r.offset() : r.offset() + 1;
+                    String sent = now();
+                    consumer.commitSync(Map.of(tp, new OffsetAndMetadata(c)));
+                    log("commit " + sent + " " + now() + " " + c);
+                }
+            }
+            switch (strategy) {
+                case "commit_sync_batch": {
+                    String sent = now();
+                    consumer.commitSync();
+                    log("commit " + sent + " " + now() + " position");
+                    break;
+                }
+                case "commit_async_batch": {
+                    String sent = now();
+                    consumer.commitAsync();
+                    log("commit " + sent + " " + now() + " position");
+                    break;
+                }
+                case "transactional": {
+                    long pos = consumer.position(tp);
+                    producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(pos)), consumer.groupMetadata());
+                    producer.commitTransaction();
+                    log("txn " + txnBegin + " " + now() + " " + pos);
+                    break;
+                }
+                default:
+                    break;
+            }
+            if (closeDeadline >= 0 && System.nanoTime() >= closeDeadline) {
+                close(consumer);
+                return;
+            }
+            records = consumer.poll(Duration.ofMillis(1000));
+        }
+    }
+
+    private static ConsumerRecords<String, String> firstPoll(KafkaConsumer<String, String> consumer) {
+        while (true) {
+            ConsumerRecords<String, String> records = consumer.poll(Duration.ofMillis(100));
+            if (!records.isEmpty()) {
+                t0Nanos = System.nanoTime();
+                Instant t0 = Instant.now();
+                log("T0 " + t0.getEpochSecond() + "." + String.format("%09d", t0.getNano()));
+                return records;
+            }
+        }
+    }
+
+    private static void logPoll(ConsumerRecords<String, String> records) {
+        long first = -1;
+        int count = 0;
+        for (ConsumerRecord<String, String> r : records) {
+            if (first < 0) first = r.offset();
+            count++;
+        }
+        log("poll " + now() + " " + first + " " + count);
+    }
+
+    private static void close(KafkaConsumer<String, String> consumer) {
+        log("close_begin " + now());
+        consumer.close();
+        log("close_end " + now());
+    }
+
+    /** SPEC §8.11: poll, process N, sleep MS, commit_sync, commit_async, close, crash. */
+    private static void runScript(KafkaConsumer<String, String> consumer, TopicPartition tp, String[] steps,
+                                  double procMs) throws InterruptedException {
+        List<ConsumerRecord<String, String>> batch = new ArrayList<>();
+        int next = 0;
+        for (int i = 0; i < steps.length; i++) {
+            String[] s = steps[i].trim().split(" ");
+            switch (s[0]) {
+                case "poll": {
+                    ConsumerRecords<String, String> records = t0Nanos < 0 ? firstPoll(consumer)
+                            : consumer.poll(Duration.ofMillis(1000));
+                    logPoll(records);
+                    batch = new ArrayList<>();
+                    records.forEach(batch::add);
+                    next = 0;
+                    break;
+                }
+                case "process": {
+                    int n = Integer.parseInt(s[1]);
+                    for (int k = 0; k < n && next < batch.size(); k++, next++) {
+                        sleepUnlessClose(procMs, -1);
+                        log("done " + now() + " " + batch.get(next).offset());
+                    }
+                    break;
+                }
+                case "sleep":
+                    Thread.sleep(Long.parseLong(s[1]));
+                    break;
+                case "commit_sync":
+                    consumer.commitSync();
+                    break;
+                case "commit_async":
+                    consumer.commitAsync();
+                    break;
+                case "close":
+                    close(consumer);
+                    log("step " + i + " " + now() + " closed");
+                    return;
+                case "crash":
+                    log("step " + i + " " + now() + " crash");
+                    Runtime.getRuntime().halt(137);
+                    return;
+                default:
+                    throw new IllegalArgumentException("unknown step " + steps[i]);
+            }
+            Map<TopicPartition, OffsetAndMetadata> c = consumer.committed(Set.of(tp), Duration.ofSeconds(5));
+            OffsetAndMetadata om = c.get(tp);
+            log("step " + i + " " + now() + " position " + consumer.position(tp) + " committed "
+                    + (om == null ? "none" : Long.toString(om.offset())));
+        }
+        consumer.close();
+    }
+}
