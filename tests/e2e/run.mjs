@@ -116,6 +116,12 @@ test('moving the crash slider with the keyboard', async (browser) => {
   await page.keyboard.type('5.000001');
   assert.equal(await crashUs(page), 5_000_001);
   assert.equal((await readouts(page)).duplicated, 25);
+  // The URL follows (debounced), and a reload comes back to the same instant.
+  await page.waitForFunction(() => location.hash.includes('crash_at_us=5000001'));
+  await page.reload();
+  await page.waitForSelector('#ro-position');
+  assert.equal(await crashUs(page), 5_000_001);
+  assert.equal((await readouts(page)).duplicated, 25);
   await context.close();
 });
 

@@ -5,6 +5,7 @@
 //!
 //! * [`state`]: the page's one [`state::State`], the [`state::Action`]s that change it and
 //!   a pure reducer. The crash instant is held in µs apart from the scenario.
+//! * [`url`]: the state in the URL fragment (a link reproduces the page).
 //! * [`charts`]: drawing functions generic over the plotters `DrawingBackend`.
 //! * [`components`]: the Yew components. The run is memoised on the scenario without the
 //!   crash instant, so the crash slider never re-simulates; each component takes only the
@@ -21,6 +22,8 @@ pub mod charts;
 pub mod components;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod url;
 
 #[cfg(target_arch = "wasm32")]
 pub use components::App;

@@ -39,6 +39,16 @@ fn document() -> web_sys::Document {
 }
 
 async fn mount() -> Page {
+    mount_at("").await
+}
+
+/// Mounts the page as if opened with `fragment` (`#…`) in the URL.
+async fn mount_at(fragment: &str) -> Page {
+    let history = web_sys::window().unwrap().history().unwrap();
+    let path = web_sys::window().unwrap().location().pathname().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}{fragment}")))
+        .unwrap();
     let doc = document();
     if doc.get_element_by_id("test-style").is_none() {
         let style = doc.create_element("style").unwrap();
@@ -239,4 +249,22 @@ async fn the_crash_marker_follows_the_crash() {
     let mid = (f.top + f.bottom) / 2.0;
     assert!(pixels(&overlay, f.x(3_000_000), mid, 1).iter().any(|p| near(*p, charts::CRASH)));
     assert!(!pixels(&overlay, f.x(8_200_000), mid, 2).iter().any(|p| p[3] > 0), "the old marker is gone");
+}
+
+#[wasm_bindgen_test]
+async fn a_link_reproduces_the_page() {
+    let page = mount_at("#strategy=commit_sync_batch&max.poll.records=25&crash_at_us=5000001").await;
+    assert_eq!(page.value("#worst-duplicated"), "25"); // R4
+    assert_eq!(page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(), "5.000001");
+    assert_eq!(
+        offset_window_app::url::fragment(
+            &Scenario { max_poll_records: 25, ..Scenario::default() },
+            5_000_001
+        ),
+        "max.poll.records=25&crash_at_us=5000001"
+    );
+    drop(page);
+    let page = mount_at("#max.poll.records=0").await;
+    assert!(page.find("#f-max-poll-records-error").text_content().unwrap().contains("1 to 100000"));
+    assert_eq!(page.readouts()[0], "45", "a bad link still shows the defaults");
 }

@@ -140,7 +140,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
             { field("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", (100, 12_000, 100)) }
             { field("record_processing_ms", "record processing time", false, "ms", (10, 1_000, 10)) }
             <CommitChoice strategy={s.strategy} worker_pool={s.worker_pool}
-                error={p.fields.errors.get("worker_pool").cloned()} dispatch={p.dispatch.clone()} />
+                error={p.fields.errors.get("worker_pool").or(p.fields.errors.get("strategy")).cloned()}
+                dispatch={p.dispatch.clone()} />
             <details class="advanced">
                 <summary>{ "Advanced: commit latency, pool, horizon" }</summary>
                 { field("commit_latency_ms", "commit latency (OffsetCommit round trip)", false, "ms", (0, 500, 1)) }
@@ -239,7 +240,7 @@ pub struct CommitProps {
     pub strategy: Strategy,
     /// Whether the worker pool is on.
     pub worker_pool: bool,
-    /// Why the last pool change was refused, if it was.
+    /// Why the last strategy or pool change was refused, if it was.
     pub error: Option<String>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,

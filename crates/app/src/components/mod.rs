@@ -8,10 +8,12 @@ mod readouts;
 
 pub use chart::{Chart, ChartKind};
 
-use crate::state::{Action, State, CRASH_FIELD};
+use crate::state::{Action, CRASH_FIELD};
 use offset_window_sim::{simulate, Run, ScenarioError};
 use std::cell::RefCell;
 use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 /// A finished run shared by the components; equal only to itself (pointer equality), so
@@ -60,8 +62,41 @@ const FOOTER_NOTE: &str =
 #[function_component]
 pub fn App() -> Html {
     rendered("App");
-    let state = use_reducer(State::default);
+    let state = use_reducer(|| {
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        crate::url::state_from(&hash)
+    });
     let dispatch = state.dispatcher();
+    // Keep the URL fragment in step, at most every 250 ms (browsers throttle history calls).
+    use_effect_with((state.scenario.clone(), state.crash_at_us), |(scenario, crash_at_us)| {
+        let fragment = crate::url::fragment(scenario, *crash_at_us);
+        let window = web_sys::window().expect("a window");
+        let write = Closure::<dyn Fn()>::new(move || {
+            let Some(w) = web_sys::window() else { return };
+            let location = w.location();
+            if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
+                return;
+            }
+            let url = if fragment.is_empty() {
+                location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
+            } else {
+                format!("#{fragment}")
+            };
+            if let Ok(history) = w.history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            }
+        });
+        let timer = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
+            .ok();
+        // The next change (or unmounting) cancels a write not yet made; `write` lives until then.
+        move || {
+            if let Some(id) = timer {
+                window.clear_timeout_with_handle(id);
+            }
+            drop(write);
+        }
+    });
     // The crash instant is not part of `state.scenario` (pinned to the horizon), so moving
     // it never re-runs the simulation.
     let run: Rc<Result<RunRef, ScenarioError>> =
