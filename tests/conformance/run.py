@@ -47,7 +47,7 @@ def scaled(factor, **extra):
 # on exactly the derived scenario the real client runs.
 CASES = [
     dict(name="R1", file="r01-defaults.json", client="java",
-         over=scaled(3, crash_at_ms=24300),  # SPEC 8.2 s sits on an event: 8.1 s, × 3
+         over=scaled(3, crash_at_ms=24400),  # SPEC 8.2 s sits on an event; 8.1 s × 3, + real drift (≈ 100 ms)
          note="SPEC R1: auto-commit inside poll()"),
     dict(name="R2", file="r02-commit-sync-batch.json", client="java",
          over=scaled(3, crash_at_ms=24400),  # flat stretch 24040–24640 (model), real ≈ 70 ms later
@@ -59,7 +59,7 @@ CASES = [
          over=scaled(3, crash_at_ms=15300),
          note="SPEC R7: worker pool + commitSync() after the hand-off"),
     dict(name="R8", file="r08-transactional.json", client="java",
-         over=scaled(3, crash_at_ms=24400),  # flat stretch 24040–24640 (model)
+         over=scaled(3, crash_at_ms=26850),  # flat stretch 26440–27040 (model), real ≈ 120 ms later; 4 outputs in the open transaction
          note="SPEC R8: transactions, outputs read with read_committed",
          also_read_uncommitted="s8-transactional-read-uncommitted.json"),
     dict(name="rdk-background", file="s8-librdkafka-background.json", client="librdkafka",
@@ -317,21 +317,28 @@ def run_case(case, workdir):
                 proc.kill()
                 proc.wait()
         lines = read_log(logf)
-        if sc.get("strategy") == "transactional":
+        txn = sc.get("strategy") == "transactional"
+        if txn:
+            # The outputs as downstream readers see them while the killed producer's transaction
+            # is still open: read_committed stops at the open transaction (last stable offset).
+            time.sleep(max(0.0, end + 1.0 - time.time()))
+            out_rc = broker.read_all(topic + "-out", "read_committed")
+            out_ru = broker.read_all(topic + "-out", "read_uncommitted")
             # A restarted application's initTransactions() fences the killed producer and
-            # aborts its open transaction; then read the outputs like a downstream reader.
+            # aborts its open transaction.
             p = Producer({"bootstrap.servers": broker.addr, "transactional.id": group + "-txn", "log_level": 0})
             p.init_transactions(10)
             del p
         committed, reads = broker.settled_committed(group, topic, end)
         real["committed_reads"] = reads
         position = max([int(w[2]) + int(w[3]) for w in lines if w[0] == "poll" and int(w[3]) > 0] or [0])
-        if sc.get("strategy") == "transactional":
-            runs = count_runs(broker.read_all(topic + "-out", "read_committed"))
-            real["at"] = tally(runs, committed, position)
-            if case.get("also_read_uncommitted"):
-                runs_u = count_runs(broker.read_all(topic + "-out", "read_uncommitted"))
-                real["at_uncommitted"] = tally(runs_u, committed, position)
+        if txn:
+            real["at"] = tally(count_runs(out_rc), committed, position)
+            real["at_uncommitted"] = tally(count_runs(out_ru), committed, position)
+            # Known tansu 0.6.0 limitation: its Fetch carries no aborted-transaction list, so
+            # once the transaction is aborted a read_committed reader sees its outputs too.
+            real["after_abort_read_committed"] = tally(
+                count_runs(broker.read_all(topic + "-out", "read_committed")), committed, position)
         else:
             runs = count_runs([w[2] for w in lines if w[0] == "done"])
             real["at"] = tally(runs, committed, position)
@@ -372,7 +379,7 @@ def compare(case, sc, m, real):
             pairs.append((f, m["at_crash"][f], real["at"][f]))
         if sc.get("strategy") == "transactional":
             pairs.append(("reread", m["at_crash"]["reread"], real["at"]["reread"]))
-            if "at_uncommitted" in real:
+            if case.get("also_read_uncommitted"):
                 mu = model(dict(sc, **{"isolation.level": "read_uncommitted"}))
                 for f in ("committed", "lost", "duplicated"):
                     pairs.append(("read_uncommitted." + f, mu["at_crash"][f], real["at_uncommitted"][f]))
@@ -418,6 +425,11 @@ def main():
         print("%s %-16s %-8s %s | model: %s | real: %s | %s" % (
             "PASS" if ok else "FAIL", case["name"], "java" if case["client"] == "java" else "rdkafka", when,
             fmt(pairs, 0), fmt(pairs, 1), ", ".join(extra)), flush=True)
+        aa = real.get("after_abort_read_committed")
+        if aa is not None:
+            print("  note %s: after the abort a read_committed reader on tansu sees duplicated=%d lost=%d "
+                  "(Kafka hides aborted outputs from read_committed; tansu 0.6.0 does so only while the transaction is open): "
+                  "not counted" % (case["name"], aa["duplicated"], aa["lost"]))
         if ok:
             passed += 1
         else:
