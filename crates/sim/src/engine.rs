@@ -23,7 +23,7 @@ use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
 /// Order of simultaneous events (SPEC §8.1): lower runs first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Phase {
     /// `close()` or a restart: sees only what happened before this instant.
     Lifecycle = 0,
@@ -35,7 +35,7 @@ enum Phase {
     Background = 3,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Event {
     /// A record's processing ends. `worker` is the pool thread; `None`: the loop ran it
     /// itself and resumes. `incarnation`: the application's life it belongs to (a close
@@ -55,6 +55,37 @@ enum Event {
     Close,
     /// SPEC §8.9: the consumer starts again after its downtime.
     Restart,
+}
+
+/// A scheduled event, ordered by one key: time, then phase (SPEC §8.1), then scheduling
+/// order (`seq`), packed as `time << 64 | phase << 56 | seq` so the queue compares one integer.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    key: u128,
+    event: Event,
+}
+
+impl Queued {
+    fn at_us(&self) -> u64 {
+        (self.key >> 64) as u64
+    }
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
 }
 
 /// Who sent a commit, which decides what happens when it fails (SPEC §8.8).
@@ -147,7 +178,10 @@ pub(crate) struct Engine<'a> {
     pub(crate) scenario: &'a Scenario,
     strategy: Strategy,
     pub(crate) now_us: u64,
-    queue: BinaryHeap<Reverse<(u64, Phase, u64, Event)>>,
+    queue: BinaryHeap<Reverse<Queued>>,
+    /// The loop's own next event, kept out of the heap: the loop is one thread, so it has at
+    /// most one pending event (a newer one replaces an event of an earlier incarnation).
+    loop_event: Option<Queued>,
     seq: u64,
     pc: Pc,
     resume_pc: Pc,
@@ -224,6 +258,7 @@ impl<'a> Engine<'a> {
             strategy: scenario.effective_strategy(),
             now_us: 0,
             queue: BinaryHeap::new(),
+            loop_event: None,
             seq: 0,
             pc: if scenario.script.is_some() { Pc::Script { step: 0 } } else { Pc::Poll },
             resume_pc: Pc::Poll,
@@ -275,21 +310,57 @@ impl<'a> Engine<'a> {
 
     fn schedule(&mut self, at_us: u64, phase: Phase, event: Event) {
         self.seq += 1;
-        self.queue.push(Reverse((at_us, phase, self.seq, event)));
+        debug_assert!(self.seq < 1 << 56, "the event bound keeps seq far below 2^56");
+        let key = (at_us as u128) << 64 | (phase as u128) << 56 | self.seq as u128;
+        if phase == Phase::Loop {
+            debug_assert!(
+                self.loop_event.is_none_or(|q| match q.event {
+                    Event::LoopWake { incarnation } | Event::RecordDone { incarnation, .. } =>
+                        incarnation != self.incarnation,
+                    _ => false,
+                }),
+                "the loop has one pending event"
+            );
+            self.loop_event = Some(Queued { key, event });
+        } else {
+            self.queue.push(Reverse(Queued { key, event }));
+        }
+    }
+
+    /// The next event: the earlier of the loop's own and the heap's first.
+    fn peek(&self) -> Option<Queued> {
+        let heap = self.queue.peek().map(|Reverse(q)| *q);
+        match (self.loop_event, heap) {
+            (Some(l), Some(h)) => Some(if l.key < h.key { l } else { h }),
+            (l, h) => l.or(h),
+        }
+    }
+
+    /// Removes and returns the event [`Self::peek`] shows.
+    fn pop(&mut self) -> Event {
+        match (self.loop_event, self.queue.peek()) {
+            (Some(l), Some(Reverse(h))) if h.key < l.key => self.queue.pop().expect("peeked").0.event,
+            (Some(l), _) => {
+                self.loop_event = None;
+                l.event
+            }
+            (None, _) => self.queue.pop().expect("an event to pop").0.event,
+        }
     }
 
     /// Processes every event with time < `stop_before_us`, in order. After each instant's
     /// events, hands the state to `recorder` (if any).
     pub(crate) fn run(&mut self, stop_before_us: u64, mut recorder: Option<&mut Recorder>) {
-        while let Some(&Reverse((at_us, ..))) = self.queue.peek() {
+        while let Some(next) = self.peek() {
+            let at_us = next.at_us();
             if at_us >= stop_before_us {
                 break;
             }
-            let Reverse((at_us, _, _, event)) = self.queue.pop().expect("peeked");
+            let event = self.pop();
             debug_assert!(at_us >= self.now_us, "time never goes backwards");
             self.now_us = at_us;
             self.handle(event, recorder.as_deref_mut());
-            let instant_done = self.queue.peek().is_none_or(|Reverse((next, ..))| *next > at_us);
+            let instant_done = self.peek().is_none_or(|next| next.at_us() > at_us);
             if instant_done {
                 if let Some(rec) = recorder.as_deref_mut() {
                     rec.end_of_instant(self);
@@ -834,6 +905,7 @@ impl<'a> Engine<'a> {
                 self.life = Life::Down;
                 self.pc = Pc::Stopped;
                 self.queue.clear();
+                self.loop_event = None;
                 false
             }
         }
@@ -887,7 +959,7 @@ impl<'a> Engine<'a> {
 
     fn try_finish_close(&mut self, recorder: Option<&mut Recorder>) {
         if self.commits_in_flight > 0
-            || self.queue.iter().any(|Reverse((.., e))| matches!(e, Event::CommitRetry { .. }))
+            || self.queue.iter().any(|Reverse(q)| matches!(q.event, Event::CommitRetry { .. }))
         {
             return;
         }
