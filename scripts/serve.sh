@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Builds the page (release) and serves it on http://127.0.0.1:PORT/ (default 8080), rebuilding
-# when a source changes. Needs the tools of scripts/setup.sh.
+# Sets up this machine (scripts/setup.sh), builds the page (release) and serves it on
+# http://127.0.0.1:PORT/ (default 8080), rebuilding when a source changes.
 #   scripts/serve.sh            # port 8080
 #   PORT=9000 scripts/serve.sh  # or: scripts/serve.sh 9000
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 PORT="${1:-${PORT:-8080}}"
+scripts/setup.sh
 echo "Building and serving the page on http://127.0.0.1:$PORT/ (Ctrl-C stops)"
 exec trunk serve --release --address 127.0.0.1 --port "$PORT"
