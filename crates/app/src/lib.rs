@@ -21,6 +21,8 @@ pub mod charts;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod producer;
+#[cfg(target_arch = "wasm32")]
 pub mod state;
 #[cfg(target_arch = "wasm32")]
 pub mod url;
@@ -34,6 +36,15 @@ pub use components::App;
 pub fn start() {
     console_error_panic_hook::set_once();
     let document = web_sys::window().and_then(|w| w.document()).expect("a browser document");
+    // `?view=producer`: the idempotent producer's view (SPEC §9) instead of the consumer's.
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    if search.trim_start_matches('?').split('&').any(|p| p == "view=producer") {
+        match document.get_element_by_id("app") {
+            Some(root) => yew::Renderer::<producer::ProducerApp>::with_root(root).render(),
+            None => yew::Renderer::<producer::ProducerApp>::new().render(),
+        };
+        return;
+    }
     match document.get_element_by_id("app") {
         Some(root) => {
             yew::Renderer::<App>::with_root(root).render();

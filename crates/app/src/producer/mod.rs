@@ -1,0 +1,332 @@
+//! The producer view (`?view=producer`, SPEC §9): one producer writing batches to
+//! `orders-3`, the faults the reader places on a time axis, the partition log, the
+//! leader's memory of the last five batches per producer id, and the counters.
+//!
+//! Same shape as the consumer view: one [`State`] holding an always-valid
+//! [`ProducerScenario`], [`Action`]s and a pure reducer; the run is memoised on the
+//! scenario ([`view::ProducerApp`]); drawing is generic over the plotters backend
+//! ([`axis`]). Every number shown comes from `offset_window_sim::producer`.
+
+pub mod axis;
+pub mod tour;
+pub mod view;
+
+pub use view::ProducerApp;
+
+use offset_window_sim::producer::{Acks, Fault, FaultKind, ProducerScenario};
+use offset_window_sim::scenario::US_PER_MS;
+use serde_json::Value;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// How `enable.idempotence` is set: the client treats a value left at its default
+/// differently from the same value set explicitly (a weaker `acks` then turns it off
+/// instead of being refused).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Idempotence {
+    /// Left at its default (true).
+    Default,
+    /// `enable.idempotence=true`, set explicitly.
+    On,
+    /// `enable.idempotence=false`.
+    Off,
+}
+
+impl Idempotence {
+    /// Every choice, as the select lists them.
+    pub const ALL: [Idempotence; 3] = [Idempotence::Default, Idempotence::On, Idempotence::Off];
+
+    /// The select's value.
+    pub fn name(self) -> &'static str {
+        match self {
+            Idempotence::Default => "default",
+            Idempotence::On => "true",
+            Idempotence::Off => "false",
+        }
+    }
+
+    /// The select's words.
+    pub fn label(self) -> &'static str {
+        match self {
+            Idempotence::Default => "left at its default (true)",
+            Idempotence::On => "true (set explicitly)",
+            Idempotence::Off => "false",
+        }
+    }
+
+    /// How `scenario` sets it.
+    pub fn of(scenario: &ProducerScenario) -> Idempotence {
+        match (scenario.idempotence_explicit, scenario.enable_idempotence) {
+            (false, _) => Idempotence::Default,
+            (true, true) => Idempotence::On,
+            (true, false) => Idempotence::Off,
+        }
+    }
+
+    fn apply(self, s: &mut ProducerScenario) {
+        s.enable_idempotence = self != Idempotence::Off;
+        s.idempotence_explicit = self != Idempotence::Default;
+    }
+}
+
+/// The numeric fields of the view: scenario key, unit.
+pub const FIELDS: [(&str, &str); 4] = [
+    ("max.in.flight.requests.per.connection", "requests"),
+    ("batch.size", "records"),
+    ("linger.ms", "ms"),
+    ("request.timeout.ms", "ms"),
+];
+
+/// The key under which a refused fault placement's message is kept.
+pub const FAULTS_KEY: &str = "faults";
+
+/// The producer view's state: a valid scenario, the fault kind the mouse places, the
+/// instant the log and memory are shown at, the tour step, and refused input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The scenario shown; always valid.
+    pub scenario: ProducerScenario,
+    /// What a click on the time axis places.
+    pub kind: FaultKind,
+    /// Show the log and the leader's memory as they were at this instant, µs (`None`: at
+    /// the end).
+    pub at_us: Option<u64>,
+    /// The tour step being shown, if any.
+    pub tour: Option<usize>,
+    /// Text typed into a field, by key, kept as typed until the value changes another way.
+    pub drafts: Vec<(&'static str, String)>,
+    /// Why a field's text (or a placement, under [`FAULTS_KEY`]) was refused, by key.
+    pub errors: Vec<(&'static str, String)>,
+}
+
+impl Default for State {
+    fn default() -> Self {
+        State {
+            scenario: ProducerScenario::default(),
+            kind: FaultKind::AckLost,
+            at_us: None,
+            tour: None,
+            drafts: Vec::new(),
+            errors: Vec::new(),
+        }
+    }
+}
+
+fn get<'a>(list: &'a [(&'static str, String)], key: &str) -> Option<&'a String> {
+    list.iter().find(|(k, _)| *k == key).map(|(_, v)| v)
+}
+
+fn put(list: &mut Vec<(&'static str, String)>, key: &'static str, text: Option<String>) {
+    list.retain(|(k, _)| *k != key);
+    if let Some(text) = text {
+        list.push((key, text));
+    }
+}
+
+impl State {
+    /// Why the last input for `key` was refused, if it was.
+    pub fn error(&self, key: &str) -> Option<&String> {
+        get(&self.errors, key)
+    }
+
+    /// What the field `key` shows: the text typed there, else the value (ms for `*.ms`).
+    pub fn field_text(&self, key: &str) -> String {
+        if let Some(draft) = get(&self.drafts, key) {
+            return draft.clone();
+        }
+        match self.scenario.to_json_value().get(key) {
+            Some(Value::String(s)) => s.clone(),
+            Some(v) => v.to_string(),
+            None => String::new(),
+        }
+    }
+
+    /// Applies `change` to a copy of the scenario: kept if the core accepts it (then any
+    /// field refused earlier is tried again, since the conflict may be gone), else the
+    /// core's message is kept under `key`.
+    fn try_change(
+        &self,
+        key: &'static str,
+        draft: Option<String>,
+        change: impl FnOnce(&mut ProducerScenario) -> Result<(), offset_window_sim::ScenarioError>,
+    ) -> State {
+        let mut next = self.clone();
+        let mut candidate = self.scenario.clone();
+        match change(&mut candidate).and_then(|()| candidate.validate()) {
+            Ok(()) => {
+                next.scenario = candidate;
+                put(&mut next.errors, key, None);
+                put(&mut next.drafts, key, draft);
+                next.at_us = None;
+                // A field refused for a conflict (acks=1 with idempotence set explicitly, …)
+                // may be fine now.
+                for (k, text) in self.drafts.clone() {
+                    if k != key && get(&next.errors, k).is_some() {
+                        let mut again = next.scenario.clone();
+                        if again.set(k, &json_value(&text)).and_then(|()| again.validate()).is_ok() {
+                            next.scenario = again;
+                            put(&mut next.errors, k, None);
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                put(&mut next.drafts, key, draft);
+                put(&mut next.errors, key, Some(e.to_string()));
+            }
+        }
+        next
+    }
+
+    /// The state a click places: `fault`, or removes an equal one already there (a second
+    /// click on the same spot takes it away).
+    fn toggle(&self, fault: Fault) -> State {
+        let mut next = self.try_change(FAULTS_KEY, None, |s| {
+            match s.faults.iter().position(|f| *f == fault) {
+                Some(i) => {
+                    s.faults.remove(i);
+                }
+                None => s.faults.push(fault),
+            }
+            Ok(())
+        });
+        next.tour = None;
+        next
+    }
+}
+
+/// What the reader can do to the producer view.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// Text typed into a numeric field (a name from [`FIELDS`]).
+    SetField {
+        /// The scenario key.
+        key: &'static str,
+        /// The text as typed (milliseconds for `*.ms`).
+        text: String,
+    },
+    /// Choose how `enable.idempotence` is set.
+    SetIdempotence(Idempotence),
+    /// Choose `acks`.
+    SetAcks(Acks),
+    /// Choose what a click on the time axis places.
+    Choose(FaultKind),
+    /// Place a fault (or remove an equal one).
+    Toggle(Fault),
+    /// Remove the fault at this index.
+    Remove(usize),
+    /// Show the log and memory at an instant, µs (`None`: the end).
+    ShowAt(Option<u64>),
+    /// Go to a tour step (`None`: leave the tour).
+    Tour(Option<usize>),
+    /// Back to the defaults.
+    Reset,
+}
+
+impl Reducible for State {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let next = match action {
+            Action::SetField { key, text } => {
+                let value = json_value(&text);
+                self.try_change(key, Some(text), |s| s.set(key, &value))
+            }
+            Action::SetIdempotence(choice) => self.try_change("enable.idempotence", None, |s| {
+                choice.apply(s);
+                Ok(())
+            }),
+            Action::SetAcks(acks) => self.try_change("acks", None, |s| {
+                s.acks = acks;
+                Ok(())
+            }),
+            Action::Choose(kind) => State { kind, ..(*self).clone() },
+            Action::Toggle(fault) => self.toggle(fault),
+            Action::Remove(i) => {
+                let mut next = self.try_change(FAULTS_KEY, None, |s| {
+                    if i < s.faults.len() {
+                        s.faults.remove(i);
+                    }
+                    Ok(())
+                });
+                next.tour = None;
+                next
+            }
+            Action::ShowAt(at_us) => State { at_us, ..(*self).clone() },
+            Action::Tour(None) => State { tour: None, ..(*self).clone() },
+            Action::Tour(Some(step)) => match tour::STEPS.get(step) {
+                Some(s) => {
+                    State { scenario: (s.scenario)(), tour: Some(step), kind: s.kind, ..State::default() }
+                }
+                None => return self,
+            },
+            Action::Reset => State::default(),
+        };
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+}
+
+/// Typed text as a JSON value: a number when it reads as one, else a string (so the core's
+/// message quotes what was typed).
+fn json_value(text: &str) -> Value {
+    let trimmed = text.trim();
+    let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
+    match number.parse::<serde_json::Number>() {
+        Ok(n) => Value::Number(n),
+        Err(_) => Value::String(trimmed.to_string()),
+    }
+}
+
+/// µs as milliseconds, exact (`30100`, `7.5`).
+pub fn ms(us: u64) -> String {
+    offset_window_sim::scenario::format_millis(us)
+}
+
+/// A clicked instant rounded to whole milliseconds (a reader places faults at round
+/// instants), kept exact below 1 ms.
+pub fn round_ms(us: u64) -> u64 {
+    if us >= US_PER_MS {
+        (us + US_PER_MS / 2) / US_PER_MS * US_PER_MS
+    } else {
+        us
+    }
+}
+
+/// The fault a click places: `kind` at instant `at_us` on the lane of `batch` (if the
+/// click was on one) and the send `attempt` of that batch under the pointer. `None` when
+/// the kind needs a batch and the click was on none.
+pub fn fault_for_click(
+    kind: FaultKind,
+    batch: Option<u32>,
+    attempt: Option<u32>,
+    at_us: u64,
+) -> Option<Fault> {
+    let at = Some(round_ms(at_us));
+    Some(match kind {
+        FaultKind::RequestLost | FaultKind::AckLost => {
+            Fault { kind, at_us: None, batch: Some(batch?), attempt: attempt.unwrap_or(1) }
+        }
+        FaultKind::LeaderFailover | FaultKind::ProducerRestart => {
+            Fault { kind, at_us: at, batch: None, attempt: 1 }
+        }
+        FaultKind::Zombie | FaultKind::OldDuplicate => {
+            Fault { kind, at_us: at, batch: Some(batch.unwrap_or(1)), attempt: 1 }
+        }
+    })
+}
+
+/// Words for a fault kind.
+pub fn kind_label(kind: FaultKind) -> &'static str {
+    match kind {
+        FaultKind::RequestLost => "request lost",
+        FaultKind::AckLost => "ack lost",
+        FaultKind::LeaderFailover => "leader failover",
+        FaultKind::ProducerRestart => "producer restart",
+        FaultKind::Zombie => "zombie (older epoch)",
+        FaultKind::OldDuplicate => "old duplicate",
+    }
+}

@@ -1,0 +1,187 @@
+//! The producer view (`?view=producer`) in headless Chromium: mount it, place a fault with
+//! a mouse click on the time axis, switch idempotence, read the counters (SPEC §9
+//! reference: 4 batches of 5, ack of batch 1 lost: 25 records without idempotence, 20 with).
+//!
+//! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
+//! (with `CHROMEDRIVER=/usr/bin/chromedriver`; flags in `webdriver.json`).
+
+#![cfg(target_arch = "wasm32")]
+
+use offset_window_app::producer::ProducerApp;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct View {
+    root: Element,
+    handle: Option<yew::AppHandle<ProducerApp>>,
+}
+
+impl Drop for View {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+async fn mount() -> View {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    if doc.get_element_by_id("test-style").is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id("test-style");
+        style.set_text_content(Some(include_str!("../../../web/style.css")));
+        doc.head().unwrap().append_child(&style).unwrap();
+    }
+    let root = doc.create_element("div").unwrap();
+    root.set_attribute("style", "width: 1200px").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<ProducerApp>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    // The canvas effect runs after the first render; a second flush sees its attributes.
+    yew::scheduler::flush().await;
+    View { root, handle: Some(handle) }
+}
+
+impl View {
+    fn find(&self, selector: &str) -> Element {
+        self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element {selector}"))
+    }
+
+    fn count(&self, id: &str) -> u64 {
+        self.find(&format!("#{id}")).get_attribute("data-value").unwrap().parse().unwrap()
+    }
+
+    fn counters(&self) -> [u64; 4] {
+        ["pc-log", "pc-twice", "pc-never", "pc-dropped"].map(|id| self.count(id))
+    }
+
+    async fn fire(&self, selector: &str, kind: &str) {
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        self.find(selector).dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap()).unwrap();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    async fn select(&self, selector: &str, value: &str) {
+        self.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
+        self.fire(selector, "change").await;
+    }
+
+    async fn type_into(&self, selector: &str, text: &str) {
+        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().set_value(text);
+        self.fire(selector, "input").await;
+    }
+
+    async fn click(&self, selector: &str) {
+        self.find(selector).dyn_into::<HtmlElement>().unwrap().click();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    /// Clicks the time axis where send `target` (`"batch.attempt"`) is drawn, as a mouse
+    /// would: a `click` event with client coordinates.
+    async fn click_send(&self, target: &str) {
+        let canvas = self.find("#producer-axis canvas");
+        let targets = canvas.get_attribute("data-targets").expect("the axis lists its sends");
+        let (x, y) = targets
+            .split(';')
+            .find_map(|t| {
+                let (name, xy) = t.split_once(':')?;
+                let (x, y) = xy.split_once(',')?;
+                (name == target).then(|| (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap()))
+            })
+            .unwrap_or_else(|| panic!("no send {target} in {targets}"));
+        let rect = canvas.get_bounding_client_rect();
+        let init = js_sys::Object::new();
+        for (k, v) in [
+            ("bubbles", JsValue::TRUE),
+            ("clientX", (rect.left() + x).into()),
+            ("clientY", (rect.top() + y).into()),
+        ] {
+            js_sys::Reflect::set(&init, &k.into(), &v).unwrap();
+        }
+        let ctor: js_sys::Function =
+            js_sys::Reflect::get(&web_sys::window().unwrap(), &"MouseEvent".into()).unwrap().unchecked_into();
+        let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"click".into(), &init)).unwrap();
+        canvas.dispatch_event(event.unchecked_ref()).unwrap();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn mounts_with_the_defaults() {
+    let view = mount().await;
+    // 20 records in 4 batches of 5, nothing goes wrong: [log, twice, never, dropped].
+    assert_eq!(view.counters(), [20, 0, 0, 0]);
+    assert_eq!(view.root.query_selector_all("#plog li").unwrap().length(), 4);
+    assert!(view.find("a[href='./']").text_content().unwrap().contains("consumer view"));
+}
+
+#[wasm_bindgen_test]
+async fn spec_reference_lost_ack_25_without_idempotence_20_with() {
+    let view = mount().await;
+    view.click_send("1.1").await; // "ack lost" is the kind selected at first
+    assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 1);
+    assert_eq!(view.counters(), [20, 0, 0, 1], "idempotence on (default): the resend is dropped");
+    view.select("#p-idempotence", "false").await;
+    assert_eq!(view.counters(), [25, 5, 0, 0], "idempotence off: batch 1 written twice");
+    let dup = view.find("#plog li.dup");
+    assert_eq!(dup.get_attribute("data-offset").as_deref(), Some("20"));
+    assert!(dup.text_content().unwrap().contains("DUPLICATE"));
+    view.select("#p-idempotence", "true").await;
+    assert_eq!(view.counters(), [20, 0, 0, 1]);
+    assert!(view.root.query_selector("#plog li.dup").unwrap().is_none());
+    // The leader remembers four batches of the one producer id.
+    assert_eq!(view.root.query_selector_all(".mem td.empty").unwrap().length(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn a_second_click_removes_the_fault() {
+    let view = mount().await;
+    view.click_send("2.1").await;
+    assert_eq!(view.count("pc-dropped"), 1);
+    view.click_send("2.1").await;
+    assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 0);
+    assert_eq!(view.counters(), [20, 0, 0, 0]);
+}
+
+#[wasm_bindgen_test]
+async fn refused_settings_show_the_core_message() {
+    let view = mount().await;
+    view.select("#p-idempotence", "true").await;
+    view.type_into("#p-max-in-flight-requests-per-connection", "6").await;
+    let e = view.find("#p-max-in-flight-requests-per-connection ~ .field-error").text_content().unwrap();
+    assert!(e.contains("max.in.flight.requests.per.connection"), "{e}");
+    view.select("#p-acks", "1").await;
+    assert!(view.find("#p-acks ~ .field-error").text_content().unwrap().contains("acks"));
+    assert_eq!(view.count("pc-log"), 20, "the page keeps the last good scenario");
+    // Left at its default, acks=1 silently turns idempotence off: said in a note.
+    view.select("#p-idempotence", "default").await;
+    view.select("#p-acks", "1").await;
+    assert!(view.find("#p-notes").text_content().unwrap().contains("Idempotence is off"));
+    view.type_into("#p-batch-size", "abc").await;
+    assert!(view.find("#p-batch-size ~ .field-error").text_content().unwrap().contains("batch.size"));
+}
+
+#[wasm_bindgen_test]
+async fn the_tour_reads_its_numbers_from_the_core() {
+    let view = mount().await;
+    view.click("#tour-start").await;
+    let caption = view.find("#tour-caption").text_content().unwrap();
+    assert!(caption.contains("holds 25 records"), "{caption}");
+    view.click("#tour-next").await;
+    assert_eq!(view.counters(), [20, 0, 0, 1]);
+    for _ in 0..4 {
+        view.click("#tour-next").await;
+    }
+    assert_eq!(view.count("pc-fenced"), 1);
+    assert!(view.root.query_selector("#tour-next").unwrap().is_none());
+    view.click("#tour-back").await;
+    assert_eq!(view.counters()[..2], [25, 5], "the producer restart writes batch 1 twice");
+}
