@@ -173,7 +173,55 @@ pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f
         }
     }
 
+    draw_lifecycle_marks(root, run, f)?;
+
     root.present()?;
+    Ok(())
+}
+
+/// Eviction, close, restart and failed commits (SPEC §8.6–8.9): a dashed vertical line in
+/// the lost colour where the member is evicted, a grey one where `close()` returns (dotted
+/// where the consumer restarts), and a × on the offset a failed commit would have stored.
+fn draw_lifecycle_marks<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    f: &Frame,
+) -> DrawResult<DB> {
+    let (t, b) = (f.top as i32, f.bottom as i32);
+    let arm = f.px(4.5) as i32;
+    let cross = LOST.stroke_width(f.width_px(2.5));
+    let halo = WHITE.stroke_width(f.width_px(5.0));
+    let mut last_cross = i32::MIN;
+    for m in run.marks.iter().take_while(|m| m.at_us <= f.horizon_us) {
+        let x = f.x(m.at_us).round() as i32;
+        match m.kind {
+            MarkKind::Evicted => root.draw(&DashedPathElement::new(
+                vec![(x, t), (x, b)],
+                f.px(6.0) as i32,
+                f.px(4.0) as i32,
+                LOST.stroke_width(f.width_px(2.0)),
+            ))?,
+            MarkKind::Closed => {
+                root.draw(&PathElement::new(vec![(x, t), (x, b)], AXIS.stroke_width(f.width_px(2.0))))?
+            }
+            MarkKind::Restarted { .. } => root.draw(&DashedPathElement::new(
+                vec![(x, t), (x, b)],
+                f.px(2.0) as i32,
+                f.px(3.0) as i32,
+                AXIS.stroke_width(f.width_px(2.0)),
+            ))?,
+            // One × per few pixels: a livelock fails a commit every poll.
+            MarkKind::CommitFailed { offset, .. } if x >= last_cross + 2 * arm => {
+                last_cross = x;
+                let y = f.y(offset as f64).round() as i32;
+                for style in [halo, cross] {
+                    root.draw(&PathElement::new(vec![(x - arm, y - arm), (x + arm, y + arm)], style))?;
+                    root.draw(&PathElement::new(vec![(x - arm, y + arm), (x + arm, y - arm)], style))?;
+                }
+            }
+            _ => {}
+        }
+    }
     Ok(())
 }
 

@@ -21,9 +21,13 @@ pub mod charts;
 #[cfg(target_arch = "wasm32")]
 pub mod components;
 #[cfg(target_arch = "wasm32")]
+pub mod presets;
+#[cfg(target_arch = "wasm32")]
 pub mod producer;
 #[cfg(target_arch = "wasm32")]
 pub mod state;
+#[cfg(target_arch = "wasm32")]
+pub mod tour;
 #[cfg(target_arch = "wasm32")]
 pub mod url;
 

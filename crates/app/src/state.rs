@@ -24,6 +24,12 @@ pub struct State {
     pub drafts: Notes,
     /// Why each draft was refused, by the same key.
     pub errors: Notes,
+    /// Values of an opened link that were not used, each naming its key (see `url`).
+    pub notices: Vec<String>,
+    /// The guided tour's step shown (0-based), if the tour is on.
+    pub tour_step: Option<usize>,
+    /// The preset last loaded (index into `presets::PRESETS`), while it is on screen.
+    pub preset: Option<usize>,
 }
 
 /// Text kept per field: a handful of entries at most, so a short list rather than a map
@@ -46,6 +52,11 @@ impl Notes {
     pub fn insert(&mut self, key: &'static str, text: String) {
         self.remove(key);
         self.0.push((key, text));
+    }
+
+    /// Every (key, text), in insertion order.
+    pub fn iter(&self) -> impl Iterator<Item = (&'static str, &String)> {
+        self.0.iter().map(|(k, v)| (*k, v))
     }
 
     /// Forgets `key`.
@@ -74,6 +85,9 @@ impl State {
             crash_at_us,
             drafts: Notes::default(),
             errors: Notes::default(),
+            notices: Vec::new(),
+            tour_step: None,
+            preset: None,
         }
     }
 
@@ -93,8 +107,8 @@ impl State {
         }
         match self.scenario.get(key) {
             Some(Value::String(s)) => s,
+            Some(Value::Null) | None => String::new(),
             Some(other) => other.to_string(),
-            None => String::new(),
         }
     }
 
@@ -164,6 +178,27 @@ pub enum Action {
     SetCrash(u64),
     /// Text typed into the "crash at (s)" field.
     SetCrashText(String),
+    /// Choose the value of a named-choice key (`client`, `commit_value`, `isolation.level`).
+    SetChoice {
+        /// The scenario key.
+        key: &'static str,
+        /// The value's JSON name.
+        value: String,
+    },
+    /// Set any key from a JSON value (lists, null, …), as a link gives it.
+    SetValue {
+        /// The scenario key.
+        key: &'static str,
+        /// The value.
+        value: Value,
+    },
+    /// Show a whole scenario, crash at its own instant (a preset; `index` into
+    /// `presets::PRESETS`).
+    LoadPreset(usize),
+    /// Go to a step of the guided tour (0-based), or leave it with `None`.
+    Tour(Option<usize>),
+    /// Replace the whole state (back/forward in the browser's history).
+    Restore(Box<State>),
     /// Back to the defaults.
     Reset,
 }
@@ -216,6 +251,21 @@ impl Reducible for State {
                     self.refuse(CRASH_FIELD, text, message)
                 }
             },
+            Action::SetChoice { key, value } => {
+                self.try_change(key, value.clone(), |s| s.set(key, &Value::String(value)))
+            }
+            Action::SetValue { key, value } => {
+                self.try_change(key, value.to_string(), |s| s.set(key, &value))
+            }
+            Action::LoadPreset(index) => match crate::presets::scenario(index) {
+                Some(scenario) => State { preset: Some(index), ..State::from_scenario(scenario) },
+                None => (*self).clone(),
+            },
+            Action::Tour(step) => match step {
+                Some(n) => crate::tour::state(n),
+                None => State { tour_step: None, ..(*self).clone() },
+            },
+            Action::Restore(state) => *state,
             Action::Reset => State::default(),
         };
         if next == *self {
@@ -230,6 +280,9 @@ impl Reducible for State {
 /// exactly), else a string, so that the core's message says what was typed.
 fn json_number(text: &str) -> Value {
     let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed == "null" {
+        return Value::Null; // "never", for the optional keys (close_at_ms)
+    }
     // "1." is "1" half typed, not an error.
     let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
     match number.parse::<serde_json::Number>() {

@@ -1,11 +1,13 @@
 //! The page's state in the URL fragment, so that a link reproduces what the reader sees:
 //! `#strategy=commit_sync_batch&crash_at_us=5000001`. Only keys that differ from the
 //! defaults are written; scenario keys keep their JSON names and values (milliseconds as
-//! exact decimals), the crash instant is in µs. Reading goes through the reducer, so a bad
-//! value in a link shows the same message as a bad value typed into its field.
+//! exact decimals, lists and null as JSON, percent-encoded), the crash instant is in µs,
+//! the tour's step is `step` (1-based). Reading goes through the reducer, so a bad value in
+//! a link shows the same message as a bad value typed into its field, and a notice naming
+//! it.
 
 use crate::state::{Action, State};
-use offset_window_sim::scenario::{key_spec, KEYS};
+use offset_window_sim::scenario::{key_spec, KeyKind, KEYS};
 use offset_window_sim::{Scenario, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
@@ -13,6 +15,8 @@ use yew::Reducible;
 
 /// The key of the crash instant, µs.
 pub const CRASH_KEY: &str = "crash_at_us";
+/// The key of the tour's step, 1-based.
+pub const STEP_KEY: &str = "step";
 
 fn text(value: Option<Value>) -> String {
     match value {
@@ -22,13 +26,21 @@ fn text(value: Option<Value>) -> String {
     }
 }
 
+fn encode(s: &str) -> String {
+    String::from(js_sys::encode_uri_component(s))
+}
+
+fn decode(s: &str) -> String {
+    js_sys::decode_uri_component(s).map(String::from).unwrap_or_else(|_| s.to_string())
+}
+
 /// The fragment (without `#`) for a scenario and crash instant; empty for the defaults.
 pub fn fragment(scenario: &Scenario, crash_at_us: u64) -> String {
     let defaults = Scenario::default();
     let mut parts: Vec<String> = KEYS
         .iter()
         .filter(|k| k.name != "crash_at_ms" && scenario.get(k.name) != defaults.get(k.name))
-        .map(|k| format!("{}={}", k.name, text(scenario.get(k.name))))
+        .map(|k| format!("{}={}", k.name, encode(&text(scenario.get(k.name)))))
         .collect();
     if crash_at_us != defaults.crash_at_us {
         parts.push(format!("{CRASH_KEY}={crash_at_us}"));
@@ -36,35 +48,117 @@ pub fn fragment(scenario: &Scenario, crash_at_us: u64) -> String {
     parts.join("&")
 }
 
-/// The state a fragment describes: the defaults, then each pair applied as the action a
-/// reader would take (the crash last, once the horizon is known). Unknown keys are ignored.
+/// The fragment of a whole page state: [`fragment`] plus the tour's step.
+pub fn state_fragment(state: &State) -> String {
+    let mut f = fragment(&state.scenario, state.crash_at_us);
+    if let Some(n) = state.tour_step {
+        if !f.is_empty() {
+            f.push('&');
+        }
+        f.push_str(&format!("{STEP_KEY}={}", n + 1));
+    }
+    f
+}
+
+/// The state a fragment describes: the defaults (or the tour step named), then each pair
+/// applied as the action a reader would take (`client` first, since it decides which
+/// strategies are allowed; the crash last, once the horizon is known). A value the page
+/// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> State {
+    let mut pairs: Vec<(String, String)> = fragment
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect();
+    pairs.sort_by_key(|(k, _)| k != "client");
     let mut state = Rc::new(State::default());
+    let mut notices = Vec::new();
     let mut crash = None;
-    for pair in fragment.trim_start_matches('#').split('&').filter(|p| !p.is_empty()) {
-        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let action = match key {
+    let mut step = None;
+    for (key, value) in &pairs {
+        let action = match key.as_str() {
             CRASH_KEY => {
-                crash = Some(value.to_string());
+                crash = Some(value.clone());
+                continue;
+            }
+            STEP_KEY => {
+                match value.parse::<usize>() {
+                    Ok(n) if (1..=crate::tour::STEPS).contains(&n) => step = Some(n - 1),
+                    _ => notices.push(format!(
+                        "The link's step={value} was not used: the tour has steps 1 to {}.",
+                        crate::tour::STEPS
+                    )),
+                }
                 continue;
             }
             "strategy" => match Strategy::from_name(value) {
                 Some(s) => Action::SetStrategy(s),
-                None => continue,
+                None => {
+                    notices.push(format!("The link's strategy={value} was not used: no such strategy."));
+                    continue;
+                }
             },
             "worker_pool" => Action::SetWorkerPool(value == "true"),
             _ => match key_spec(key) {
-                Some(spec) => Action::SetField { key: spec.name, text: value.to_string() },
-                None => continue,
+                Some(spec) => match spec.kind {
+                    KeyKind::Choice(_) => Action::SetChoice { key: spec.name, value: value.clone() },
+                    KeyKind::Script | KeyKind::CountList { .. } | KeyKind::Flag => {
+                        match serde_json::from_str::<Value>(value) {
+                            Ok(v) => Action::SetValue { key: spec.name, value: v },
+                            Err(_) => {
+                                Action::SetValue { key: spec.name, value: Value::String(value.clone()) }
+                            }
+                        }
+                    }
+                    _ => Action::SetField { key: spec.name, text: value.clone() },
+                },
+                None => {
+                    notices.push(format!(
+                        "The link's {key}={value} was not used: the page has no such setting."
+                    ));
+                    continue;
+                }
             },
         };
         state = state.reduce(action);
     }
+    if let Some(n) = step {
+        // The step sets every control; keys given beside it were applied first and lost.
+        let own = crate::tour::state(n);
+        if pairs.iter().all(|(k, _)| k == STEP_KEY) {
+            state = Rc::new(own);
+        } else {
+            Rc::make_mut(&mut state).tour_step = Some(n);
+        }
+    }
     if let Some(us) = crash {
         state = match us.parse::<u64>() {
-            Ok(us) => state.reduce(Action::SetCrash(us)),
+            Ok(us) => {
+                let horizon = state.scenario.horizon_us;
+                if !(1..=horizon).contains(&us) {
+                    notices.push(format!(
+                        "The link's {CRASH_KEY}={us} is outside 1 to {horizon} µs: the crash is put at {} µs.",
+                        us.clamp(1, horizon)
+                    ));
+                }
+                state.reduce(Action::SetCrash(us))
+            }
             Err(_) => state.reduce(Action::SetCrashText(us)),
         };
     }
-    Rc::unwrap_or_clone(state)
+    let mut state = Rc::unwrap_or_clone(state);
+    for (key, message) in state.errors.iter() {
+        let shown = pairs.iter().find(|(k, _)| k == key || (key == "crash" && k == CRASH_KEY));
+        let value = shown.map(|(_, v)| v.as_str()).unwrap_or("");
+        notices.push(format!(
+            "The link's {}={value} was not used, the page shows the last good value instead: {message}",
+            if key == "crash" { CRASH_KEY } else { key }
+        ));
+    }
+    state.notices = notices;
+    state
 }

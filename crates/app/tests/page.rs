@@ -268,3 +268,205 @@ async fn a_link_reproduces_the_page() {
     assert!(page.find("#f-max-poll-records-error").text_content().unwrap().contains("1 to 100000"));
     assert_eq!(page.readouts()[0], "45", "a bad link still shows the defaults");
 }
+
+fn rows(page: &Page) -> Vec<(String, String, [String; 3])> {
+    let list = page.root.query_selector_all("#compare-table tbody tr").unwrap();
+    (0..list.length())
+        .map(|i| {
+            let e: Element = list.item(i).unwrap().dyn_into().unwrap();
+            let a = |n: &str| e.get_attribute(n).unwrap();
+            (a("data-client"), a("data-strategy"), [a("data-lost"), a("data-duplicated"), a("data-reread")])
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn compare_clients_shows_the_issue_5_rows() {
+    let fragment =
+        "#max.poll.records=1&record_processing_ms=3000&auto.commit.interval.ms=5000&crash_at_us=5500000";
+    let page = mount_at(fragment).await;
+    page.click("#compare-toggle").await;
+    let rows = rows(&page);
+    let find = |c: &str, s: &str| {
+        rows.iter().find(|r| r.0 == c && r.1 == s).unwrap_or_else(|| panic!("{c} {s}")).2.clone()
+    };
+    let lost_dup = |r: [String; 3]| (r[0].clone(), r[1].clone());
+    // Issue 5, first three rows.
+    assert_eq!(lost_dup(find("java_classic", "auto_commit")), ("0".into(), "1".into()));
+    assert_eq!(lost_dup(find("librdkafka", "auto_commit")), ("1".into(), "0".into()));
+    assert_eq!(lost_dup(find("librdkafka", "store_offsets_after_processing")), ("0".into(), "0".into()));
+    // Every row is the core's compare_clients.
+    let scenario = Scenario::from_json(
+        r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000,"crash_at_ms":5500}"#,
+    )
+    .unwrap();
+    let core = offset_window_sim::compare::compare_clients(&scenario).unwrap();
+    assert_eq!(rows.len(), core.len());
+    for (row, c) in rows.iter().zip(&core) {
+        assert_eq!((row.0.as_str(), row.1.as_str()), (c.client, c.strategy));
+        assert_eq!(row.2, [c.lost, c.duplicated, c.reread].map(|v| v.to_string()));
+    }
+}
+
+async fn choose(page: &Page, selector: &str, value: &str) {
+    page.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
+    page.fire(selector, "change").await;
+}
+
+#[wasm_bindgen_test]
+async fn a_preset_shows_its_description_and_expected_numbers() {
+    let page = mount().await;
+    choose(&page, "#preset", "s8-kip848-before-fix").await;
+    assert!(page.find("#preset-description").text_content().unwrap().contains("401"));
+    assert_eq!(page.value("#ro-lost"), "401");
+    let items = page.root.query_selector_all("#preset-expect li").unwrap();
+    assert!(items.length() >= 2);
+    for i in 0..items.length() {
+        let e: Element = items.item(i).unwrap().dyn_into().unwrap();
+        assert_eq!(e.get_attribute("data-ok").unwrap(), "true", "{:?}", e.text_content());
+    }
+    // Every preset loads and meets what its file expects.
+    for (i, (name, _)) in offset_window_app::presets::PRESETS.iter().enumerate() {
+        choose(&page, "#preset", name).await;
+        let items = page.root.query_selector_all("#preset-expect li").unwrap();
+        for k in 0..items.length() {
+            let e: Element = items.item(k).unwrap().dyn_into().unwrap();
+            assert_eq!(
+                e.get_attribute("data-ok").unwrap(),
+                "true",
+                "preset {i} {name}: {:?}",
+                e.text_content()
+            );
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+async fn client_choice_shows_its_note_and_refuses_store_offsets_for_java() {
+    let page = mount().await;
+    choose(&page, "#strategy", "store_offsets_after_processing").await;
+    let message = page.find(".field-error").text_content().unwrap();
+    assert!(message.contains("librdkafka"), "{message}");
+    choose(&page, "#client", "librdkafka").await;
+    assert!(page.find("#client-note").text_content().unwrap().contains("librdkafka"));
+    choose(&page, "#strategy", "store_offsets_after_processing").await;
+    assert!(page.root.query_selector(".field-error").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn each_tour_step_shows_the_issue_4_numbers() {
+    let page = mount().await;
+    page.click("#tour-start").await;
+    let caption = || page.find("#tour-caption").text_content().unwrap();
+    // 1: defaults.
+    assert_eq!(page.value("#ro-duplicated"), "15");
+    assert_eq!(page.value("#worst-duplicated"), "25");
+    assert!(
+        caption().contains("8.200 s") && caption().contains("15") && caption().contains("25"),
+        "{}",
+        caption()
+    );
+    page.click("#tour-next").await; // 2: commitSync after the batch
+    assert_eq!(page.value("#worst-duplicated"), "5");
+    assert!(caption().contains('5'));
+    page.click("#tour-next").await; // 3: 25 records, both strategies
+    assert_eq!(page.value("#worst-duplicated"), "25");
+    assert!(caption().contains("repeat 25 records, and auto-commit 25"), "{}", caption());
+    page.click("#tour-next").await; // 4: interval 100 ms
+    assert_eq!(page.value("#worst-duplicated"), "25");
+    page.click("#tour-next").await; // 5: pool + auto-commit at 5.01 s
+    assert_eq!(page.value("#ro-lost"), "10");
+    assert!(caption().contains("Between 5.000 s and 5.005 s"), "{}", caption());
+    page.click("#tour-next").await; // 6: pool + commitSync
+    assert_eq!(page.value("#ro-lost"), "15");
+    page.click("#tour-next").await; // 7: 50 ms × 25
+    assert_eq!(page.value("#ro-blocked"), "9.1");
+    assert!(caption().contains("9.1 %") && caption().contains("0.4 %"), "{}", caption());
+    page.click("#tour-next").await; // 8: transactional
+    assert_eq!(
+        [page.value("#ro-lost"), page.value("#ro-duplicated"), page.value("#ro-reread")],
+        ["0", "0", "5"].map(String::from)
+    );
+    assert!(page.find("#tour-next").has_attribute("disabled"));
+    page.click("#tour-back").await;
+    assert_eq!(page.find("#tour").get_attribute("data-step").unwrap(), "7");
+    page.click("#tour-reset").await;
+    assert_eq!(page.readouts(), ["45", "40", "25", "0", "15", "20"].map(String::from));
+}
+
+#[wasm_bindgen_test]
+async fn url_round_trip_for_random_states() {
+    use offset_window_app::state::State;
+    use offset_window_app::url::{state_fragment, state_from};
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = |n: u64| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed % n
+    };
+    for _ in 0..200 {
+        let mut s = Scenario::default();
+        s.max_poll_records = 1 + next(60) as u32;
+        s.auto_commit_interval_us = (1 + next(12_000)) * 1_000 + next(2);
+        s.record_processing_us = 1 + next(500_000);
+        s.commit_latency_us = next(100_000);
+        s.client = offset_window_sim::Client::ALL[next(4) as usize];
+        s.strategy = offset_window_sim::Strategy::ALL[next(8) as usize];
+        s.worker_pool = next(2) == 1 && s.strategy != offset_window_sim::Strategy::Transactional;
+        s.close_at_us = (next(3) == 0).then(|| 1 + next(11_000_000));
+        s.commit_failures = if next(4) == 0 { vec![1 + next(5), 7] } else { vec![] };
+        if s.validate().is_err() {
+            continue;
+        }
+        let mut state = State::from_scenario(Scenario { crash_at_us: 1 + next(s.horizon_us), ..s });
+        state.tour_step = (next(3) == 0).then(|| next(8) as usize);
+        let back = state_from(&state_fragment(&state));
+        assert_eq!(back.notices, Vec::<String>::new(), "{}", state_fragment(&state));
+        assert_eq!(
+            (back.scenario.clone(), back.crash_at_us, back.tour_step),
+            (state.scenario.clone(), state.crash_at_us, state.tour_step)
+        );
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_link_value_shows_a_notice_and_a_working_page() {
+    let page =
+        mount_at("#max.poll.records=abc&record_processing_ms=-5&nonsense=1&crash_at_us=99999999999").await;
+    let notices = page.find("#notices").text_content().unwrap();
+    assert!(
+        notices.contains("max.poll.records=abc") && notices.contains("record_processing_ms=-5"),
+        "{notices}"
+    );
+    assert!(notices.contains("nonsense") && notices.contains("crash_at_us"), "{notices}");
+    assert_eq!(page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(), "12.000", "clamped");
+    page.type_into("#crash-at", "3").await;
+    assert_eq!(page.value("#ro-position"), "15", "the page still works");
+}
+
+#[wasm_bindgen_test]
+async fn text_alternative_operator_view_and_export_follow_the_crash() {
+    let page = mount().await;
+    let text = page.find("#chart-text").text_content().unwrap();
+    assert!(text.contains("position 45, durable frontier 40, committed offset 25"), "{text}");
+    assert!(text.contains("Lost offsets: none") && text.contains("second time: 25–39"), "{text}");
+    let describe = page.find("#describe");
+    assert_eq!(
+        describe.get_attribute("data-records-lag").unwrap().parse::<u64>().unwrap() + 20,
+        describe.get_attribute("data-lag").unwrap().parse::<u64>().unwrap()
+    );
+    page.type_into("#base-offset", "1000").await;
+    assert!(page.find("#describe").text_content().unwrap().contains("1025"));
+    page.type_into("#crash-at", "3").await;
+    assert!(page.find("#chart-text").text_content().unwrap().contains("position 15"));
+    let run = simulate(&Scenario::default()).unwrap();
+    let json = offset_window_app::components::result_json(&run, 3_000_000);
+    assert_eq!(json, serde_json::to_string(&run.summary_at(3_000_000)).unwrap());
+    assert!(page.find("#producer-note a").get_attribute("href").unwrap().contains("view=producer"));
+    assert!(page
+        .find("#embed-code")
+        .get_attribute("data-snippet")
+        .unwrap()
+        .contains("?embed=1#crash_at_us=3000000"));
+}

@@ -5,7 +5,7 @@
 use super::rendered;
 use crate::state::{seconds_text, Action, State};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, US_PER_MS};
-use offset_window_sim::Strategy;
+use offset_window_sim::{Client, Strategy};
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -133,22 +133,48 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 dispatch={p.dispatch.clone()} />
         }
     };
+    let choice = |key: &'static str, label: &'static str, names: &'static [&'static str]| {
+        let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let id = format!("f-{}", key.replace('.', "-"));
+        let onchange = p.dispatch.to_callback().reform(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            Action::SetChoice { key, value: select.value() }
+        });
+        html! {
+            <div class="field">
+                <label for={id.clone()}>{ label }</label>
+                <select {id} {onchange}>
+                    { for names.iter().map(|n| html! { <option value={*n} selected={*n == current}>{ *n }</option> }) }
+                </select>
+                if let Some(e) = p.fields.errors.get(key) { <p class="field-error" role="alert">{ e }</p> }
+            </div>
+        }
+    };
     html! {
         <section class="controls" aria-labelledby="controls-title">
             <h2 id="controls-title">{ "The consumer" }</h2>
             { field("max.poll.records", "max.poll.records", true, "records", (1, 50, 1)) }
             { field("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", (100, 12_000, 100)) }
             { field("record_processing_ms", "record processing time", false, "ms", (10, 1_000, 10)) }
-            <CommitChoice strategy={s.strategy} worker_pool={s.worker_pool}
-                error={p.fields.errors.get("worker_pool").or(p.fields.errors.get("strategy")).cloned()}
+            <CommitChoice strategy={s.strategy} worker_pool={s.worker_pool} client={s.client}
+                error={p.fields.errors.get("worker_pool").or(p.fields.errors.get("strategy"))
+                    .or(p.fields.errors.get("client")).cloned()}
                 dispatch={p.dispatch.clone()} />
             <details class="advanced">
-                <summary>{ "Advanced: commit latency, pool, horizon" }</summary>
+                <summary>{ "Advanced: commit latency, pool, close, eviction, horizon" }</summary>
                 { field("commit_latency_ms", "commit latency (OffsetCommit round trip)", false, "ms", (0, 500, 1)) }
                 { field("pool_max_in_flight_batches", "pool capacity (batches in flight)", false, "batches", (1, 16, 1)) }
                 { field("pool_threads", "pool threads", false, "threads", (1, 16, 1)) }
                 { field("commit_every_records", "commit every N records (for commitSync every N)", false, "records", (1, 100, 1)) }
                 { field("horizon_ms", "horizon (simulated time shown)", false, "ms", (1_000, 60_000, 1_000)) }
+                { field("max.poll.interval.ms", "max.poll.interval.ms", true, "ms", (1_000, 300_000, 1_000)) }
+                <NumberField key_name="close_at_ms" label="close() at (empty: never)" kafka={false} unit="ms"
+                    slider={None::<Slider>} value={String::new()} text={p.fields.field_text("close_at_ms")}
+                    error={p.fields.errors.get("close_at_ms").cloned()} dispatch={p.dispatch.clone()} />
+                { choice("commit_value", "manual commits send", &["next_offset", "record_offset"]) }
+                if s.strategy == Strategy::Transactional {
+                    { choice("isolation.level", "isolation.level of the output's reader", &["read_committed", "read_uncommitted"]) }
+                }
             </details>
         </section>
     }
@@ -181,7 +207,7 @@ fn range_hint(key: &str) -> String {
     let Some(spec) = key_spec(key) else { return String::new() };
     match spec.kind {
         KeyKind::Count { min, max } => format!("{min} to {max} {}", spec.unit),
-        KeyKind::Millis { min_us, max_us } => {
+        KeyKind::Millis { min_us, max_us } | KeyKind::OptionalMillis { min_us, max_us } => {
             format!("{} to {} ms", format_millis(min_us), format_millis(max_us))
         }
         _ => String::new(),
@@ -201,6 +227,8 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
         "pool_threads" => "control:pool_threads",
         "commit_every_records" => "control:commit_every_records",
         "horizon_ms" => "control:horizon_ms",
+        "max.poll.interval.ms" => "control:max.poll.interval.ms",
+        "close_at_ms" => "control:close_at_ms",
         _ => "control:other",
     });
     let key = p.key_name;
@@ -221,7 +249,8 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
                 if let Some((min, max, step)) = p.slider {
                     <input type="range" id={format!("{id}-slider")} min={min.to_string()} max={max.to_string()} step={step.to_string()}
                         value={p.value.clone()} oninput={on_input.clone()}
-                        aria-label={format!("{} {}", p.label, p.unit)} />
+                        aria-label={format!("{} {}", p.label, p.unit)}
+                        aria-valuetext={format!("{} {}", p.value, p.unit)} />
                 }
                 <input type="text" id={id} class="num" inputmode="decimal" autocomplete="off"
                     value={p.text.clone()} oninput={on_input}
@@ -240,6 +269,8 @@ pub struct CommitProps {
     pub strategy: Strategy,
     /// Whether the worker pool is on.
     pub worker_pool: bool,
+    /// Whose behaviour the model follows.
+    pub client: Client,
     /// Why the last strategy or pool change was refused, if it was.
     pub error: Option<String>,
     /// Where actions go.
@@ -260,9 +291,22 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
         let input: HtmlInputElement = e.target_unchecked_into();
         Action::SetWorkerPool(input.checked())
     });
+    let on_client = p.dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        Action::SetChoice { key: "client", value: select.value() }
+    });
     let disabled = p.strategy == Strategy::Transactional;
     html! {
         <>
+        <div class="field">
+            <label for="client">{ "client" }</label>
+            <select id="client" onchange={on_client} aria-describedby="client-note">
+                { for Client::ALL.iter().map(|c| html! {
+                    <option value={c.name()} selected={*c == p.client}>{ c.name() }</option>
+                }) }
+            </select>
+            <p class="hint" id="client-note">{ p.client.note() }</p>
+        </div>
         <div class="field">
             <label for="strategy">{ "commit strategy" }</label>
             <select id="strategy" onchange={on_strategy}>

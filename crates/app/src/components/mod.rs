@@ -4,9 +4,12 @@
 
 mod chart;
 mod controls;
+mod panels;
 mod readouts;
+mod tour;
 
 pub use chart::{Chart, ChartKind};
+pub use panels::{compare_runs, embed_snippet, result_json};
 
 use crate::state::{Action, CRASH_FIELD};
 use offset_window_sim::{simulate, Run, ScenarioError};
@@ -67,36 +70,82 @@ pub fn App() -> Html {
         crate::url::state_from(&hash)
     });
     let dispatch = state.dispatcher();
-    // Keep the URL fragment in step, at most every 250 ms (browsers throttle history calls).
-    use_effect_with((state.scenario.clone(), state.crash_at_us), |(scenario, crash_at_us)| {
-        let fragment = crate::url::fragment(scenario, *crash_at_us);
-        let window = web_sys::window().expect("a window");
-        let write = Closure::<dyn Fn()>::new(move || {
-            let Some(w) = web_sys::window() else { return };
-            let location = w.location();
-            if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
-                return;
+    let embed = use_memo((), |_| {
+        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+        search.trim_start_matches('?').split('&').any(|p| p == "embed=1")
+    });
+    let projector = use_state_eq(|| false);
+    // Back and forward between tour steps: the URL is the state.
+    {
+        let dispatch = dispatch.clone();
+        use_effect_with((), move |_| {
+            let listener = Closure::<dyn Fn()>::new(move || {
+                let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+                dispatch.dispatch(Action::Restore(Box::new(crate::url::state_from(&hash))));
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
             }
-            let url = if fragment.is_empty() {
-                location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
-            } else {
-                format!("#{fragment}")
-            };
-            if let Ok(history) = w.history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            move || {
+                if let Some(w) = window {
+                    let _ =
+                        w.remove_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+                }
             }
         });
-        let timer = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
-            .ok();
-        // The next change (or unmounting) cancels a write not yet made; `write` lives until then.
-        move || {
-            if let Some(id) = timer {
-                window.clear_timeout_with_handle(id);
+    }
+    let written_step = use_mut_ref(|| state.tour_step);
+    // Keep the URL fragment in step: a new tour step is a new history entry at once; any
+    // other change replaces the entry, at most every 250 ms (no history flood while dragging).
+    use_effect_with(
+        (state.scenario.clone(), state.crash_at_us, state.tour_step),
+        move |(scenario, crash_at_us, step)| {
+            let fragment = crate::url::state_fragment(&crate::state::State {
+                scenario: scenario.clone(),
+                crash_at_us: *crash_at_us,
+                tour_step: *step,
+                ..Default::default()
+            });
+            let window = web_sys::window().expect("a window");
+            let new_step = *written_step.borrow() != *step;
+            *written_step.borrow_mut() = *step;
+            if new_step {
+                let location = window.location();
+                if location.hash().unwrap_or_default().trim_start_matches('#') != fragment {
+                    if let Ok(history) = window.history() {
+                        let _ =
+                            history.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
+                    }
+                }
             }
-            drop(write);
-        }
-    });
+            let write = Closure::<dyn Fn()>::new(move || {
+                let Some(w) = web_sys::window() else { return };
+                let location = w.location();
+                if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
+                    return;
+                }
+                let url = if fragment.is_empty() {
+                    location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
+                } else {
+                    format!("#{fragment}")
+                };
+                if let Ok(history) = w.history() {
+                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                }
+            });
+            let timer = window
+                .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
+                .ok();
+            // The next change (or unmounting) cancels a write not yet made; `write` lives until then.
+            move || {
+                if let Some(id) = timer {
+                    window.clear_timeout_with_handle(id);
+                }
+                drop(write);
+            }
+        },
+    );
     // The crash instant is not part of `state.scenario` (pinned to the horizon), so moving
     // it never re-runs the simulation.
     let run: Rc<Result<RunRef, ScenarioError>> =
@@ -112,7 +161,27 @@ pub fn App() -> Html {
         Rc::new(f)
     };
 
+    let fragment = crate::url::state_fragment(&state);
     let body = match &*run {
+        Ok(run) if *embed => {
+            let at = run.0.state_at(crash_at_us);
+            let full =
+                format!("./{}", if fragment.is_empty() { String::new() } else { format!("#{fragment}") });
+            html! {
+                <section class="charts embedded" aria-label="Chart">
+                    <Chart kind={ChartKind::Main} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                    <controls::CrashControl
+                        {crash_at_us}
+                        horizon_us={state.scenario.horizon_us}
+                        text={state.field_text(CRASH_FIELD)}
+                        error={state.errors.get(CRASH_FIELD).cloned()}
+                        dispatch={dispatch.clone()} />
+                    <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
+                    <panels::TextAlternative run={run.clone()} {crash_at_us} />
+                    <p class="full-link"><a href={full} target="_blank" rel="noopener">{ "Open the full page ↗" }</a></p>
+                </section>
+            }
+        }
         Ok(run) => {
             let at = run.0.state_at(crash_at_us);
             html! {
@@ -127,11 +196,18 @@ pub fn App() -> Html {
                         dispatch={dispatch.clone()} />
                     <Chart kind={ChartKind::Profile} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
                     { readouts::legend() }
+                    <panels::TextAlternative run={run.clone()} {crash_at_us} />
+                    <panels::Operator run={run.clone()} {crash_at_us} />
+                    <panels::Compare scenario={state.scenario.clone()} {crash_at_us} />
                 </section>
                 <aside class="panel">
+                    <tour::Tour step={state.tour_step} dispatch={dispatch.clone()} />
                     <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
+                    { panels::producer_note(at.duplicated) }
                     <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
+                    <panels::Presets preset={state.preset} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
                     <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
+                    <panels::Export run={run.clone()} {crash_at_us} fragment={fragment.clone()} />
                 </aside>
                 </>
             }
@@ -148,12 +224,28 @@ pub fn App() -> Html {
         },
     };
 
+    let notices = html! {
+        if !state.notices.is_empty() {
+            <div class="notices" role="status" id="notices">
+                { for state.notices.iter().map(|n| html! { <p>{ n }</p> }) }
+            </div>
+        }
+    };
+    if *embed {
+        return html! { <div class="page embed">{ notices }<main class="layout">{ body }</main></div> };
+    }
+    let toggle_projector = {
+        let projector = projector.clone();
+        Callback::from(move |_| projector.set(!*projector))
+    };
     html! {
-        <div class="page">
+        <div class={classes!("page", projector.then_some("projector"))}>
             { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
+            { notices }
             <main class="layout">{ body }</main>
             <footer class="foot">
                 <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
+                <button id="projector" aria-pressed={projector.to_string()} onclick={toggle_projector}>{ "Projector mode (large type)" }</button>
                 { Html::from_html_unchecked(AttrValue::Static(FOOTER_NOTE)) }
             </footer>
         </div>

@@ -1,0 +1,96 @@
+//! The guided tour: an ordered set of steps telling the story of the window, each setting
+//! the controls. Captions are our words; every number in them is read from the core when
+//! the step is shown, never typed here.
+
+use crate::state::{fixed, seconds_text, State};
+use offset_window_sim::{simulate, MarkKind, Run, Scenario, Strategy};
+
+/// How many steps the tour has.
+pub const STEPS: usize = 8;
+
+/// The scenario and crash instant (µs) of step `n` (0-based; past the end, the last).
+pub fn scenario(n: usize) -> Scenario {
+    let d = Scenario::default();
+    match n.min(STEPS - 1) {
+        0 => d,
+        1 => Scenario { strategy: Strategy::CommitSyncBatch, ..d },
+        2 => Scenario { strategy: Strategy::CommitSyncBatch, max_poll_records: 25, ..d },
+        3 => Scenario { max_poll_records: 25, auto_commit_interval_us: 100_000, ..d },
+        4 => Scenario { worker_pool: true, crash_at_us: 5_010_000, ..d },
+        5 => Scenario { worker_pool: true, strategy: Strategy::CommitSyncBatch, crash_at_us: 5_010_000, ..d },
+        6 => Scenario {
+            record_processing_us: 50_000,
+            max_poll_records: 25,
+            strategy: Strategy::CommitSyncRecord,
+            ..d
+        },
+        _ => Scenario { strategy: Strategy::Transactional, ..d },
+    }
+}
+
+/// The page state of step `n`.
+pub fn state(n: usize) -> State {
+    let n = n.min(STEPS - 1);
+    State { tour_step: Some(n), ..State::from_scenario(scenario(n)) }
+}
+
+fn run_of(s: Scenario) -> Option<Run> {
+    simulate(&s).ok()
+}
+
+fn worst_dup(run: &Run) -> String {
+    let w = run.worst();
+    match w.duplicated_at_us {
+        Some(at) => format!("{} records, just after {} s", w.duplicated, seconds_text(at - at % 1_000)),
+        None => "nothing".into(),
+    }
+}
+
+/// Title and caption of step `n`, its numbers read from the core now.
+pub fn caption(n: usize) -> (&'static str, String) {
+    let s = scenario(n);
+    let crash = s.crash_at_us;
+    let Some(run) = run_of(s.clone()) else { return ("", String::new()) };
+    let at = run.state_at(crash);
+    match n.min(STEPS - 1) {
+        0 => ("Auto-commit, the defaults", format!(
+            "Five records a poll, 200 ms each, auto-commit every 5 s. A crash at {} s processes {} records a second time: they were done, but no commit said so. The worst instant is {}: a whole interval of work.",
+            seconds_text(crash), at.duplicated, worst_dup(&run))),
+        1 => ("commitSync() after each batch", format!(
+            "Commit the position once the batch is done and wait for it. Now the worst crash repeats {}: never more than the batch in hand.",
+            worst_dup(&run))),
+        2 => {
+            let auto = run_of(Scenario { strategy: Strategy::AutoCommit, ..s }).map(|r| r.worst().duplicated);
+            ("A bigger batch: max.poll.records 25", format!(
+                "With 25 records a poll, commitSync() after the batch can repeat {} records, and auto-commit {}. The window is the batch, whichever way we commit.",
+                run.worst().duplicated, auto.unwrap_or(0)))
+        }
+        3 => ("Auto-commit every 100 ms", format!(
+            "A shorter interval sounds safer, but the classic client commits only inside poll(), once per batch. The worst crash still repeats {} records: nothing changes.",
+            run.worst().duplicated)),
+        4 => {
+            let commit = run.marks.iter().take_while(|m| m.at_us < crash).filter_map(|m| match m.kind {
+                MarkKind::CommitSent { lands_at_us, .. } => Some((m.at_us, lands_at_us)),
+                _ => None,
+            }).last();
+            let flight = commit.map_or(String::new(), |(sent, lands)| format!(
+                " Between {} s and {} s that commit is still in flight: a crash there cancels it.",
+                seconds_text(sent), seconds_text(lands)));
+            ("A worker pool with auto-commit", format!(
+                "The loop hands each batch to a pool and polls again at once, so auto-commit commits records the pool has not run. A crash at {} s loses {} records.{flight}",
+                seconds_text(crash), at.lost))
+        }
+        5 => ("A worker pool with commitSync()", format!(
+            "commitSync() after handing the batch over does not help: the loop still commits what the pool has not done. A crash at {} s loses {} records.",
+            seconds_text(crash), at.lost)),
+        6 => {
+            let batch = run_of(Scenario { strategy: Strategy::CommitSyncBatch, ..s }).map(|r| r.blocked_on_commits());
+            ("What committing costs: 50 ms × 25 records", format!(
+                "Committing after every record keeps the loop waiting {} % of the time; once per batch, {} %. Smaller windows cost round trips.",
+                fixed(run.blocked_on_commits() * 100.0, 1), fixed(batch.unwrap_or(0.0) * 100.0, 1)))
+        }
+        _ => ("Transactions", format!(
+            "Outputs and offsets commit together, so a crash at {} s loses {} and duplicates {} records; the restart reads {} records again, but their first outputs were aborted.",
+            seconds_text(crash), at.lost, at.duplicated, at.reread)),
+    }
+}
