@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests the page. Needs the tools of scripts/setup.sh.
 #  1. wasm-bindgen-test of the app in headless Chromium (crates/app/tests);
-#  2. a release build into dist/ (Trunk, wasm-opt -Oz);
+#  2. a release build into dist/ (Trunk, wasm-opt -Oz, relative asset paths), and the CLI;
 #  3. dist/ served on a free loopback port, checked to be the page just built;
 #  4. end-to-end tests with real input (tests/e2e/run.mjs, screenshots in tests/e2e/output/);
 #  5. the budget check, which prints figures (tests/e2e/budget.mjs).
@@ -15,8 +15,11 @@ step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
 step "page: wasm-bindgen-test in headless Chromium"
 cargo test -p offset-window-app --target wasm32-unknown-unknown --tests
 
-step "page: release build into dist/"
-trunk build --release
+step "page: release build into dist/ (relative asset paths: works under a sub-path)"
+trunk build --release --public-url ./
+
+step "runner: offset-window CLI (the e2e export test compares against it)"
+cargo build -p offset-window-cli
 
 step "page: serve dist/ on a free loopback port"
 server_out=$(mktemp)

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { CHROMIUM } from './chromium.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
@@ -48,14 +49,14 @@ async function expectFollows(page, what) {
 }
 
 const problems = [];
-async function open(browser, options = {}) {
+async function open(browser, options = {}, suffix = '') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
-  await page.goto(BASE);
+  await page.goto(BASE + suffix);
   await page.waitForSelector('#ro-position');
   await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
   return { page, context };
@@ -176,6 +177,128 @@ test('screenshots at 1280×800 and 390×844', async (browser) => {
   await phone.page.screenshot({ path: path.join(OUT, 'phone-390x844.png') });
   await phone.page.screenshot({ path: path.join(OUT, 'phone-full.png'), fullPage: true });
   await phone.context.close();
+});
+
+// Issue 4: the guided tour by keyboard only, forward and back; back/forward in history.
+test('guided tour by keyboard only; browser back/forward between steps', async (browser) => {
+  const { page, context } = await open(browser);
+  const active = () => page.evaluate(() => document.activeElement?.id ?? '');
+  for (let i = 0; i < 80 && (await active()) !== 'tour-start'; i++) await page.keyboard.press('Tab');
+  assert.equal(await active(), 'tour-start', 'Tab reaches the tour');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour[data-step="1"]');
+  const step = () => page.$eval('#tour', (e) => Number(e.dataset.step));
+  const ro = async (k) => Number(await page.$eval(`#${k}`, (e) => e.dataset.value));
+  // Expected per step (issue 4), read from the readouts.
+  const checks = {
+    1: async () => assert.equal(await ro('ro-duplicated'), 15),
+    2: async () => assert.equal(await ro('worst-duplicated'), 5),
+    3: async () => assert.equal(await ro('worst-duplicated'), 25),
+    4: async () => assert.equal(await ro('worst-duplicated'), 25),
+    5: async () => assert.equal(await ro('ro-lost'), 10),
+    6: async () => assert.equal(await ro('ro-lost'), 15),
+    7: async () => assert.equal(await page.$eval('#ro-blocked', (e) => e.dataset.value), '9.1'),
+    8: async () => assert.deepEqual([await ro('ro-lost'), await ro('ro-duplicated'), await ro('ro-reread')], [0, 0, 5]),
+  };
+  await checks[1]();
+  for (let i = 0; i < 3 && (await active()) !== 'tour-next'; i++) await page.keyboard.press('Tab');
+  assert.equal(await active(), 'tour-next');
+  for (let n = 2; n <= 8; n++) {
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
+    await checks[n]();
+    if (n < 8) assert.equal(await active(), 'tour-next', `focus stays on Next at step ${n}`);
+  }
+  assert.match(await page.evaluate(() => location.hash), /step=8/);
+  await page.keyboard.press('Shift+Tab');
+  assert.equal(await active(), 'tour-back');
+  for (let n = 7; n >= 5; n--) {
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
+    await checks[n]();
+  }
+  // Each step was a history entry: the browser's Back goes to the previous one (6), Forward returns.
+  await page.goBack();
+  await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '6');
+  await checks[6]();
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '5');
+  await checks[5]();
+  await page.screenshot({ path: path.join(OUT, 'tour-step-5.png'), fullPage: true });
+  await context.close();
+});
+
+test('embed URL in a 400×300 iframe: drag the slider; no request leaves the page', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
+  const page = await context.newPage();
+  const origin = new URL(BASE).origin;
+  const outside = [];
+  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('about:')) outside.push(r.url()); });
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  await page.setContent(`<!doctype html><title>blog</title><p>A paragraph of a blog post.</p>
+    <iframe id="embed" src="${BASE}?embed=1#crash_at_us=3000000" width="400" height="300" style="border:1px solid #ccc"></iframe>`);
+  const frame = await (await page.waitForSelector('#embed')).contentFrame();
+  await frame.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  assert.equal(await frame.$eval('#ro-position', (e) => e.dataset.value), '15');
+  assert.equal(await frame.$('.controls'), null, 'no scenario controls in embed mode');
+  assert.ok(await frame.$('.full-link a'), 'a link to the full page');
+  assert.ok(await frame.evaluate(() => document.scrollingElement.scrollWidth <= 400), 'no sideways scrolling at 400 px');
+  const slider = frame.locator('#crash-slider');
+  await slider.scrollIntoViewIfNeeded();
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + box.width * 0.25, y);
+  await page.mouse.down();
+  await page.mouse.move(box.x + box.width * 0.5, y, { steps: 6 });
+  await page.mouse.move(box.x + box.width * (8.2 / 12), y, { steps: 6 });
+  await page.mouse.up();
+  const T = await frame.$eval('#crash-slider', (s) => Math.round(Number(s.value)));
+  assert.ok(Math.abs(T - 8_200_000) < 400_000, `dragged to ${T} µs`);
+  const ro = await frame.evaluate(() => Number(document.querySelector('#ro-duplicated').dataset.value));
+  assert.equal(ro, defaultsAt(T).duplicated);
+  await page.screenshot({ path: path.join(OUT, 'embed-400x300.png') });
+  assert.deepEqual(outside, [], 'requests to other origins');
+  await context.close();
+});
+
+test('exported JSON equals `offset-window run` for the same scenario', async (browser) => {
+  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../target/debug/offset-window');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
+  const page = await context.newPage();
+  await page.goto(`${BASE}#worker_pool=true&client=librdkafka&crash_at_us=5010000`);
+  await page.waitForSelector('#export-json');
+  for (const [name, scenario] of [
+    ['pool, librdkafka', { worker_pool: true, client: 'librdkafka', crash_at_ms: 5010 }],
+  ]) {
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+    const exported = fs.readFileSync(await download.path(), 'utf8');
+    const printed = execFileSync(cli, ['run', '-'], { input: JSON.stringify(scenario) }).toString().trim();
+    assert.equal(exported, printed, name);
+  }
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.match(fs.readFileSync(await svg.path(), 'utf8'), /^<svg/);
+  const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
+  assert.deepEqual([...fs.readFileSync(await png.path()).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  await context.close();
+});
+
+test('screenshots: full page with the comparison open, embed mode, 360 px, projector', async (browser) => {
+  const desk = await open(browser, { viewport: { width: 1280, height: 800 } });
+  await desk.page.goto(`${BASE}#max.poll.records=1&record_processing_ms=3000&crash_at_us=5500000`);
+  await desk.page.waitForSelector('#compare-toggle');
+  await desk.page.click('#compare-toggle');
+  await desk.page.waitForSelector('#compare-table');
+  await desk.page.screenshot({ path: path.join(OUT, 'full-page-compare.png'), fullPage: true });
+  await desk.page.click('#projector');
+  await desk.page.screenshot({ path: path.join(OUT, 'projector-1280x800.png') });
+  await desk.context.close();
+  const narrow = await open(browser, { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  assert.ok(await narrow.page.evaluate(() => document.scrollingElement.scrollWidth <= 360), 'no sideways scrolling at 360 px');
+  await narrow.page.screenshot({ path: path.join(OUT, 'narrow-360-full.png'), fullPage: true });
+  await narrow.context.close();
+  const embed = await open(browser, { viewport: { width: 400, height: 300 } }, '?embed=1#crash_at_us=5000001');
+  await embed.page.screenshot({ path: path.join(OUT, 'embed-mode.png'), fullPage: true });
+  await embed.context.close();
 });
 
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });

@@ -470,3 +470,11 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
         .unwrap()
         .contains("?embed=1#crash_at_us=3000000"));
 }
+
+#[wasm_bindgen_test]
+async fn the_svg_export_is_the_same_drawing() {
+    let run = simulate(&Scenario::default()).unwrap();
+    let svg = offset_window_app::components::chart_svg(&run);
+    assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{}", &svg[..svg.len().min(200)]);
+    assert!(svg.contains("#1A1A1A") || svg.contains("#1a1a1a"), "the committed line's colour");
+}

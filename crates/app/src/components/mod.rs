@@ -9,7 +9,7 @@ mod readouts;
 mod tour;
 
 pub use chart::{Chart, ChartKind};
-pub use panels::{compare_runs, embed_snippet, result_json};
+pub use panels::{chart_svg, compare_runs, embed_snippet, result_json};
 
 use crate::state::{Action, CRASH_FIELD};
 use offset_window_sim::{simulate, Run, ScenarioError};

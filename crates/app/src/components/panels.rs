@@ -243,6 +243,22 @@ pub fn result_json(run: &Run, crash_at_us: u64) -> String {
     serde_json::to_string(&run.summary_at(crash_at_us)).unwrap_or_default()
 }
 
+/// The main chart as an SVG document, drawn by the same code as the canvas
+/// (`charts::draw_main`) on plotters' SVG backend, 1200 × 540 px.
+pub fn chart_svg(run: &Run) -> String {
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    let size = (1200, 540);
+    let frame = crate::charts::main_frame(size, 1.0, run);
+    let mut out = String::new();
+    {
+        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
+        if crate::charts::draw_main(&root, run, &frame).is_err() {
+            return String::new();
+        }
+    }
+    out
+}
+
 /// Props of [`Export`].
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
@@ -277,6 +293,16 @@ pub fn Export(p: &ExportProps) -> Html {
             );
         })
     };
+    let svg = {
+        let run = p.run.clone();
+        Callback::from(move |_| {
+            let text = chart_svg(&run.0);
+            download(
+                "offset-window.svg",
+                &format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(&text)),
+            );
+        })
+    };
     let snippet = embed_snippet(&p.fragment);
     let copy = {
         let (copied, snippet) = (copied.clone(), snippet.clone());
@@ -292,6 +318,7 @@ pub fn Export(p: &ExportProps) -> Html {
             <h2 id="export-title">{ "Export and embed" }</h2>
             <div class="buttons">
                 <button id="export-png" onclick={png}>{ "Chart as PNG" }</button>
+                <button id="export-svg" onclick={svg}>{ "Chart as SVG" }</button>
                 <button id="export-json" onclick={json}>{ "Scenario + result as JSON" }</button>
                 <button id="copy-embed" onclick={copy}>{ "Copy embed code" }</button>
             </div>
