@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine (scripts/setup.sh) and runs every test: formatting, lints, the
 # core and runner natively, the core as wasm32 (golden runs in Node), then the page
-# (scripts/test-web.sh: browser tests in headless Chromium, release build, end-to-end).
+# (scripts/test-web.sh: browser tests in headless Chromium, release build, end-to-end), and
+# last the conformance suite against real Kafka clients (tests/conformance/run.sh).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -26,3 +27,7 @@ cargo test -p offset-window-sim --target wasm32-unknown-unknown --test golden
 
 step "page: browser tests, release build, end-to-end, budget"
 scripts/test-web.sh
+
+step "conformance: real Kafka clients on a real broker against offset-window run"
+cargo build -p offset-window-cli
+OFFSET_WINDOW="$PWD/target/debug/offset-window" tests/conformance/run.sh
