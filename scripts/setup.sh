@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing need, idempotently (a second run only checks).
 # Sources: rustup (toolchain + wasm32 target), crates.io (trunk, wasm-bindgen-cli pinned),
-# Debian (chromium, chromium-driver), npm (binaryen for wasm-opt, playwright-core).
+# Debian (chromium, chromium-driver, a JDK and unzip), npm (binaryen for wasm-opt,
+# playwright-core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,11 +25,16 @@ step "wasm-bindgen-cli $WASM_BINDGEN_VERSION"
 have_version wasm-bindgen "$WASM_BINDGEN_VERSION" ||
   cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 
-step "chromium + chromedriver (Debian)"
-if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then
+step "Debian packages: chromium, chromedriver; JDK 17 and unzip for the conformance suite"
+missing=()
+command -v chromium >/dev/null || missing+=(chromium)
+command -v chromedriver >/dev/null || missing+=(chromium-driver)
+command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v unzip >/dev/null || missing+=(unzip)
+if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq chromium chromium-driver >/dev/null
+  apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 step "npm packages (binaryen, playwright-core)"
