@@ -14,7 +14,8 @@
 //! [`crate::crash_state_brute_force`] recomputes by stopping the engine at T.
 
 use crate::scenario::{
-    CommitValue, IsolationLevel, Jitter, OffsetReset, Scenario, ScriptStep, Strategy, US_PER_MS,
+    format_millis, CommitValue, IsolationLevel, Jitter, OffsetReset, Scenario, ScenarioError, ScriptStep,
+    Strategy, MAX_EVENTS, US_PER_MS,
 };
 use crate::timeline::{CommitFailure, Mark, MarkKind, Recorder};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
@@ -349,12 +350,30 @@ impl<'a> Engine<'a> {
     }
 
     /// Processes every event with time < `stop_before_us`, in order. After each instant's
-    /// events, hands the state to `recorder` (if any).
-    pub(crate) fn run(&mut self, stop_before_us: u64, mut recorder: Option<&mut Recorder>) {
+    /// events, hands the state to `recorder` (if any). Errors when the run needs more than
+    /// twice [`MAX_EVENTS`] events (the estimate that validation checks was too low): the
+    /// bound that keeps every input from hanging the page.
+    pub(crate) fn run(
+        &mut self,
+        stop_before_us: u64,
+        mut recorder: Option<&mut Recorder>,
+    ) -> Result<(), ScenarioError> {
+        let mut budget = 2 * MAX_EVENTS;
         while let Some(next) = self.peek() {
             let at_us = next.at_us();
             if at_us >= stop_before_us {
                 break;
+            }
+            budget -= 1;
+            if budget == 0 {
+                return Err(ScenarioError {
+                    key: None,
+                    message: format!(
+                        "the run passed {} events before {} ms; shorten horizon_ms or make the scenario coarser",
+                        2 * MAX_EVENTS,
+                        format_millis(at_us)
+                    ),
+                });
             }
             let event = self.pop();
             debug_assert!(at_us >= self.now_us, "time never goes backwards");
@@ -371,6 +390,7 @@ impl<'a> Engine<'a> {
             let horizon = self.scenario.horizon_us.min(stop_before_us);
             self.blocked_on_commits_us += horizon.saturating_sub(since.min(horizon));
         }
+        Ok(())
     }
 
     fn mark(&self, recorder: Option<&mut Recorder>, kind: MarkKind) {

@@ -59,7 +59,7 @@ pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
     scenario.validate()?;
     let mut engine = Engine::new(scenario);
     let mut recorder = Recorder::new(&engine);
-    engine.run(scenario.horizon_us + 1, Some(&mut recorder));
+    engine.run(scenario.horizon_us + 1, Some(&mut recorder))?;
     engine.end_script_step();
     let script = scenario.script.as_ref().map(|steps| {
         engine
@@ -121,7 +121,7 @@ pub(crate) fn count_lost_and_duplicated(runs: &[u32], committed: u64) -> (u64, u
 pub fn crash_state_brute_force(scenario: &Scenario, crash_at_us: u64) -> Result<CrashState, ScenarioError> {
     scenario.validate()?;
     let mut engine = Engine::new(scenario);
-    engine.run(crash_at_us, None);
+    engine.run(crash_at_us, None)?;
     let committed = engine.committed;
     let (lost, duplicated) = count_lost_and_duplicated(&engine.runs, committed);
     let durable = engine.runs.iter().position(|&k| k == 0).unwrap_or(engine.runs.len()) as u64;

@@ -174,3 +174,16 @@ fn compare_clients_shows_where_the_timer_commits_mid_batch() {
     assert_eq!(row("librdkafka", "store_offsets_after_processing"), (0, 0));
     assert_eq!(rows.len(), 9);
 }
+
+#[test]
+fn commit_retries_cannot_spin_at_one_instant() {
+    // A zero backoff would retry a failing commit forever without time passing.
+    let err = Scenario::from_json(r#"{"retry.backoff.ms": 0}"#).unwrap_err();
+    assert_eq!(err.key.as_deref(), Some("retry.backoff.ms"));
+    // Every commit failing, 1 ms apart, for the whole default.api.timeout.ms: still bounded.
+    let run = run(
+        r#"{"strategy":"commit_sync_record","commit_failure_probability":1,"retry.backoff.ms":1,"retry.backoff.max.ms":1}"#,
+    );
+    assert_eq!(run.commits_landed, 0);
+    assert!(run.marks.len() < 100_000, "{} marks", run.marks.len());
+}
