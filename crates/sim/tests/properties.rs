@@ -214,3 +214,58 @@ fn synchronous_loops_never_lose() {
         assert_eq!(run.worst().lost, 0, "{strategy:?}");
     }
 }
+
+/// Arbitrary JSON values of the shapes people type.
+fn json_values() -> impl Strategy<Value = serde_json::Value> {
+    use serde_json::{json, Value};
+    prop_oneof![
+        any::<i64>().prop_map(Value::from),
+        (0u64..100_000).prop_map(Value::from),
+        (0u64..10_000_000, 0u32..5).prop_map(|(n, d)| format!("{}e-{d}", n)
+            .parse::<serde_json::Number>()
+            .map(Value::Number)
+            .unwrap()),
+        any::<bool>().prop_map(Value::from),
+        "[a-z_ ]{0,12}".prop_map(Value::from),
+        proptest::sample::select(vec![
+            json!(null),
+            json!([]),
+            json!([1, 2]),
+            json!(["poll", "process 2", "commit_sync", "close"]),
+            json!("librdkafka"),
+            json!("store_offsets_after_processing"),
+            json!("transactional"),
+            json!("read_uncommitted"),
+            json!("earliest"),
+            json!("exponential"),
+            json!({"a": 1}),
+        ]),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, ..ProptestConfig::default() })]
+
+    /// Bad input gets a message, never a panic; good input runs.
+    #[test]
+    fn any_json_object_is_refused_or_simulated(
+        entries in proptest::collection::vec((proptest::sample::select(offset_window_sim::scenario::KEYS.to_vec()), json_values()), 0..8)
+    ) {
+        let mut map = serde_json::Map::new();
+        map.insert("horizon_ms".into(), 2_000.into());
+        map.insert("crash_at_ms".into(), 1_000.into());
+        for (key, value) in entries {
+            if key.name != "horizon_ms" {
+                map.insert(key.name.to_string(), value);
+            }
+        }
+        match Scenario::from_value(&serde_json::Value::Object(map)) {
+            Err(e) => prop_assert!(!e.message.is_empty()),
+            Ok(scenario) if scenario.estimated_events() < 200_000 => {
+                let run = simulate(&scenario);
+                prop_assert!(run.is_ok(), "{:?}", run.err());
+            }
+            Ok(_) => {}
+        }
+    }
+}
