@@ -19,6 +19,9 @@ step "cargo clippy (host: core + runner; wasm32: page)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p offset-window-app --target wasm32-unknown-unknown --all-targets -- -D warnings
 
+step "cargo doc (core): every public item documented, no broken links"
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p offset-window-sim
+
 step "core + runner tests (native)"
 cargo test
 

@@ -1,6 +1,6 @@
 //! What one run produces for a chart and a crash slider: the three lines as step
 //! functions, the event marks, and the crash profile, all recorded in one pass over the
-//! engine's events ([`Recorder`]), then read at any crash instant without re-running
+//! engine's events, then read at any crash instant without re-running
 //! ([`Run::state_at`]).
 
 use crate::engine::Engine;
