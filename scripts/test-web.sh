@@ -40,6 +40,7 @@ echo "serving dist/ at $url"
 
 step "page: end-to-end (playwright-core, Debian's Chromium)"
 node tests/e2e/run.mjs "$url"
+node tests/e2e/producer.mjs "$url"
 
 step "page: budget check (figures)"
 node tests/e2e/budget.mjs "$url" dist

@@ -20,7 +20,7 @@ pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>
 
 /// Margins, CSS px: batch labels left, fault labels above, tick labels below.
 const LEFT: f64 = 64.0;
-const RIGHT: f64 = 16.0;
+const RIGHT: f64 = 40.0;
 const TOP: f64 = 22.0;
 const BOTTOM: f64 = 28.0;
 /// Height of one batch's lane, CSS px.
@@ -170,8 +170,9 @@ impl Lanes {
                     "{}.{}:{},{}",
                     b.batch,
                     i + 1,
-                    (x / self.scale).round(),
-                    (self.y(b.batch) / self.scale).round()
+                    // Integers: no float formatting code in the page.
+                    (x / self.scale).round() as i64,
+                    (self.y(b.batch) / self.scale).round() as i64
                 ));
             }
         }
@@ -270,6 +271,20 @@ pub fn draw<DB: DrawingBackend>(
         vec![(l.left as i32, top), (l.left as i32, bottom), (l.right as i32, bottom)],
         AXIS.stroke_width(w(1.0)),
     ))?;
+    // Where a gap is more than 20 times the smallest one, a break on the axis: the columns
+    // are not to scale.
+    let smallest = l.instants.windows(2).map(|p| p[1] - p[0]).min().unwrap_or(1).max(1);
+    for p in l.instants.windows(2).filter(|p| p[1] - p[0] > 20 * smallest) {
+        let x = ((l.x(p[0]) + l.x(p[1])) / 2.0) as i32;
+        let (d, h) = ((3.0 * s) as i32, (6.0 * s) as i32);
+        root.draw(&Rectangle::new([(x - 2 * d, bottom - h), (x + 2 * d, bottom + h)], WHITE.filled()))?;
+        for dx in [-d, d] {
+            root.draw(&PathElement::new(
+                vec![(x + dx - d, bottom + h), (x + dx + d, bottom - h)],
+                AXIS.stroke_width(w(1.5)),
+            ))?;
+        }
+    }
     root.present()
 }
 

@@ -39,15 +39,19 @@ const STYLE: &str = r#"
 .kinds label{display:flex;align-items:center;gap:.3rem;min-height:32px;cursor:pointer}
 .p-axis canvas{display:block;width:100%;cursor:crosshair;touch-action:manipulation}
 .faults{list-style:none;padding:0;margin:.3rem 0}.faults li{display:flex;gap:.5rem;align-items:center;margin:.15rem 0}
-.faults button{padding:.1rem .5rem;min-height:30px}
+.faults li{flex-wrap:wrap}.faults span{flex:1 1 12rem;min-width:0}.faults button{padding:.1rem .6rem;min-height:44px}
 .plog{list-style:none;padding:0;margin:0;font-size:.88rem}.plog li{padding:.25rem .4rem;border-left:4px solid var(--durable);margin:.2rem 0;background:#f5faf8}
 .plog li.dup{border-left:6px double var(--lost);background:#fff4e5}.plog .tag{font-weight:700;color:var(--lost)}
 .cells{display:flex;flex-wrap:wrap;gap:2px;margin-top:.15rem}.cells span{min-width:1.6rem;text-align:center;border:1px solid #c8ced6;font-variant-numeric:tabular-nums;font-size:.78rem}
 .dup .cells span{border:2px dashed var(--lost)}
 .mem table{border-collapse:collapse;font-size:.85rem;width:100%}.mem td,.mem th{border:1px solid var(--line);padding:.15rem .3rem;text-align:left}
-.mem td.empty{color:var(--muted)}.tour{background:#f7f2fc;border-radius:8px;padding:.6rem}.tour .nav{display:flex;gap:.5rem;flex-wrap:wrap}
+.mem td.empty{color:var(--muted)}.ptour{background:#f7f2fc;border-radius:8px;padding:.6rem}.ptour .nav{display:flex;gap:.5rem;flex-wrap:wrap}
 .pkey{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0;margin:.3rem 0;font-size:.82rem;color:var(--muted)}
-.at-row{display:flex;gap:.6rem;align-items:center}
+.at-row{display:flex;gap:.6rem;align-items:center}.ptour{margin-bottom:.75rem}.ptour h2{margin-top:0}
+#tour-start{margin:0 0 .75rem .25rem}
+@media (max-width:959px){.faults-box,.log-box,.p-at,.ptour{background:var(--paper);border:1px solid var(--line);border-radius:8px;padding:.6rem;margin:0}
+.producer .ptour{order:1}.producer .p-axis{order:2}.producer .faults-box{order:3}.producer .pcounters{order:4}
+.producer .controls{order:5}.producer .p-at{order:6}.producer .log-box{order:7}.producer .mem{order:8}}
 "#;
 
 /// The producer view.
@@ -109,7 +113,7 @@ fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State
     let Some(s) = tour::STEPS.get(step) else { return html! {} };
     let go = |to: Option<usize>| dispatch.to_callback().reform(move |_| Action::Tour(to));
     html! {
-        <div class="tour" role="region" aria-label="Tour" aria-live="polite">
+        <div class="ptour" role="region" aria-label="Tour" aria-live="polite">
             <h2>{ format!("Tour, step {} of {}: {}", step + 1, tour::STEPS.len(), s.title) }</h2>
             <p id="tour-caption">{ (s.caption)(run) }</p>
             <div class="nav">
@@ -214,7 +218,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         let input: HtmlInputElement = e.target_unchecked_into();
         Action::Choose(FaultKind::from_name(&input.value()).unwrap_or(FaultKind::AckLost))
     });
-    let height = format!("height:{}px", axis::css_height(p.run.0.batches.len()));
+    let height = format!("height:{}px", axis::css_height(p.run.0.batches.len()) as u32);
     html! {
         <figure class="chart p-axis" id="producer-axis">
             <figcaption><h2 class="chart-title">{ "Batches over time: each send, the leader's answer, the faults" }</h2></figcaption>
@@ -270,7 +274,7 @@ fn at_control(instants: &[u64], at_us: Option<u64>, dispatch: &UseReducerDispatc
     });
     let shown = at_us.map_or("the end".to_string(), |t| format!("{} ms", ms(t)));
     html! {
-        <div class="field">
+        <div class="field p-at">
             <label for="p-at">{ "Log and leader memory as they were at " }<span id="p-at-shown">{ shown }</span></label>
             <div class="at-row">
                 <input type="range" id="p-at" min="0" max={last.to_string()} step="1" value={index.to_string()} {oninput} />
@@ -341,7 +345,7 @@ fn counters(run: &ProduceRun) -> Html {
         }
     };
     html! {
-        <section aria-labelledby="pc-title">
+        <section class="pcounters" aria-labelledby="pc-title">
             <h2 id="pc-title">{ if run.idempotence { "Counters (idempotence on)" } else { "Counters (idempotence off)" } }</h2>
             <dl class="ro-grid">
                 { ro("pc-log", "committed", "records in the log", c.log_records) }

@@ -1,0 +1,138 @@
+// End-to-end tests of the producer view (?view=producer, SPEC §9) with real input:
+// playwright-core drives Debian's Chromium. Usage: node tests/e2e/producer.mjs BASE_URL
+// Screenshots go to tests/e2e/output/producer-*.png (gitignored).
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM } from './chromium.mjs';
+
+const BASE = process.argv[2] ?? process.env.BASE_URL;
+if (!BASE) throw new Error('usage: node tests/e2e/producer.mjs BASE_URL');
+const URL_PRODUCER = new URL('?view=producer', BASE).href;
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
+fs.mkdirSync(OUT, { recursive: true });
+
+const problems = [];
+async function open(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  page.on('console', (m) => {
+    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+  });
+  await page.goto(URL_PRODUCER);
+  await page.waitForSelector('#producer-axis canvas[data-targets]');
+  return { page, context };
+}
+
+const counter = (page, id) => page.$eval(`#${id}`, (e) => Number(e.dataset.value));
+const counters = async (page) => ({
+  log: await counter(page, 'pc-log'), twice: await counter(page, 'pc-twice'), dropped: await counter(page, 'pc-dropped'),
+});
+
+/** Page coordinates of send `target` ("batch.attempt") on the time axis. */
+async function sendAt(page, target) {
+  const canvas = page.locator('#producer-axis canvas');
+  const box = await canvas.boundingBox();
+  const targets = await canvas.getAttribute('data-targets');
+  const hit = targets.split(';').map((t) => t.split(/[:,]/)).find(([name]) => name === target);
+  assert.ok(hit, `send ${target} among ${targets}`);
+  return { x: box.x + Number(hit[1]), y: box.y + Number(hit[2]) };
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('mounts at ?view=producer with the defaults; links back to the consumer view', async (browser) => {
+  const { page, context } = await open(browser);
+  assert.deepEqual(await counters(page), { log: 20, twice: 0, dropped: 0 });
+  await page.click('text=the consumer view');
+  await page.waitForSelector('#ro-position');
+  await context.close();
+});
+
+test('an "ack lost" placed with the mouse writes a duplicate; idempotence removes it', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.selectOption('#p-idempotence', 'false');
+  await page.click('input[name="fault-kind"][value="ack_lost"]');
+  const { x, y } = await sendAt(page, '1.1');
+  await page.mouse.click(x, y);
+  await page.waitForSelector('#plog li.dup');
+  assert.deepEqual(await counters(page), { log: 25, twice: 5, dropped: 0 });
+  assert.match(await page.textContent('#plog li.dup'), /DUPLICATE/);
+  assert.match(await page.textContent('#faults'), /ack lost/);
+  await page.selectOption('#p-idempotence', 'true');
+  await page.waitForFunction(() => !document.querySelector('#plog li.dup'));
+  assert.deepEqual(await counters(page), { log: 20, twice: 0, dropped: 1 });
+  // Removable: the list's button takes it away.
+  await page.click('#faults button');
+  assert.equal(await page.locator('#faults li').count(), 0);
+  await context.close();
+});
+
+test('a refused setting shows the core message naming it, the page stays', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.selectOption('#p-idempotence', 'true');
+  await page.fill('#p-max-in-flight-requests-per-connection', '6');
+  assert.match(await page.textContent('.field-error'), /max\.in\.flight\.requests\.per\.connection/);
+  assert.equal(await counter(page, 'pc-log'), 20);
+  await context.close();
+});
+
+test('the tour: six steps, Back and Next', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.click('#tour-start');
+  const captions = [await page.textContent('#tour-caption')];
+  for (let i = 1; i < 6; i++) {
+    await page.click('#tour-next');
+    captions.push(await page.textContent('#tour-caption'));
+  }
+  assert.equal(new Set(captions).size, 6);
+  assert.match(captions[0], /25 records/);
+  assert.equal(await counter(page, 'pc-fenced'), 1);
+  await page.click('#tour-back');
+  assert.equal(await counter(page, 'pc-twice'), 5);
+  await context.close();
+});
+
+test('screenshots at 1280×800 and 390×844; no sideways scrolling on the phone', async (browser) => {
+  const desk = await open(browser);
+  await desk.page.click('#tour-start');
+  await desk.page.screenshot({ path: path.join(OUT, 'producer-desktop-full.png'), fullPage: true });
+  await desk.page.screenshot({ path: path.join(OUT, 'producer-desktop-1280x800.png') });
+  // The time axis of every tour step, for a look at the drawing.
+  for (let step = 1; step <= 6; step++) {
+    if (step > 1) await desk.page.click('#tour-next');
+    await desk.page.locator('#producer-axis').screenshot({ path: path.join(OUT, `producer-axis-step${step}.png`) });
+  }
+  await desk.context.close();
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await phone.page.click('#tour-start');
+  await phone.page.screenshot({ path: path.join(OUT, 'producer-phone-full.png'), fullPage: true });
+  await phone.page.screenshot({ path: path.join(OUT, 'producer-phone-390x844.png') });
+  await phone.page.locator('#producer-axis').scrollIntoViewIfNeeded();
+  await phone.page.screenshot({ path: path.join(OUT, 'producer-phone-axis.png') });
+  assert.ok(await phone.page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling at 390 px');
+  const c = await phone.page.$eval('#producer-axis canvas', (e) => [e.width, e.clientWidth]);
+  assert.equal(c[0], 2 * c[1], 'the axis is drawn at devicePixelRatio 2');
+  await phone.context.close();
+});
+
+const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+let failed = 0;
+for (const { name, fn } of tests) {
+  const started = problems.length;
+  try {
+    await fn(browser);
+    assert.deepEqual(problems.slice(started), [], 'no errors in the page');
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e.message).split('\n').join('\n     ')}`);
+  }
+}
+await browser.close();
+console.log(`${tests.length - failed} passed, ${failed} failed; screenshots in ${path.relative(process.cwd(), OUT)}/`);
+process.exit(failed ? 1 : 0);
