@@ -185,3 +185,52 @@ async fn the_tour_reads_its_numbers_from_the_core() {
     view.click("#tour-back").await;
     assert_eq!(view.counters()[..2], [25, 5], "the producer restart writes batch 1 twice");
 }
+
+#[wasm_bindgen_test]
+fn the_axis_draws_the_same_through_the_svg_backend() {
+    use offset_window_app::producer::axis::{draw, Lanes};
+    use offset_window_sim::producer::{simulate_producer, Fault, FaultKind, ProducerScenario};
+    use plotters::prelude::{IntoDrawingArea, SVGBackend};
+    let ack_lost = Fault { kind: FaultKind::AckLost, at_us: None, batch: Some(1), attempt: 1 };
+    let svg = |idempotence: bool| {
+        let s = ProducerScenario {
+            enable_idempotence: idempotence,
+            idempotence_explicit: true,
+            faults: vec![ack_lost],
+            ..ProducerScenario::default()
+        };
+        let run = simulate_producer(&s).unwrap();
+        let lanes = Lanes::new(&run, 800, 1.0);
+        // Click on batch 1's first send: that send, on that lane.
+        let (x, y) = (lanes.x(run.batches[0].attempts[0].sent_at_us) + 4.0, lanes.y(1));
+        assert_eq!(lanes.hit(&run, x, y).0, Some(1));
+        assert_eq!(lanes.hit(&run, x, y).1, Some(1));
+        let mut out = String::new();
+        draw(&SVGBackend::with_string(&mut out, (800, 180)).into_drawing_area(), &run, &lanes, None).unwrap();
+        out
+    };
+    let (off, on) = (svg(false), svg(true));
+    for b in 1..=4 {
+        assert!(off.contains(&format!("batch {b}")));
+    }
+    // The second write of batch 1 is drawn orange (DUPLICATED) only without idempotence.
+    assert!(off.contains("#E69F00"), "a duplicate write is marked");
+    assert!(!on.contains("#E69F00"), "with idempotence nothing is written twice");
+}
+
+#[wasm_bindgen_test]
+async fn faults_can_be_placed_without_a_mouse() {
+    let view = mount().await;
+    view.select("#p-fault-batch", "3").await;
+    view.click("#p-fault-add").await; // ack lost on batch 3
+    assert_eq!(view.count("pc-dropped"), 1);
+    let failover = view.find("input[value='leader_failover']").dyn_into::<HtmlInputElement>().unwrap();
+    failover.set_checked(true);
+    view.fire("input[value='leader_failover']", "change").await;
+    view.type_into("#p-fault-at", "7").await;
+    view.click("#p-fault-add").await;
+    // The leader fails at 7 ms, after the appends and before the answers: all four resent,
+    // the new leader drops them.
+    assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 2);
+    assert_eq!(view.counters(), [20, 0, 0, 4]);
+}

@@ -36,7 +36,8 @@ const HEADER: &str = concat!(
 /// Styles of this view only (the shared sheet styles the rest).
 const STYLE: &str = r#"
 .views{margin:0 0 .3rem}.kinds{display:flex;flex-wrap:wrap;gap:.3rem .9rem;border:0;padding:0;margin:0 0 .4rem}
-.kinds label{display:flex;align-items:center;gap:.3rem;min-height:32px;cursor:pointer}
+.kinds label{display:flex;align-items:center;gap:.3rem;min-height:44px;cursor:pointer}
+.by-keys{display:flex;flex-wrap:wrap;gap:.4rem .6rem;align-items:center;font-size:.9rem}.by-keys select{width:auto}
 .p-axis canvas{display:block;width:100%;cursor:crosshair;touch-action:manipulation}
 .faults{list-style:none;padding:0;margin:.3rem 0}.faults li{display:flex;gap:.5rem;align-items:center;margin:.15rem 0}
 .faults li{flex-wrap:wrap}.faults span{flex:1 1 12rem;min-width:0}.faults button{padding:.1rem .6rem;min-height:44px}
@@ -232,12 +233,40 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             <canvas ref={canvas} style={height} {onclick} role="img"
                 aria-label="Each batch's sends over time; the list of faults and the log below say the same in words"></canvas>
             <p class="axis-x">{ "simulated time (ms): one column per moment something happens, gaps not to scale" }</p>
+            { by_keys(p.kind, p.run.0.batches.len() as u32, &p.dispatch) }
             <ul class="pkey">
                 <li>{ "| send → leader" }</li><li>{ "● appended" }</li><li>{ "○ duplicate dropped" }</li>
                 <li>{ "◉ (orange) written a second time" }</li><li>{ "▲ out of order" }</li><li>{ "■ fenced" }</li>
                 <li>{ "✕ lost" }</li><li>{ "┄ waiting for request.timeout.ms" }</li><li>{ "✓ acknowledged" }</li>
             </ul>
         </figure>
+    }
+}
+
+/// The same placement without a mouse: the selected kind on a batch (its first send) or at
+/// an instant typed in ms.
+fn by_keys(kind: FaultKind, batches: u32, dispatch: &UseReducerDispatcher<State>) -> Html {
+    let (batch, at) = (NodeRef::default(), NodeRef::default());
+    let onclick = {
+        let (batch, at, dispatch) = (batch.clone(), at.clone(), dispatch.clone());
+        Callback::from(move |_: MouseEvent| {
+            let b = batch.cast::<HtmlSelectElement>().and_then(|s| s.value().parse::<u32>().ok());
+            let text = at.cast::<HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
+            let at_us = offset_window_sim::scenario::parse_millis(text.trim()).unwrap_or(0);
+            if let Some(fault) = fault_for_click(kind, b, Some(1), at_us) {
+                dispatch.dispatch(Action::Toggle(fault));
+            }
+        })
+    };
+    html! {
+        <div class="by-keys">
+            <span>{ "Or without a mouse:" }</span>
+            <label>{ "batch " }<select id="p-fault-batch" ref={batch}>
+                { for (1..=batches).map(|b| html! { <option value={b.to_string()}>{ b }</option> }) }
+            </select></label>
+            <label>{ "at " }<input id="p-fault-at" class="num" type="text" inputmode="decimal" value="0" ref={at} />{ " ms" }</label>
+            <button id="p-fault-add" {onclick}>{ format!("place or remove: {}", kind_label(kind)) }</button>
+        </div>
     }
 }
 
