@@ -63,6 +63,10 @@ test('an "ack lost" placed with the mouse writes a duplicate; idempotence remove
   assert.deepEqual(await counters(page), { log: 25, twice: 5, dropped: 0 });
   assert.match(await page.textContent('#plog li.dup'), /DUPLICATE/);
   assert.match(await page.textContent('#faults'), /ack lost/);
+  // The URL holds the scenario: a reload comes back to the same view.
+  await page.reload();
+  await page.waitForSelector('#plog li.dup');
+  assert.deepEqual(await counters(page), { log: 25, twice: 5, dropped: 0 });
   await page.selectOption('#p-idempotence', 'true');
   await page.waitForFunction(() => !document.querySelector('#plog li.dup'));
   assert.deepEqual(await counters(page), { log: 20, twice: 0, dropped: 1 });

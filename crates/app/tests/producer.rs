@@ -29,7 +29,17 @@ impl Drop for View {
 }
 
 async fn mount() -> View {
-    let doc = web_sys::window().unwrap().document().unwrap();
+    mount_at("").await
+}
+
+/// Mounts the view as if opened with `#fragment` in the URL (the view writes its scenario
+/// there, so every test starts from a URL of its own).
+async fn mount_at(fragment: &str) -> View {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    let url = if fragment.is_empty() { path } else { format!("{path}#{fragment}") };
+    window.history().unwrap().replace_state_with_url(&JsValue::NULL, "", Some(&url)).unwrap();
+    let doc = window.document().unwrap();
     if doc.get_element_by_id("test-style").is_none() {
         let style = doc.create_element("style").unwrap();
         style.set_id("test-style");
@@ -233,4 +243,22 @@ async fn faults_can_be_placed_without_a_mouse() {
     // the new leader drops them.
     assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 2);
     assert_eq!(view.counters(), [20, 0, 0, 4]);
+}
+
+#[wasm_bindgen_test]
+async fn the_url_holds_the_scenario_and_a_link_reproduces_it() {
+    let view = mount().await;
+    view.select("#p-idempotence", "false").await;
+    view.click_send("1.1").await;
+    assert_eq!(view.count("pc-log"), 25);
+    let hash = web_sys::window().unwrap().location().hash().unwrap();
+    drop(view);
+    let again = mount_at(hash.trim_start_matches('#')).await;
+    assert_eq!(again.counters(), [25, 5, 0, 0], "the link from {hash}");
+    drop(again);
+    // A link the core refuses: its message, and the defaults.
+    let text = String::from(js_sys::encode_uri_component(r#"{"acks":"2"}"#));
+    let bad = mount_at(&text).await;
+    assert!(bad.find("#p-link-error").text_content().unwrap().contains("acks"));
+    assert_eq!(bad.count("pc-log"), 20);
 }

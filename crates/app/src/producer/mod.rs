@@ -80,6 +80,9 @@ pub const FIELDS: [(&str, &str); 4] = [
 /// The key under which a refused fault placement's message is kept.
 pub const FAULTS_KEY: &str = "faults";
 
+/// The key under which a refused link's message is kept.
+pub const LINK_KEY: &str = "link";
+
 /// The producer view's state: a valid scenario, the fault kind the mouse places, the
 /// instant the log and memory are shown at, the tour step, and refused input.
 #[derive(Clone, Debug, PartialEq)]
@@ -156,6 +159,7 @@ impl State {
             Ok(()) => {
                 next.scenario = candidate;
                 put(&mut next.errors, key, None);
+                put(&mut next.errors, LINK_KEY, None);
                 put(&mut next.drafts, key, draft);
                 next.at_us = None;
                 // A field refused for a conflict (acks=1 with idempotence set explicitly, …)
@@ -267,6 +271,34 @@ impl Reducible for State {
         } else {
             Rc::new(next)
         }
+    }
+}
+
+/// The URL fragment (without `#`, not yet percent-encoded) for a scenario: the keys that
+/// differ from the defaults, as the JSON `offset-window produce` reads; empty for the
+/// defaults. A link with it reproduces the view.
+pub fn fragment(scenario: &ProducerScenario) -> String {
+    let defaults = ProducerScenario::default().to_json_value();
+    let Value::Object(map) = scenario.to_json_value() else { return String::new() };
+    let changed: serde_json::Map<String, Value> =
+        map.into_iter().filter(|(k, v)| defaults.get(k) != Some(v)).collect();
+    if changed.is_empty() {
+        String::new()
+    } else {
+        Value::Object(changed).to_string()
+    }
+}
+
+/// The state a (decoded) fragment describes: its scenario if the core accepts it, else the
+/// defaults and the core's message under [`LINK_KEY`].
+pub fn state_from(fragment: &str) -> State {
+    let text = fragment.trim_start_matches('#').trim();
+    if text.is_empty() {
+        return State::default();
+    }
+    match ProducerScenario::from_json(text) {
+        Ok(scenario) => State { scenario, ..State::default() },
+        Err(e) => State { errors: vec![(LINK_KEY, e.to_string())], ..State::default() },
     }
 }
 

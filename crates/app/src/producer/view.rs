@@ -3,7 +3,9 @@
 //! each show what their props give them.
 
 use super::axis::{self, Lanes};
-use super::{fault_for_click, kind_label, ms, tour, Action, Idempotence, State, FAULTS_KEY, FIELDS};
+use super::{
+    fault_for_click, kind_label, ms, tour, Action, Idempotence, State, FAULTS_KEY, FIELDS, LINK_KEY,
+};
 use offset_window_sim::producer::scenario::{describe_producer_range, producer_key_spec};
 use offset_window_sim::producer::{simulate_producer, Acks, FaultKind, PidMemory, ProduceRun};
 use offset_window_sim::ScenarioError;
@@ -58,8 +60,29 @@ const STYLE: &str = r#"
 /// The producer view.
 #[function_component]
 pub fn ProducerApp() -> Html {
-    let state = use_reducer(State::default);
+    let state = use_reducer(|| {
+        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
+        let text = js_sys::decode_uri_component(hash.trim_start_matches('#')).map(String::from);
+        super::state_from(&text.unwrap_or_default())
+    });
     let dispatch = state.dispatcher();
+    // The URL fragment follows the scenario, so that a link reproduces the view.
+    use_effect_with(state.scenario.clone(), |scenario| {
+        let fragment = super::fragment(scenario);
+        let Some(w) = web_sys::window() else { return };
+        let location = w.location();
+        let hash = String::from(js_sys::encode_uri_component(&fragment));
+        if location.hash().unwrap_or_default().trim_start_matches('#') == hash {
+            return;
+        }
+        let mut url = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
+        if !hash.is_empty() {
+            url = format!("{url}#{hash}");
+        }
+        if let Ok(history) = w.history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+        }
+    });
     let run: Rc<Result<RunRef, ScenarioError>> =
         use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| RunRef(Rc::new(r))));
     let body = match &*run {
@@ -100,6 +123,9 @@ pub fn ProducerApp() -> Html {
         <div class="page producer">
             <style>{ STYLE }</style>
             { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
+            if let Some(e) = state.error(LINK_KEY) {
+                <p class="field-error" role="alert" id="p-link-error">{ format!("This link's scenario was refused, so the view shows the defaults: {e}") }</p>
+            }
             { tour_button }
             <main class="layout">{ body }</main>
             <footer class="foot">
