@@ -33,9 +33,9 @@ const WAIT: RGBColor = RGBColor(0x9A, 0xA3, 0xAE);
 /// A zombie's or an old duplicate's request.
 const STALE: RGBColor = RGBColor(0x7B, 0x2C, 0xBF);
 
-/// The CSS height of the axis for `batches` lanes.
+/// The CSS height of the axis for `batches` lanes (and the lane of requests in flight).
 pub fn css_height(batches: usize) -> f64 {
-    TOP + LANE * batches.clamp(1, MAX_LANES) as f64 + BOTTOM
+    TOP + LANE * (batches.clamp(1, MAX_LANES) + 1) as f64 + BOTTOM
 }
 
 /// Where things go on a canvas, device px.
@@ -90,9 +90,14 @@ impl Lanes {
         LANE * self.scale
     }
 
-    /// Bottom of the last lane.
-    pub fn bottom(&self) -> f64 {
+    /// Bottom of the last batch's lane.
+    pub fn batches_bottom(&self) -> f64 {
         self.top + self.lane_h() * self.lanes as f64
+    }
+
+    /// Bottom of the lane of requests in flight, under the batches: the time axis.
+    pub fn bottom(&self) -> f64 {
+        self.batches_bottom() + self.lane_h()
     }
 
     /// x of instant `t_us`: its column, or between its neighbours' columns.
@@ -126,7 +131,7 @@ impl Lanes {
 
     /// The batch whose lane is under device y.
     pub fn batch_at(&self, y: f64) -> Option<u32> {
-        if y < self.top || y >= self.bottom() {
+        if y < self.top || y >= self.batches_bottom() {
             return None;
         }
         Some(((y - self.top) / self.lane_h()) as u32 + 1)
@@ -221,6 +226,29 @@ pub fn draw<DB: DrawingBackend>(
         root.draw_text(&format!("batch {}", b.batch), &left_of, ((l.left - 8.0 * s) as i32, y))?;
         draw_batch(root, run, l, b)?;
     }
+    // Requests in flight over time, a step line with its values.
+    let max = run.in_flight.iter().map(|p| p.value).max().unwrap_or(0).max(1);
+    let (base, span) = (l.bottom() - 4.0 * s, LANE * s - 10.0 * s);
+    let y_of = |v: u64| (base - span * v as f64 / max as f64) as i32;
+    root.draw_text("in flight", &left_of, ((l.left - 8.0 * s) as i32, (base - span / 2.0) as i32))?;
+    let mut points = Vec::new();
+    let mut last_label = f64::NEG_INFINITY;
+    let small = ("sans-serif", 11.0 * s).into_font().color(&AXIS).pos(Pos::new(HPos::Left, VPos::Bottom));
+    for p in &run.in_flight {
+        let x = l.x(p.at_us);
+        if let Some(&(_, y)) = points.last() {
+            points.push((x as i32, y));
+        }
+        points.push((x as i32, y_of(p.value)));
+        if x - last_label >= 14.0 * s {
+            root.draw_text(&p.value.to_string(), &small, (x as i32 + (2.0 * s) as i32, y_of(p.value) - 1))?;
+            last_label = x;
+        }
+    }
+    if let Some(&(_, y)) = points.last() {
+        points.push((l.right as i32, y));
+    }
+    root.draw(&PathElement::new(points, CRASH.stroke_width(w(1.5))))?;
     // Faults placed at an instant.
     let above = font.color(&COMMITTED).pos(Pos::new(HPos::Center, VPos::Bottom));
     for f in &run.faults {

@@ -263,7 +263,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             <ul class="pkey">
                 <li>{ "| send → leader" }</li><li>{ "● appended" }</li><li>{ "○ duplicate dropped" }</li>
                 <li>{ "◉ (orange) written a second time" }</li><li>{ "▲ out of order" }</li><li>{ "■ fenced" }</li>
-                <li>{ "✕ lost" }</li><li>{ "┄ waiting for request.timeout.ms" }</li><li>{ "✓ acknowledged" }</li>
+                <li>{ "✕ lost" }</li><li>{ "┄ waiting for request.timeout.ms" }</li><li>{ "✓ acknowledged" }</li><li>{ "bottom lane: requests in flight (max.in.flight.requests.per.connection caps it)" }</li>
             </ul>
         </figure>
     }
@@ -288,7 +288,7 @@ fn by_keys(kind: FaultKind, batches: u32, dispatch: &UseReducerDispatcher<State>
         <div class="by-keys">
             <span>{ "Or without a mouse:" }</span>
             <label>{ "batch " }<select id="p-fault-batch" ref={batch}>
-                { for (1..=batches).map(|b| html! { <option value={b.to_string()}>{ b }</option> }) }
+                { for (1..=batches).map(|b| html! { <option value={b.to_string()} selected={b == 1}>{ b }</option> }) }
             </select></label>
             <label>{ "at " }<input id="p-fault-at" class="num" type="text" inputmode="decimal" value="0" ref={at} />{ " ms" }</label>
             <button id="p-fault-add" {onclick}>{ format!("place or remove: {}", kind_label(kind)) }</button>
