@@ -295,6 +295,10 @@ test('screenshots: full page with the comparison open, embed mode, 360 px, proje
   const narrow = await open(browser, { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   assert.ok(await narrow.page.evaluate(() => document.scrollingElement.scrollWidth <= 360), 'no sideways scrolling at 360 px');
   await narrow.page.screenshot({ path: path.join(OUT, 'narrow-360-full.png'), fullPage: true });
+  await narrow.page.screenshot({ path: path.join(OUT, 'narrow-360x740.png') });
+  await narrow.page.click('#compare-toggle');
+  await narrow.page.locator('.operator').screenshot({ path: path.join(OUT, 'narrow-360-operator.png') });
+  await narrow.page.locator('.compare').screenshot({ path: path.join(OUT, 'narrow-360-compare.png') });
   await narrow.context.close();
   const embed = await open(browser, { viewport: { width: 400, height: 300 } }, '?embed=1#crash_at_us=5000001');
   await embed.page.screenshot({ path: path.join(OUT, 'embed-mode.png'), fullPage: true });

@@ -62,13 +62,15 @@ pub fn Compare(p: &CompareProps) -> Html {
                     <thead><tr><th scope="col">{ "client" }</th><th scope="col">{ "strategy" }</th>
                         <th scope="col">{ "lost" }</th><th scope="col">{ "duplicated" }</th><th scope="col">{ "re-read" }</th></tr></thead>
                     <tbody>
-                    { for runs.iter().map(|(client, strategy, note, run)| {
+                    { for runs.iter().enumerate().map(|(i, (client, strategy, note, run))| {
                         let at = run.state_at(p.crash_at_us);
+                        // Each client's note once, on its first row.
+                        let first = runs[..i].iter().all(|r| r.0 != *client);
                         html! {
                             <tr data-client={*client} data-strategy={*strategy}
                                 data-lost={at.lost.to_string()} data-duplicated={at.duplicated.to_string()}
                                 data-reread={at.reread.to_string()}>
-                                <td><code>{ *client }</code><br /><small>{ *note }</small></td>
+                                <td><code>{ *client }</code>if first { <br /><small>{ *note }</small> }</td>
                                 <td><code>{ *strategy }</code></td>
                                 <td class="n">{ at.lost }</td><td class="n">{ at.duplicated }</td><td class="n">{ at.reread }</td>
                             </tr>
