@@ -74,7 +74,7 @@ pub fn caption(n: usize) -> (&'static str, String) {
                 _ => None,
             }).last();
             let flight = commit.map_or(String::new(), |(sent, lands)| format!(
-                " Between {} s and {} s that commit is still in flight: a crash there cancels it.",
+                " Between {} s and {} s the auto-commit of those records is still in flight: a crash there cancels it.",
                 seconds_text(sent), seconds_text(lands)));
             ("A worker pool with auto-commit", format!(
                 "The loop hands each batch to a pool and polls again at once, so auto-commit commits records the pool has not run. A crash at {} s loses {} records.{flight}",
