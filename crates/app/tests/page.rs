@@ -464,11 +464,9 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
     let json = offset_window_app::components::result_json(&run, 3_000_000);
     assert_eq!(json, serde_json::to_string(&run.summary_at(3_000_000)).unwrap());
     assert!(page.find("#producer-note a").get_attribute("href").unwrap().contains("view=producer"));
-    assert!(page
-        .find("#embed-code")
-        .get_attribute("data-snippet")
-        .unwrap()
-        .contains("?embed=1#crash_at_us=3000000"));
+    page.click("#copy-embed").await;
+    let copied = page.find("#embed-code").text_content().unwrap();
+    assert!(copied.contains("<iframe") && copied.contains("?embed=1#crash_at_us=3000000"), "{copied}");
 }
 
 #[wasm_bindgen_test]

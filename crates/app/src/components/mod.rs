@@ -162,6 +162,9 @@ pub fn App() -> Html {
     };
 
     let fragment = crate::url::state_fragment(&state);
+    let latest = use_mut_ref(|| (0u64, String::new()));
+    *latest.borrow_mut() = (crash_at_us, fragment.clone());
+    let latest = panels::Latest(latest);
     let body = match &*run {
         Ok(run) if *embed => {
             let at = run.0.state_at(crash_at_us);
@@ -205,9 +208,10 @@ pub fn App() -> Html {
                     <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
                     { panels::producer_note(at.duplicated) }
                     <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
-                    <panels::Presets preset={state.preset} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                    <panels::Presets preset={state.preset} run={run.clone()}
+                        crash_at_us={if state.preset.is_some() { crash_at_us } else { 0 }} dispatch={dispatch.clone()} />
                     <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
-                    <panels::Export run={run.clone()} {crash_at_us} fragment={fragment.clone()} />
+                    <panels::Export run={run.clone()} latest={latest.clone()} />
                 </aside>
                 </>
             }

@@ -261,15 +261,24 @@ pub fn chart_svg(run: &Run) -> String {
     out
 }
 
+/// The crash instant (µs) and URL fragment of the page now, read when a button is pressed:
+/// equal to itself always, so moving the crash does not re-render the export panel.
+#[derive(Clone, Debug)]
+pub struct Latest(pub std::rc::Rc<std::cell::RefCell<(u64, String)>>);
+
+impl PartialEq for Latest {
+    fn eq(&self, other: &Self) -> bool {
+        std::rc::Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// Props of [`Export`].
 #[derive(Properties, PartialEq)]
 pub struct ExportProps {
     /// The run.
     pub run: RunRef,
-    /// The crash instant, µs.
-    pub crash_at_us: u64,
-    /// The state's URL fragment (for the embed code).
-    pub fragment: String,
+    /// The crash instant and URL fragment now.
+    pub latest: Latest,
 }
 
 /// Export (PNG, JSON) and the embed code.
@@ -286,8 +295,9 @@ pub fn Export(p: &ExportProps) -> Html {
         }
     });
     let json = {
-        let (run, crash) = (p.run.clone(), p.crash_at_us);
+        let (run, latest) = (p.run.clone(), p.latest.clone());
         Callback::from(move |_| {
+            let crash = latest.0.borrow().0;
             let text = result_json(&run.0, crash);
             download(
                 "offset-window.json",
@@ -305,14 +315,14 @@ pub fn Export(p: &ExportProps) -> Html {
             );
         })
     };
-    let snippet = embed_snippet(&p.fragment);
     let copy = {
-        let (copied, snippet) = (copied.clone(), snippet.clone());
+        let (copied, latest) = (copied.clone(), p.latest.clone());
         Callback::from(move |_| {
+            let snippet = embed_snippet(&latest.0.borrow().1);
             if let Some(w) = web_sys::window() {
                 let _ = w.navigator().clipboard().write_text(&snippet);
             }
-            copied.set("Copied: paste it into your post's HTML.".into());
+            copied.set(format!("Copied: {snippet}"));
         })
     };
     html! {
@@ -324,7 +334,7 @@ pub fn Export(p: &ExportProps) -> Html {
                 <button id="export-json" onclick={json}>{ "Scenario + result as JSON" }</button>
                 <button id="copy-embed" onclick={copy}>{ "Copy embed code" }</button>
             </div>
-            <p class="hint" id="embed-code" data-snippet={snippet}>{ (*copied).clone() }</p>
+            <p class="hint embed-code" id="embed-code">{ (*copied).clone() }</p>
         </section>
     }
 }
