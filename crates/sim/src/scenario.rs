@@ -672,25 +672,35 @@ fn parse_value(spec: &KeySpec, value: &Value) -> Result<Parsed, ScenarioError> {
     }
 }
 
+/// Parses JSON text; the error says where the syntax broke.
+pub(crate) fn parse_json(text: &str) -> Result<Value, ScenarioError> {
+    serde_json::from_str(text)
+        .map_err(|e| ScenarioError { key: None, message: format!("not valid JSON: {e}") })
+}
+
+/// The object a scenario file must be; `what` and `example` name it in the error.
+pub(crate) fn json_object<'a>(
+    value: &'a Value,
+    what: &str,
+    example: &str,
+) -> Result<&'a Map<String, Value>, ScenarioError> {
+    value.as_object().ok_or_else(|| ScenarioError {
+        key: None,
+        message: format!("{what} must be a JSON object, e.g. {example}"),
+    })
+}
+
 impl Scenario {
     /// Reads a scenario from JSON text (SPEC §6): an object whose missing keys take the
     /// defaults. Errors name the key and its allowed range on unknown keys, wrong types and
     /// out-of-range values, and on scenarios estimated above [`MAX_EVENTS`] events.
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| ScenarioError { key: None, message: format!("not valid JSON: {e}") })?;
-        Scenario::from_value(&value)
+        Scenario::from_value(&parse_json(text)?)
     }
 
     /// As [`Scenario::from_json`], from a parsed JSON value.
     pub fn from_value(value: &Value) -> Result<Scenario, ScenarioError> {
-        let Value::Object(map) = value else {
-            return Err(ScenarioError {
-                key: None,
-                message: "a scenario must be a JSON object, e.g. {\"strategy\": \"commit_sync_batch\"}"
-                    .to_string(),
-            });
-        };
+        let map = json_object(value, "a scenario", r#"{"strategy": "commit_sync_batch"}"#)?;
         let mut scenario = Scenario::default();
         for (key, value) in map {
             scenario.set(key, value)?;

@@ -5,7 +5,7 @@
 //! Times are integer microseconds (`*_us`); JSON holds milliseconds with at most three
 //! decimals, read exactly by [`crate::scenario::parse_millis`].
 
-use crate::scenario::{format_millis, parse_millis, ScenarioError, US_PER_MS};
+use crate::scenario::{format_millis, json_object, parse_json, parse_millis, ScenarioError, US_PER_MS};
 use serde_json::{Map, Number, Value};
 use std::fmt;
 
@@ -482,20 +482,12 @@ impl ProducerScenario {
     /// out-of-range values, and the setting at fault when the Java client would refuse the
     /// combination ([`ProducerScenario::validate`]).
     pub fn from_json(text: &str) -> Result<ProducerScenario, ScenarioError> {
-        let value: Value = serde_json::from_str(text)
-            .map_err(|e| ScenarioError { key: None, message: format!("not valid JSON: {e}") })?;
-        ProducerScenario::from_value(&value)
+        ProducerScenario::from_value(&parse_json(text)?)
     }
 
     /// As [`ProducerScenario::from_json`], from a parsed JSON value.
     pub fn from_value(value: &Value) -> Result<ProducerScenario, ScenarioError> {
-        let Value::Object(map) = value else {
-            return Err(ScenarioError {
-                key: None,
-                message: "a producer scenario must be a JSON object, e.g. {\"enable.idempotence\": false}"
-                    .to_string(),
-            });
-        };
+        let map = json_object(value, "a producer scenario", r#"{"enable.idempotence": false}"#)?;
         let mut scenario = ProducerScenario::default();
         for (key, value) in map {
             scenario.set(key, value)?;
