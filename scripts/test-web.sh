@@ -2,7 +2,8 @@
 # Tests the page. Needs the tools of scripts/setup.sh.
 #  1. wasm-bindgen-test of the app in headless Chromium (crates/app/tests);
 #  2. a release build into dist/ (Trunk, wasm-opt -Oz, relative asset paths), and the CLI;
-#  3. dist/ served on a free loopback port, checked to be the page just built;
+#  3. dist/ served on a free loopback port under a sub-path (as a blog would host it),
+#     checked to be the page just built;
 #  4. end-to-end tests with real input (tests/e2e/run.mjs, screenshots in tests/e2e/output/);
 #  5. the budget check, which prints figures (tests/e2e/budget.mjs).
 set -euo pipefail
@@ -21,9 +22,9 @@ trunk build --release --public-url ./
 step "runner: offset-window CLI (the e2e export test compares against it)"
 cargo build -p offset-window-cli
 
-step "page: serve dist/ on a free loopback port"
+step "page: serve dist/ on a free loopback port, under a sub-path"
 server_out=$(mktemp)
-node tests/e2e/serve.mjs dist >"$server_out" 2>&1 &
+node tests/e2e/serve.mjs dist 0 /blog/kafka/offset-window/ >"$server_out" 2>&1 &
 server_pid=$!
 trap 'kill "$server_pid" 2>/dev/null || true; rm -f "$server_out" "${served:-}"' EXIT
 for _ in $(seq 1 100); do

@@ -49,13 +49,29 @@ async function expectFollows(page, what) {
 }
 
 const problems = [];
-async function open(browser, options = {}, suffix = '') {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
-  const page = await context.newPage();
+/** Page errors, console errors and any request to another origin (no fonts, scripts or
+ *  analytics from elsewhere) or outside the sub-path become problems, which fail the
+ *  running test. */
+function watch(page) {
+  const origin = new URL(BASE).origin;
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
     if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
   });
+  // scripts/test-web.sh serves dist/ under a sub-path: every asset must come from under it.
+  const under = new URL(BASE).pathname;
+  page.on('request', (r) => {
+    if (/^(data|blob|about):/.test(r.url())) return;
+    const url = new URL(r.url());
+    if (url.origin !== origin) problems.push(`request to another origin: ${r.url()}`);
+    else if (!url.pathname.startsWith(under)) problems.push(`request outside ${under}: ${r.url()}`);
+  });
+}
+
+async function open(browser, options = {}, suffix = '') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
+  const page = await context.newPage();
+  watch(page);
   await page.goto(BASE + suffix);
   await page.waitForSelector('#ro-position');
   await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
@@ -228,15 +244,23 @@ test('guided tour by keyboard only; browser back/forward between steps', async (
   await context.close();
 });
 
-test('embed URL in a 400×300 iframe: drag the slider; no request leaves the page', async (browser) => {
+test('copy embed code → clipboard; that URL in a 400×300 iframe: drag the slider', async (browser) => {
+  const { page: full, context: fullContext } = await open(browser, {
+    permissions: ['clipboard-read', 'clipboard-write'],
+  }, '#crash_at_us=3000000');
+  await full.click('#copy-embed');
+  await full.waitForFunction(() => document.querySelector('#embed-code').textContent.startsWith('Copied'));
+  const snippet = await full.evaluate(() => navigator.clipboard.readText());
+  assert.match(snippet, /^<iframe src="[^"]+" width="\d+" height="\d+"[^>]*><\/iframe>$/, snippet);
+  const src = snippet.match(/src="([^"]+)"/)[1];
+  assert.equal(src, `${BASE}?embed=1#crash_at_us=3000000`, 'the copied snippet points at this page, embed mode, this instant');
+  await fullContext.close();
+
   const context = await browser.newContext({ viewport: { width: 800, height: 600 } });
   const page = await context.newPage();
-  const origin = new URL(BASE).origin;
-  const outside = [];
-  page.on('request', (r) => { if (!r.url().startsWith(origin) && !r.url().startsWith('data:') && !r.url().startsWith('about:')) outside.push(r.url()); });
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
+  watch(page);
   await page.setContent(`<!doctype html><title>blog</title><p>A paragraph of a blog post.</p>
-    <iframe id="embed" src="${BASE}?embed=1#crash_at_us=3000000" width="400" height="300" style="border:1px solid #ccc"></iframe>`);
+    <iframe id="embed" src="${src}" width="400" height="300" style="border:1px solid #ccc"></iframe>`);
   const frame = await (await page.waitForSelector('#embed')).contentFrame();
   await frame.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
   assert.equal(await frame.$eval('#ro-position', (e) => e.dataset.value), '15');
@@ -257,7 +281,6 @@ test('embed URL in a 400×300 iframe: drag the slider; no request leaves the pag
   const ro = await frame.evaluate(() => Number(document.querySelector('#ro-duplicated').dataset.value));
   assert.equal(ro, defaultsAt(T).duplicated);
   await page.screenshot({ path: path.join(OUT, 'embed-400x300.png') });
-  assert.deepEqual(outside, [], 'requests to other origins');
   await context.close();
 });
 
@@ -279,6 +302,77 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
   assert.match(fs.readFileSync(await svg.path(), 'utf8'), /^<svg/);
   const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
   assert.deepEqual([...fs.readFileSync(await png.path()).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  await context.close();
+});
+
+// Issue 4, accessibility: axe-core (the WCAG rules engine, run inside the page) on every
+// layout the page has; text contrast is one of its rules. The chart's own colours are
+// checked against the canvas background in crates/app/tests/page.rs.
+const AXE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/axe-core/axe.min.js'), 'utf8');
+async function axeViolations(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+  }));
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
+}
+
+test('axe-core: no WCAG 2.2 A/AA violation (full page, comparison, tour, projector, 360 px, embed, producer)', async (browser) => {
+  const layouts = [
+    ['full page, advanced open, comparison open', {}, '', async (page) => {
+      await page.click('.advanced summary');
+      await page.click('#compare-toggle');
+      await page.waitForSelector('#compare-table');
+    }],
+    ['tour step 5', {}, '#step=5', null],
+    ['projector', {}, '', (page) => page.click('#projector')],
+    ['360 px', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }, '', null],
+    ['embed', { viewport: { width: 400, height: 300 } }, '?embed=1', null],
+  ];
+  const found = [];
+  for (const [name, options, suffix, act] of layouts) {
+    const { page, context } = await open(browser, options, suffix);
+    if (act) await act(page);
+    found.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
+    await context.close();
+  }
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  watch(page);
+  await page.goto(`${BASE}?view=producer`);
+  await page.waitForSelector('#pc-log');
+  found.push(...(await axeViolations(page)).map((v) => `producer view: ${v}`));
+  await context.close();
+  assert.deepEqual(found, []);
+});
+
+test('Tab reaches every control, each with a visible focus ring', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.click('.advanced summary'); // the advanced group open: its controls count too
+  await page.click('#compare-toggle');
+  await page.waitForSelector('#compare-table');
+  await page.evaluate(() => document.activeElement?.blur());
+  const controls = await page.evaluate(() => {
+    const all = [...document.querySelectorAll('a[href], button, input, select, summary, [tabindex]')]
+      .filter((e) => !e.disabled && e.tabIndex >= 0 && e.getClientRects().length > 0);
+    all.forEach((e, i) => { e.dataset.ctl = String(i); });
+    return all.map((e) => e.id || e.textContent.trim().slice(0, 30) || e.outerHTML.slice(0, 40));
+  });
+  assert.ok(controls.length >= 20, `found only ${controls.length} controls`);
+  const reached = new Map();
+  for (let i = 0; i < controls.length + 5; i++) {
+    await page.keyboard.press('Tab');
+    const at = await page.evaluate(() => {
+      const e = document.activeElement;
+      const css = getComputedStyle(e);
+      return { ctl: e.dataset.ctl, ring: css.outlineStyle !== 'none' && parseFloat(css.outlineWidth) >= 2 };
+    });
+    if (at.ctl !== undefined) reached.set(Number(at.ctl), at.ring);
+  }
+  const missed = controls.filter((_, i) => !reached.has(i));
+  assert.deepEqual(missed, [], 'controls Tab never reaches');
+  const ringless = controls.filter((_, i) => reached.get(i) === false);
+  assert.deepEqual(ringless, [], 'controls focused without a visible focus ring');
   await context.close();
 });
 

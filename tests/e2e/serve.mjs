@@ -1,12 +1,15 @@
 // A static file server for dist/ on 127.0.0.1, on a free port (port 0 lets the kernel
-// choose): prints its base URL as the first line of stdout, then serves until killed.
-// Usage: node tests/e2e/serve.mjs DIR [PORT]
+// choose), under a sub-path (as a blog hosts it: everything outside PREFIX is 404): prints
+// its base URL as the first line of stdout, then serves until killed.
+// Usage: node tests/e2e/serve.mjs DIR [PORT] [PREFIX]   (PREFIX like /blog/kafka/, default /)
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(process.argv[2] ?? 'dist');
 const port = Number(process.argv[3] ?? 0);
+const prefix = process.argv[4] ?? '/';
+if (!prefix.startsWith('/') || !prefix.endsWith('/')) throw new Error(`PREFIX must start and end with /: ${prefix}`);
 const types = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
@@ -18,7 +21,11 @@ const types = {
 
 const server = http.createServer((req, res) => {
   const url = new URL(req.url, 'http://localhost');
-  let file = path.join(root, decodeURIComponent(url.pathname));
+  if (!url.pathname.startsWith(prefix)) {
+    res.writeHead(404, { 'content-type': 'text/plain' }).end(`not found: this server serves ${prefix} only\n`);
+    return;
+  }
+  let file = path.join(root, decodeURIComponent(url.pathname.slice(prefix.length - 1)));
   if (!file.startsWith(root)) {
     res.writeHead(403).end();
     return;
@@ -38,6 +45,6 @@ const server = http.createServer((req, res) => {
 });
 
 server.listen(port, '127.0.0.1', () => {
-  console.log(`http://127.0.0.1:${server.address().port}/`);
+  console.log(`http://127.0.0.1:${server.address().port}${prefix}`);
 });
 for (const sig of ['SIGINT', 'SIGTERM']) process.on(sig, () => server.close(() => process.exit(0)));

@@ -28,7 +28,7 @@ pub const DURABLE: RGBColor = RGBColor(0x00, 0x9E, 0x73);
 /// Committed offset (solid, dark).
 pub const COMMITTED: RGBColor = RGBColor(0x1A, 0x1A, 0x1A);
 /// A crash here would process records twice (diagonal hatching).
-pub const DUPLICATED: RGBColor = RGBColor(0xE6, 0x9F, 0x00);
+pub const DUPLICATED: RGBColor = RGBColor(0xB8, 0x78, 0x00);
 /// A crash here would lose records (cross-hatching).
 pub const LOST: RGBColor = RGBColor(0xD5, 0x3E, 0x4F);
 /// The crash marker.

@@ -468,7 +468,22 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
     assert_eq!(json, serde_json::to_string(&run.summary_at(3_000_000)).unwrap());
     assert!(page.find("#producer-note a").get_attribute("href").unwrap().contains("view=producer"));
     page.click("#copy-embed").await;
-    let copied = page.find("#embed-code").text_content().unwrap();
+    // The clipboard answers asynchronously (here it may refuse: the snippet is shown either way).
+    let mut copied = String::new();
+    for _ in 0..200 {
+        copied = page.find("#embed-code").text_content().unwrap();
+        if !copied.is_empty() {
+            break;
+        }
+        let tick = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 10)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(tick).await.unwrap();
+        yew::scheduler::flush().await;
+    }
     assert!(copied.contains("<iframe") && copied.contains("?embed=1#crash_at_us=3000000"), "{copied}");
 }
 
@@ -478,4 +493,38 @@ async fn the_svg_export_is_the_same_drawing() {
     let svg = offset_window_app::components::chart_svg(&run);
     assert!(svg.starts_with("<svg") && svg.contains("</svg>"), "{}", &svg[..svg.len().min(200)]);
     assert!(svg.contains("#1A1A1A") || svg.contains("#1a1a1a"), "the committed line's colour");
+}
+
+/// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
+fn contrast(a: plotters::style::RGBColor, b: plotters::style::RGBColor) -> f64 {
+    let luminance = |c: plotters::style::RGBColor| {
+        let lin = |v: u8| {
+            let s = f64::from(v) / 255.0;
+            if s <= 0.03928 {
+                s / 12.92
+            } else {
+                ((s + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+    };
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[wasm_bindgen_test]
+fn chart_colours_have_wcag_non_text_contrast() {
+    // WCAG 1.4.11: graphical objects need 3:1 against what is next to them (the white plot).
+    let white = plotters::style::RGBColor(255, 255, 255);
+    for (name, c) in [
+        ("position", charts::POSITION),
+        ("durable", charts::DURABLE),
+        ("committed", charts::COMMITTED),
+        ("duplicated", charts::DUPLICATED),
+        ("lost", charts::LOST),
+        ("crash", charts::CRASH),
+    ] {
+        let ratio = contrast(c, white);
+        assert!(ratio >= 3.0, "{name} {c:?}: {ratio:.2}:1 against white, below 3:1");
+    }
 }

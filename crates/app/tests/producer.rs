@@ -224,8 +224,8 @@ fn the_axis_draws_the_same_through_the_svg_backend() {
         assert!(off.contains(&format!("batch {b}")));
     }
     // The second write of batch 1 is drawn orange (DUPLICATED) only without idempotence.
-    assert!(off.contains("#E69F00"), "a duplicate write is marked");
-    assert!(!on.contains("#E69F00"), "with idempotence nothing is written twice");
+    assert!(off.contains("#B87800"), "a duplicate write is marked");
+    assert!(!on.contains("#B87800"), "with idempotence nothing is written twice");
 }
 
 #[wasm_bindgen_test]

@@ -8,7 +8,9 @@ use offset_window_sim::compare::PAIRS;
 use offset_window_sim::{simulate, Run, Scenario, Strategy};
 use std::ops::Range;
 use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use yew::platform::spawn_local;
 use yew::prelude::*;
 
 /// The runs of [`compare_runs`]: one per (client, strategy) pair the scenario allows.
@@ -217,7 +219,7 @@ pub fn Operator(p: &AtProps) -> Html {
     html! {
         <section class="operator" aria-labelledby="operator-title">
             <h2 id="operator-title">{ "As an operator reads it" }</h2>
-            <pre id="describe" data-lag={lag.to_string()} data-records-lag={records_lag.to_string()}>
+            <pre id="describe" tabindex="0" aria-label="kafka-consumer-groups.sh --describe output" data-lag={lag.to_string()} data-records-lag={records_lag.to_string()}>
                 <code>{ "$ kafka-consumer-groups.sh --describe --group orders\n" }{ table }</code></pre>
             <p>{ format!("The client's own records-lag (log end − position) is {records_lag}. ") }
                 { format!("The difference, {} records, is the uncommitted window: handed out, not yet committed, \
@@ -319,10 +321,17 @@ pub fn Export(p: &ExportProps) -> Html {
         let (copied, latest) = (copied.clone(), p.latest.clone());
         Callback::from(move |_| {
             let snippet = embed_snippet(&latest.0.borrow().1);
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&snippet);
-            }
-            copied.set(format!("Copied: {snippet}"));
+            let Some(w) = web_sys::window() else { return };
+            let write = JsFuture::from(w.navigator().clipboard().write_text(&snippet));
+            let copied = copied.clone();
+            // The clipboard may refuse (no permission, an insecure origin): then the snippet
+            // is still shown, to copy by hand.
+            spawn_local(async move {
+                copied.set(match write.await {
+                    Ok(_) => format!("Copied: {snippet}"),
+                    Err(_) => format!("The browser refused the clipboard; copy this: {snippet}"),
+                });
+            });
         })
     };
     html! {

@@ -56,7 +56,7 @@ fn readout(
         <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
             <dt>{ title }</dt>
             <dd>{ value }</dd>
-            <p class="note">{ note }</p>
+            <dd class="note">{ note }</dd>
         </div>
     }
 }
@@ -124,7 +124,7 @@ pub fn RunSummary(p: &RunProps) -> Html {
                 <p>{ text }</p>
                 if let Some(us) = at {
                     <button class="go" onclick={p.dispatch.to_callback().reform(move |_| Action::SetCrash(us))}
-                        aria-label={format!("Move the crash to {} s", seconds_text(us))}>
+                        aria-label={format!("Crash there: move the crash to {} s", seconds_text(us))}>
                         { "Crash there" }
                     </button>
                 }
