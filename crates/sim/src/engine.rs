@@ -268,7 +268,12 @@ impl<'a> Engine<'a> {
             position: scenario.log_start_offset,
             committed,
             first_commit_landed_us: None,
-            runs: vec![1; scenario.log_start_offset as usize],
+            runs: {
+                let start = scenario.log_start_offset as usize;
+                let mut runs = Vec::with_capacity(start + scenario.estimated_records().min(1 << 24) as usize);
+                runs.resize(start, 1);
+                runs
+            },
             durable_frontier: 0,
             stored_offset: scenario.log_start_offset,
             auto_commit_deadline_us: scenario.auto_commit_interval_us,
@@ -337,15 +342,12 @@ impl<'a> Engine<'a> {
         }
     }
 
-    /// Removes and returns the event [`Self::peek`] shows.
-    fn pop(&mut self) -> Event {
-        match (self.loop_event, self.queue.peek()) {
-            (Some(l), Some(Reverse(h))) if h.key < l.key => self.queue.pop().expect("peeked").0.event,
-            (Some(l), _) => {
-                self.loop_event = None;
-                l.event
-            }
-            (None, _) => self.queue.pop().expect("an event to pop").0.event,
+    /// Removes `next`, the event [`Self::peek`] just showed.
+    fn pop(&mut self, next: Queued) {
+        if self.loop_event.is_some_and(|l| l.key == next.key) {
+            self.loop_event = None;
+        } else {
+            self.queue.pop();
         }
     }
 
@@ -359,7 +361,8 @@ impl<'a> Engine<'a> {
         mut recorder: Option<&mut Recorder>,
     ) -> Result<(), ScenarioError> {
         let mut budget = 2 * MAX_EVENTS;
-        while let Some(next) = self.peek() {
+        let mut upcoming = self.peek();
+        while let Some(next) = upcoming {
             let at_us = next.at_us();
             if at_us >= stop_before_us {
                 break;
@@ -375,11 +378,12 @@ impl<'a> Engine<'a> {
                     ),
                 });
             }
-            let event = self.pop();
+            self.pop(next);
             debug_assert!(at_us >= self.now_us, "time never goes backwards");
             self.now_us = at_us;
-            self.handle(event, recorder.as_deref_mut());
-            let instant_done = self.peek().is_none_or(|next| next.at_us() > at_us);
+            self.handle(next.event, recorder.as_deref_mut());
+            upcoming = self.peek();
+            let instant_done = upcoming.is_none_or(|next| next.at_us() > at_us);
             if instant_done {
                 if let Some(rec) = recorder.as_deref_mut() {
                     rec.end_of_instant(self);

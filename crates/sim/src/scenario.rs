@@ -904,9 +904,8 @@ impl Scenario {
         self.log_end_offset.saturating_add(produced.min(u64::MAX as u128) as u64)
     }
 
-    /// An upper estimate of the events a run of this scenario processes: record
-    /// completions, polls and commits within the horizon.
-    pub fn estimated_events(&self) -> u64 {
+    /// An upper estimate of the records `poll()` hands out within the horizon.
+    pub(crate) fn estimated_records(&self) -> u64 {
         let threads = if self.worker_pool { self.pool_threads as u64 } else { 1 };
         let mpr = self.max_poll_records as u64;
         // Jitter can make records shorter: at least 1 µs, at most p·(1 − j) shorter.
@@ -919,9 +918,16 @@ impl Scenario {
         };
         let processed = threads.saturating_mul(self.horizon_us / fastest_us + 1);
         let available = self.log_end_at(self.horizon_us).saturating_sub(self.log_start_offset);
-        let handed_out = processed
+        processed
             .saturating_add(mpr.saturating_mul(self.pool_max_in_flight_batches as u64 + 1))
-            .min(available.saturating_mul(2).saturating_add(mpr));
+            .min(available.saturating_mul(2).saturating_add(mpr))
+    }
+
+    /// An upper estimate of the events a run of this scenario processes: record
+    /// completions, polls and commits within the horizon.
+    pub fn estimated_events(&self) -> u64 {
+        let mpr = self.max_poll_records as u64;
+        let handed_out = self.estimated_records();
         let polls = handed_out / mpr + self.horizon_us / self.fetch_max_wait_us + 2;
         let background = self.horizon_us / self.auto_commit_interval_us + 1;
         let commits = match self.strategy {
