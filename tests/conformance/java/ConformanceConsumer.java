@@ -187,8 +187,10 @@ public final class ConformanceConsumer {
                     close(consumer);
                     return;
                 }
+                // The side effect: in transactional mode the output record, sent and acknowledged
+                // (in the log, visible to read_uncommitted) before the record counts as done.
+                if (transactional) producer.send(new ProducerRecord<>(outTopic, Long.toString(r.offset()))).get();
                 log("done " + now() + " " + r.offset());
-                if (transactional) producer.send(new ProducerRecord<>(outTopic, Long.toString(r.offset())));
                 if (strategy.equals("commit_sync_record")) {
                     long c = recordOffset ? r.offset() : r.offset() + 1;
                     String sent = now();
