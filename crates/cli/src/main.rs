@@ -35,7 +35,7 @@ enum Command {
     /// Run one scenario and print the result (SPEC §6): the state at the crash instant, the
     /// worst crash instants, loop time blocked on commits, commit and poll rates.
     Run {
-        /// Scenario JSON file, or `-` for standard input.
+        /// Scenario JSON file (or a `scenarios/` file: its `scenario` object), or `-` for stdin.
         #[arg(default_value = "-")]
         file: String,
         /// Output format.
@@ -46,7 +46,7 @@ enum Command {
     /// before and after KAFKA-18641, librdkafka with and without store_offsets, the manual
     /// strategies) and print lost / duplicated / re-read at its crash instant, one row each.
     Compare {
-        /// Scenario JSON file, or `-` for standard input.
+        /// Scenario JSON file (or a `scenarios/` file: its `scenario` object), or `-` for stdin.
         #[arg(default_value = "-")]
         file: String,
         /// Output format.
@@ -126,6 +126,9 @@ fn producer_help() -> String {
     text
 }
 
+/// The scenario text in `file` (or stdin for `-`). A file of `scenarios/`
+/// (`{"description", "source", "scenario", "expect"}`) gives its `scenario` object; any other
+/// text is the scenario itself (and any error is reported by the scenario's own parser).
 fn read_input(file: &str) -> Result<String, String> {
     let mut text = String::new();
     if file == "-" {
@@ -133,7 +136,17 @@ fn read_input(file: &str) -> Result<String, String> {
     } else {
         text = std::fs::read_to_string(file).map_err(|e| format!("reading {file}: {e}"))?;
     }
-    Ok(text)
+    Ok(match serde_json::from_str::<serde_json::Value>(&text) {
+        Ok(serde_json::Value::Object(file))
+            if file.get("scenario").is_some_and(|s| s.is_object())
+                && file
+                    .keys()
+                    .all(|k| matches!(k.as_str(), "description" | "source" | "scenario" | "expect")) =>
+        {
+            file["scenario"].to_string()
+        }
+        _ => text,
+    })
 }
 
 fn table(summary: &Summary) -> String {

@@ -51,14 +51,17 @@ fn scenario_files_hold_through_the_core() {
 #[test]
 fn scenario_files_hold_through_the_binary() {
     for (name, file) in scenario_files() {
-        let out = Command::cargo_bin("offset-window")
-            .unwrap()
-            .args(["run", "-"])
-            .write_stdin(file["scenario"].to_string())
-            .output()
-            .unwrap();
-        assert!(out.status.success(), "{name}: {}", String::from_utf8_lossy(&out.stderr));
-        let result: Value = serde_json::from_slice(&out.stdout).unwrap();
-        check(&name, "offset-window run", &result, &file["expect"]);
+        // The file itself (as the README runs it), and its scenario object on stdin.
+        let path = format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+        for (how, args, stdin) in [
+            ("offset-window run FILE", ["run", path.as_str()], String::new()),
+            ("offset-window run -", ["run", "-"], file["scenario"].to_string()),
+        ] {
+            let out =
+                Command::cargo_bin("offset-window").unwrap().args(args).write_stdin(stdin).output().unwrap();
+            assert!(out.status.success(), "{name} via {how}: {}", String::from_utf8_lossy(&out.stderr));
+            let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+            check(&name, how, &result, &file["expect"]);
+        }
     }
 }
