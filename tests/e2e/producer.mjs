@@ -20,7 +20,7 @@ async function open(browser, options = {}) {
   const page = await context.newPage();
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   await page.goto(URL_PRODUCER);
   await page.waitForSelector('#producer-axis canvas[data-targets]');

@@ -49,14 +49,14 @@ async function expectFollows(page, what) {
 }
 
 const problems = [];
-/** Page errors, console errors and any request to another origin (no fonts, scripts or
+/** Page errors, console errors and warnings, and any request to another origin (no fonts, scripts or
  *  analytics from elsewhere) or outside the sub-path become problems, which fail the
  *  running test. */
 function watch(page) {
   const origin = new URL(BASE).origin;
   page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
   page.on('console', (m) => {
-    if (m.type() === 'error') problems.push(`console error: ${m.text()}`);
+    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
   });
   // scripts/test-web.sh serves dist/ under a sub-path: every asset must come from under it.
   const under = new URL(BASE).pathname;

@@ -129,11 +129,12 @@ pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f
     // Shading: at every crash instant T, the duplicated count is drawn as a band just above
     // the committed offset and the lost count as a band just below it. Both heights come
     // from the profile (counts), anchored on the committed line, so both show when both are
-    // non-zero (several pool threads).
+    // non-zero (several pool threads). Offsets that ran several times count each run, so
+    // the band can reach above the axis: it stops at the top (the profile chart has the count).
     let segments = profile_segments(run);
-    let dup = segments
-        .iter()
-        .map(|s| (s.from_us, s.to_us, s.committed as f64, (s.committed + s.duplicated) as f64));
+    let dup = segments.iter().map(|s| {
+        (s.from_us, s.to_us, s.committed as f64, ((s.committed + s.duplicated) as f64).min(f.y_max))
+    });
     draw_bands(root, f, columns(f, dup.filter(|b| b.3 > b.2)), DUPLICATED, Hatch::Diagonal)?;
     let lost = segments
         .iter()

@@ -131,7 +131,12 @@ impl State {
             next.drafts.remove(CRASH_FIELD);
             next.errors.remove(CRASH_FIELD);
         }
-        next.scenario = pin_crash(scenario);
+        let scenario = pin_crash(scenario);
+        if scenario != next.scenario {
+            // The tour's caption describes its step's settings: changing one leaves the tour.
+            next.tour_step = None;
+        }
+        next.scenario = scenario;
         next
     }
 

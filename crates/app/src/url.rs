@@ -102,7 +102,14 @@ pub fn state_from(fragment: &str) -> State {
                     continue;
                 }
             },
-            "worker_pool" => Action::SetWorkerPool(value == "true"),
+            "worker_pool" => match value.as_str() {
+                "true" | "false" => Action::SetWorkerPool(value == "true"),
+                _ => {
+                    notices
+                        .push(format!("The link's worker_pool={value} was not used: it is true or false."));
+                    continue;
+                }
+            },
             _ => match key_spec(key) {
                 Some(spec) => match spec.kind {
                     KeyKind::Choice(_) => Action::SetChoice { key: spec.name, value: value.clone() },
@@ -127,12 +134,18 @@ pub fn state_from(fragment: &str) -> State {
         state = state.reduce(action);
     }
     if let Some(n) = step {
-        // The step sets every control; keys given beside it were applied first and lost.
+        // A step alone sets every control; beside other keys it must agree with them.
         let own = crate::tour::state(n);
         if pairs.iter().all(|(k, _)| k == STEP_KEY) {
             state = Rc::new(own);
-        } else {
+        } else if state.scenario == own.scenario {
             Rc::make_mut(&mut state).tour_step = Some(n);
+        } else {
+            // The caption would describe settings the page does not show.
+            notices.push(format!(
+                "The link's step={} was not used: its other settings are not that tour step's.",
+                n + 1
+            ));
         }
     }
     if let Some(us) = crash {

@@ -350,10 +350,18 @@ async fn client_choice_shows_its_note_and_refuses_store_offsets_for_java() {
     choose(&page, "#strategy", "store_offsets_after_processing").await;
     let message = page.find(".field-error").text_content().unwrap();
     assert!(message.contains("librdkafka"), "{message}");
+    let shown = || page.find("#strategy").dyn_into::<HtmlSelectElement>().unwrap().value();
+    assert_eq!(shown(), "auto_commit", "the refused choice does not stay shown");
+    choose(&page, "#strategy", "store_offsets_after_processing").await; // the same refusal again
+    assert_eq!(shown(), "auto_commit");
     choose(&page, "#client", "librdkafka").await;
     assert!(page.find("#client-note").text_content().unwrap().contains("librdkafka"));
     choose(&page, "#strategy", "store_offsets_after_processing").await;
     assert!(page.root.query_selector(".field-error").unwrap().is_none());
+    assert_eq!(shown(), "store_offsets_after_processing");
+    // A change made elsewhere (the defaults again) shows in a select the reader has used.
+    page.click(".reset").await;
+    assert_eq!(shown(), "auto_commit");
 }
 
 #[wasm_bindgen_test]
@@ -398,6 +406,23 @@ async fn each_tour_step_shows_the_issue_4_numbers() {
 }
 
 #[wasm_bindgen_test]
+async fn a_link_whose_settings_are_not_its_tour_step_leaves_the_tour_with_a_notice() {
+    let page = mount_at("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5").await;
+    assert!(page.root.query_selector("#tour").unwrap().is_none());
+    assert!(page.find("#notices").text_content().unwrap().contains("step=5"));
+}
+
+#[wasm_bindgen_test]
+async fn changing_a_control_leaves_the_tour() {
+    let page = mount_at("#step=5").await;
+    assert_eq!(page.find("#tour").get_attribute("data-step").unwrap(), "5");
+    page.type_into("#f-max-poll-records", "9").await;
+    assert!(page.root.query_selector("#tour").unwrap().is_none(), "the step-5 caption no longer applies");
+    assert!(page.root.query_selector("#tour-start").unwrap().is_some());
+    assert_eq!(page.value("#ro-lost"), "0", "the page shows the changed scenario");
+}
+
+#[wasm_bindgen_test]
 async fn url_round_trip_for_random_states() {
     use offset_window_app::state::State;
     use offset_window_app::url::{state_fragment, state_from};
@@ -422,8 +447,14 @@ async fn url_round_trip_for_random_states() {
         if s.validate().is_err() {
             continue;
         }
-        let mut state = State::from_scenario(Scenario { crash_at_us: 1 + next(s.horizon_us), ..s });
-        state.tour_step = (next(3) == 0).then(|| next(8) as usize);
+        // A tour step shows its own settings (changing one leaves the tour), at any crash.
+        let state = if next(3) == 0 {
+            let mut step = offset_window_app::tour::state(next(8) as usize);
+            step.crash_at_us = 1 + next(step.scenario.horizon_us);
+            step
+        } else {
+            State::from_scenario(Scenario { crash_at_us: 1 + next(s.horizon_us), ..s })
+        };
         let back = state_from(&state_fragment(&state));
         assert_eq!(back.notices, Vec::<String>::new(), "{}", state_fragment(&state));
         assert_eq!(
@@ -435,9 +466,12 @@ async fn url_round_trip_for_random_states() {
 
 #[wasm_bindgen_test]
 async fn a_bad_link_value_shows_a_notice_and_a_working_page() {
-    let page =
-        mount_at("#max.poll.records=abc&record_processing_ms=-5&nonsense=1&crash_at_us=99999999999").await;
+    let page = mount_at(
+        "#max.poll.records=abc&record_processing_ms=-5&nonsense=1&worker_pool=maybe&crash_at_us=99999999999",
+    )
+    .await;
     let notices = page.find("#notices").text_content().unwrap();
+    assert!(notices.contains("worker_pool=maybe"), "{notices}");
     assert!(
         notices.contains("max.poll.records=abc") && notices.contains("record_processing_ms=-5"),
         "{notices}"
@@ -461,6 +495,10 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
     );
     page.type_into("#base-offset", "1000").await;
     assert!(page.find("#describe").text_content().unwrap().contains("1025"));
+    page.type_into("#base-offset", "abc").await;
+    let error = page.find("#base-offset-error").text_content().unwrap();
+    assert!(error.contains("display base offset") && error.contains("\"abc\""), "{error}");
+    assert!(page.find("#describe").text_content().unwrap().contains("1025"), "the last good base stays");
     page.type_into("#crash-at", "3").await;
     assert!(page.find("#chart-text").text_content().unwrap().contains("position 15"));
     let run = simulate(&Scenario::default()).unwrap();

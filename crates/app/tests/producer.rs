@@ -243,6 +243,12 @@ async fn faults_can_be_placed_without_a_mouse() {
     // the new leader drops them.
     assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 2);
     assert_eq!(view.counters(), [20, 0, 0, 4]);
+    // A time that is not one: a message, nothing placed or removed.
+    view.type_into("#p-fault-at", "abc").await;
+    view.click("#p-fault-add").await;
+    assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 2);
+    let text = view.find(".faults-box").text_content().unwrap();
+    assert!(text.contains("at (ms)") && text.contains("abc") && text.contains("nothing placed"), "{text}");
 }
 
 #[wasm_bindgen_test]

@@ -7,6 +7,7 @@ use crate::state::{seconds_text, Action, State};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, US_PER_MS};
 use offset_window_sim::{Client, Strategy};
 use std::rc::Rc;
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -133,13 +134,23 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 dispatch={p.dispatch.clone()} />
         }
     };
+    let current = |key: &str| s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+    {
+        let shown: Vec<(String, String)> = CHOICES.iter().map(|&k| (choice_id(k), current(k))).collect();
+        use_effect(move || shown.iter().for_each(|(id, value)| show_choice(id, value)));
+    }
     let choice = |key: &'static str, label: &'static str, names: &'static [&'static str]| {
-        let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        let id = format!("f-{}", key.replace('.', "-"));
-        let onchange = p.dispatch.to_callback().reform(move |e: Event| {
-            let select: HtmlSelectElement = e.target_unchecked_into();
-            Action::SetChoice { key, value: select.value() }
-        });
+        let current = current(key);
+        let id = choice_id(key);
+        let onchange = {
+            let current = current.clone();
+            p.dispatch.to_callback().reform(move |e: Event| {
+                let select: HtmlSelectElement = e.target_unchecked_into();
+                let chosen = select.value();
+                select.set_value(&current); // see `show_choice`
+                Action::SetChoice { key, value: chosen }
+            })
+        };
         html! {
             <div class="field">
                 <label for={id.clone()}>{ label }</label>
@@ -283,17 +294,30 @@ pub struct CommitProps {
 #[function_component]
 pub fn CommitChoice(p: &CommitProps) -> Html {
     rendered("control:commit");
-    let on_strategy = p.dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        Action::SetStrategy(Strategy::from_name(&select.value()).unwrap_or(Strategy::AutoCommit))
+    let (strategy, client, pool) = (p.strategy, p.client, p.worker_pool);
+    use_effect(move || {
+        show_choice("strategy", strategy.name());
+        show_choice("client", client.name());
     });
-    let on_pool = p.dispatch.to_callback().reform(|e: Event| {
+    // Each control shows the page's value again before the change is asked for: an accepted
+    // change renders the new one, a refused one leaves the old one (see `show_choice`).
+    let on_strategy = p.dispatch.to_callback().reform(move |e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        let chosen = select.value();
+        select.set_value(strategy.name());
+        Action::SetStrategy(Strategy::from_name(&chosen).unwrap_or(strategy))
+    });
+    let on_pool = p.dispatch.to_callback().reform(move |e: Event| {
         let input: HtmlInputElement = e.target_unchecked_into();
-        Action::SetWorkerPool(input.checked())
+        let wanted = input.checked();
+        input.set_checked(pool);
+        Action::SetWorkerPool(wanted)
     });
-    let on_client = p.dispatch.to_callback().reform(|e: Event| {
+    let on_client = p.dispatch.to_callback().reform(move |e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        Action::SetChoice { key: "client", value: select.value() }
+        let chosen = select.value();
+        select.set_value(client.name());
+        Action::SetChoice { key: "client", value: chosen }
     });
     let disabled = p.strategy == Strategy::Transactional;
     html! {
@@ -330,5 +354,25 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
             if let Some(e) = &p.error { <p class="field-error" role="alert">{ e }</p> }
         </div>
         </>
+    }
+}
+
+/// The named-choice keys of the advanced group, each a `<select>` with id [`choice_id`].
+const CHOICES: [&str; 2] = ["commit_value", "isolation.level"];
+
+fn choice_id(key: &str) -> String {
+    format!("f-{}", key.replace('.', "-"))
+}
+
+/// Makes the `<select>` with `id` show `value`. Yew marks the chosen `<option selected>`,
+/// but a browser stops following that attribute once the reader has used the select; so
+/// after each render the page's value is put back, and a refused choice never stays shown.
+fn show_choice(id: &str, value: &str) {
+    let select = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok());
+    if let Some(select) = select.filter(|s| s.value() != value) {
+        select.set_value(value);
     }
 }

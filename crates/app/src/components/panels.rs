@@ -61,7 +61,7 @@ pub fn Compare(p: &CompareProps) -> Html {
             if *open {
                 <div class="table-wrap">
                 <table id="compare-table">
-                    <thead><tr><th scope="col">{ "client" }</th><th scope="col">{ "strategy" }</th>
+                    <thead><tr><th scope="col">{ "client · strategy" }</th>
                         <th scope="col">{ "lost" }</th><th scope="col">{ "duplicated" }</th><th scope="col">{ "re-read" }</th></tr></thead>
                     <tbody>
                     { for runs.iter().enumerate().map(|(i, (client, strategy, note, run))| {
@@ -72,8 +72,8 @@ pub fn Compare(p: &CompareProps) -> Html {
                             <tr data-client={*client} data-strategy={*strategy}
                                 data-lost={at.lost.to_string()} data-duplicated={at.duplicated.to_string()}
                                 data-reread={at.reread.to_string()}>
-                                <td><code>{ *client }</code>if first { <br /><small>{ *note }</small> }</td>
-                                <td><code>{ *strategy }</code></td>
+                                <th scope="row"><code>{ *client }</code>{ " · " }<code>{ *strategy }</code>
+                                    if first { <br /><small>{ *note }</small> }</th>
                                 <td class="n">{ at.lost }</td><td class="n">{ at.duplicated }</td><td class="n">{ at.reread }</td>
                             </tr>
                         }
@@ -180,10 +180,18 @@ pub fn TextAlternative(p: &AtProps) -> Html {
     let run = &p.run.0;
     let at = run.state_at(p.crash_at_us);
     let offsets = run.offsets_at(p.crash_at_us);
+    // An offset that already ran several times repeats each run: say so when the count of
+    // repeated runs is more than the offsets.
+    let repeated: u64 = offsets.duplicated.iter().map(|r| r.end - r.start).sum();
+    let runs = if at.duplicated > repeated {
+        format!(" ({} completed runs repeated: some offsets ran more than once)", at.duplicated)
+    } else {
+        String::new()
+    };
     html! {
         <p id="chart-text" class="sr-text" aria-live="polite">
             { format!(
-                "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}.",
+                "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
                 seconds_text(p.crash_at_us), at.position, at.durable, at.committed,
                 ranges(&offsets.lost), ranges(&offsets.duplicated)) }
         </p>
@@ -194,16 +202,26 @@ pub fn TextAlternative(p: &AtProps) -> Html {
 /// client's own `records-lag`.
 #[function_component]
 pub fn Operator(p: &AtProps) -> Html {
+    const MAX_BASE: u64 = 1_000_000_000_000;
     let base = use_state_eq(|| 0u64);
+    let base_error = use_state_eq(|| None::<String>);
     let run = &p.run.0;
     let at = run.state_at(p.crash_at_us);
     let end = run.scenario.log_end_at(p.crash_at_us);
     let on_base = {
-        let base = base.clone();
+        let (base, base_error) = (base.clone(), base_error.clone());
         Callback::from(move |e: InputEvent| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            if let Ok(v) = input.value().trim().parse::<u64>() {
-                base.set(v.min(1_000_000_000_000));
+            let text = input.value();
+            match text.trim().parse::<u64>() {
+                Ok(v) if v <= MAX_BASE => {
+                    base.set(v);
+                    base_error.set(None);
+                }
+                _ => base_error.set(Some(format!(
+                    "display base offset: must be a whole number from 0 to {MAX_BASE} (got \"{text}\"); still showing {}",
+                    *base
+                ))),
             }
         })
     };
@@ -226,7 +244,12 @@ pub fn Operator(p: &AtProps) -> Html {
                     and read again after a crash.", lag.saturating_sub(records_lag)) }</p>
             <div class="field">
                 <label for="base-offset">{ "display base offset (added to every offset shown here)" }</label>
-                <input type="text" id="base-offset" class="num" inputmode="numeric" value={b.to_string()} oninput={on_base} />
+                <input type="text" id="base-offset" class="num" inputmode="numeric" value={b.to_string()} oninput={on_base}
+                    aria-invalid={base_error.is_some().to_string()}
+                    aria-describedby={base_error.as_ref().map(|_| "base-offset-error")} />
+                if let Some(message) = (*base_error).clone() {
+                    <p class="field-error" id="base-offset-error" role="alert">{ message }</p>
+                }
             </div>
         </section>
     }

@@ -219,6 +219,9 @@ pub enum Action {
     Toggle(Fault),
     /// Remove the fault at this index.
     Remove(usize),
+    /// A placement typed without the mouse could not be read: show `message` under the
+    /// faults (nothing placed).
+    RefusePlacement(String),
     /// Show the log and memory at an instant, µs (`None`: the end).
     ShowAt(Option<u64>),
     /// Go to a tour step (`None`: leave the tour).
@@ -254,6 +257,11 @@ impl Reducible for State {
                     Ok(())
                 });
                 next.tour = None;
+                next
+            }
+            Action::RefusePlacement(message) => {
+                let mut next = (*self).clone();
+                put(&mut next.errors, FAULTS_KEY, Some(message));
                 next
             }
             Action::ShowAt(at_us) => State { at_us, ..(*self).clone() },

@@ -278,9 +278,15 @@ fn by_keys(kind: FaultKind, batches: u32, dispatch: &UseReducerDispatcher<State>
         Callback::from(move |_: MouseEvent| {
             let b = batch.cast::<HtmlSelectElement>().and_then(|s| s.value().parse::<u32>().ok());
             let text = at.cast::<HtmlInputElement>().map(|i| i.value()).unwrap_or_default();
-            let at_us = offset_window_sim::scenario::parse_millis(text.trim()).unwrap_or(0);
-            if let Some(fault) = fault_for_click(kind, b, Some(1), at_us) {
-                dispatch.dispatch(Action::Toggle(fault));
+            match offset_window_sim::scenario::parse_millis(text.trim()) {
+                Ok(at_us) => {
+                    if let Some(fault) = fault_for_click(kind, b, Some(1), at_us) {
+                        dispatch.dispatch(Action::Toggle(fault));
+                    }
+                }
+                Err(why) => {
+                    dispatch.dispatch(Action::RefusePlacement(format!("at (ms): {why}; nothing placed")))
+                }
             }
         })
     };
