@@ -1,5 +1,5 @@
-// How the end-to-end scripts launch Debian's Chromium (TOOLCHAIN.md: playwright-core with
-// an executablePath, never a downloaded browser; as root Chromium needs --no-sandbox).
+// How the end-to-end scripts launch Debian's Chromium: playwright-core with an
+// executablePath, never a downloaded browser; as root Chromium needs --no-sandbox.
 export const CHROMIUM = {
   executablePath: process.env.CHROMIUM ?? '/usr/bin/chromium',
   args: [

@@ -267,4 +267,9 @@ async fn the_url_holds_the_scenario_and_a_link_reproduces_it() {
     let bad = mount_at(&text).await;
     assert!(bad.find("#p-link-error").text_content().unwrap().contains("acks"));
     assert_eq!(bad.count("pc-log"), 20);
+    drop(bad);
+    // A consumer-style key=value link: the message says what this view's links look like.
+    let pairs = mount_at("acks=1").await;
+    let message = pairs.find("#p-link-error").text_content().unwrap();
+    assert!(message.contains("one JSON object"), "{message}");
 }

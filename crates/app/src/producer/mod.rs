@@ -306,7 +306,16 @@ pub fn state_from(fragment: &str) -> State {
     }
     match ProducerScenario::from_json(text) {
         Ok(scenario) => State { scenario, ..State::default() },
-        Err(e) => State { errors: vec![(LINK_KEY, e.to_string())], ..State::default() },
+        Err(e) => {
+            // The consumer view's links are key=value pairs; this view's are one JSON object.
+            let hint = if text.starts_with('{') {
+                String::new()
+            } else {
+                " (this view's link holds the scenario as one JSON object after #, e.g. #{\"acks\":\"1\"})"
+                    .to_string()
+            };
+            State { errors: vec![(LINK_KEY, format!("{e}{hint}"))], ..State::default() }
+        }
     }
 }
 
