@@ -85,6 +85,25 @@ test('a refused setting shows the core message naming it, the page stays', async
   await context.close();
 });
 
+test('keyboard: place and remove a fault, walk the tour; the focus never falls to the page', async (browser) => {
+  const { page, context } = await open(browser);
+  const active = () => page.evaluate(() => document.activeElement?.id ?? '');
+  await page.focus('#p-fault-add');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#p-remove-0');
+  await page.focus('#p-remove-0');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('#p-remove-0'));
+  assert.equal(await active(), 'p-fault-add', 'removing the last fault moves the focus to the add button');
+  await page.focus('#tour-start');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour-next');
+  await page.focus('#tour-next');
+  for (let i = 1; i < 6; i++) await page.keyboard.press('Enter');
+  assert.equal(await active(), 'tour-back', 'on the last step Next is disabled and Back has the focus');
+  await context.close();
+});
+
 test('the tour: six steps, Back and Next', async (browser) => {
   const { page, context } = await open(browser);
   await page.click('#tour-start');

@@ -162,6 +162,25 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
   await phone.page.touchscreen.tap(pbox.x + 56 + ((pbox.width - 70) * 10.5) / 12, pbox.y + pbox.height / 2);
   const Tp = await expectFollows(phone.page, 'touch tap');
   assert.ok(Math.abs(Tp - 10_500_000) < 60_000, `tap moved the crash to ${Tp} µs`);
+  // A finger scrolling the page that happens to land on the chart leaves the crash alone.
+  const cdp = await phone.context.newCDPSession(phone.page);
+  const fx = pbox.x + 56 + ((pbox.width - 70) * 3) / 12;
+  const touch = (type, y, x = fx) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
+  const y0 = pbox.y + pbox.height * 0.8;
+  await touch('touchStart', y0);
+  for (let i = 1; i <= 10; i++) await touch('touchMove', y0 - 18 * i);
+  await touch('touchEnd');
+  await phone.page.waitForTimeout(200);
+  assert.equal(await crashUs(phone.page), Tp, 'a vertical swipe over the chart does not move the crash');
+  // A sideways drag does move it.
+  const b2 = await phone.page.locator('#main-chart canvas.overlay').boundingBox();
+  const xs = (s) => b2.x + 56 + ((b2.width - 70) * s) / 12;
+  const ym = b2.y + b2.height / 2;
+  await touch('touchStart', ym, xs(3));
+  for (let i = 1; i <= 10; i++) await touch('touchMove', ym, xs(3 + 0.3 * i));
+  await touch('touchEnd');
+  const Td = await expectFollows(phone.page, 'touch drag');
+  assert.ok(Math.abs(Td - 6_000_000) < 80_000, `a sideways touch drag moved the crash to ${Td} µs`);
   await phone.context.close();
 });
 
@@ -217,8 +236,7 @@ test('guided tour by keyboard only; browser back/forward between steps', async (
     8: async () => assert.deepEqual([await ro('ro-lost'), await ro('ro-duplicated'), await ro('ro-reread')], [0, 0, 5]),
   };
   await checks[1]();
-  for (let i = 0; i < 3 && (await active()) !== 'tour-next'; i++) await page.keyboard.press('Tab');
-  assert.equal(await active(), 'tour-next');
+  assert.equal(await active(), 'tour-next', 'the pressed button is gone: focus moves to Next');
   for (let n = 2; n <= 8; n++) {
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
@@ -226,8 +244,7 @@ test('guided tour by keyboard only; browser back/forward between steps', async (
     if (n < 8) assert.equal(await active(), 'tour-next', `focus stays on Next at step ${n}`);
   }
   assert.match(await page.evaluate(() => location.hash), /step=8/);
-  await page.keyboard.press('Shift+Tab');
-  assert.equal(await active(), 'tour-back');
+  assert.equal(await active(), 'tour-back', 'Next is disabled on the last step: focus moves to Back');
   for (let n = 7; n >= 5; n--) {
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
@@ -241,6 +258,10 @@ test('guided tour by keyboard only; browser back/forward between steps', async (
   await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '5');
   await checks[5]();
   await page.screenshot({ path: path.join(OUT, 'tour-step-5.png'), fullPage: true });
+  await page.focus('#tour-reset');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour-start');
+  assert.equal(await active(), 'tour-start', 'after Reset, focus is on the tour button again');
   await context.close();
 });
 
@@ -344,6 +365,17 @@ test('axe-core: no WCAG 2.2 A/AA violation (full page, comparison, tour, project
   found.push(...(await axeViolations(page)).map((v) => `producer view: ${v}`));
   await context.close();
   assert.deepEqual(found, []);
+});
+
+test('the scenario list steps through presets with the arrow keys, keeping the focus', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.focus('#preset');
+  for (const name of ['r01-defaults', 'r02-commit-sync-batch']) {
+    await page.keyboard.press('ArrowDown');
+    await page.waitForFunction((n) => document.querySelector('#preset').value === n, name);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'preset', `focus after loading ${name}`);
+  }
+  await context.close();
 });
 
 test('Tab reaches every control, each with a visible focus ring', async (browser) => {

@@ -28,6 +28,9 @@ pub struct State {
     pub notices: Vec<String>,
     /// The guided tour's step shown (0-based), if the tour is on.
     pub tour_step: Option<usize>,
+    /// The step the tour was on when changing a setting ended it (the panel offers to go
+    /// back to it).
+    pub tour_left: Option<usize>,
     /// The preset last loaded (index into `presets::PRESETS`), while it is on screen.
     pub preset: Option<usize>,
 }
@@ -87,6 +90,7 @@ impl State {
             errors: Notes::default(),
             notices: Vec::new(),
             tour_step: None,
+            tour_left: None,
             preset: None,
         }
     }
@@ -134,7 +138,9 @@ impl State {
         let scenario = pin_crash(scenario);
         if scenario != next.scenario {
             // The tour's caption describes its step's settings: changing one leaves the tour.
-            next.tour_step = None;
+            if let Some(n) = next.tour_step.take() {
+                next.tour_left = Some(n);
+            }
         }
         next.scenario = scenario;
         next

@@ -331,6 +331,7 @@ async fn a_preset_shows_its_description_and_expected_numbers() {
     // Every preset loads and meets what its file expects.
     for (i, (name, _)) in offset_window_app::presets::PRESETS.iter().enumerate() {
         choose(&page, "#preset", name).await;
+        assert!(page.root.query_selector("#preset-edited").unwrap().is_none(), "{name} as loaded");
         let items = page.root.query_selector_all("#preset-expect li").unwrap();
         for k in 0..items.length() {
             let e: Element = items.item(k).unwrap().dyn_into().unwrap();
@@ -342,6 +343,9 @@ async fn a_preset_shows_its_description_and_expected_numbers() {
             );
         }
     }
+    // Changed after loading: the panel says the file's numbers are for its own settings.
+    page.type_into("#f-max-poll-records", "7").await;
+    assert!(page.find("#preset-edited").text_content().unwrap().contains("changed"));
 }
 
 #[wasm_bindgen_test]
@@ -418,8 +422,23 @@ async fn changing_a_control_leaves_the_tour() {
     assert_eq!(page.find("#tour").get_attribute("data-step").unwrap(), "5");
     page.type_into("#f-max-poll-records", "9").await;
     assert!(page.root.query_selector("#tour").unwrap().is_none(), "the step-5 caption no longer applies");
-    assert!(page.root.query_selector("#tour-start").unwrap().is_some());
+    assert!(page.find("#tour-left").text_content().unwrap().contains("step 5"));
     assert_eq!(page.value("#ro-lost"), "0", "the page shows the changed scenario");
+    page.click("#tour-resume").await;
+    assert_eq!(page.find("#tour").get_attribute("data-step").unwrap(), "5");
+    assert_eq!(page.value("#ro-lost"), "10", "step 5's own settings again");
+}
+
+#[wasm_bindgen_test]
+async fn moving_the_crash_in_the_tour_says_what_the_caption_is_about() {
+    let page = mount_at("#step=5").await;
+    assert!(page.root.query_selector("#tour-moved").unwrap().is_none());
+    page.type_into("#crash-at", "9").await;
+    let note = page.find("#tour-moved").text_content().unwrap();
+    assert!(note.contains("5.010 s"), "{note}");
+    page.click("#tour-crash-back").await;
+    assert!(page.root.query_selector("#tour-moved").unwrap().is_none());
+    assert_eq!(page.value("#ro-lost"), "10");
 }
 
 #[wasm_bindgen_test]

@@ -190,17 +190,55 @@ pub fn Chart(p: &ChartProps) -> Html {
         });
     }
 
+    // A finger that lands on the chart may be scrolling the page: touch moves the crash only
+    // on a drag that is more sideways than up or down, or on a tap, never on landing. Where
+    // the finger landed, and whether it is dragging the crash:
+    let touch_start: Rc<RefCell<Option<(i32, i32, bool)>>> = use_mut_ref(|| None);
     let on_pointer = {
         let (frame, dispatch, horizon) = (frame.clone(), p.dispatch.clone(), p.run.0.scenario.horizon_us);
         move |e: PointerEvent| {
             let el: Element = e.target_unchecked_into();
-            match e.type_().as_str() {
-                "pointerdown" => {
-                    let _ = el.set_pointer_capture(e.pointer_id());
-                    e.prevent_default();
+            if e.pointer_type() == "touch" {
+                const SLOP_PX: i32 = 10;
+                let (x, y) = (e.client_x(), e.client_y());
+                let mut start = touch_start.borrow_mut();
+                let moved = start.map(|(x0, y0, dragging)| (x - x0, y - y0, dragging));
+                match (e.type_().as_str(), moved) {
+                    ("pointerdown", _) => {
+                        *start = Some((x, y, false));
+                        return;
+                    }
+                    ("pointermove", Some((dx, dy, dragging))) => {
+                        let sideways = dx.abs() > SLOP_PX && dx.abs() > dy.abs();
+                        if !dragging && !sideways {
+                            return;
+                        }
+                        if !dragging {
+                            let _ = el.set_pointer_capture(e.pointer_id());
+                            *start = start.map(|(x0, y0, _)| (x0, y0, true));
+                        }
+                    }
+                    ("pointerup", Some((dx, dy, dragging))) => {
+                        *start = None;
+                        if !dragging && (dx.abs() > SLOP_PX || dy.abs() > SLOP_PX) {
+                            return; // a scroll, not a tap
+                        }
+                    }
+                    _ => {
+                        *start = None; // pointercancel: the browser took the gesture
+                        return;
+                    }
                 }
-                "pointermove" if !el.has_pointer_capture(e.pointer_id()) => return,
-                _ => {}
+            } else {
+                match e.type_().as_str() {
+                    "pointerdown" => {
+                        let _ = el.set_pointer_capture(e.pointer_id());
+                        e.prevent_default();
+                    }
+                    "pointermove" if !el.has_pointer_capture(e.pointer_id()) => return,
+                    "pointerup" => return,
+                    _ => {}
+                }
             }
             let (Some(f), Ok(canvas)) = (*frame.borrow(), el.dyn_into::<HtmlCanvasElement>()) else { return };
             let rect = canvas.get_bounding_client_rect();
@@ -230,7 +268,8 @@ pub fn Chart(p: &ChartProps) -> Html {
             <div class="canvas-box">
                 <canvas class="base" ref={base} role="img" aria-label={label}></canvas>
                 <canvas class="overlay" ref={overlay} aria-hidden="true"
-                    onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}></canvas>
+                    onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}
+                    onpointerup={on_pointer.clone()} onpointercancel={on_pointer.clone()}></canvas>
             </div>
             <p class="axis-x">{ "simulated time (s)" }</p>
         </figure>

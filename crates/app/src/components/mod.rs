@@ -170,6 +170,11 @@ pub fn App() -> Html {
     let latest = use_mut_ref(|| (0u64, String::new()));
     *latest.borrow_mut() = (crash_at_us, fragment.clone());
     let latest = panels::Latest(latest);
+    // In projector mode the tour's caption sits above the charts, where the room looks.
+    let crash_moved = state.tour_step.is_some_and(|n| crate::tour::scenario(n).crash_at_us != crash_at_us);
+    let tour = html! {
+        <tour::Tour step={state.tour_step} left_at={state.tour_left} {crash_moved} dispatch={dispatch.clone()} />
+    };
     let body = match &*run {
         Ok(run) if *embed => {
             let at = run.0.state_at(crash_at_us);
@@ -209,7 +214,7 @@ pub fn App() -> Html {
                     <panels::Compare scenario={state.scenario.clone()} {crash_at_us} />
                 </section>
                 <aside class="panel">
-                    <tour::Tour step={state.tour_step} dispatch={dispatch.clone()} />
+                    if !*projector { { tour.clone() } }
                     <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
                     { panels::producer_note(at.duplicated) }
                     <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
@@ -245,12 +250,21 @@ pub fn App() -> Html {
     }
     let toggle_projector = {
         let projector = projector.clone();
-        Callback::from(move |_| projector.set(!*projector))
+        Callback::from(move |_| {
+            if !*projector {
+                // The button is at the foot of the page; projector mode starts at the top.
+                if let Some(w) = web_sys::window() {
+                    w.scroll_to_with_x_and_y(0.0, 0.0);
+                }
+            }
+            projector.set(!*projector)
+        })
     };
     html! {
         <div class={classes!("page", projector.then_some("projector"))}>
             { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
             { notices }
+            if *projector { <div class="tour-top">{ tour }</div> }
             <main class="layout">{ body }</main>
             <footer class="foot">
                 <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>

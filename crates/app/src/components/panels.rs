@@ -114,9 +114,19 @@ pub fn Presets(p: &PresetsProps) -> Html {
     let detail = p.preset.map(|i| {
         let (description, source) = crate::presets::describe(i);
         let result = serde_json::to_value(p.run.0.summary_at(p.crash_at_us)).unwrap_or_default();
+        // The file's expectations are for its own settings and crash instant.
+        let edited = crate::presets::scenario(i).is_none_or(|file| {
+            let crash_us = file.crash_at_us.clamp(1, file.horizon_us);
+            Scenario { crash_at_us: 0, ..file } != Scenario { crash_at_us: 0, ..p.run.0.scenario.clone() }
+                || crash_us != p.crash_at_us
+        });
         html! {
             <>
             <p id="preset-description">{ description }</p>
+            if edited {
+                <p class="hint" id="preset-edited">{ "You changed a setting or the crash since loading it: the \
+                    values below are yours; the file's expectations are for its own settings." }</p>
+            }
             if !source.is_empty() { <p class="hint">{ "From " }<a href={source.clone()}>{ source }</a></p> }
             <ul id="preset-expect" class="expect">
                 { for crate::presets::expected(i).into_iter().map(|(pointer, want)| {
@@ -143,7 +153,9 @@ pub fn Presets(p: &PresetsProps) -> Html {
                     <option value={*name} selected={*name == current}>{ *name }</option>
                 }) }
             </select>
-            { for detail }
+            // Always there, so that loading a preset never replaces the select (which would
+            // drop its keyboard focus).
+            <div class="preset-detail">{ for detail }</div>
         </section>
     }
 }

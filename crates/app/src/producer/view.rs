@@ -145,9 +145,16 @@ fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State
             <p id="tour-caption">{ (s.caption)(run) }</p>
             <div class="nav">
                 <button id="tour-back" disabled={step == 0} onclick={go(step.checked_sub(1))}>{ "Back" }</button>
-                if step + 1 < tour::STEPS.len() {
-                    <button id="tour-next" onclick={go(Some(step + 1))}>{ "Next" }</button>
-                }
+                <button id="tour-next" disabled={step + 1 == tour::STEPS.len()} onclick={
+                    let next = go(Some(step + 1));
+                    let last = step + 2 == tour::STEPS.len();
+                    Callback::from(move |e: MouseEvent| {
+                        if last {
+                            focus_by_id("tour-back"); // Next is about to be disabled
+                        }
+                        next.emit(e);
+                    })
+                }>{ "Next" }</button>
                 <button onclick={go(None)}>{ "Leave the tour" }</button>
             </div>
         </div>
@@ -313,8 +320,19 @@ fn faults_list(run: &ProduceRun, error: Option<&String>, dispatch: &UseReducerDi
                     html! {
                         <li data-kind={f.fault["kind"].as_str().unwrap_or_default().to_string()}>
                             <span><strong>{ kind }</strong>{ format!(": {}", f.effect) }</span>
-                            <button aria-label={format!("remove the {kind} fault")}
-                                onclick={dispatch.to_callback().reform(move |_| Action::Remove(i))}>{ "remove" }</button>
+                            <button aria-label={format!("remove the {kind} fault")} id={format!("p-remove-{i}")}
+                                onclick={
+                                    let remove = dispatch.to_callback().reform(move |_| Action::Remove(i));
+                                    let last = i + 1 == run.faults.len();
+                                    Callback::from(move |e: MouseEvent| {
+                                        // The list keeps its buttons by position: only removing the
+                                        // last one takes the focused button away.
+                                        if last {
+                                            focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
+                                        }
+                                        remove.emit(e);
+                                    })
+                                }>{ "remove" }</button>
                         </li>
                     }
                 }) }
@@ -484,5 +502,16 @@ fn controls(state: &State, dispatch: &UseReducerDispatcher<State>) -> Html {
                 }
             }) }
         </section>
+    }
+}
+
+/// Moves the keyboard focus to the element `id` (before the focused one disappears).
+fn focus_by_id(id: &str) {
+    let element = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
+    if let Some(e) = element {
+        let _ = e.focus();
     }
 }
