@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CHROMIUM } from './chromium.mjs';
+import { watch } from './watch.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
 if (!BASE) throw new Error('usage: node tests/e2e/producer.mjs BASE_URL');
@@ -18,10 +19,7 @@ const problems = [];
 async function open(browser, options = {}) {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
   const page = await context.newPage();
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
+  watch(page, problems, BASE);
   await page.goto(URL_PRODUCER);
   await page.waitForSelector('#producer-axis canvas[data-targets]');
   return { page, context };

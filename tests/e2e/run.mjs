@@ -8,6 +8,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
 import { CHROMIUM } from './chromium.mjs';
+import { watch as watchPage } from './watch.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
 if (!BASE) throw new Error('usage: node tests/e2e/run.mjs BASE_URL');
@@ -49,24 +50,7 @@ async function expectFollows(page, what) {
 }
 
 const problems = [];
-/** Page errors, console errors and warnings, and any request to another origin (no fonts, scripts or
- *  analytics from elsewhere) or outside the sub-path become problems, which fail the
- *  running test. */
-function watch(page) {
-  const origin = new URL(BASE).origin;
-  page.on('pageerror', (e) => problems.push(`page error: ${e.message}`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') problems.push(`console ${m.type()}: ${m.text()}`);
-  });
-  // scripts/test-web.sh serves dist/ under a sub-path: every asset must come from under it.
-  const under = new URL(BASE).pathname;
-  page.on('request', (r) => {
-    if (/^(data|blob|about):/.test(r.url())) return;
-    const url = new URL(r.url());
-    if (url.origin !== origin) problems.push(`request to another origin: ${r.url()}`);
-    else if (!url.pathname.startsWith(under)) problems.push(`request outside ${under}: ${r.url()}`);
-  });
-}
+const watch = (page) => watchPage(page, problems, BASE);
 
 async function open(browser, options = {}, suffix = '') {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, ...options });
@@ -142,11 +126,14 @@ test('moving the crash slider with the keyboard', async (browser) => {
   await context.close();
 });
 
+/** Page x of instant `s` (seconds, default 12 s horizon) on a chart canvas's bounding `box`:
+ *  the plot area has 56 CSS px left margin, 14 right (crates/app/src/charts.rs). */
+const plotX = (box, s) => box.x + 56 + ((box.width - 70) * s) / 12;
+
 test('dragging the crash marker on the chart (mouse), tapping it (touch)', async (browser) => {
   const { page, context } = await open(browser);
   const box = await page.locator('#main-chart canvas.overlay').boundingBox();
-  // Plot area: 56 CSS px left margin, 14 right (crates/app/src/charts.rs).
-  const xAt = (s) => box.x + 56 + ((box.width - 70) * s) / 12;
+  const xAt = (s) => plotX(box, s);
   const y = box.y + box.height / 2;
   await page.mouse.move(xAt(8.2), y);
   await page.mouse.down();
@@ -159,12 +146,12 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
 
   const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
   const pbox = await phone.page.locator('#main-chart canvas.overlay').boundingBox();
-  await phone.page.touchscreen.tap(pbox.x + 56 + ((pbox.width - 70) * 10.5) / 12, pbox.y + pbox.height / 2);
+  await phone.page.touchscreen.tap(plotX(pbox, 10.5), pbox.y + pbox.height / 2);
   const Tp = await expectFollows(phone.page, 'touch tap');
   assert.ok(Math.abs(Tp - 10_500_000) < 60_000, `tap moved the crash to ${Tp} µs`);
   // A finger scrolling the page that happens to land on the chart leaves the crash alone.
   const cdp = await phone.context.newCDPSession(phone.page);
-  const fx = pbox.x + 56 + ((pbox.width - 70) * 3) / 12;
+  const fx = plotX(pbox, 3);
   const touch = (type, y, x = fx) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x, y }] });
   const y0 = pbox.y + pbox.height * 0.8;
   await touch('touchStart', y0);
@@ -174,7 +161,7 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
   assert.equal(await crashUs(phone.page), Tp, 'a vertical swipe over the chart does not move the crash');
   // A sideways drag does move it.
   const b2 = await phone.page.locator('#main-chart canvas.overlay').boundingBox();
-  const xs = (s) => b2.x + 56 + ((b2.width - 70) * s) / 12;
+  const xs = (s) => plotX(b2, s);
   const ym = b2.y + b2.height / 2;
   await touch('touchStart', ym, xs(3));
   for (let i = 1; i <= 10; i++) await touch('touchMove', ym, xs(3 + 0.3 * i));

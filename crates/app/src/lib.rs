@@ -58,3 +58,18 @@ pub fn start() {
         }
     }
 }
+
+/// The document's element with `id`, as the DOM type `T` (`None` when there is none, or it
+/// is of another type).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn element_by_id<T: wasm_bindgen::JsCast>(id: &str) -> Option<T> {
+    wasm_bindgen::JsCast::dyn_into(web_sys::window()?.document()?.get_element_by_id(id)?).ok()
+}
+
+/// Moves the keyboard focus to the element with `id`, if there is one.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn focus_by_id(id: &str) {
+    if let Some(e) = element_by_id::<web_sys::HtmlElement>(id) {
+        let _ = e.focus();
+    }
+}

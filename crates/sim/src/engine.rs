@@ -270,7 +270,7 @@ impl<'a> Engine<'a> {
             first_commit_landed_us: None,
             runs: {
                 let start = scenario.log_start_offset as usize;
-                let mut runs = Vec::with_capacity(start + scenario.estimated_records().min(1 << 24) as usize);
+                let mut runs = Vec::with_capacity(start + scenario.records_to_reserve());
                 runs.resize(start, 1);
                 runs
             },

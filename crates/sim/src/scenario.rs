@@ -923,6 +923,13 @@ impl Scenario {
             .min(available.saturating_mul(2).saturating_add(mpr))
     }
 
+    /// How many records' worth of per-record vectors (run counts, lines, profile, marks) a
+    /// run reserves up front: [`Self::estimated_records`], capped at 2^24 so that an
+    /// overestimate never reserves more than a run could use.
+    pub(crate) fn records_to_reserve(&self) -> usize {
+        self.estimated_records().min(1 << 24) as usize
+    }
+
     /// An upper estimate of the events a run of this scenario processes: record
     /// completions, polls and commits within the horizon.
     pub fn estimated_events(&self) -> u64 {

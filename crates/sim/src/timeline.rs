@@ -405,7 +405,7 @@ impl Recorder {
         let (lost, duplicated) = crate::count_lost_and_duplicated(&engine.runs, engine.committed);
         // One durable step, one profile step and a mark or two per record: reserving them
         // up front saves copying the vectors as they grow (a third of a long run's time).
-        let records = engine.scenario.estimated_records().min(1 << 24) as usize;
+        let records = engine.scenario.records_to_reserve();
         let polls = records / engine.scenario.max_poll_records as usize + 1;
         Recorder {
             lost,

@@ -7,7 +7,6 @@ use crate::state::{seconds_text, Action, State};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, US_PER_MS};
 use offset_window_sim::{Client, Strategy};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -368,11 +367,7 @@ fn choice_id(key: &str) -> String {
 /// but a browser stops following that attribute once the reader has used the select; so
 /// after each render the page's value is put back, and a refused choice never stays shown.
 fn show_choice(id: &str, value: &str) {
-    let select = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| e.dyn_into::<HtmlSelectElement>().ok());
-    if let Some(select) = select.filter(|s| s.value() != value) {
+    if let Some(select) = crate::element_by_id::<HtmlSelectElement>(id).filter(|s| s.value() != value) {
         select.set_value(value);
     }
 }

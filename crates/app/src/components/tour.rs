@@ -4,7 +4,6 @@
 
 use crate::state::{seconds_text, Action, State};
 use crate::tour::{caption, scenario, STEPS};
-use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 use yew::prelude::*;
 
@@ -36,20 +35,14 @@ pub fn Tour(p: &TourProps) -> Html {
             }
         });
     }
-    let go = |n: Option<usize>| {
+    let press = |action: Action| {
         let pressed = pressed.clone();
         p.dispatch.to_callback().reform(move |_| {
             *pressed.borrow_mut() = true;
-            Action::Tour(n)
+            action.clone()
         })
     };
-    let reset = {
-        let pressed = pressed.clone();
-        p.dispatch.to_callback().reform(move |_| {
-            *pressed.borrow_mut() = true;
-            Action::Reset
-        })
-    };
+    let go = |n: Option<usize>| press(Action::Tour(n));
     let text = use_memo(p.step, |s| s.map(caption).unwrap_or_default());
     let Some(n) = p.step else {
         return html! {
@@ -85,7 +78,7 @@ pub fn Tour(p: &TourProps) -> Html {
             <div class="buttons">
                 <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1))}>{ "Back" }</button>
                 <button id="tour-next" disabled={n + 1 == STEPS} onclick={go(Some(n + 1))}>{ "Next" }</button>
-                <button id="tour-reset" onclick={reset}>{ "Reset to defaults" }</button>
+                <button id="tour-reset" onclick={press(Action::Reset)}>{ "Reset to defaults" }</button>
             </div>
         </section>
     }
@@ -104,11 +97,11 @@ fn refocus() {
     if !lost {
         return;
     }
-    for id in ["tour-next", "tour-back", "tour-resume", "tour-start"] {
-        let button = doc.get_element_by_id(id).and_then(|e| e.dyn_into::<HtmlElement>().ok());
-        if let Some(b) = button.filter(|b| !b.has_attribute("disabled")) {
-            let _ = b.focus();
-            return;
-        }
+    let usable = ["tour-next", "tour-back", "tour-resume", "tour-start"]
+        .into_iter()
+        .filter_map(crate::element_by_id::<HtmlElement>)
+        .find(|b| !b.has_attribute("disabled"));
+    if let Some(b) = usable {
+        let _ = b.focus();
     }
 }

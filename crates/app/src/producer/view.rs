@@ -150,7 +150,7 @@ fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State
                     let last = step + 2 == tour::STEPS.len();
                     Callback::from(move |e: MouseEvent| {
                         if last {
-                            focus_by_id("tour-back"); // Next is about to be disabled
+                            crate::focus_by_id("tour-back"); // Next is about to be disabled
                         }
                         next.emit(e);
                     })
@@ -328,7 +328,7 @@ fn faults_list(run: &ProduceRun, error: Option<&String>, dispatch: &UseReducerDi
                                         // The list keeps its buttons by position: only removing the
                                         // last one takes the focused button away.
                                         if last {
-                                            focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
+                                            crate::focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
                                         }
                                         remove.emit(e);
                                     })
@@ -502,16 +502,5 @@ fn controls(state: &State, dispatch: &UseReducerDispatcher<State>) -> Html {
                 }
             }) }
         </section>
-    }
-}
-
-/// Moves the keyboard focus to the element `id` (before the focused one disappears).
-fn focus_by_id(id: &str) {
-    let element = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-        .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok());
-    if let Some(e) = element {
-        let _ = e.focus();
     }
 }
