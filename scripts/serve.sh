@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up this machine (scripts/setup.sh), builds the page (release) and serves it on
+# Sets up this machine (scripts/setup.sh), builds the pages (release) and serves them on
 # http://127.0.0.1:PORT/ (default 8080), rebuilding when a source changes.
 #   scripts/serve.sh            # port 8080
 #   PORT=9000 scripts/serve.sh  # or: scripts/serve.sh 9000

@@ -1,4 +1,4 @@
-// End-to-end tests of the producer view (?view=producer, SPEC §9) with real input:
+// End-to-end tests of the producer page (producer/, SPEC §9) with real input:
 // playwright-core drives Debian's Chromium. Usage: node tests/e2e/producer.mjs BASE_URL
 // Screenshots go to tests/e2e/output/producer-*.png (gitignored).
 import { chromium } from 'playwright-core';
@@ -11,7 +11,7 @@ import { watch } from './watch.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
 if (!BASE) throw new Error('usage: node tests/e2e/producer.mjs BASE_URL');
-const URL_PRODUCER = new URL('?view=producer', BASE).href;
+const URL_PRODUCER = new URL('producer/', BASE).href;
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
 fs.mkdirSync(OUT, { recursive: true });
 
@@ -43,11 +43,24 @@ async function sendAt(page, target) {
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 
-test('mounts at ?view=producer with the defaults; links back to the consumer view', async (browser) => {
+test('mounts at producer/ with the defaults; links back to the consumer page', async (browser) => {
   const { page, context } = await open(browser);
   assert.deepEqual(await counters(page), { log: 20, twice: 0, dropped: 0 });
   await page.click('text=the consumer view');
   await page.waitForSelector('#ro-position');
+  assert.equal(page.url(), BASE);
+  await context.close();
+});
+
+test('an old ?view=producer link lands on the producer page with its scenario', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  watch(page, problems, BASE);
+  const hash = '#' + encodeURIComponent('{"enable.idempotence":false}');
+  await page.goto(`${BASE}?view=producer${hash}`);
+  await page.waitForSelector('#producer-axis canvas[data-targets]');
+  assert.ok(page.url().startsWith(`${URL_PRODUCER}#`), page.url());
+  assert.equal(await page.inputValue('#p-idempotence'), 'false');
   await context.close();
 });
 

@@ -347,7 +347,7 @@ test('axe-core: no WCAG 2.2 A/AA violation (full page, comparison, tour, project
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   watch(page);
-  await page.goto(`${BASE}?view=producer`);
+  await page.goto(`${BASE}producer/`);
   await page.waitForSelector('#pc-log');
   found.push(...(await axeViolations(page)).map((v) => `producer view: ${v}`));
   await context.close();

@@ -34,29 +34,40 @@ pub mod url;
 #[cfg(target_arch = "wasm32")]
 pub use components::App;
 
-/// Installs the panic hook (a panic is reported in the console, with its message) and
-/// mounts the page into the element `#app`, or the body when there is none.
+/// The consumer page (`index.html`): installs the panic hook (a panic is reported in the
+/// console, with its message) and mounts [`App`] into the element `#app`, or the body when
+/// there is none. An old link to `?view=producer` is sent on to the producer page.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     console_error_panic_hook::set_once();
-    let document = web_sys::window().and_then(|w| w.document()).expect("a browser document");
-    // `?view=producer`: the idempotent producer's view (SPEC §9) instead of the consumer's.
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let location = web_sys::window().map(|w| w.location());
+    let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
     if search.trim_start_matches('?').split('&').any(|p| p == "view=producer") {
-        match document.get_element_by_id("app") {
-            Some(root) => yew::Renderer::<producer::ProducerApp>::with_root(root).render(),
-            None => yew::Renderer::<producer::ProducerApp>::new().render(),
-        };
-        return;
-    }
-    match document.get_element_by_id("app") {
-        Some(root) => {
-            yew::Renderer::<App>::with_root(root).render();
-        }
-        None => {
-            yew::Renderer::<App>::new().render();
+        if let Some(l) = &location {
+            let hash = l.hash().unwrap_or_default();
+            if l.replace(&format!("producer/{hash}")).is_ok() {
+                return;
+            }
         }
     }
+    mount::<App>();
+}
+
+/// The producer page (`producer.html`, served as `producer/`): the panic hook, then
+/// [`producer::ProducerApp`] (SPEC §9). Its own wasm, so the consumer page never loads it.
+#[cfg(target_arch = "wasm32")]
+pub fn start_producer() {
+    console_error_panic_hook::set_once();
+    mount::<producer::ProducerApp>();
+}
+
+/// Renders the component `C` into `#app`, or into the body when there is no such element.
+#[cfg(target_arch = "wasm32")]
+fn mount<C: yew::BaseComponent<Properties = ()>>() {
+    match element_by_id::<web_sys::Element>("app") {
+        Some(root) => yew::Renderer::<C>::with_root(root).render(),
+        None => yew::Renderer::<C>::new().render(),
+    };
 }
 
 /// The document's element with `id`, as the DOM type `T` (`None` when there is none, or it

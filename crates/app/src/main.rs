@@ -1,4 +1,5 @@
-//! The page's entry point, as Trunk builds it: installs the panic hook and mounts the app.
+//! The consumer page's entry point (`index.html`, as Trunk builds it): installs the panic hook
+//! and mounts the app.
 
 fn main() {
     #[cfg(target_arch = "wasm32")]

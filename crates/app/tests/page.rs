@@ -523,7 +523,7 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
     let run = simulate(&Scenario::default()).unwrap();
     let json = offset_window_app::components::result_json(&run, 3_000_000);
     assert_eq!(json, serde_json::to_string(&run.summary_at(3_000_000)).unwrap());
-    assert!(page.find("#producer-note a").get_attribute("href").unwrap().contains("view=producer"));
+    assert!(page.find("#producer-note a").get_attribute("href").unwrap().ends_with("producer/"));
     page.click("#copy-embed").await;
     // The clipboard answers asynchronously (here it may refuse: the snippet is shown either way).
     let mut copied = String::new();

@@ -1,4 +1,4 @@
-//! The producer view (`?view=producer`) in headless Chromium: mount it, place a fault with
+//! The producer view (the producer page, `producer/`) in headless Chromium: mount it, place a fault with
 //! a mouse click on the time axis, switch idempotence, read the counters (SPEC §9
 //! reference: 4 batches of 5, ack of batch 1 lost: 25 records without idempotence, 20 with).
 //!
@@ -130,7 +130,7 @@ async fn mounts_with_the_defaults() {
     // 20 records in 4 batches of 5, nothing goes wrong: [log, twice, never, dropped].
     assert_eq!(view.counters(), [20, 0, 0, 0]);
     assert_eq!(view.root.query_selector_all("#plog li").unwrap().length(), 4);
-    assert!(view.find("a[href='./']").text_content().unwrap().contains("consumer view"));
+    assert!(view.find("a[href='../']").text_content().unwrap().contains("consumer view"));
 }
 
 #[wasm_bindgen_test]

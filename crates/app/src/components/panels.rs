@@ -402,7 +402,7 @@ pub fn producer_note(duplicated: u64) -> Html {
     html! {
         <p class="producer-note" id="producer-note">
             { "These repeats come from the consumer restarting at its committed offset: " }
-            <a href="?view=producer">{ "idempotence does not help here" }</a>
+            <a href="producer/">{ "idempotence does not help here" }</a>
             { " (it removes a producer's retried duplicates, not a consumer's re-processing)." }
         </p>
     }
