@@ -275,6 +275,10 @@ test('copy embed code → clipboard; that URL in a 400×300 iframe: drag the sli
   assert.equal(await frame.$('.controls'), null, 'no scenario controls in embed mode');
   assert.ok(await frame.$('.full-link a'), 'a link to the full page');
   assert.ok(await frame.evaluate(() => document.scrollingElement.scrollWidth <= 400), 'no sideways scrolling at 400 px');
+  // The whole embed fits the frame, and the chart keeps most of its height.
+  const fit = await frame.evaluate(() => [document.scrollingElement.scrollHeight,
+    document.querySelector('#main-chart canvas.base').clientHeight]);
+  assert.ok(fit[0] <= 300 && fit[1] >= 130, `page ${fit[0]} px tall (≤ 300), chart ${fit[1]} px (≥ 130)`);
   const slider = frame.locator('#crash-slider');
   await slider.scrollIntoViewIfNeeded();
   const box = await slider.boundingBox();
