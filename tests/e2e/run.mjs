@@ -159,7 +159,13 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
   await touch('touchEnd');
   await phone.page.waitForTimeout(200);
   assert.equal(await crashUs(phone.page), Tp, 'a vertical swipe over the chart does not move the crash');
-  // A sideways drag does move it.
+  // A sideways drag does move it, once the swipe's scrolling has come to rest (a touch
+  // that lands on a moving page only stops the fling).
+  await phone.page.waitForFunction(async () => {
+    const y = window.scrollY;
+    await new Promise((r) => setTimeout(r, 150));
+    return window.scrollY === y;
+  });
   const b2 = await phone.page.locator('#main-chart canvas.overlay').boundingBox();
   const xs = (s) => plotX(b2, s);
   const ym = b2.y + b2.height / 2;
@@ -406,7 +412,24 @@ test('screenshots: full page with the comparison open, embed mode, 360 px, proje
   await desk.page.click('#compare-toggle');
   await desk.page.waitForSelector('#compare-table');
   await desk.page.screenshot({ path: path.join(OUT, 'full-page-compare.png'), fullPage: true });
+  // Projector mode draws the charts' text larger too: more ink in the tick-label margin.
+  const ink = () => desk.page.$eval('#main-chart canvas.base', (c) => {
+    const w = Math.round(c.width * 0.06);
+    // Read a copy: reading the page's own canvas twice makes Chromium warn.
+    const copy = Object.assign(document.createElement('canvas'), { width: w, height: c.height });
+    const ctx = copy.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(c, 0, 0);
+    const d = ctx.getImageData(0, 0, w, c.height).data;
+    let n = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 128 && d[i] + d[i + 1] + d[i + 2] < 3 * 160) n++;
+    return n / (w * c.height);
+  });
+  const small = await ink();
   await desk.page.click('#projector');
+  await desk.page.waitForFunction(() => document.querySelector('.page.projector'));
+  await desk.page.waitForTimeout(100);
+  const large = await ink();
+  assert.ok(large > 1.3 * small, `tick labels larger in projector mode: ink ${small.toFixed(4)} → ${large.toFixed(4)}`);
   await desk.page.screenshot({ path: path.join(OUT, 'projector-1280x800.png') });
   await desk.context.close();
   const narrow = await open(browser, { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });

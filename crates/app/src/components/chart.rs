@@ -61,7 +61,13 @@ pub struct ChartProps {
     pub crash_at_us: u64,
     /// Where a drag on the chart sends the crash.
     pub dispatch: UseReducerDispatcher<State>,
+    /// Projector mode: text, lines and marks drawn 1.5 times larger.
+    #[prop_or_default]
+    pub large_type: bool,
 }
+
+/// How much larger projector mode draws the charts' text, lines and marks.
+const LARGE_TYPE: f64 = 1.5;
 
 /// Sizes `canvas`'s backing store to its CSS box × `devicePixelRatio`; returns the size in
 /// device px and the device px per CSS px.
@@ -125,7 +131,7 @@ pub fn Chart(p: &ChartProps) -> Html {
     }
     {
         let (base, overlay, frame) = (base.clone(), overlay.clone(), frame.clone());
-        use_effect_with((p.run.clone(), *size), move |(run, _)| {
+        use_effect_with((p.run.clone(), *size, p.large_type), move |(run, _, large_type)| {
             let (Some(canvas), Some(top)) =
                 (base.cast::<HtmlCanvasElement>(), overlay.cast::<HtmlCanvasElement>())
             else {
@@ -133,7 +139,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             };
             let (w, h, scale) = fit(&canvas, kind.fallback_css_size());
             fit(&top, kind.fallback_css_size());
-            let f = kind.frame((w, h), scale, &run.0);
+            let f = kind.frame((w, h), if *large_type { scale * LARGE_TYPE } else { scale }, &run.0);
             *frame.borrow_mut() = Some(f);
             let Some(backend) = CanvasBackend::with_canvas_object(canvas) else { return };
             let root = backend.into_drawing_area();
@@ -149,45 +155,51 @@ pub fn Chart(p: &ChartProps) -> Html {
     {
         let (overlay, frame, count, last) =
             (overlay.clone(), frame.clone(), overlay_count.clone(), last_marker);
-        use_effect_with((p.run.clone(), p.crash_at_us, *size), move |(run, crash_at_us, _)| {
-            let (Some(top), Some(f)) = (overlay.cast::<HtmlCanvasElement>(), *frame.borrow()) else { return };
-            if let Some(ctx) = top
-                .get_context("2d")
-                .ok()
-                .flatten()
-                .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-            {
-                let (w, h) = (top.width() as f64, top.height() as f64);
-                match *last.borrow() {
-                    // Same frame: only the strip of the old marker (line, grip, dots) is dirty.
-                    Some((old, x)) if old == f => {
-                        let pad = charts::CRASH_MARKER_HALF_WIDTH * f.scale;
-                        ctx.clear_rect(x - pad, 0.0, 2.0 * pad, h);
+        // After the base effect (declared first), so a new frame is in place.
+        use_effect_with(
+            (p.run.clone(), p.crash_at_us, *size, p.large_type),
+            move |(run, crash_at_us, ..)| {
+                let (Some(top), Some(f)) = (overlay.cast::<HtmlCanvasElement>(), *frame.borrow()) else {
+                    return;
+                };
+                if let Some(ctx) = top
+                    .get_context("2d")
+                    .ok()
+                    .flatten()
+                    .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+                {
+                    let (w, h) = (top.width() as f64, top.height() as f64);
+                    match *last.borrow() {
+                        // Same frame: only the strip of the old marker (line, grip, dots) is dirty.
+                        Some((old, x)) if old == f => {
+                            let pad = charts::CRASH_MARKER_HALF_WIDTH * f.scale;
+                            ctx.clear_rect(x - pad, 0.0, 2.0 * pad, h);
+                        }
+                        _ => ctx.clear_rect(0.0, 0.0, w, h),
                     }
-                    _ => ctx.clear_rect(0.0, 0.0, w, h),
                 }
-            }
-            *last.borrow_mut() = Some((f, f.x(*crash_at_us).round()));
-            let at = run.0.state_at(*crash_at_us);
-            let values: Vec<(f64, plotters::style::RGBColor)> = match kind {
-                ChartKind::Main => vec![
-                    (at.position as f64, charts::POSITION),
-                    (at.durable as f64, charts::DURABLE),
-                    (at.committed as f64, charts::COMMITTED),
-                ],
-                ChartKind::Profile => {
-                    vec![(at.duplicated as f64, charts::DUPLICATED), (at.lost as f64, charts::LOST)]
+                *last.borrow_mut() = Some((f, f.x(*crash_at_us).round()));
+                let at = run.0.state_at(*crash_at_us);
+                let values: Vec<(f64, plotters::style::RGBColor)> = match kind {
+                    ChartKind::Main => vec![
+                        (at.position as f64, charts::POSITION),
+                        (at.durable as f64, charts::DURABLE),
+                        (at.committed as f64, charts::COMMITTED),
+                    ],
+                    ChartKind::Profile => {
+                        vec![(at.duplicated as f64, charts::DUPLICATED), (at.lost as f64, charts::LOST)]
+                    }
+                };
+                let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
+                if let Err(e) = charts::draw_crash(&backend.into_drawing_area(), &f, *crash_at_us, &values) {
+                    report("drawing the crash marker failed", e);
                 }
-            };
-            let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
-            if let Err(e) = charts::draw_crash(&backend.into_drawing_area(), &f, *crash_at_us, &values) {
-                report("drawing the crash marker failed", e);
-            }
-            // A counter the budget check and the tests watch to know the marker was redrawn.
-            let mut n = count.borrow_mut();
-            *n += 1;
-            let _ = top.set_attribute("data-frame", &n.to_string());
-        });
+                // A counter the budget check and the tests watch to know the marker was redrawn.
+                let mut n = count.borrow_mut();
+                *n += 1;
+                let _ = top.set_attribute("data-frame", &n.to_string());
+            },
+        );
     }
 
     // A finger that lands on the chart may be scrolling the page: touch moves the crash only

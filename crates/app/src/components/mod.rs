@@ -200,14 +200,14 @@ pub fn App() -> Html {
             html! {
                 <>
                 <section class="charts" aria-label="Charts">
-                    <Chart kind={ChartKind::Main} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                    <Chart kind={ChartKind::Main} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} large_type={*projector} />
                     <controls::CrashControl
                         {crash_at_us}
                         horizon_us={state.scenario.horizon_us}
                         text={state.field_text(CRASH_FIELD)}
                         error={state.errors.get(CRASH_FIELD).cloned()}
                         dispatch={dispatch.clone()} />
-                    <Chart kind={ChartKind::Profile} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
+                    <Chart kind={ChartKind::Profile} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} large_type={*projector} />
                     { readouts::legend() }
                     <panels::TextAlternative run={run.clone()} {crash_at_us} />
                     <panels::Operator run={run.clone()} {crash_at_us} />
