@@ -668,6 +668,8 @@ fn parse_value(spec: &KeySpec, value: &Value) -> Result<Parsed, ScenarioError> {
             })
             .collect::<Result<_, _>>()
             .map(|steps| Parsed::Script(Some(steps))),
+        // An emptied field on the page arrives as null: say so in words.
+        (_, Value::Null) => Err(wrong(&"no value")),
         (_, other) => Err(wrong(other)),
     }
 }
@@ -1010,6 +1012,10 @@ mod tests {
         assert_eq!(
             err(r#"{"max.poll.records": "5"}"#),
             "max.poll.records: must be a whole number from 1 to 100000 (got \"5\")"
+        );
+        assert_eq!(
+            err(r#"{"max.poll.records": null}"#),
+            "max.poll.records: must be a whole number from 1 to 100000 (got no value)"
         );
         assert!(err(r#"{"maxpollrecords": 5}"#)
             .starts_with("maxpollrecords: unknown key; the keys are max.poll.records,"));
