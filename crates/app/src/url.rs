@@ -36,28 +36,43 @@ fn decode(s: &str) -> String {
 
 /// The fragment (without `#`) for a scenario and crash instant; empty for the defaults.
 pub fn fragment(scenario: &Scenario, crash_at_us: u64) -> String {
+    join(scenario_fragment(scenario), crash_at_us, None)
+}
+
+/// The scenario's part of a fragment: its keys that differ from the defaults (the crash
+/// instant aside). The costly part (every key read as JSON): the page memoises it on the
+/// scenario, so that moving the crash does not recompute it.
+pub fn scenario_fragment(scenario: &Scenario) -> String {
     let defaults = Scenario::default();
-    let mut parts: Vec<String> = KEYS
-        .iter()
+    KEYS.iter()
         .filter(|k| k.name != "crash_at_ms" && scenario.get(k.name) != defaults.get(k.name))
         .map(|k| format!("{}={}", k.name, encode(&text(scenario.get(k.name)))))
-        .collect();
-    if crash_at_us != defaults.crash_at_us {
-        parts.push(format!("{CRASH_KEY}={crash_at_us}"));
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A whole fragment from the scenario's part ([`scenario_fragment`]), the crash instant (µs)
+/// and the tour's step (0-based; written 1-based).
+pub fn join(scenario_part: String, crash_at_us: u64, tour_step: Option<usize>) -> String {
+    let mut parts = scenario_part;
+    let mut push = |part: String| {
+        if !parts.is_empty() {
+            parts.push('&');
+        }
+        parts.push_str(&part);
+    };
+    if crash_at_us != Scenario::default().crash_at_us {
+        push(format!("{CRASH_KEY}={crash_at_us}"));
     }
-    parts.join("&")
+    if let Some(n) = tour_step {
+        push(format!("{STEP_KEY}={}", n + 1));
+    }
+    parts
 }
 
 /// The fragment of a whole page state: [`fragment`] plus the tour's step.
 pub fn state_fragment(state: &State) -> String {
-    let mut f = fragment(&state.scenario, state.crash_at_us);
-    if let Some(n) = state.tour_step {
-        if !f.is_empty() {
-            f.push('&');
-        }
-        f.push_str(&format!("{STEP_KEY}={}", n + 1));
-    }
-    f
+    join(scenario_fragment(&state.scenario), state.crash_at_us, state.tour_step)
 }
 
 /// The state a fragment describes: the defaults (or the tour step named), then each pair

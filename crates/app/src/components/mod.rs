@@ -101,56 +101,50 @@ pub fn App() -> Html {
         });
     }
     let written_step = use_mut_ref(|| state.tour_step);
+    // The link to this state; its scenario part only changes with the scenario.
+    let scenario_part = use_memo(state.scenario.clone(), crate::url::scenario_fragment);
+    let fragment = crate::url::join((*scenario_part).clone(), state.crash_at_us, state.tour_step);
     // Keep the URL fragment in step: a new tour step is a new history entry at once; any
     // other change replaces the entry, at most every 250 ms (no history flood while dragging).
-    use_effect_with(
-        (state.scenario.clone(), state.crash_at_us, state.tour_step),
-        move |(scenario, crash_at_us, step)| {
-            let fragment = crate::url::state_fragment(&crate::state::State {
-                scenario: scenario.clone(),
-                crash_at_us: *crash_at_us,
-                tour_step: *step,
-                ..Default::default()
-            });
-            let window = web_sys::window().expect("a window");
-            let new_step = *written_step.borrow() != *step;
-            *written_step.borrow_mut() = *step;
-            if new_step {
-                let location = window.location();
-                if location.hash().unwrap_or_default().trim_start_matches('#') != fragment {
-                    if let Ok(history) = window.history() {
-                        let _ =
-                            history.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
-                    }
+    use_effect_with((fragment.clone(), state.tour_step), move |(fragment, step)| {
+        let fragment = fragment.clone();
+        let window = web_sys::window().expect("a window");
+        let new_step = *written_step.borrow() != *step;
+        *written_step.borrow_mut() = *step;
+        if new_step {
+            let location = window.location();
+            if location.hash().unwrap_or_default().trim_start_matches('#') != fragment {
+                if let Ok(history) = window.history() {
+                    let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
                 }
             }
-            let write = Closure::<dyn Fn()>::new(move || {
-                let Some(w) = web_sys::window() else { return };
-                let location = w.location();
-                if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
-                    return;
-                }
-                let url = if fragment.is_empty() {
-                    location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
-                } else {
-                    format!("#{fragment}")
-                };
-                if let Ok(history) = w.history() {
-                    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-                }
-            });
-            let timer = window
-                .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
-                .ok();
-            // The next change (or unmounting) cancels a write not yet made; `write` lives until then.
-            move || {
-                if let Some(id) = timer {
-                    window.clear_timeout_with_handle(id);
-                }
-                drop(write);
+        }
+        let write = Closure::<dyn Fn()>::new(move || {
+            let Some(w) = web_sys::window() else { return };
+            let location = w.location();
+            if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
+                return;
             }
-        },
-    );
+            let url = if fragment.is_empty() {
+                location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
+            } else {
+                format!("#{fragment}")
+            };
+            if let Ok(history) = w.history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            }
+        });
+        let timer = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
+            .ok();
+        // The next change (or unmounting) cancels a write not yet made; `write` lives until then.
+        move || {
+            if let Some(id) = timer {
+                window.clear_timeout_with_handle(id);
+            }
+            drop(write);
+        }
+    });
     // The crash instant is not part of `state.scenario` (pinned to the horizon), so moving
     // it never re-runs the simulation.
     let run: Rc<Result<RunRef, ScenarioError>> =
@@ -166,7 +160,6 @@ pub fn App() -> Html {
         Rc::new(f)
     };
 
-    let fragment = crate::url::state_fragment(&state);
     let latest = use_mut_ref(|| (0u64, String::new()));
     *latest.borrow_mut() = (crash_at_us, fragment.clone());
     let latest = panels::Latest(latest);
