@@ -1,5 +1,7 @@
-//! The offset-window page: the simulator of `offset-window-sim` running as WebAssembly,
-//! drawn with plotters on a canvas, built by Trunk (see `index.html` at the repository root).
+//! The offset-window pages: the simulator of `offset-window-sim` running as WebAssembly,
+//! drawn with plotters on a canvas, built by Trunk. Two pages, one wasm each: the consumer
+//! page (`index.html`, binary `offset-window-app`, [`start`]) and the producer page
+//! (`producer.html`, binary `offset-window-producer`, [`start_producer`]).
 //!
 //! One job per module, data flowing one way (scenario → simulate → run → draw / readouts):
 //!
@@ -10,6 +12,8 @@
 //! * [`components`]: the Yew components. The run is memoised on the scenario without the
 //!   crash instant, so the crash slider never re-simulates; each component takes only the
 //!   props it shows, so moving one control re-renders only what depends on it.
+//! * [`presets`] and [`tour`]: the `scenarios/` files and the guided tour's steps, as data.
+//! * [`producer`]: the producer page (SPEC §9), with its own state, chart and tour.
 //!
 //! Everything is compiled for `wasm32` only: on the host this crate is empty, so host
 //! builds of the workspace skip yew and web-sys.
