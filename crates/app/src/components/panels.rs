@@ -113,7 +113,10 @@ pub fn Presets(p: &PresetsProps) -> Html {
     let current = p.preset.map(|i| crate::presets::PRESETS[i].0).unwrap_or_default();
     let detail = p.preset.map(|i| {
         let (description, source) = crate::presets::describe(i);
-        let result = serde_json::to_value(p.run.0.summary_at(p.crash_at_us)).unwrap_or_default();
+        // Through the export's text (the same serializer and parser the page has anyway):
+        // a `to_value` here alone costs the page 2 KB of wasm.
+        let result: serde_json::Value =
+            serde_json::from_str(&result_json(&p.run.0, p.crash_at_us)).unwrap_or_default();
         // The file's expectations are for its own settings and crash instant.
         let edited = crate::presets::scenario(i).is_none_or(|file| {
             let crash_us = file.crash_at_us.clamp(1, file.horizon_us);
