@@ -44,10 +44,8 @@ pub use components::App;
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
     console_error_panic_hook::set_once();
-    let location = web_sys::window().map(|w| w.location());
-    let search = location.as_ref().and_then(|l| l.search().ok()).unwrap_or_default();
-    if search.trim_start_matches('?').split('&').any(|p| p == "view=producer") {
-        if let Some(l) = &location {
+    if query_has("view=producer") {
+        if let Some(l) = web_sys::window().map(|w| w.location()) {
             let hash = l.hash().unwrap_or_default();
             if l.replace(&format!("producer/{hash}")).is_ok() {
                 return;
@@ -72,6 +70,13 @@ fn mount<C: yew::BaseComponent<Properties = ()>>() {
         Some(root) => yew::Renderer::<C>::with_root(root).render(),
         None => yew::Renderer::<C>::new().render(),
     };
+}
+
+/// Whether the page's query string holds `pair` (`embed=1`, `view=producer`).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn query_has(pair: &str) -> bool {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    search.trim_start_matches('?').split('&').any(|p| p == pair)
 }
 
 /// The document's element with `id`, as the DOM type `T` (`None` when there is none, or it

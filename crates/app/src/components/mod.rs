@@ -75,10 +75,7 @@ pub fn App() -> Html {
         crate::url::state_from(&hash)
     });
     let dispatch = state.dispatcher();
-    let embed = use_memo((), |_| {
-        let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-        search.trim_start_matches('?').split('&').any(|p| p == "embed=1")
-    });
+    let embed = use_memo((), |_| crate::query_has("embed=1"));
     let projector = use_state_eq(|| false);
     // Back and forward between tour steps: the URL is the state.
     {
