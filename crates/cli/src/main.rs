@@ -1,21 +1,23 @@
 //! `offset-window`: the command-line runner of the offset-commit simulator.
 //!
-//! `offset-window run [FILE|-]` reads a scenario (JSON, SPEC §6; `{}` = all defaults),
+//! `offset-window run [FILE|-]` reads a scenario (JSON, docs/model.md §6; `{}` = all defaults),
 //! simulates it with `offset_window_sim` and prints the result JSON on stdout (exit 0), or
 //! the reason the scenario was refused on stderr (exit 2). `--format table` prints the same
 //! result for a human.
 //!
-//! `offset-window produce [FILE|-]` does the same for the producer side (SPEC §9): a
+//! `offset-window produce [FILE|-]` does the same for the producer side (model.md §9): a
 //! producer scenario in, the partition log, batches, leader memory and counters out.
 
 use clap::{Parser, Subcommand, ValueEnum};
 use offset_window_sim::compare::compare_clients;
-use offset_window_sim::producer::{
-    simulate_producer, ProduceRun, ProducerKeyKind, ProducerScenario, PRODUCER_KEYS,
+use offset_window_sim::keys::{millis_value, KeySpec};
+use offset_window_sim::producer::{simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS};
+use offset_window_sim::scenario::{
+    format_millis, Client, Scenario, Strategy, CRASH_AT_KEY, DEFAULT_CRASH_AT_US, KEYS,
 };
-use offset_window_sim::scenario::{format_millis, Client, Scenario, Strategy, KEYS};
-use offset_window_sim::{simulate, Summary};
-use std::io::Read;
+use offset_window_sim::{simulate, Input, Summary};
+use serde_json::Value;
+use std::io::{Read, Write};
 use std::process::ExitCode;
 
 #[derive(Parser)]
@@ -32,7 +34,7 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Run one scenario and print the result (SPEC §6): the state at the crash instant, the
+    /// Run one scenario and print the result (model.md §6): the state at the crash instant, the
     /// worst crash instants, loop time blocked on commits, commit and poll rates.
     Run {
         /// Scenario JSON file (or a `scenarios/` file: its `scenario` object), or `-` for stdin.
@@ -53,7 +55,7 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
     },
-    /// Run one producer scenario (SPEC §9) and print the result: the partition log, each
+    /// Run one producer scenario (model.md §9) and print the result: the partition log, each
     /// batch's sends, the leader's memory of the last five batches per producer id, and the
     /// counters (records written twice, never written, out-of-order rejections, fenced).
     #[command(after_long_help = producer_help())]
@@ -75,16 +77,24 @@ enum Format {
     Table,
 }
 
+/// One key's `--help` entry: name, unit, default, meaning, allowed values.
+fn key_help(key: &KeySpec, default: Option<Value>) -> String {
+    let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
+    let default = match default.unwrap_or(Value::Null) {
+        Value::Null => "empty".to_string(),
+        value => value.to_string(),
+    };
+    format!("  {}{unit}: default {default}\n      {}; {}\n", key.name, key.help, key.range())
+}
+
 /// The `--help` text of every scenario key, generated from the core's key table.
 fn scenario_help() -> String {
     let defaults = Scenario::default();
     let mut text = String::from("Scenario keys (JSON object; missing keys take the default):\n");
     for key in KEYS {
-        let default = defaults.get(key.name).expect("every key has a value");
-        let range = key.kind.describe();
-        let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
-        text += &format!("  {}{unit}: default {default}\n      {}; {range}\n", key.name, key.help);
+        text += &key_help(key, defaults.get(key.name));
     }
+    text += &key_help(&CRASH_AT_KEY, Some(millis_value(DEFAULT_CRASH_AT_US)));
     text += "\nStrategies:\n";
     for strategy in Strategy::ALL {
         text += &format!("  {:<32}{}\n", strategy.name(), strategy.label());
@@ -99,25 +109,10 @@ fn scenario_help() -> String {
 
 /// The `produce --help` text of every producer scenario key, from the core's key table.
 fn producer_help() -> String {
-    let defaults = ProducerScenario::default().to_json_value();
+    let defaults = ProducerScenario::default();
     let mut text = String::from("Producer scenario keys (JSON object; missing keys take the default):\n");
     for key in PRODUCER_KEYS {
-        let default = match key.name {
-            "enable.idempotence" => "true".to_string(),
-            "delivery.timeout.ms" => "120000".to_string(),
-            name => defaults[name].to_string(),
-        };
-        let range = match key.kind {
-            ProducerKeyKind::Count { min, max } => format!("{min}–{max}"),
-            ProducerKeyKind::Millis { min_us, max_us } => {
-                format!("{}–{} (≤ 3 decimals)", format_millis(min_us), format_millis(max_us))
-            }
-            ProducerKeyKind::Flag => "true | false".to_string(),
-            ProducerKeyKind::Acks => "\"all\" | \"1\" | \"0\"".to_string(),
-            ProducerKeyKind::Faults => "see below".to_string(),
-        };
-        let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
-        text += &format!("  {}{unit}: default {default}\n      {}; {range}\n", key.name, key.help);
+        text += &key_help(key, defaults.get(key.name));
     }
     text += "\nFaults: request_lost and ack_lost take batch (from 1) and attempt (default 1);\n\
              leader_failover and producer_restart take at_ms; zombie and old_duplicate take at_ms and batch.\n";
@@ -153,11 +148,12 @@ fn table(summary: &Summary) -> String {
     let at = &summary.at_crash;
     let w = &summary.worst;
     let at_ms = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("at {ms} ms"));
+    let offset = |v: Option<u64>| v.map_or("none".to_string(), |o| o.to_string());
     let rows = [
         ("crash at", format!("{} ms", summary.scenario["crash_at_ms"])),
-        ("position (handed out)", at.position.to_string()),
+        ("position (handed out)", offset(at.position)),
         ("durable frontier (finished)", at.durable.to_string()),
-        ("committed offset", at.committed.to_string()),
+        ("committed offset", offset(at.committed)),
         ("lost", at.lost.to_string()),
         ("duplicated", at.duplicated.to_string()),
         ("re-read after restart", at.reread.to_string()),
@@ -171,8 +167,8 @@ fn table(summary: &Summary) -> String {
 }
 
 fn run(file: &str, format: Format) -> Result<String, String> {
-    let scenario = Scenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
-    let summary = simulate(&scenario).map_err(|e| e.to_string())?.summary();
+    let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let summary = simulate(&input.scenario).map_err(|e| e.to_string())?.summary_at(input.crash_at_us);
     Ok(match format {
         Format::Json => serde_json::to_string(&summary).expect("a summary always serialises"),
         Format::Table => table(&summary),
@@ -232,14 +228,14 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
 }
 
 fn compare(file: &str, format: Format) -> Result<String, String> {
-    let scenario = Scenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
-    let rows = compare_clients(&scenario).map_err(|e| e.to_string())?;
+    let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let rows = compare_clients(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
     Ok(match format {
         Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
         Format::Table => {
             let mut text = format!(
                 "crash at {} ms\n{:<32}{:<32}{:>6}{:>12}{:>9}\n",
-                format_millis(scenario.crash_at_us),
+                format_millis(input.crash_at_us),
                 "client",
                 "strategy",
                 "lost",
@@ -265,10 +261,14 @@ fn main() -> ExitCode {
         Command::Produce { file, format } => produce(&file, format),
     };
     match result {
-        Ok(out) => {
-            println!("{}", out.trim_end());
-            ExitCode::SUCCESS
-        }
+        // A reader that closed its end (`| head -c 1`) has what it wanted: no panic, no message.
+        Ok(out) => match writeln!(std::io::stdout().lock(), "{}", out.trim_end()) {
+            Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+                eprintln!("offset-window: writing the result: {e}");
+                ExitCode::FAILURE
+            }
+            _ => ExitCode::SUCCESS,
+        },
         Err(message) => {
             eprintln!("offset-window: {message}");
             ExitCode::from(2)

@@ -1,4 +1,4 @@
-//! The runner end to end: SPEC §7 through `offset-window run -`, and its errors.
+//! The runner end to end: model.md §7 through `offset-window run -`, and its errors.
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -73,6 +73,10 @@ fn bad_input_exits_non_zero_naming_the_key() {
         (r#"{"max.poll.records": 0}"#, "max.poll.records: must be a whole number from 1 to 100000 (got 0)"),
         (r#"{"colour": "red"}"#, "colour: unknown key"),
         (r#"{"record_processing_ms": 1.0001}"#, "record_processing_ms: `1.0001` has more than 3 decimals"),
+        (
+            r#"{"record_processing_ms": -1}"#,
+            "record_processing_ms: must be a number of milliseconds from 0.001 to 600000",
+        ),
         ("not json", "not valid JSON"),
     ] {
         let out = Command::cargo_bin("offset-window")
@@ -89,6 +93,44 @@ fn bad_input_exits_non_zero_naming_the_key() {
 }
 
 #[test]
+fn a_refused_value_is_echoed_cut_short() {
+    let huge = format!(r#"{{"strategy": "{}"}}"#, "x".repeat(20_000_000));
+    let out =
+        Command::cargo_bin("offset-window").unwrap().args(["run", "-"]).write_stdin(huge).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.len() < 500, "{} bytes of error", stderr.len());
+    assert!(stderr.contains("… (20000002 characters)"), "{stderr}");
+}
+
+#[test]
+fn negative_zero_is_zero() {
+    let result = run(r#"{"log_start_offset": -0, "commit_latency_ms": -0}"#);
+    assert_eq!(result["scenario"]["commit_latency_ms"], 0);
+}
+
+#[test]
+fn a_closed_stdout_ends_quietly() {
+    // `offset-window produce - | head -c 1`: the reader is gone before the result is written.
+    use std::io::Write;
+    use std::process::Stdio;
+    for command in ["run", "produce"] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("offset-window"))
+            .args([command, "-"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        child.stdin.take().unwrap().write_all(b"{}").unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(out.status.success() && stderr.is_empty(), "{command}: {:?} {stderr}", out.status);
+    }
+}
+
+#[test]
 fn help_explains_every_key_with_unit_and_default() {
     let out = Command::cargo_bin("offset-window").unwrap().arg("--help").output().unwrap();
     let help = String::from_utf8(out.stdout).unwrap();
@@ -98,6 +140,8 @@ fn help_explains_every_key_with_unit_and_default() {
     assert!(help.contains("max.poll.records (records): default 5\n"), "{help}");
     assert!(help.contains("; a whole number from 1 to 100000\n"), "{help}");
     assert!(help.contains("record_processing_ms (ms): default 200"), "{help}");
+    assert!(help.contains("  close_at_ms (ms): default empty\n"), "{help}");
+    assert!(help.contains("  crash_at_ms (ms): default 8200\n"), "{help}");
 }
 
 #[test]

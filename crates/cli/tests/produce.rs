@@ -1,4 +1,4 @@
-//! `offset-window produce` end to end: SPEC §9's reference numbers through the binary, and
+//! `offset-window produce` end to end: model.md §9's reference numbers through the binary, and
 //! its refusals.
 
 use assert_cmd::Command;

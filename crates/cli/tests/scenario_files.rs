@@ -1,9 +1,9 @@
 //! Every file in `scenarios/` holds a scenario, a one-line description and expected values
 //! (JSON pointers into the result of `offset-window run`). Each is checked twice: through
-//! the core (`Run::summary`) and through the binary.
+//! the core (`Run::summary_at`) and through the binary.
 
 use assert_cmd::Command;
-use offset_window_sim::{simulate, Scenario};
+use offset_window_sim::{simulate, Input};
 use serde_json::Value;
 use std::path::PathBuf;
 
@@ -42,8 +42,9 @@ fn check(name: &str, via: &str, result: &Value, expect: &Value) {
 #[test]
 fn scenario_files_hold_through_the_core() {
     for (name, file) in scenario_files() {
-        let scenario = Scenario::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
-        let summary = serde_json::to_value(simulate(&scenario).unwrap().summary()).unwrap();
+        let input = Input::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let run = simulate(&input.scenario).unwrap();
+        let summary = serde_json::to_value(run.summary_at(input.crash_at_us)).unwrap();
         check(&name, "core", &summary, &file["expect"]);
     }
 }

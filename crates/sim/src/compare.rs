@@ -1,5 +1,5 @@
-//! The same scenario and crash instant under each real client's commit behaviour (SPEC
-//! §8.4): where "the timer commits mid-batch" is true and where it is not.
+//! The same scenario and crash instant under each real client's commit behaviour
+//! (model.md §8.4): where "the timer commits mid-batch" is true and where it is not.
 
 use crate::scenario::{Client, Scenario, ScenarioError, Strategy};
 use crate::simulate;
@@ -41,9 +41,9 @@ pub struct ComparisonRow {
 }
 
 /// Runs `scenario` once per pair of [`PAIRS`] that the scenario allows (transactions have
-/// no worker pool), everything else unchanged, and reads each at the scenario's crash
-/// instant. Errors: the scenario's own validation error.
-pub fn compare_clients(scenario: &Scenario) -> Result<Vec<ComparisonRow>, ScenarioError> {
+/// no worker pool), everything else unchanged, and reads each at `crash_at_us` (µs, in
+/// (0, horizon]). Errors: the scenario's own validation error.
+pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<ComparisonRow>, ScenarioError> {
     scenario.validate()?;
     let mut rows = Vec::new();
     for &(client, strategy) in PAIRS {
@@ -51,7 +51,7 @@ pub fn compare_clients(scenario: &Scenario) -> Result<Vec<ComparisonRow>, Scenar
             continue;
         }
         let run = simulate(&Scenario { client, strategy, ..scenario.clone() })?;
-        let at = run.state_at(scenario.crash_at_us);
+        let at = run.state_at(crash_at_us);
         let worst = run.worst();
         rows.push(ComparisonRow {
             client: client.name(),

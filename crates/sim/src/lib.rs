@@ -1,5 +1,6 @@
-//! A deterministic simulator of Kafka consumer offset commits for one partition
-//! (`orders-3`): the model of `SPEC.md` §§1–7.
+//! A deterministic simulator of Kafka consumer offset commits: the model written down in
+//! `docs/model.md`, one consumer on one partition (`orders-3`), its commits, crashes,
+//! closes and restarts.
 //!
 //! It answers one question: if the consumer process dies at instant T, how many records
 //! are lost (committed but never processed) and how many are processed twice (processed
@@ -15,22 +16,31 @@
 //!    appear only at the JSON edge, converted exactly ([`scenario::parse_millis`]).
 //! 3. **One pass.** [`simulate`] steps through the events once and records everything a
 //!    chart and a crash slider need; [`Run::state_at`] then reads any crash instant in
-//!    O(log events). The crash profile is never computed by re-running per instant;
+//!    O(log events). The crash instant is a query on the run, never part of the scenario.
+//!    The crash profile is never computed by re-running per instant;
 //!    [`crash_state_brute_force`] does exactly that, as the reference the tests hold the
 //!    fast path to.
 //! 4. **Bounded.** [`Scenario::validate`] refuses a scenario estimated above
 //!    [`scenario::MAX_EVENTS`] events, and every bad input with a message naming the key
-//!    and its allowed range; nothing here panics on user input.
+//!    and its allowed range; nothing here panics on user input. Memory and time grow with
+//!    events, never with offset values: a log end of 10^12 costs what a log end of 10 does.
 //!
-//! The [`producer`] module models the producer side (SPEC §9): an idempotent producer's
-//! retries, the leader's five-batch duplicate check, and the faults that defeat it.
+//! # How it is built
+//!
+//! Data flows one way: [`Scenario`] → the engine (`engine`, sans-IO: state split by Kafka
+//! entity — members, coordinator, partitions — stepping a queue of timed events) → typed
+//! outputs → the recorder ([`timeline`]) → [`Run`]. The engine never sees the recorder and
+//! the recorder never sees the engine.
+//!
+//! The [`producer`] module models the producer side (model.md §9): an idempotent
+//! producer's retries, the leader's five-batch duplicate check, and the faults that defeat it.
 //!
 //! ```
 //! use offset_window_sim::{simulate, Scenario};
 //!
 //! let run = simulate(&Scenario::default()).unwrap();
 //! let at = run.state_at(8_200_000); // crash at 8.2 s
-//! assert_eq!((at.position, at.durable, at.committed), (45, 40, 25));
+//! assert_eq!((at.position, at.durable, at.committed), (Some(45), 40, Some(25)));
 //! assert_eq!((at.lost, at.duplicated), (0, 15));
 //! assert_eq!(run.worst().duplicated, 25);
 //! ```
@@ -39,16 +49,24 @@
 
 pub mod compare;
 mod engine;
+pub mod keys;
+mod output;
 pub mod producer;
+mod runs;
 pub mod scenario;
 pub mod timeline;
 
-pub use scenario::{Client, Scenario, ScenarioError, Strategy};
+pub use output::{MemberId, PartitionId};
+pub use scenario::{Client, Input, Scenario, ScenarioError, Strategy};
 pub use timeline::{
-    CommitFailure, CrashState, Mark, MarkKind, ProfileStep, Run, ScriptReading, Step, Summary, Worst,
+    CommitFailure, CrashOffsets, CrashState, Mark, MarkKind, PartitionRun, ProfileStep, Run, ScriptReading,
+    Step, Summary, Worst,
 };
 
-use engine::Engine;
+use engine::group::reset_offset;
+use engine::{Engine, Sink};
+use output::Output;
+use std::collections::BTreeMap;
 use timeline::Recorder;
 
 /// Runs `scenario` over [0, horizon] and records its lines, marks and crash profile.
@@ -57,81 +75,67 @@ use timeline::Recorder;
 /// events, …).
 pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
     scenario.validate()?;
-    let mut engine = Engine::new(scenario);
-    let mut recorder = Recorder::new(&engine);
-    engine.run(scenario.horizon_us + 1, Some(&mut recorder))?;
-    engine.end_script_step();
-    let script = scenario.script.as_ref().map(|steps| {
-        engine
-            .script_records
-            .iter()
-            .map(|r| {
-                // Read the committed offset once the step's own commits have landed.
-                let resolved = r.commits.iter().filter_map(|&id| engine.commit_resolved_us[id]);
-                let read_at_us = resolved.fold(r.ended_at_us, u64::max);
-                let committed = engine
-                    .first_commit_landed_us
-                    .filter(|&first| first <= read_at_us)
-                    .map(|_| timeline::value_at(&recorder.committed, read_at_us + 1));
-                ScriptReading {
-                    step: steps[r.step].text(),
-                    ended_at_us: r.ended_at_us,
-                    position: r.position,
-                    committed,
-                }
-            })
-            .collect()
-    });
-    Ok(Run {
-        scenario: scenario.clone(),
-        position: recorder.position,
-        durable_frontier: recorder.durable_frontier,
-        committed: recorder.committed,
-        profile: recorder.profile,
-        marks: recorder.marks,
-        blocked_on_commits_us: engine.blocked_on_commits_us,
-        polls: engine.polls,
-        commits_landed: engine.commits_landed,
-        closed_at_us: engine.closed_at_us,
-        script,
-    })
-}
-
-/// SPEC §5 with k(o) runs per offset: lost = #{o < c : k(o) = 0}; duplicated =
-/// Σ_{o < c} max(0, k(o) − 1) + Σ_{o ≥ c} k(o). Offsets past `runs` have never run.
-pub(crate) fn count_lost_and_duplicated(runs: &[u32], committed: u64) -> (u64, u64) {
-    let (mut lost, mut duplicated) = (committed.saturating_sub(runs.len() as u64), 0);
-    for (offset, &k) in runs.iter().enumerate() {
-        let k = k as u64;
-        if (offset as u64) < committed {
-            lost += u64::from(k == 0);
-            duplicated += k.saturating_sub(1);
-        } else {
-            duplicated += k;
-        }
+    let stop_us = scenario.horizon_us + 1;
+    let mut recorder = Recorder::new(scenario, 1);
+    let mut engine = Engine::new(scenario, &mut recorder);
+    while let Some(at_us) = engine.advance(stop_us, &mut recorder)? {
+        recorder.end_of_instant(at_us);
     }
-    (lost, duplicated)
+    engine.finish(stop_us, &mut recorder);
+    Ok(recorder.into_run())
 }
 
-/// The crash at `crash_at_us` computed the slow, obvious way: run the engine until just
-/// before that instant, then count lost and duplicated offset by offset from the raw runs
-/// (SPEC §5). The reference for [`Run::state_at`] in tests and benchmarks.
+/// The crash at `crash_at_us` in the first partition computed the slow, obvious way: run
+/// the engine until just before that instant, then count lost and duplicated offset by
+/// offset from the raw runs (model.md §5). The reference for [`Run::state_at`] in tests and
+/// benchmarks.
 ///
 /// Errors: as [`simulate`].
 pub fn crash_state_brute_force(scenario: &Scenario, crash_at_us: u64) -> Result<CrashState, ScenarioError> {
     scenario.validate()?;
-    let mut engine = Engine::new(scenario);
-    engine.run(crash_at_us, None)?;
-    let committed = engine.committed;
-    let (lost, duplicated) = count_lost_and_duplicated(&engine.runs, committed);
-    let durable = engine.runs.iter().position(|&k| k == 0).unwrap_or(engine.runs.len()) as u64;
+    let mut count = BruteForce::default();
+    let mut engine = Engine::new(scenario, &mut count);
+    while engine.advance(crash_at_us, &mut count)?.is_some() {}
+    let BruteForce { position, committed, runs } = count;
+    // Offsets below the log start count as run once; the rest as often as they ran.
+    let start = scenario.log_start_offset;
+    let c = committed.unwrap_or_else(|| reset_offset(scenario, crash_at_us));
+    let run_below_c = runs.range(start..c).count() as u64;
+    let lost = c.saturating_sub(start) - run_below_c;
+    let duplicated = runs.range(..c).map(|(_, &k)| k - 1).sum::<u64>()
+        + runs.range(c..).map(|(_, &k)| k).sum::<u64>()
+        + start.saturating_sub(c);
+    let mut durable = start;
+    while runs.contains_key(&durable) {
+        durable += 1;
+    }
     Ok(CrashState {
         crash_at_us,
-        position: engine.position,
+        position,
         durable,
         committed,
         lost,
         duplicated,
-        reread: engine.position.saturating_sub(committed),
+        reread: position.map_or(0, |p| p.saturating_sub(c)),
     })
+}
+
+/// The brute force's view of the first partition: position, committed offset, and every
+/// completed run, counted offset by offset.
+#[derive(Default)]
+struct BruteForce {
+    position: Option<u64>,
+    committed: Option<u64>,
+    runs: BTreeMap<u64, u64>,
+}
+
+impl Sink for BruteForce {
+    fn emit(&mut self, _at_us: u64, output: Output) {
+        match output {
+            Output::Position { partition: 0, position } => self.position = position,
+            Output::Committed { partition: 0, offset } => self.committed = offset,
+            Output::RunCompleted { partition: 0, offset, .. } => *self.runs.entry(offset).or_default() += 1,
+            _ => {}
+        }
+    }
 }

@@ -1,98 +1,58 @@
 //! The inputs of one simulation: [`Scenario`], read from JSON with the keys and defaults of
-//! SPEC §6 (and §8's extensions) and validated against the ranges of SPEC §5.
+//! `docs/model.md` §6 (and the extensions of §8), validated against their ranges (§5), and
+//! [`Input`], a scenario plus the crash instant to read it at.
 //!
-//! Times are held in integer microseconds (`*_us`). In JSON they are milliseconds with at
-//! most three decimals (`*_ms`, Kafka's `*.ms` properties), converted exactly from their
-//! decimal text by [`parse_millis`]: `1.001` is 1001 µs, `1.0001` is an error.
-//!
-//! Every key is described once, in [`KEYS`]; parsing, validation, `offset-window --help`
-//! and the page's controls all read that table.
+//! Every key is declared once, in the `scenario_keys!` list below ([`crate::keys`]): name,
+//! type, default, JSON name, range, unit and help. Parsing, `offset-window --help`, error
+//! messages and the page's hints all read the table [`KEYS`] it generates.
 
-use serde_json::{Map, Number, Value};
-use std::fmt;
+pub use crate::keys::{
+    format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST, US_PER_MS,
+};
+use crate::keys::{json_object, named_enum, parse_json, scenario_keys, KeyValue};
+use serde_json::Value;
 
-/// Microseconds in one millisecond.
-pub const US_PER_MS: u64 = 1_000;
-
-/// Scenarios estimated above this many simulation events are refused (SPEC §5), so that no
-/// input can hang the page or exhaust memory. The 1,000,000-record benchmark fits.
+/// Scenarios estimated above this many simulation events are refused (model.md §5), so that
+/// no input can hang the page or exhaust memory. The 1,000,000-record benchmark fits.
 pub const MAX_EVENTS: u64 = 5_000_000;
 
-/// Declares a fieldless enum whose values have JSON / URL names, with `ALL`, `NAMES`,
-/// `name` and `from_name`.
-macro_rules! named_enum {
-    ($(#[$meta:meta])* $name:ident { $($(#[$vmeta:meta])* $variant:ident = $text:literal,)+ }) => {
-        $(#[$meta])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum $name { $($(#[$vmeta])* $variant,)+ }
-
-        impl $name {
-            /// Every value, in declaration order.
-            pub const ALL: &'static [$name] = &[$($name::$variant,)+];
-            /// The JSON / URL names of [`Self::ALL`], in the same order.
-            pub const NAMES: &'static [&'static str] = &[$($text,)+];
-
-            /// The JSON / URL name.
-            pub fn name(self) -> &'static str {
-                Self::NAMES[self as usize]
-            }
-
-            /// Parses a JSON / URL name; `None` when it names no value.
-            pub fn from_name(name: &str) -> Option<Self> {
-                Self::NAMES.iter().position(|n| *n == name).map(|i| Self::ALL[i])
-            }
-        }
-    };
-}
+/// The largest offset a scenario may name (log end, log start): 10^12.
+pub const MAX_OFFSET: u64 = 1_000_000_000_000;
 
 named_enum! {
-    /// How the application commits offsets: the table of SPEC §3, plus the two
-    /// offset-store strategies of §8.2–8.3.
+    /// How the application commits offsets (model.md §3, and the offset-store strategies of
+    /// §8.2–8.3).
     Strategy {
         /// `enable.auto.commit=true`: at `poll()` entry, when `auto.commit.interval.ms` has
         /// expired, an asynchronous commit of the position (Java
         /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`, committing
         /// `SubscriptionState.allConsumed()`). Never blocks the loop. Under the `librdkafka`
         /// and `java_consumer_protocol_pre_fix` clients it means [`Strategy::AutoCommitBackground`].
-        AutoCommit = "auto_commit",
+        AutoCommit = "auto_commit", "enable.auto.commit (auto-commit in poll)",
         /// `commitSync()` of the position after the last record of each batch.
-        CommitSyncBatch = "commit_sync_batch",
+        CommitSyncBatch = "commit_sync_batch", "commitSync() after each batch",
         /// `commitSync(offset + 1)` after every record.
-        CommitSyncRecord = "commit_sync_record",
+        CommitSyncRecord = "commit_sync_record", "commitSync() after each record",
         /// `commitSync(offset + 1)` each time a counter of processed records (never reset by
         /// `poll()`) reaches `commit_every_records`.
-        CommitSyncEveryN = "commit_sync_every_n",
+        CommitSyncEveryN = "commit_sync_every_n", "commitSync() every N records",
         /// `commitAsync()` of the position after each batch; the loop does not wait.
-        CommitAsyncBatch = "commit_async_batch",
+        CommitAsyncBatch = "commit_async_batch", "commitAsync() after each batch",
         /// A transactional producer: `beginTransaction`, outputs, `sendOffsetsToTransaction`,
         /// `commitTransaction`: outputs and offsets land together, one blocking round trip.
-        Transactional = "transactional",
-        /// SPEC §8.2: a timer commits the position at every multiple of
+        Transactional = "transactional", "transactions (sendOffsetsToTransaction)",
+        /// model.md §8.2: a timer commits the position at every multiple of
         /// `auto.commit.interval.ms`, polling or not (librdkafka's default
         /// `enable.auto.offset.store=true`; Java `AsyncKafkaConsumer` before KAFKA-18641).
-        AutoCommitBackground = "auto_commit_background",
-        /// SPEC §8.3: the same timer commits the offset the application stored after
+        AutoCommitBackground = "auto_commit_background", "auto-commit on a background timer",
+        /// model.md §8.3: the same timer commits the offset the application stored after
         /// processing each record in order (librdkafka `enable.auto.offset.store=false` +
         /// `rd_kafka_offsets_store`).
-        StoreOffsetsAfterProcessing = "store_offsets_after_processing",
+        StoreOffsetsAfterProcessing = "store_offsets_after_processing", "store_offsets() after processing + auto-commit",
     }
 }
 
 impl Strategy {
-    /// A short label in the client's API words, for menus and tables.
-    pub fn label(self) -> &'static str {
-        match self {
-            Strategy::AutoCommit => "enable.auto.commit (auto-commit in poll)",
-            Strategy::CommitSyncBatch => "commitSync() after each batch",
-            Strategy::CommitSyncRecord => "commitSync() after each record",
-            Strategy::CommitSyncEveryN => "commitSync() every N records",
-            Strategy::CommitAsyncBatch => "commitAsync() after each batch",
-            Strategy::Transactional => "transactions (sendOffsetsToTransaction)",
-            Strategy::AutoCommitBackground => "auto-commit on a background timer",
-            Strategy::StoreOffsetsAfterProcessing => "store_offsets() after processing + auto-commit",
-        }
-    }
-
     /// Whether the client (not the application) decides when to commit.
     pub fn is_auto(self) -> bool {
         matches!(
@@ -103,20 +63,20 @@ impl Strategy {
 }
 
 named_enum! {
-    /// Which real client's behaviour the model follows (SPEC §8.4).
+    /// Which real client's behaviour the model follows (model.md §8.4).
     Client {
         /// The Java `KafkaConsumer` with `group.protocol=classic` (the default): auto-commit
         /// runs inside `poll()` (`ConsumerCoordinator.maybeAutoCommitOffsetsAsync`).
-        JavaClassic = "java_classic",
+        JavaClassic = "java_classic", "Java client, classic protocol",
         /// The Java `AsyncKafkaConsumer` (`group.protocol=consumer`, KIP-848) after
         /// KAFKA-18641 moved the auto-commit back to the application's `poll()`: as classic.
-        JavaConsumerProtocol = "java_consumer_protocol",
-        /// The same consumer before KAFKA-18641: its background thread's timer commits the
-        /// position whether or not the application polls (`auto_commit` acts as §8.2).
-        JavaConsumerProtocolPreFix = "java_consumer_protocol_pre_fix",
+        JavaConsumerProtocol = "java_consumer_protocol", "Java client, consumer protocol (KIP-848, Kafka 4.0+)",
+        /// The same consumer before KAFKA-18641 (kafka-clients 3.9): its background thread's
+        /// timer commits the position whether or not the application polls.
+        JavaConsumerProtocolPreFix = "java_consumer_protocol_pre_fix", "Java client, consumer protocol before the fix (3.9)",
         /// librdkafka (and the Python, Go, .NET clients on it): `enable.auto.commit` is a
         /// background timer committing the stored offsets (`auto_commit` acts as §8.2).
-        Librdkafka = "librdkafka",
+        Librdkafka = "librdkafka", "librdkafka (Python, Go, .NET clients)",
     }
 }
 
@@ -132,7 +92,7 @@ impl Client {
     }
 
     /// The strategy the loop really runs: `auto_commit` is a background timer under the
-    /// clients that have one (SPEC §8.4).
+    /// clients that have one (model.md §8.4).
     pub fn effective(self, strategy: Strategy) -> Strategy {
         match (self, strategy) {
             (Client::JavaConsumerProtocolPreFix | Client::Librdkafka, Strategy::AutoCommit) => {
@@ -149,49 +109,49 @@ impl Client {
 }
 
 named_enum! {
-    /// What a manual commit sends (SPEC §8.5).
+    /// What a manual commit sends (model.md §8.5).
     CommitValue {
         /// The next offset to read, `offset + 1` (correct).
-        NextOffset = "next_offset",
+        NextOffset = "next_offset", "the next offset to read (offset + 1)",
         /// The processed record's own offset (the classic off-by-one): every restart
         /// re-delivers the last processed record.
-        RecordOffset = "record_offset",
+        RecordOffset = "record_offset", "the record's own offset (off by one)",
     }
 }
 
 named_enum! {
-    /// `auto.offset.reset`: where a group with no committed offset starts (SPEC §8.9).
+    /// `auto.offset.reset`: where a group with no committed offset starts (model.md §8.9).
     OffsetReset {
-        /// The log end: records produced while the group had no offset are skipped.
-        Latest = "latest",
+        /// The log end: every record not yet read is skipped.
+        Latest = "latest", "latest (the log end)",
         /// `log_start_offset`: everything still in the log is replayed.
-        Earliest = "earliest",
+        Earliest = "earliest", "earliest (the log start)",
     }
 }
 
 named_enum! {
-    /// `isolation.level` of the reader of the transactional output (SPEC §8.10).
+    /// `isolation.level` of the reader of the transactional output (model.md §8.10).
     IsolationLevel {
         /// Aborted outputs are hidden: output is durable when its transaction commits.
-        ReadCommitted = "read_committed",
+        ReadCommitted = "read_committed", "read_committed",
         /// Kafka's default: output is visible the instant the record is processed.
-        ReadUncommitted = "read_uncommitted",
+        ReadUncommitted = "read_uncommitted", "read_uncommitted",
     }
 }
 
 named_enum! {
-    /// Random variation of per-record processing time (SPEC §8.12).
+    /// Random variation of per-record processing time (model.md §8.12).
     Jitter {
         /// Every record takes exactly `record_processing_ms`.
-        None = "none",
+        None = "none", "none",
         /// Uniform within ± `record_processing_jitter_pct` %.
-        Uniform = "uniform",
+        Uniform = "uniform", "uniform",
         /// Exponential with mean `record_processing_ms`.
-        Exponential = "exponential",
+        Exponential = "exponential", "exponential",
     }
 }
 
-/// One step of a scripted consumer (SPEC §8.11).
+/// One step of a scripted consumer (model.md §8.11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ScriptStep {
     /// `poll()`: the auto-commit check, then up to `max.poll.records` records.
@@ -204,7 +164,7 @@ pub enum ScriptStep {
     CommitSync,
     /// `commitAsync()` of the position.
     CommitAsync,
-    /// `close()` (SPEC §8.6).
+    /// `close()` (model.md §8.6).
     Close,
     /// The process dies: nothing further happens, in-flight commits never land.
     Crash,
@@ -221,18 +181,24 @@ impl ScriptStep {
                 .ok()
                 .filter(|n| (1..=1_000_000).contains(n))
                 .map(ScriptStep::Process)
-                .ok_or_else(|| format!("`process N` takes N from 1 to 1000000 (got `{n}`)")),
+                .ok_or_else(|| format!("`process N` takes N from 1 to 1000000 (got `{}`)", crate::keys::shorten(n))),
             ["sleep", ms] => parse_millis(ms)
                 .ok()
                 .filter(|us| *us <= 86_400_000 * US_PER_MS)
                 .map(ScriptStep::Sleep)
-                .ok_or_else(|| format!("`sleep MS` takes 0 to 86400000 ms with at most 3 decimals (got `{ms}`)")),
+                .ok_or_else(|| {
+                    format!(
+                        "`sleep MS` takes 0 to 86400000 ms with at most 3 decimals (got `{}`)",
+                        crate::keys::shorten(ms)
+                    )
+                }),
             ["commit_sync"] => Ok(ScriptStep::CommitSync),
             ["commit_async"] => Ok(ScriptStep::CommitAsync),
             ["close"] => Ok(ScriptStep::Close),
             ["crash"] => Ok(ScriptStep::Crash),
             _ => Err(format!(
-                "`{text}` is not a step; the steps are poll, process N, sleep MS, commit_sync, commit_async, close, crash"
+                "`{}` is not a step; the steps are poll, process N, sleep MS, commit_sync, commit_async, close, crash",
+                crate::keys::shorten(text)
             )),
         }
     }
@@ -251,451 +217,209 @@ impl ScriptStep {
     }
 }
 
-/// One simulation's inputs (SPEC §6 and §8). Build one with [`Scenario::default`] and
-/// struct update syntax, or read one from JSON with [`Scenario::from_json`]; check it with
-/// [`Scenario::validate`] (the simulator does so before running). Every §8 field's default
-/// switches its feature off, leaving the model of §§1–7.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Scenario {
-    /// `max.poll.records`: records one `poll()` returns while the backlog lasts (1–100000).
-    pub max_poll_records: u32,
-    /// `auto.commit.interval.ms`, in µs: the auto-commit timer (1 ms – 1 h).
-    pub auto_commit_interval_us: u64,
-    /// Processing time of one record, in µs (1 µs – 600 s).
-    pub record_processing_us: u64,
-    /// One OffsetCommit (or `commitTransaction`) round trip, in µs (0 – 60 s).
-    pub commit_latency_us: u64,
-    /// How the application commits.
-    pub strategy: Strategy,
-    /// For [`Strategy::CommitSyncEveryN`]: records between commits (1–1000000).
-    pub commit_every_records: u32,
-    /// Hand each batch to a worker pool and poll again (SPEC §4).
-    pub worker_pool: bool,
-    /// Batches in flight in the pool before the loop waits (1–64).
-    pub pool_max_in_flight_batches: u32,
-    /// Worker threads of the pool (1–64).
-    pub pool_threads: u32,
-    /// The crash instant, in µs, in (0, `horizon_us`].
-    pub crash_at_us: u64,
-    /// Simulated time shown, in µs (1 ms – 24 h).
-    pub horizon_us: u64,
-    /// The partition's log end offset at t = 0 (LOG-END-OFFSET); polls stop returning
-    /// records there.
-    pub log_end_offset: u64,
-    /// `fetch.max.wait.ms`, in µs: how long a `poll()` waits when no record is left.
-    pub fetch_max_wait_us: u64,
-    /// Which real client's behaviour to follow (SPEC §8.4).
-    pub client: Client,
-    /// What manual commits send (SPEC §8.5).
-    pub commit_value: CommitValue,
-    /// Graceful `close()` at this instant, µs (SPEC §8.6); `None`: the consumer runs on.
-    pub close_at_us: Option<u64>,
-    /// At close, let the pool finish its queued batches before `close()` (SPEC §8.6).
-    pub drain_pool_on_close: bool,
-    /// `max.poll.interval.ms`, in µs (SPEC §8.7).
-    pub max_poll_interval_us: u64,
-    /// Commit requests that fail, by number counted from 1 in send order (SPEC §8.8).
-    pub commit_failures: Vec<u64>,
-    /// Probability, in thousandths, that any commit request fails (seeded, SPEC §8.8).
-    pub commit_failure_per_mille: u64,
-    /// The application re-sends a failed `commitAsync` from its callback (SPEC §8.8).
-    pub retry_async_in_callback: bool,
-    /// `retry.backoff.ms`, in µs: first wait before a failed commit is retried.
-    pub retry_backoff_us: u64,
-    /// `retry.backoff.max.ms`, in µs: cap of the doubling backoff.
-    pub retry_backoff_max_us: u64,
-    /// `default.api.timeout.ms`, in µs: how long `commitSync` retries (SPEC §8.8).
-    pub default_api_timeout_us: u64,
-    /// After `close()`, the consumer is down this long, then restarts (SPEC §8.9), µs.
-    pub downtime_us: Option<u64>,
-    /// `offsets.retention.minutes`: an empty group's committed offsets expire after this.
-    pub offsets_retention_minutes: u64,
-    /// `auto.offset.reset`: where a group without committed offset starts.
-    pub auto_offset_reset: OffsetReset,
-    /// Records produced to the partition per 1000 s (the JSON `produce_rate_per_s` × 1000).
-    pub produce_rate_milli_per_s: u64,
-    /// The log start offset (what `earliest` means; retention deletes older records).
-    pub log_start_offset: u64,
-    /// `isolation.level` of the transactional output's reader (SPEC §8.10).
-    pub isolation_level: IsolationLevel,
-    /// A scripted consumer replacing the steady loop (SPEC §8.11).
-    pub script: Option<Vec<ScriptStep>>,
-    /// Processing-time jitter (SPEC §8.12).
-    pub record_processing_jitter: Jitter,
-    /// Half-width of uniform jitter, percent of `record_processing_ms` (0–100).
-    pub record_processing_jitter_pct: u64,
-    /// Seed of the jitter (`seed`) and commit-failure (`seed + 1`) generators.
-    pub seed: u64,
-}
+/// Most steps a script may hold.
+pub const MAX_SCRIPT_STEPS: usize = 10_000;
 
-impl Default for Scenario {
-    fn default() -> Self {
-        Scenario {
-            max_poll_records: 5,
-            auto_commit_interval_us: 5_000 * US_PER_MS,
-            record_processing_us: 200 * US_PER_MS,
-            commit_latency_us: 5 * US_PER_MS,
-            strategy: Strategy::AutoCommit,
-            commit_every_records: 10,
-            worker_pool: false,
-            pool_max_in_flight_batches: 3,
-            pool_threads: 1,
-            crash_at_us: 8_200 * US_PER_MS,
-            horizon_us: 12_000 * US_PER_MS,
-            log_end_offset: 100_000,
-            fetch_max_wait_us: 500 * US_PER_MS,
-            client: Client::JavaClassic,
-            commit_value: CommitValue::NextOffset,
-            close_at_us: None,
-            drain_pool_on_close: false,
-            max_poll_interval_us: 300_000 * US_PER_MS,
-            commit_failures: Vec::new(),
-            commit_failure_per_mille: 0,
-            retry_async_in_callback: false,
-            retry_backoff_us: 100 * US_PER_MS,
-            retry_backoff_max_us: 1_000 * US_PER_MS,
-            default_api_timeout_us: 60_000 * US_PER_MS,
-            downtime_us: None,
-            offsets_retention_minutes: 10_080,
-            auto_offset_reset: OffsetReset::Latest,
-            produce_rate_milli_per_s: 0,
-            log_start_offset: 0,
-            isolation_level: IsolationLevel::ReadCommitted,
-            script: None,
-            record_processing_jitter: Jitter::None,
-            record_processing_jitter_pct: 50,
-            seed: 0,
+impl KeyValue for Option<Vec<ScriptStep>> {
+    fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
+        match value {
+            Value::Null => Ok(None),
+            Value::Array(items) if items.len() <= MAX_SCRIPT_STEPS => items
+                .iter()
+                .enumerate()
+                .map(|(i, item)| {
+                    let at = |message: String| ScenarioError::at(&format!("{}[{i}]", spec.name), message);
+                    match item {
+                        Value::String(text) => ScriptStep::parse(text).map_err(at),
+                        other => {
+                            Err(at(format!("must be a string step (got {})", crate::keys::shown(other))))
+                        }
+                    }
+                })
+                .collect::<Result<_, _>>()
+                .map(Some),
+            other => Err(spec.refuse(other)),
         }
     }
-}
-
-/// What kind of value a scenario key holds, with its allowed range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum KeyKind {
-    /// A whole number in `min..=max`.
-    Count {
-        /// Smallest allowed value.
-        min: u64,
-        /// Largest allowed value.
-        max: u64,
-    },
-    /// Milliseconds with at most three decimals, held in µs, in `min_us..=max_us`.
-    Millis {
-        /// Smallest allowed value, µs.
-        min_us: u64,
-        /// Largest allowed value, µs.
-        max_us: u64,
-    },
-    /// As [`KeyKind::Millis`], or `null` for "never" (the feature is off).
-    OptionalMillis {
-        /// Smallest allowed value, µs.
-        min_us: u64,
-        /// Largest allowed value, µs.
-        max_us: u64,
-    },
-    /// A decimal with at most three decimals, held in thousandths, in `0..=max_thousandths`.
-    Thousandths {
-        /// Largest allowed value, in thousandths.
-        max_thousandths: u64,
-    },
-    /// `true` or `false`.
-    Flag,
-    /// One of these names.
-    Choice(&'static [&'static str]),
-    /// A list of whole numbers in `min..=max` (at most 1000).
-    CountList {
-        /// Smallest allowed value.
-        min: u64,
-        /// Largest allowed value.
-        max: u64,
-    },
-    /// `null` or a list of script steps (SPEC §8.11).
-    Script,
-}
-
-/// One key of the scenario JSON: its name, kind, unit and a one-line meaning. The table
-/// [`KEYS`] drives parsing, `offset-window --help` and the page's controls alike.
-#[derive(Clone, Copy, Debug)]
-pub struct KeySpec {
-    /// The JSON key, Kafka's own property name where there is one.
-    pub name: &'static str,
-    /// Value kind and range.
-    pub kind: KeyKind,
-    /// Unit as shown to people (`"ms"`, `"records"`, …; empty for flags and names).
-    pub unit: &'static str,
-    /// One-line meaning.
-    pub help: &'static str,
-}
-
-const fn key(name: &'static str, kind: KeyKind, unit: &'static str, help: &'static str) -> KeySpec {
-    KeySpec { name, kind, unit, help }
+    fn write(&self, _: &KeySpec) -> Value {
+        match self {
+            None => Value::Null,
+            Some(steps) => steps.iter().map(|s| Value::from(s.text())).collect(),
+        }
+    }
 }
 
 const fn millis(min_ms: u64, max_ms: u64) -> KeyKind {
     KeyKind::Millis { min_us: min_ms * US_PER_MS, max_us: max_ms * US_PER_MS }
 }
 
-/// Every scenario key: SPEC §6's first, then §8's. `crash_at_ms` and `close_at_ms` are
-/// further limited to (0, `horizon_ms`] once both are known.
-pub const KEYS: &[KeySpec] = &[
-    key("max.poll.records", KeyKind::Count { min: 1, max: 100_000 }, "records", "records one poll() returns while the backlog lasts"),
-    key("auto.commit.interval.ms", millis(1, 3_600_000), "ms", "auto-commit timer (checked only inside poll() by the Java classic client)"),
-    key("record_processing_ms", KeyKind::Millis { min_us: 1, max_us: 600_000 * US_PER_MS }, "ms", "processing time of one record"),
-    key("commit_latency_ms", millis(0, 60_000), "ms", "one OffsetCommit (or commitTransaction) round trip"),
-    key("strategy", KeyKind::Choice(Strategy::NAMES), "", "how the application commits (see the strategies below)"),
-    key("commit_every_records", KeyKind::Count { min: 1, max: 1_000_000 }, "records", "records between commits, for commit_sync_every_n"),
-    key("worker_pool", KeyKind::Flag, "", "hand each batch to a worker pool and poll again at once"),
-    key("pool_max_in_flight_batches", KeyKind::Count { min: 1, max: 64 }, "batches", "batches in the pool before the loop waits to poll"),
-    key("pool_threads", KeyKind::Count { min: 1, max: 64 }, "threads", "worker threads of the pool"),
-    key("crash_at_ms", KeyKind::Millis { min_us: 1, max_us: 86_400_000 * US_PER_MS }, "ms", "the crash instant, in (0, horizon_ms]; events at that exact instant do not happen"),
-    key("horizon_ms", millis(1, 86_400_000), "ms", "simulated time shown"),
-    key("log_end_offset", KeyKind::Count { min: 0, max: 1_000_000_000_000 }, "offset", "the partition's LOG-END-OFFSET at t = 0; polls return nothing past it"),
-    key("fetch.max.wait.ms", millis(1, 300_000), "ms", "how long a poll() waits when no record is left"),
-    key("client", KeyKind::Choice(Client::NAMES), "", "whose behaviour to follow: what auto_commit means, what close() commits"),
-    key("commit_value", KeyKind::Choice(CommitValue::NAMES), "", "manual commits send offset + 1 (next_offset) or the record's own offset"),
-    key("close_at_ms", KeyKind::OptionalMillis { min_us: 1, max_us: 86_400_000 * US_PER_MS }, "ms", "graceful close() at this instant (null: never)"),
-    key("drain_pool_on_close", KeyKind::Flag, "", "let the pool finish its queued batches before close()"),
-    key("max.poll.interval.ms", millis(1, 86_400_000), "ms", "a member that does not poll for this long is evicted from the group"),
-    key("commit_failures", KeyKind::CountList { min: 1, max: 1_000_000_000 }, "commit numbers", "commit requests that fail, numbered from 1 in send order"),
-    key("commit_failure_probability", KeyKind::Thousandths { max_thousandths: 1_000 }, "", "chance that any commit request fails (seeded)"),
-    key("retry_async_in_callback", KeyKind::Flag, "", "the application re-sends a failed commitAsync from its callback"),
-    key("retry.backoff.ms", millis(1, 60_000), "ms", "first wait before a failed commit is retried (then doubling)"),
-    key("retry.backoff.max.ms", millis(1, 600_000), "ms", "cap of the doubling retry backoff"),
-    key("default.api.timeout.ms", millis(0, 3_600_000), "ms", "how long commitSync retries before TimeoutException"),
-    key("downtime_ms", KeyKind::OptionalMillis { min_us: 0, max_us: 86_400_000 * US_PER_MS }, "ms", "after close(), the consumer is down this long, then restarts (null: never restarts)"),
-    key("offsets.retention.minutes", KeyKind::Count { min: 1, max: 10_000_000 }, "min", "an empty group's committed offsets are deleted after this"),
-    key("auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "", "where a group without committed offset starts"),
-    key("produce_rate_per_s", KeyKind::Thousandths { max_thousandths: 1_000_000_000 }, "records/s", "records appended to the partition per second (0: a fixed backlog)"),
-    key("log_start_offset", KeyKind::Count { min: 0, max: 10_000_000 }, "offset", "the log start: where auto.offset.reset=earliest starts"),
-    key("isolation.level", KeyKind::Choice(IsolationLevel::NAMES), "", "the output reader's isolation level (transactional only)"),
-    key("script", KeyKind::Script, "", "null, or steps replacing the loop: poll, process N, sleep MS, commit_sync, commit_async, close, crash"),
-    key("record_processing_jitter", KeyKind::Choice(Jitter::NAMES), "", "random variation of record_processing_ms"),
-    key("record_processing_jitter_pct", KeyKind::Count { min: 0, max: 100 }, "%", "half-width of uniform jitter"),
-    key("seed", KeyKind::Count { min: 0, max: u64::MAX - 1 }, "", "seed of the jitter and commit-failure generators"),
-];
+const DAY_MS: u64 = 86_400_000;
+
+scenario_keys! {
+    /// One simulation's inputs (model.md §6 and §8). Build one with [`Scenario::default`] and
+    /// struct update syntax, or read one from JSON with [`Scenario::from_json`]; check it with
+    /// [`Scenario::validate`] (the simulator does so before running). Every §8 field's default
+    /// switches its feature off, leaving the model of §§1–7. The crash instant is not part
+    /// of a scenario: it is a query on the [`crate::Run`] (see [`Input`]).
+    pub struct Scenario, table KEYS {
+        /// `max.poll.records`: records one `poll()` returns while the backlog lasts.
+        max_poll_records: u32 = 5,
+            key "max.poll.records", KeyKind::Count { min: 1, max: 100_000 }, "records",
+            "records one poll() returns while the backlog lasts";
+        /// `auto.commit.interval.ms`, µs: the auto-commit timer.
+        auto_commit_interval_us: u64 = 5_000 * US_PER_MS,
+            key "auto.commit.interval.ms", millis(1, 3_600_000), "ms",
+            "auto-commit timer (checked only inside poll() by the Java classic client)";
+        /// Processing time of one record, µs.
+        record_processing_us: u64 = 200 * US_PER_MS,
+            key "record_processing_ms", KeyKind::Millis { min_us: 1, max_us: 600_000 * US_PER_MS }, "ms",
+            "processing time of one record";
+        /// One OffsetCommit (or `commitTransaction`) round trip, µs.
+        commit_latency_us: u64 = 5 * US_PER_MS,
+            key "commit_latency_ms", millis(0, 60_000), "ms",
+            "one OffsetCommit (or commitTransaction) round trip";
+        /// How the application commits.
+        strategy: Strategy = Strategy::AutoCommit,
+            key "strategy", KeyKind::Choice(Strategy::NAMES), "",
+            "how the application commits (see the strategies below)";
+        /// For [`Strategy::CommitSyncEveryN`]: records between commits.
+        commit_every_records: u32 = 10,
+            key "commit_every_records", KeyKind::Count { min: 1, max: 1_000_000 }, "records",
+            "records between commits, for commit_sync_every_n";
+        /// Hand each batch to a worker pool and poll again (model.md §4).
+        worker_pool: bool = false,
+            key "worker_pool", KeyKind::Flag, "",
+            "hand each batch to a worker pool and poll again at once";
+        /// Batches in flight in the pool before the loop waits.
+        pool_max_in_flight_batches: u32 = 3,
+            key "pool_max_in_flight_batches", KeyKind::Count { min: 1, max: 64 }, "batches",
+            "batches in the pool before the loop waits to poll";
+        /// Worker threads of the pool.
+        pool_threads: u32 = 1,
+            key "pool_threads", KeyKind::Count { min: 1, max: 64 }, "threads",
+            "worker threads of the pool";
+        /// Simulated time shown, µs.
+        horizon_us: u64 = 12_000 * US_PER_MS,
+            key "horizon_ms", millis(1, DAY_MS), "ms",
+            "simulated time shown";
+        /// The partition's log end offset at t = 0 (LOG-END-OFFSET); polls stop returning
+        /// records there.
+        log_end_offset: u64 = 100_000,
+            key "log_end_offset", KeyKind::Count { min: 0, max: MAX_OFFSET }, "offset",
+            "the partition's LOG-END-OFFSET at t = 0; polls return nothing past it";
+        /// `fetch.max.wait.ms`, µs: how long a `poll()` waits when no record is left.
+        fetch_max_wait_us: u64 = 500 * US_PER_MS,
+            key "fetch.max.wait.ms", millis(1, 300_000), "ms",
+            "how long a poll() waits when no record is left";
+        /// Which real client's behaviour to follow (model.md §8.4).
+        client: Client = Client::JavaClassic,
+            key "client", KeyKind::Choice(Client::NAMES), "",
+            "whose behaviour to follow: what auto_commit means, what close() commits";
+        /// What manual commits send (model.md §8.5).
+        commit_value: CommitValue = CommitValue::NextOffset,
+            key "commit_value", KeyKind::Choice(CommitValue::NAMES), "",
+            "manual commits send offset + 1 (next_offset) or the record's own offset";
+        /// Graceful `close()` at this instant, µs (model.md §8.6); `None`: the consumer runs on.
+        close_at_us: Option<u64> = None,
+            key "close_at_ms", KeyKind::OptionalMillis { min_us: 1, max_us: DAY_MS * US_PER_MS }, "ms",
+            "graceful close() at this instant (empty: never)";
+        /// At close, let the pool finish its queued batches before `close()` (model.md §8.6).
+        drain_pool_on_close: bool = false,
+            key "drain_pool_on_close", KeyKind::Flag, "",
+            "let the pool finish its queued batches before close()";
+        /// `max.poll.interval.ms`, µs (model.md §8.7).
+        max_poll_interval_us: u64 = 300_000 * US_PER_MS,
+            key "max.poll.interval.ms", millis(1, DAY_MS), "ms",
+            "a member that does not poll for this long is evicted from the group";
+        /// Commit requests that fail, by number counted from 1 in send order (model.md §8.8).
+        commit_failures: Vec<u64> = Vec::new(),
+            key "commit_failures", KeyKind::CountList { min: 1, max: 1_000_000_000 }, "commit numbers",
+            "commit requests that fail, numbered from 1 in send order";
+        /// Probability, in thousandths, that any commit request fails (seeded, model.md §8.8).
+        commit_failure_per_mille: u64 = 0,
+            key "commit_failure_probability", KeyKind::Thousandths { max_thousandths: 1_000 }, "",
+            "chance that any commit request fails (seeded)";
+        /// The application re-sends a failed `commitAsync` from its callback (model.md §8.8).
+        retry_async_in_callback: bool = false,
+            key "retry_async_in_callback", KeyKind::Flag, "",
+            "the application re-sends a failed commitAsync from its callback";
+        /// `retry.backoff.ms`, µs: first wait before a failed commit is retried.
+        retry_backoff_us: u64 = 100 * US_PER_MS,
+            key "retry.backoff.ms", millis(1, 60_000), "ms",
+            "first wait before a failed commit is retried (then doubling)";
+        /// `retry.backoff.max.ms`, µs: cap of the doubling backoff.
+        retry_backoff_max_us: u64 = 1_000 * US_PER_MS,
+            key "retry.backoff.max.ms", millis(1, 600_000), "ms",
+            "cap of the doubling retry backoff";
+        /// `default.api.timeout.ms`, µs: how long `commitSync` retries (model.md §8.8).
+        default_api_timeout_us: u64 = 60_000 * US_PER_MS,
+            key "default.api.timeout.ms", millis(0, 3_600_000), "ms",
+            "how long commitSync retries before TimeoutException";
+        /// After `close()`, the consumer is down this long, then restarts (model.md §8.9), µs.
+        downtime_us: Option<u64> = None,
+            key "downtime_ms", KeyKind::OptionalMillis { min_us: 0, max_us: DAY_MS * US_PER_MS }, "ms",
+            "after close(), the consumer is down this long, then restarts (empty: never restarts)";
+        /// `offsets.retention.minutes`: an empty group's committed offsets expire after this.
+        offsets_retention_minutes: u64 = 10_080,
+            key "offsets.retention.minutes", KeyKind::Count { min: 1, max: 10_000_000 }, "min",
+            "an empty group's committed offsets are deleted after this";
+        /// `auto.offset.reset`: where a group without committed offset starts.
+        auto_offset_reset: OffsetReset = OffsetReset::Latest,
+            key "auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "",
+            "where a group without committed offset starts";
+        /// Records produced to the partition per 1000 s (the JSON `produce_rate_per_s` × 1000).
+        produce_rate_milli_per_s: u64 = 0,
+            key "produce_rate_per_s", KeyKind::Thousandths { max_thousandths: 1_000_000_000 }, "records/s",
+            "records appended to the partition per second (0: a fixed backlog)";
+        /// The log start offset (what `earliest` means; retention deletes older records).
+        log_start_offset: u64 = 0,
+            key "log_start_offset", KeyKind::Count { min: 0, max: MAX_OFFSET }, "offset",
+            "the log start: where auto.offset.reset=earliest starts";
+        /// `isolation.level` of the transactional output's reader (model.md §8.10).
+        isolation_level: IsolationLevel = IsolationLevel::ReadCommitted,
+            key "isolation.level", KeyKind::Choice(IsolationLevel::NAMES), "",
+            "the output reader's isolation level (transactional only)";
+        /// A scripted consumer replacing the steady loop (model.md §8.11).
+        script: Option<Vec<ScriptStep>> = None,
+            key "script", KeyKind::Structured("null or a list of steps (strings): poll, process N, sleep MS, commit_sync, commit_async, close, crash"), "",
+            "null, or steps replacing the loop: poll, process N, sleep MS, commit_sync, commit_async, close, crash";
+        /// Processing-time jitter (model.md §8.12).
+        record_processing_jitter: Jitter = Jitter::None,
+            key "record_processing_jitter", KeyKind::Choice(Jitter::NAMES), "",
+            "random variation of record_processing_ms";
+        /// Half-width of uniform jitter, percent of `record_processing_ms`.
+        record_processing_jitter_pct: u64 = 50,
+            key "record_processing_jitter_pct", KeyKind::Count { min: 0, max: 100 }, "%",
+            "half-width of uniform jitter";
+        /// Seed of the jitter (`seed`) and commit-failure (`seed + 1`) generators.
+        seed: u64 = 0,
+            key "seed", KeyKind::Count { min: 0, max: u64::MAX - 1 }, "",
+            "seed of the jitter and commit-failure generators";
+    }
+}
 
 /// Looks a key up in [`KEYS`].
 pub fn key_spec(name: &str) -> Option<&'static KeySpec> {
     KEYS.iter().find(|k| k.name == name)
 }
 
-/// Why a scenario was refused. `key` names the offending JSON key when there is one;
-/// `message` says what was wrong and what is allowed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ScenarioError {
-    /// The JSON key at fault, if the error concerns one key.
-    pub key: Option<String>,
-    /// What was wrong, including the allowed range.
-    pub message: String,
-}
+/// The crash instant key of the JSON edge: not part of a [`Scenario`] but of an [`Input`].
+pub const CRASH_AT_KEY: KeySpec = KeySpec {
+    name: "crash_at_ms",
+    kind: KeyKind::Millis { min_us: 1, max_us: DAY_MS * US_PER_MS },
+    unit: "ms",
+    help: "the crash instant to read, in (0, horizon_ms]; events at that exact instant do not happen \
+           (default 8200, or horizon_ms if shorter)",
+};
 
-impl ScenarioError {
-    fn at(key: &str, message: impl Into<String>) -> Self {
-        ScenarioError { key: Some(key.to_string()), message: message.into() }
-    }
-}
-
-impl fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match &self.key {
-            Some(key) => write!(f, "{key}: {}", self.message),
-            None => f.write_str(&self.message),
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {}
-
-/// Formats µs as milliseconds with up to three decimals and no trailing zeros:
-/// `5_000_001` → `"5000.001"`, `8_200_000` → `"8200"`.
-pub fn format_millis(us: u64) -> String {
-    let (ms, frac) = (us / US_PER_MS, us % US_PER_MS);
-    if frac == 0 {
-        ms.to_string()
-    } else {
-        format!("{ms}.{frac:03}").trim_end_matches('0').to_string()
-    }
-}
-
-/// µs as a JSON-ready f64 of milliseconds. Exact in the sense that it prints as the decimal
-/// [`format_millis`] gives (every value below 2^53 µs has at most 16 significant digits).
-pub fn millis_f64(us: u64) -> f64 {
-    us as f64 / US_PER_MS as f64
-}
-
-/// Parses a decimal text of milliseconds (JSON number syntax, an exponent allowed) into
-/// µs, exactly. Errors (as a sentence) on a sign, more than three decimals, or a value
-/// above `u64::MAX` µs.
-pub fn parse_millis(text: &str) -> Result<u64, String> {
-    let bad = || format!("`{text}` is not a number of milliseconds with at most 3 decimals");
-    let (mantissa, exponent) = match text.find(['e', 'E']) {
-        Some(i) => (&text[..i], text[i + 1..].parse::<i32>().map_err(|_| bad())?),
-        None => (text, 0),
-    };
-    let (int_part, frac_part) = mantissa.split_once('.').unwrap_or((mantissa, ""));
-    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if int_part.is_empty() || !all_digits(int_part) || !all_digits(frac_part) {
-        return Err(bad());
-    }
-    // value = digits × 10^(exponent − frac_len) ms = digits × 10^(exponent − frac_len + 3) µs
-    let digits = format!("{int_part}{frac_part}");
-    let digits = digits.trim_start_matches('0');
-    let shift = exponent as i64 - frac_part.len() as i64 + 3;
-    let (digits, shift) = if shift < 0 {
-        // Only trailing zeros may be dropped; anything else is a fourth decimal.
-        let drop = (-shift) as usize;
-        if digits.len() >= drop && digits[digits.len() - drop..].bytes().all(|b| b == b'0') {
-            (&digits[..digits.len() - drop], 0)
-        } else if digits.is_empty() {
-            ("", 0)
-        } else {
-            return Err(format!("`{text}` has more than 3 decimals (the model counts whole µs)"));
-        }
-    } else {
-        (digits, shift as u32)
-    };
-    let too_big = || format!("`{text}` ms is too large");
-    let mut us: u64 = if digits.is_empty() { 0 } else { digits.parse().map_err(|_| too_big())? };
-    for _ in 0..shift {
-        if us == 0 {
-            break;
-        }
-        us = us.checked_mul(10).ok_or_else(too_big)?;
-    }
-    Ok(us)
-}
-
-impl KeyKind {
-    /// The allowed values in words, as error messages and `--help` give them.
-    pub fn describe(self) -> String {
-        describe_range(self)
-    }
-}
-
-fn describe_range(kind: KeyKind) -> String {
-    let ms = |min_us, max_us| {
-        format!(
-            "a number of milliseconds from {} to {} (at most 3 decimals)",
-            format_millis(min_us),
-            format_millis(max_us)
-        )
-    };
-    match kind {
-        KeyKind::Count { min, max } => format!("a whole number from {min} to {max}"),
-        KeyKind::Millis { min_us, max_us } => ms(min_us, max_us),
-        KeyKind::OptionalMillis { min_us, max_us } => format!("null or {}", ms(min_us, max_us)),
-        KeyKind::Thousandths { max_thousandths } => {
-            format!("a number from 0 to {} with at most 3 decimals", format_millis(max_thousandths))
-        }
-        KeyKind::Flag => "true or false".to_string(),
-        KeyKind::Choice(names) => {
-            let quoted: Vec<_> = names.iter().map(|n| format!("\"{n}\"")).collect();
-            format!("one of {}", quoted.join(", "))
-        }
-        KeyKind::CountList { min, max } => {
-            format!("a list of at most 1000 whole numbers from {min} to {max}")
-        }
-        KeyKind::Script => "null or a list of steps (strings)".to_string(),
-    }
-}
-
-/// A value read for one key, before it is stored in the scenario.
-enum Parsed {
-    Int(u64),
-    OptionalInt(Option<u64>),
-    Flag(bool),
-    Choice(usize),
-    List(Vec<u64>),
-    Script(Option<Vec<ScriptStep>>),
-}
-
-fn parse_value(spec: &KeySpec, value: &Value) -> Result<Parsed, ScenarioError> {
-    let wrong = |got: &dyn fmt::Display| {
-        ScenarioError::at(spec.name, format!("must be {} (got {got})", describe_range(spec.kind)))
-    };
-    let decimal = |n: &Number, max: u64| -> Result<u64, ScenarioError> {
-        let v = parse_millis(&n.to_string()).map_err(|e| ScenarioError::at(spec.name, e))?;
-        if v <= max {
-            Ok(v)
-        } else {
-            Err(wrong(n))
-        }
-    };
-    match (spec.kind, value) {
-        (KeyKind::Count { min, max }, Value::Number(n)) => match n.as_u64() {
-            Some(v) if (min..=max).contains(&v) => Ok(Parsed::Int(v)),
-            _ => Err(wrong(n)),
-        },
-        (
-            KeyKind::Millis { min_us, max_us } | KeyKind::OptionalMillis { min_us, max_us },
-            Value::Number(n),
-        ) => {
-            let us = decimal(n, max_us)?;
-            if us < min_us {
-                return Err(wrong(n));
-            }
-            Ok(match spec.kind {
-                KeyKind::Millis { .. } => Parsed::Int(us),
-                _ => Parsed::OptionalInt(Some(us)),
-            })
-        }
-        (KeyKind::OptionalMillis { .. }, Value::Null) => Ok(Parsed::OptionalInt(None)),
-        (KeyKind::Thousandths { max_thousandths }, Value::Number(n)) => {
-            Ok(Parsed::Int(decimal(n, max_thousandths)?))
-        }
-        (KeyKind::Flag, Value::Bool(b)) => Ok(Parsed::Flag(*b)),
-        (KeyKind::Choice(names), Value::String(s)) => {
-            names.iter().position(|n| n == s).map(Parsed::Choice).ok_or_else(|| wrong(&format!("\"{s}\"")))
-        }
-        (KeyKind::CountList { min, max }, Value::Array(items)) if items.len() <= 1_000 => items
-            .iter()
-            .map(|item| match item.as_u64() {
-                Some(v) if (min..=max).contains(&v) => Ok(v),
-                _ => Err(wrong(item)),
-            })
-            .collect::<Result<_, _>>()
-            .map(Parsed::List),
-        (KeyKind::Script, Value::Null) => Ok(Parsed::Script(None)),
-        (KeyKind::Script, Value::Array(items)) if items.len() <= 10_000 => items
-            .iter()
-            .enumerate()
-            .map(|(i, item)| {
-                let at = |message: String| ScenarioError::at(&format!("{}[{i}]", spec.name), message);
-                match item {
-                    Value::String(text) => ScriptStep::parse(text).map_err(at),
-                    other => Err(at(format!("must be a string step (got {other})"))),
-                }
-            })
-            .collect::<Result<_, _>>()
-            .map(|steps| Parsed::Script(Some(steps))),
-        // An emptied field on the page arrives as null: say so in words.
-        (_, Value::Null) => Err(wrong(&"no value")),
-        (_, other) => Err(wrong(other)),
-    }
-}
-
-/// Parses JSON text; the error says where the syntax broke.
-pub(crate) fn parse_json(text: &str) -> Result<Value, ScenarioError> {
-    serde_json::from_str(text)
-        .map_err(|e| ScenarioError { key: None, message: format!("not valid JSON: {e}") })
-}
-
-/// The object a scenario file must be; `what` and `example` name it in the error.
-pub(crate) fn json_object<'a>(
-    value: &'a Value,
-    what: &str,
-    example: &str,
-) -> Result<&'a Map<String, Value>, ScenarioError> {
-    value.as_object().ok_or_else(|| ScenarioError {
-        key: None,
-        message: format!("{what} must be a JSON object, e.g. {example}"),
-    })
-}
+/// The crash instant read when none is given: 8.2 s (model.md §6), or the horizon if shorter.
+pub const DEFAULT_CRASH_AT_US: u64 = 8_200 * US_PER_MS;
 
 impl Scenario {
-    /// Reads a scenario from JSON text (SPEC §6): an object whose missing keys take the
+    /// Reads a scenario from JSON text (model.md §6): an object whose missing keys take the
     /// defaults. Errors name the key and its allowed range on unknown keys, wrong types and
     /// out-of-range values, and on scenarios estimated above [`MAX_EVENTS`] events.
+    /// `crash_at_ms` is not a scenario key: read it with [`Input::from_json`].
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         Scenario::from_value(&parse_json(text)?)
     }
@@ -705,160 +429,30 @@ impl Scenario {
         let map = json_object(value, "a scenario", r#"{"strategy": "commit_sync_batch"}"#)?;
         let mut scenario = Scenario::default();
         for (key, value) in map {
-            scenario.set(key, value)?;
+            scenario.set_key(key, value)?;
         }
         scenario.validate()?;
         Ok(scenario)
     }
 
-    /// Sets one key from a JSON value, checking its type and range (but not the checks
-    /// that involve several keys: see [`Scenario::validate`]).
-    pub fn set(&mut self, key: &str, value: &Value) -> Result<(), ScenarioError> {
-        let Some(spec) = key_spec(key) else {
-            let known: Vec<_> = KEYS.iter().map(|k| k.name).collect();
-            return Err(ScenarioError::at(key, format!("unknown key; the keys are {}", known.join(", "))));
-        };
-        let parsed = parse_value(spec, value)?;
-        let int = || match parsed {
-            Parsed::Int(v) => v,
-            _ => unreachable!("the key table gives {key} a numeric kind"),
-        };
-        let choice = || match parsed {
-            Parsed::Choice(i) => i,
-            _ => unreachable!("the key table gives {key} a choice kind"),
-        };
-        let flag = || matches!(parsed, Parsed::Flag(true));
-        match key {
-            "max.poll.records" => self.max_poll_records = int() as u32,
-            "auto.commit.interval.ms" => self.auto_commit_interval_us = int(),
-            "record_processing_ms" => self.record_processing_us = int(),
-            "commit_latency_ms" => self.commit_latency_us = int(),
-            "strategy" => self.strategy = Strategy::ALL[choice()],
-            "commit_every_records" => self.commit_every_records = int() as u32,
-            "worker_pool" => self.worker_pool = flag(),
-            "pool_max_in_flight_batches" => self.pool_max_in_flight_batches = int() as u32,
-            "pool_threads" => self.pool_threads = int() as u32,
-            "crash_at_ms" => self.crash_at_us = int(),
-            "horizon_ms" => self.horizon_us = int(),
-            "log_end_offset" => self.log_end_offset = int(),
-            "fetch.max.wait.ms" => self.fetch_max_wait_us = int(),
-            "client" => self.client = Client::ALL[choice()],
-            "commit_value" => self.commit_value = CommitValue::ALL[choice()],
-            "drain_pool_on_close" => self.drain_pool_on_close = flag(),
-            "max.poll.interval.ms" => self.max_poll_interval_us = int(),
-            "commit_failure_probability" => self.commit_failure_per_mille = int(),
-            "retry_async_in_callback" => self.retry_async_in_callback = flag(),
-            "retry.backoff.ms" => self.retry_backoff_us = int(),
-            "retry.backoff.max.ms" => self.retry_backoff_max_us = int(),
-            "default.api.timeout.ms" => self.default_api_timeout_us = int(),
-            "offsets.retention.minutes" => self.offsets_retention_minutes = int(),
-            "auto.offset.reset" => self.auto_offset_reset = OffsetReset::ALL[choice()],
-            "produce_rate_per_s" => self.produce_rate_milli_per_s = int(),
-            "log_start_offset" => self.log_start_offset = int(),
-            "isolation.level" => self.isolation_level = IsolationLevel::ALL[choice()],
-            "record_processing_jitter" => self.record_processing_jitter = Jitter::ALL[choice()],
-            "record_processing_jitter_pct" => self.record_processing_jitter_pct = int(),
-            "seed" => self.seed = int(),
-            _ => match parsed {
-                Parsed::OptionalInt(v) if key == "close_at_ms" => self.close_at_us = v,
-                Parsed::OptionalInt(v) if key == "downtime_ms" => self.downtime_us = v,
-                Parsed::List(v) if key == "commit_failures" => self.commit_failures = v,
-                Parsed::Script(v) if key == "script" => self.script = v,
-                _ => unreachable!("every key of KEYS is handled above"),
-            },
-        }
-        Ok(())
-    }
-
-    /// The value of one key as JSON (milliseconds as exact decimals); `None` for an unknown key.
-    pub fn get(&self, key: &str) -> Option<Value> {
-        let decimal = |v: u64| Value::Number(format_millis(v).parse::<Number>().expect("decimal text"));
-        let optional = |v: Option<u64>| v.map_or(Value::Null, decimal);
-        Some(match key {
-            "max.poll.records" => self.max_poll_records.into(),
-            "auto.commit.interval.ms" => decimal(self.auto_commit_interval_us),
-            "record_processing_ms" => decimal(self.record_processing_us),
-            "commit_latency_ms" => decimal(self.commit_latency_us),
-            "strategy" => self.strategy.name().into(),
-            "commit_every_records" => self.commit_every_records.into(),
-            "worker_pool" => self.worker_pool.into(),
-            "pool_max_in_flight_batches" => self.pool_max_in_flight_batches.into(),
-            "pool_threads" => self.pool_threads.into(),
-            "crash_at_ms" => decimal(self.crash_at_us),
-            "horizon_ms" => decimal(self.horizon_us),
-            "log_end_offset" => self.log_end_offset.into(),
-            "fetch.max.wait.ms" => decimal(self.fetch_max_wait_us),
-            "client" => self.client.name().into(),
-            "commit_value" => self.commit_value.name().into(),
-            "close_at_ms" => optional(self.close_at_us),
-            "drain_pool_on_close" => self.drain_pool_on_close.into(),
-            "max.poll.interval.ms" => decimal(self.max_poll_interval_us),
-            "commit_failures" => self.commit_failures.clone().into(),
-            "commit_failure_probability" => decimal(self.commit_failure_per_mille),
-            "retry_async_in_callback" => self.retry_async_in_callback.into(),
-            "retry.backoff.ms" => decimal(self.retry_backoff_us),
-            "retry.backoff.max.ms" => decimal(self.retry_backoff_max_us),
-            "default.api.timeout.ms" => decimal(self.default_api_timeout_us),
-            "downtime_ms" => optional(self.downtime_us),
-            "offsets.retention.minutes" => self.offsets_retention_minutes.into(),
-            "auto.offset.reset" => self.auto_offset_reset.name().into(),
-            "produce_rate_per_s" => decimal(self.produce_rate_milli_per_s),
-            "log_start_offset" => self.log_start_offset.into(),
-            "isolation.level" => self.isolation_level.name().into(),
-            "script" => match &self.script {
-                None => Value::Null,
-                Some(steps) => steps.iter().map(|s| Value::from(s.text())).collect(),
-            },
-            "record_processing_jitter" => self.record_processing_jitter.name().into(),
-            "record_processing_jitter_pct" => self.record_processing_jitter_pct.into(),
-            "seed" => self.seed.into(),
-            _ => return None,
-        })
-    }
-
-    /// Every key with its value: the canonical JSON form, which [`Scenario::from_value`]
-    /// reads back to an equal scenario.
-    pub fn to_json_value(&self) -> Value {
-        let map: Map<String, Value> = KEYS
-            .iter()
-            .map(|k| (k.name.to_string(), self.get(k.name).expect("every key of KEYS has a value")))
-            .collect();
-        Value::Object(map)
-    }
-
-    /// Only the keys that differ from the defaults: the short JSON form for links and files.
-    pub fn to_json_diff(&self) -> Value {
-        let defaults = Scenario::default();
-        let map: Map<String, Value> = KEYS
-            .iter()
-            .filter_map(|k| {
-                let value = self.get(k.name)?;
-                (Some(&value) != defaults.get(k.name).as_ref()).then(|| (k.name.to_string(), value))
-            })
-            .collect();
-        Value::Object(map)
-    }
-
-    /// The strategy the loop really runs once the client is taken into account (SPEC §8.4).
+    /// The strategy the loop really runs once the client is taken into account (model.md §8.4).
     pub fn effective_strategy(&self) -> Strategy {
         self.client.effective(self.strategy)
     }
 
-    /// Checks every range of SPEC §5, the rules that involve several keys, and the
+    /// Checks every range of model.md §5, the rules that involve several keys, and the
     /// [`MAX_EVENTS`] bound.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        for spec in KEYS {
-            let value = self.get(spec.name).expect("every key of KEYS has a value");
-            parse_value(spec, &value)?;
-        }
-        let horizon = format_millis(self.horizon_us);
-        for (key, at) in [("crash_at_ms", Some(self.crash_at_us)), ("close_at_ms", self.close_at_us)] {
-            if let Some(at) = at.filter(|&at| at > self.horizon_us) {
-                return Err(ScenarioError::at(
-                    key,
-                    format!("must be in (0, horizon_ms] = (0, {horizon}] (got {})", format_millis(at)),
-                ));
-            }
+        self.check_ranges()?;
+        if let Some(close) = self.close_at_us.filter(|&at| at > self.horizon_us) {
+            return Err(ScenarioError::at(
+                "close_at_ms",
+                format!(
+                    "must be in (0, horizon_ms] = (0, {}] (got {})",
+                    format_millis(self.horizon_us),
+                    format_millis(close)
+                ),
+            ));
         }
         let refuse = |key: &str, message: &str| Err(ScenarioError::at(key, message));
         if self.worker_pool && self.strategy == Strategy::Transactional {
@@ -888,22 +482,32 @@ impl Scenario {
         }
         let events = self.estimated_events();
         if events > MAX_EVENTS {
-            return Err(ScenarioError {
-                key: None,
-                message: format!(
-                    "this scenario needs about {events} simulation events; the limit is {MAX_EVENTS}. \
-                     Shorten horizon_ms, or raise record_processing_ms or max.poll.records"
-                ),
-            });
+            return Err(ScenarioError::whole(format!(
+                "this scenario needs about {events} simulation events; the limit is {MAX_EVENTS}. \
+                 Shorten horizon_ms, or raise record_processing_ms or max.poll.records"
+            )));
         }
         Ok(())
     }
 
     /// The log end offset at instant `at_us`: `log_end_offset` plus what `produce_rate_per_s`
-    /// appended since t = 0.
+    /// appended since t = 0 (model.md §8.9).
     pub fn log_end_at(&self, at_us: u64) -> u64 {
         let produced = self.produce_rate_milli_per_s as u128 * at_us as u128 / 1_000_000_000;
         self.log_end_offset.saturating_add(produced.min(u64::MAX as u128) as u64)
+    }
+
+    /// The earliest instant at or after which the log end has reached `offset`; `None` when
+    /// it never does (model.md §8.9: ⌊rate · t⌋ records produced by t).
+    pub fn log_end_reaches_at(&self, offset: u64) -> Option<u64> {
+        let needed = offset.checked_sub(self.log_end_offset).filter(|&n| n > 0);
+        let Some(needed) = needed else { return Some(0) };
+        if self.produce_rate_milli_per_s == 0 {
+            return None;
+        }
+        // Smallest t with rate_milli · t / 10^9 ≥ needed.
+        let t = (needed as u128 * 1_000_000_000).div_ceil(self.produce_rate_milli_per_s as u128);
+        u64::try_from(t).ok()
     }
 
     /// An upper estimate of the records `poll()` hands out within the horizon.
@@ -956,38 +560,69 @@ impl Scenario {
     }
 }
 
+/// What `offset-window run` reads: a [`Scenario`] and the crash instant to read its run at.
+/// The JSON is one object, the scenario's keys plus `crash_at_ms`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Input {
+    /// The scenario to simulate.
+    pub scenario: Scenario,
+    /// The crash instant to read, µs, in (0, horizon].
+    pub crash_at_us: u64,
+}
+
+impl Input {
+    /// Reads a scenario and its crash instant from JSON text. `crash_at_ms` defaults to
+    /// 8200 (or the horizon when that is shorter); errors as [`Scenario::from_json`], and
+    /// for a crash instant outside (0, horizon_ms].
+    pub fn from_json(text: &str) -> Result<Input, ScenarioError> {
+        Input::from_value(&parse_json(text)?)
+    }
+
+    /// As [`Input::from_json`], from a parsed JSON value.
+    pub fn from_value(value: &Value) -> Result<Input, ScenarioError> {
+        let map = json_object(value, "a scenario", r#"{"strategy": "commit_sync_batch"}"#)?;
+        let mut rest = map.clone();
+        let crash = rest.remove(CRASH_AT_KEY.name);
+        let scenario = Scenario::from_value(&Value::Object(rest))?;
+        let crash_at_us = match crash {
+            None => DEFAULT_CRASH_AT_US.min(scenario.horizon_us),
+            Some(value) => {
+                let us = u64::read(&CRASH_AT_KEY, &value)?;
+                if us > scenario.horizon_us {
+                    return Err(ScenarioError::at(
+                        CRASH_AT_KEY.name,
+                        format!(
+                            "must be in (0, horizon_ms] = (0, {}] (got {})",
+                            format_millis(scenario.horizon_us),
+                            format_millis(us)
+                        ),
+                    ));
+                }
+                us
+            }
+        };
+        Ok(Input { scenario, crash_at_us })
+    }
+
+    /// The JSON form: the scenario's keys that differ from the defaults, plus `crash_at_ms`.
+    pub fn to_json_diff(&self) -> Value {
+        let mut value = self.scenario.to_json_diff();
+        if let Value::Object(map) = &mut value {
+            map.insert(CRASH_AT_KEY.name.into(), crate::keys::millis_value(self.crash_at_us));
+        }
+        value
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn millis_are_read_exactly_from_their_decimal_text() {
-        assert_eq!(parse_millis("1.001"), Ok(1001));
-        assert_eq!(parse_millis("8200"), Ok(8_200_000));
-        assert_eq!(parse_millis("0.001"), Ok(1));
-        assert_eq!(parse_millis("5e3"), Ok(5_000_000));
-        assert_eq!(
-            parse_millis("1.5e-3"),
-            Err("`1.5e-3` has more than 3 decimals (the model counts whole µs)".into())
-        );
-        assert_eq!(parse_millis("1.0010"), Ok(1001));
-        assert!(parse_millis("1.0001").is_err());
-        assert!(parse_millis("-1").is_err());
-        assert!(parse_millis("99999999999999999999").is_err());
-        assert_eq!(parse_millis("0"), Ok(0));
-    }
-
-    #[test]
-    fn millis_format_back_to_the_shortest_text() {
-        assert_eq!(format_millis(5_000_001), "5000.001");
-        assert_eq!(format_millis(8_200_000), "8200");
-        assert_eq!(format_millis(1_500), "1.5");
-        assert_eq!(millis_f64(5_000_001).to_string(), "5000.001");
-    }
-
-    #[test]
     fn empty_object_is_the_defaults() {
         assert_eq!(Scenario::from_json("{}").unwrap(), Scenario::default());
+        assert_eq!(Input::from_json("{}").unwrap().crash_at_us, 8_200_000);
+        assert_eq!(Input::from_json(r#"{"horizon_ms": 2000}"#).unwrap().crash_at_us, 2_000_000);
     }
 
     #[test]
@@ -995,16 +630,30 @@ mod tests {
         let s = Scenario {
             record_processing_us: 1_001,
             strategy: Strategy::CommitSyncEveryN,
+            close_at_us: Some(3_000_000),
+            script: Some(vec![ScriptStep::Poll, ScriptStep::Sleep(1_500)]),
             ..Scenario::default()
         };
         let json = s.to_json_value();
         assert_eq!(json["record_processing_ms"].to_string(), "1.001");
+        assert_eq!(json["script"].to_string(), r#"["poll","sleep 1.5"]"#);
         assert_eq!(Scenario::from_value(&json).unwrap(), s);
+        assert_eq!(Scenario::from_value(&s.to_json_diff()).unwrap(), s);
+    }
+
+    #[test]
+    fn every_key_is_in_the_table_once() {
+        let defaults = Scenario::default();
+        for (i, spec) in KEYS.iter().enumerate() {
+            assert!(KEYS[..i].iter().all(|k| k.name != spec.name), "{} twice", spec.name);
+            assert!(defaults.get(spec.name).is_some(), "{}", spec.name);
+        }
+        assert_eq!(defaults.to_json_value().as_object().unwrap().len(), KEYS.len());
     }
 
     #[test]
     fn bad_input_names_the_key_and_the_range() {
-        let err = |text: &str| Scenario::from_json(text).unwrap_err().to_string();
+        let err = |text: &str| Input::from_json(text).unwrap_err().to_string();
         assert_eq!(
             err(r#"{"max.poll.records": 0}"#),
             "max.poll.records: must be a whole number from 1 to 100000 (got 0)"
@@ -1017,6 +666,10 @@ mod tests {
             err(r#"{"max.poll.records": null}"#),
             "max.poll.records: must be a whole number from 1 to 100000 (got no value)"
         );
+        assert_eq!(
+            err(r#"{"record_processing_ms": -1}"#),
+            "record_processing_ms: must be a number of milliseconds from 0.001 to 600000 (at most 3 decimals) (got -1)"
+        );
         assert!(err(r#"{"maxpollrecords": 5}"#)
             .starts_with("maxpollrecords: unknown key; the keys are max.poll.records,"));
         assert_eq!(
@@ -1027,11 +680,13 @@ mod tests {
             err(r#"{"crash_at_ms": 13000}"#),
             "crash_at_ms: must be in (0, horizon_ms] = (0, 12000] (got 13000)"
         );
+        assert_eq!(err(r#"{"crash_at_ms": -0}"#), "crash_at_ms: must be a number of milliseconds from 0.001 to 86400000 (at most 3 decimals) (got -0)");
         assert!(err(r#"{"strategy": "sometimes"}"#).starts_with("strategy: must be one of \"auto_commit\""));
         assert!(err(r#"{"worker_pool": true, "strategy": "transactional"}"#)
             .starts_with("worker_pool: must be false"));
         assert!(err("[1]").starts_with("a scenario must be a JSON object"));
         assert!(err("{").starts_with("not valid JSON"));
+        assert_eq!(Input::from_json(r#"{"log_start_offset": -0}"#).unwrap().scenario.log_start_offset, 0);
     }
 
     #[test]
@@ -1045,10 +700,19 @@ mod tests {
             max_poll_records: 500,
             record_processing_us: 1_000,
             horizon_us: 1_000_000 * US_PER_MS,
-            crash_at_us: 1_000,
             log_end_offset: 10_000_000,
             ..Scenario::default()
         };
         assert_eq!(million.validate(), Ok(()));
+    }
+
+    #[test]
+    fn the_log_end_is_reached_at_the_first_instant_its_floor_gets_there() {
+        let s = Scenario { log_end_offset: 10, produce_rate_milli_per_s: 500, ..Scenario::default() };
+        assert_eq!(s.log_end_reaches_at(10), Some(0));
+        assert_eq!(s.log_end_reaches_at(11), Some(2_000_000));
+        assert_eq!(s.log_end_at(1_999_999), 10);
+        assert_eq!(s.log_end_at(2_000_000), 11);
+        assert_eq!(Scenario::default().log_end_reaches_at(100_001), None);
     }
 }

@@ -1,39 +1,50 @@
-//! What one run produces for a chart and a crash slider: the three lines as step
-//! functions, the event marks, and the crash profile, all recorded in one pass over the
-//! engine's events, then read at any crash instant without re-running
-//! ([`Run::state_at`]).
+//! What one run produces for a chart and a crash slider: per partition the three lines as
+//! step functions and the crash profile, the event marks, and the loop's statistics, all
+//! recorded in one pass over the engine's outputs (by the crate's recorder), then read at any crash
+//! instant without re-running ([`Run::state_at`]).
 
-use crate::engine::Engine;
-use crate::scenario::{millis_f64, Scenario, US_PER_MS};
+use crate::engine::group::reset_offset;
+use crate::engine::Sink;
+use crate::keys::millis_value;
+use crate::output::{MemberId, Output, PartitionId};
+use crate::runs::RunCounts;
+use crate::scenario::{millis_f64, OffsetReset, Scenario, US_PER_MS};
 use serde::Serialize;
 
 /// One step of a step function: from the event instant `at_us` on, the value is `value`.
 /// A crash at T reads the last step with `at_us < T` (events at T itself have not happened).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Step {
+pub struct Step<V = u64> {
     /// Event instant, µs.
     pub at_us: u64,
-    /// An offset.
-    pub value: u64,
+    /// An offset (for the position and the committed offset: `None` while there is none).
+    pub value: V,
 }
 
 /// One step of the crash profile: a crash at any T in (`at_us`, next step's `at_us`]
-/// would lose `lost` records and process `duplicated` records a second time.
+/// would lose `lost` records and process `duplicated` records a second time. While the
+/// group has no committed offset and `auto.offset.reset` is `latest`, `lost` also grows
+/// with the records produced after `at_us` ([`Run::state_at`] adds them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ProfileStep {
     /// Event instant, µs.
     pub at_us: u64,
-    /// Offsets below the committed offset whose side effect never landed (SPEC §5).
+    /// Offsets below the committed offset whose side effect never landed (model.md §5).
     pub lost: u64,
-    /// Durable runs that a restart from the committed offset repeats (SPEC §5).
+    /// Completed runs that a restart from the committed offset repeats (model.md §5).
     pub duplicated: u64,
 }
 
-/// Something that happened at an instant, for the chart to mark.
+/// Something that happened at an instant, for the chart to mark. 32 bytes: a
+/// million-record run holds a million of them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Mark {
     /// Event instant, µs.
     pub at_us: u64,
+    /// The member it concerns (index from 0: `consumer-1` is 0).
+    pub member: MemberId,
+    /// The partition it concerns (index within the topic).
+    pub partition: PartitionId,
     /// What happened.
     pub kind: MarkKind,
 }
@@ -42,20 +53,18 @@ pub struct Mark {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum MarkKind {
-    /// `poll()` returned records `from..to` (empty at the log end).
+    /// `poll()` handed out `records` records from `from` on (none at the log end).
     Poll {
         /// First offset handed out.
         from: u64,
-        /// The position after the poll.
-        to: u64,
+        /// How many; the position after the poll is `from + records`.
+        records: u32,
     },
-    /// An OffsetCommit (or `commitTransaction`) of `offset` was sent; it lands at
-    /// `lands_at_us` unless a crash comes first. `blocking`: the loop waits for it.
+    /// An OffsetCommit (or `commitTransaction`) of `offset` was sent; it lands one
+    /// `commit_latency_ms` later unless a crash comes first (see [`Run::lands_at_us`]).
     CommitSent {
         /// The offset committed (the next offset to read).
         offset: u64,
-        /// When it reaches the coordinator, µs.
-        lands_at_us: u64,
         /// `commitSync` / `commitTransaction` (true) or asynchronous (false).
         blocking: bool,
     },
@@ -75,42 +84,40 @@ pub enum MarkKind {
         /// The record's offset.
         offset: u64,
     },
-    /// A commit of `offset` failed (SPEC §8.7, §8.8): it never lands.
+    /// A commit of `offset` failed (model.md §8.7, §8.8): it never lands.
     CommitFailed {
         /// The offset it would have committed.
         offset: u64,
         /// Why.
         reason: CommitFailure,
     },
-    /// The transaction aborted; the application rewound its position (SPEC §8.8).
+    /// The transaction aborted; the application rewound its position (model.md §8.8).
     TransactionAborted {
         /// The position after the rewind (the committed offset).
         rewound_to: u64,
     },
-    /// The member left the group: no `poll()` for `max.poll.interval.ms` (SPEC §8.7).
+    /// The member left the group: no `poll()` for `max.poll.interval.ms` (model.md §8.7).
     Evicted,
-    /// `poll()` rejoined the group and resumed from the committed offset (SPEC §8.7).
+    /// `poll()` rejoined the group and resumed from the committed offset (model.md §8.7).
     Rejoined {
         /// The position after rejoining.
         position: u64,
     },
-    /// The application called `close()` (SPEC §8.6).
+    /// The application called `close()` (model.md §8.6).
     CloseCalled,
     /// `close()` returned: its commit and every commit in flight had landed.
     Closed,
-    /// The empty group's committed offset expired; `auto.offset.reset` chose `reset_to` (SPEC §8.9).
-    OffsetsExpired {
-        /// Where the restarted consumer begins.
-        reset_to: u64,
-    },
-    /// The consumer started again after its downtime (SPEC §8.9).
+    /// The empty group's committed offsets were deleted (model.md §8.9): a restart resolves
+    /// `auto.offset.reset`.
+    OffsetsExpired,
+    /// The consumer started again after its downtime (model.md §8.9).
     Restarted {
         /// Its first position.
         position: u64,
     },
 }
 
-/// Why a commit failed (SPEC §8.7, §8.8).
+/// Why a commit failed (model.md §8.7, §8.8).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum CommitFailure {
@@ -121,23 +128,26 @@ pub enum CommitFailure {
     Retriable,
 }
 
-/// The state a crash at one instant leaves behind (SPEC §5), plus the three lines' values.
+/// The state a crash at one instant leaves behind in one partition (model.md §5), plus the
+/// three lines' values.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct CrashState {
     /// The crash instant, µs.
     #[serde(skip)]
     pub crash_at_us: u64,
-    /// Position: records `poll()` had handed out.
-    pub position: u64,
+    /// Position: records `poll()` had handed out; `None` before a new group's first poll.
+    pub position: Option<u64>,
     /// Durable frontier: the lowest offset whose side effect had not landed.
     pub durable: u64,
-    /// The committed offset the group restarts from.
-    pub committed: u64,
+    /// The committed offset the group restarts from; `None` when it has none (then it
+    /// restarts where `auto.offset.reset` resolves at the crash, which lost and
+    /// duplicated count from).
+    pub committed: Option<u64>,
     /// Committed offsets whose work never ran (at-most-once).
     pub lost: u64,
-    /// Durable runs the restart repeats (at-least-once).
+    /// Completed runs the restart repeats (at-least-once).
     pub duplicated: u64,
-    /// max(0, position − committed): records `poll()` hands out again after restart.
+    /// max(0, position − restart offset): records `poll()` hands out again after restart.
     pub reread: u64,
 }
 
@@ -150,15 +160,18 @@ pub struct CrashOffsets {
     pub duplicated: Vec<std::ops::Range<u64>>,
 }
 
-fn push_offset(ranges: &mut Vec<std::ops::Range<u64>>, offset: u64) {
+fn push_offsets(ranges: &mut Vec<std::ops::Range<u64>>, offsets: std::ops::Range<u64>) {
+    if offsets.is_empty() {
+        return;
+    }
     match ranges.last_mut() {
-        Some(last) if last.end == offset => last.end += 1,
-        _ => ranges.push(offset..offset + 1),
+        Some(last) if last.end == offsets.start => last.end = offsets.end,
+        _ => ranges.push(offsets),
     }
 }
 
-/// The worst crash instants over (0, horizon] (SPEC §5). `*_at_us` is the earliest instant
-/// reaching the maximum, `None` when the maximum is 0.
+/// The worst crash instants over (0, horizon] (model.md §5). `*_at_us` is the earliest
+/// instant reaching the maximum, `None` when the maximum is 0.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Worst {
     /// Largest `lost` over the horizon.
@@ -171,19 +184,35 @@ pub struct Worst {
     pub duplicated_at_us: Option<u64>,
 }
 
+/// One partition's lines and crash profile.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionRun {
+    /// The partition's index within the topic.
+    pub partition: PartitionId,
+    /// Position over time (`None` while no consumer holds a position).
+    pub position: Vec<Step<Option<u64>>>,
+    /// Durable frontier over time.
+    pub durable_frontier: Vec<Step>,
+    /// Committed offset over time (`None` while the group has none).
+    pub committed: Vec<Step<Option<u64>>>,
+    /// lost(T) and duplicated(T) for every crash instant T in (0, horizon].
+    pub profile: Vec<ProfileStep>,
+}
+
+fn value_at<V: Copy>(steps: &[Step<V>], crash_at_us: u64) -> Option<V> {
+    match steps.partition_point(|s| s.at_us < crash_at_us) {
+        0 => None,
+        i => Some(steps[i - 1].value),
+    }
+}
+
 /// Everything a chart and a crash slider need from one simulation, computed once.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Run {
     /// The (validated) scenario that produced this run.
     pub scenario: Scenario,
-    /// Position over time (starts at the first event, t = 0).
-    pub position: Vec<Step>,
-    /// Durable frontier over time.
-    pub durable_frontier: Vec<Step>,
-    /// Committed offset over time.
-    pub committed: Vec<Step>,
-    /// lost(T) and duplicated(T) for every crash instant T in (0, horizon].
-    pub profile: Vec<ProfileStep>,
+    /// Each partition's lines and crash profile (the one-consumer model has one, `orders-3`).
+    pub partitions: Vec<PartitionRun>,
     /// Polls, commits and record completions, in time order.
     pub marks: Vec<Mark>,
     /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs.
@@ -192,92 +221,126 @@ pub struct Run {
     pub polls: u64,
     /// Commits that landed within [0, horizon].
     pub commits_landed: u64,
-    /// When `close()` returned (SPEC §8.6), µs; `None` without a close.
+    /// When `close()` returned (model.md §8.6), µs; `None` without a close.
     pub closed_at_us: Option<u64>,
-    /// A scripted consumer's reading after each step (SPEC §8.11).
+    /// A scripted consumer's reading after each step (model.md §8.11).
     pub script: Option<Vec<ScriptReading>>,
 }
 
-/// The state after one step of a scripted consumer (SPEC §8.11).
+/// The state after one step of a scripted consumer (model.md §8.11).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ScriptReading {
     /// The step as written.
     pub step: String,
     /// When the step ended, µs.
     pub ended_at_us: u64,
-    /// The position when the step ended.
-    pub position: u64,
-    /// The committed offset once the step's commits have landed; `None` while the new group
-    /// has no committed offset.
+    /// The position when the step ended (`None` before the first poll).
+    pub position: Option<u64>,
+    /// The committed offset once the step's commits have landed; `None` while the group has
+    /// no committed offset.
     pub committed: Option<u64>,
 }
 
-pub(crate) fn value_at(steps: &[Step], crash_at_us: u64) -> u64 {
-    match steps.partition_point(|s| s.at_us < crash_at_us) {
-        0 => 0,
-        i => steps[i - 1].value,
-    }
-}
-
 impl Run {
-    /// The state a crash at `crash_at_us` leaves: every event before that instant happened,
-    /// none at or after it. O(log events).
+    /// The one partition of the one-consumer model (`orders-3`).
+    pub fn lines(&self) -> &PartitionRun {
+        &self.partitions[0]
+    }
+
+    /// The state a crash at `crash_at_us` leaves in the first partition (the one-consumer
+    /// model's only one): every event before that instant happened, none at or after it.
+    /// O(log events).
     pub fn state_at(&self, crash_at_us: u64) -> CrashState {
-        let position = value_at(&self.position, crash_at_us);
-        let committed = value_at(&self.committed, crash_at_us);
-        let (lost, duplicated) = match self.profile.partition_point(|s| s.at_us < crash_at_us) {
+        self.partition_state_at(0, crash_at_us)
+    }
+
+    /// As [`Run::state_at`], for partition `partition` (an index into [`Run::partitions`]).
+    pub fn partition_state_at(&self, partition: usize, crash_at_us: u64) -> CrashState {
+        let p = &self.partitions[partition];
+        let position = value_at(&p.position, crash_at_us).flatten();
+        let committed = value_at(&p.committed, crash_at_us).flatten();
+        let restart_at = committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
+        let (lost, duplicated) = match p.profile.partition_point(|s| s.at_us < crash_at_us) {
             0 => (0, 0),
-            i => (self.profile[i - 1].lost, self.profile[i - 1].duplicated),
+            i => {
+                let step = p.profile[i - 1];
+                (step.lost + self.lost_growth(committed, step.at_us, crash_at_us), step.duplicated)
+            }
         };
         CrashState {
             crash_at_us,
             position,
-            durable: value_at(&self.durable_frontier, crash_at_us),
+            durable: value_at(&p.durable_frontier, crash_at_us).unwrap_or(self.scenario.log_start_offset),
             committed,
             lost,
             duplicated,
-            reread: position.saturating_sub(committed),
+            reread: position.map_or(0, |p| p.saturating_sub(restart_at)),
         }
     }
 
-    /// Which offsets a crash at `crash_at_us` loses and which it repeats, as ascending
-    /// half-open ranges (for a text description of the chart). O(marks): meant for
-    /// page-sized runs, not for the million-record benchmark.
-    pub fn offsets_at(&self, crash_at_us: u64) -> CrashOffsets {
-        let committed = value_at(&self.committed, crash_at_us);
-        let mut runs: Vec<u32> = vec![0; value_at(&self.position, crash_at_us).max(committed) as usize];
-        for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
-            if let MarkKind::RecordDurable { offset } = mark.kind {
-                if let Some(k) = runs.get_mut(offset as usize) {
-                    *k += 1;
-                }
+    /// model.md §8.9: with no committed offset and `latest`, a restart at T skips to the log
+    /// end at T: each record produced after the profile step at `step_at_us` adds one lost.
+    fn lost_growth(&self, committed: Option<u64>, step_at_us: u64, crash_at_us: u64) -> u64 {
+        match (committed, self.scenario.auto_offset_reset) {
+            (None, OffsetReset::Latest) => {
+                self.scenario.log_end_at(crash_at_us) - self.scenario.log_end_at(step_at_us)
             }
+            _ => 0,
         }
-        // Offsets below the log start count as done (see Engine::new).
-        for k in runs.iter_mut().take(self.scenario.log_start_offset as usize) {
-            *k = (*k).max(1);
+    }
+
+    /// When a commit sent at `sent_at_us` lands (one `commit_latency_ms` round trip).
+    pub fn lands_at_us(&self, sent_at_us: u64) -> u64 {
+        sent_at_us + self.scenario.commit_latency_us
+    }
+
+    /// Which offsets a crash at `crash_at_us` loses and which it repeats in the first
+    /// partition, as ascending half-open ranges (for a text description of the chart).
+    /// O(marks): meant for page-sized runs, not for the million-record benchmark.
+    pub fn offsets_at(&self, crash_at_us: u64) -> CrashOffsets {
+        let state = self.state_at(crash_at_us);
+        let restart_at = state.committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
+        let mut runs = std::collections::BTreeMap::<u64, u32>::new();
+        for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
+            if let (0, MarkKind::RecordDurable { offset }) = (mark.partition, mark.kind) {
+                *runs.entry(offset).or_default() += 1;
+            }
         }
         let mut offsets = CrashOffsets::default();
-        for (offset, &k) in runs.iter().enumerate() {
-            let offset = offset as u64;
-            let below = offset < committed;
-            if below && k == 0 {
-                push_offset(&mut offsets.lost, offset);
+        // Below the restart offset: never-run offsets from the log start on are lost.
+        let mut next = self.scenario.log_start_offset;
+        for (&offset, &k) in runs.range(..restart_at) {
+            push_offsets(&mut offsets.lost, next..offset);
+            next = offset + 1;
+            if k >= 2 {
+                push_offsets(&mut offsets.duplicated, offset..offset + 1);
             }
-            if (below && k >= 2) || (!below && k >= 1) {
-                push_offset(&mut offsets.duplicated, offset);
-            }
+        }
+        push_offsets(&mut offsets.lost, next..restart_at.max(next));
+        for (&offset, _) in runs.range(restart_at..) {
+            push_offsets(&mut offsets.duplicated, offset..offset + 1);
         }
         offsets
     }
 
-    /// The worst crash instants over (0, horizon], from one pass over the profile.
+    /// The worst crash instants over (0, horizon] in the first partition, from one pass
+    /// over its profile.
     pub fn worst(&self) -> Worst {
+        let p = self.lines();
+        let horizon = self.scenario.horizon_us;
         let mut worst = Worst { lost: 0, lost_at_us: None, duplicated: 0, duplicated_at_us: None };
-        for step in self.profile.iter().take_while(|s| s.at_us < self.scenario.horizon_us) {
-            if step.lost > worst.lost {
-                worst.lost = step.lost;
-                worst.lost_at_us = Some(step.at_us + 1);
+        for (i, step) in p.profile.iter().enumerate().take_while(|(_, s)| s.at_us < horizon) {
+            // Over (at, end]: constant, but for lost growing with the log (model.md §8.9).
+            let end = p.profile.get(i + 1).map_or(horizon, |n| n.at_us.min(horizon));
+            let committed = value_at(&p.committed, step.at_us + 1).flatten();
+            let growth = self.lost_growth(committed, step.at_us, end);
+            if step.lost + growth > worst.lost {
+                worst.lost = step.lost + growth;
+                let reached = match growth {
+                    0 => step.at_us + 1,
+                    _ => self.scenario.log_end_reaches_at(self.scenario.log_end_at(end)).unwrap_or(end),
+                };
+                worst.lost_at_us = Some(reached.max(step.at_us + 1));
             }
             if step.duplicated > worst.duplicated {
                 worst.duplicated = step.duplicated;
@@ -302,18 +365,16 @@ impl Run {
         self.polls as f64 * (1_000.0 * US_PER_MS as f64) / self.scenario.horizon_us as f64
     }
 
-    /// The result of SPEC §6 at the scenario's own crash instant.
-    pub fn summary(&self) -> Summary {
-        self.summary_at(self.scenario.crash_at_us)
-    }
-
-    /// The result of SPEC §6 for a crash at `crash_at_us`.
+    /// The result of model.md §6 for a crash at `crash_at_us`: what `offset-window run`
+    /// prints and the page exports.
     pub fn summary_at(&self, crash_at_us: u64) -> Summary {
         let worst = self.worst();
-        let mut scenario = self.scenario.clone();
-        scenario.crash_at_us = crash_at_us;
+        let mut scenario = self.scenario.to_json_value();
+        if let serde_json::Value::Object(map) = &mut scenario {
+            map.insert(crate::scenario::CRASH_AT_KEY.name.into(), millis_value(crash_at_us));
+        }
         Summary {
-            scenario: scenario.to_json_value(),
+            scenario,
             at_crash: self.state_at(crash_at_us),
             worst: WorstSummary {
                 lost: worst.lost,
@@ -334,10 +395,10 @@ impl Run {
     }
 }
 
-/// The result JSON of SPEC §6 (what `offset-window run` prints and the page exports).
+/// The result JSON of model.md §6 (what `offset-window run` prints and the page exports).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Summary {
-    /// The scenario, every key, canonical form.
+    /// The scenario, every key, canonical form, with the crash instant read.
     pub scenario: serde_json::Value,
     /// The state at the crash instant.
     pub at_crash: CrashState,
@@ -355,7 +416,7 @@ pub struct Summary {
     pub polls: u64,
     /// Which real client's behaviour the run follows.
     pub client: &'static str,
-    /// With `close_at_ms`: the state 1 µs after `close()` returned (SPEC §8.6).
+    /// With `close_at_ms`: the state 1 µs after `close()` returned (model.md §8.6).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub at_close: Option<CrashState>,
     /// With `close_at_ms`: when `close()` returned, ms.
@@ -379,87 +440,200 @@ pub struct WorstSummary {
     pub duplicated_at_ms: Option<f64>,
 }
 
-/// Builds a [`Run`] while the engine steps: keeps lost and duplicated up to date as records
-/// complete and commits land (SPEC §5 with k(o) runs per offset), and appends a step to each
-/// line when its value changed at an instant.
-pub(crate) struct Recorder {
-    lost: u64,
-    duplicated: u64,
-    pub(crate) position: Vec<Step>,
-    pub(crate) durable_frontier: Vec<Step>,
-    pub(crate) committed: Vec<Step>,
-    pub(crate) profile: Vec<ProfileStep>,
-    pub(crate) marks: Vec<Mark>,
-}
-
-fn push_step(steps: &mut Vec<Step>, at_us: u64, value: u64) {
+fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
     if steps.last().is_none_or(|s| s.value != value) {
         steps.push(Step { at_us, value });
     }
 }
 
-impl Recorder {
-    /// A recorder for an engine at t = 0, counting what its initial state already holds
-    /// (offsets below the log start count as done; a script's initial committed offset).
-    pub(crate) fn new(engine: &Engine) -> Self {
-        let (lost, duplicated) = crate::count_lost_and_duplicated(&engine.runs, engine.committed);
+/// One partition's bookkeeping while recording.
+struct PartitionRecorder {
+    runs: RunCounts,
+    /// Where a restart would begin now: the committed offset, or `auto.offset.reset`'s answer.
+    restart_at: u64,
+    committed: Option<u64>,
+    position: Option<u64>,
+    durable: u64,
+    lost: u64,
+    duplicated: u64,
+    lines: PartitionRun,
+}
+
+impl PartitionRecorder {
+    /// The restart offset moves from `restart_at` to `to`: offsets in between change sides
+    /// of it. Below it an offset counts max(0, k − 1) duplicates and is lost when k = 0;
+    /// at or above it, k duplicates.
+    fn move_restart(&mut self, to: u64) {
+        let from = self.restart_at;
+        let counts = self.runs.range_counts(from.min(to), from.max(to));
+        if to > from {
+            self.lost += counts.never_run;
+            self.duplicated -= counts.run;
+        } else {
+            self.lost -= counts.never_run;
+            self.duplicated += counts.run;
+        }
+        self.restart_at = to;
+    }
+}
+
+/// Builds a [`Run`] from the engine's outputs: keeps lost and duplicated up to date as runs
+/// complete and the committed offset moves (model.md §5 with k(o) runs per offset), and
+/// appends a step to each line when its value changed at an instant. Sees only outputs.
+pub(crate) struct Recorder<'a> {
+    scenario: &'a Scenario,
+    partitions: Vec<PartitionRecorder>,
+    marks: Vec<Mark>,
+    blocked_on_commits_us: u64,
+    polls: u64,
+    commits_landed: u64,
+    closed_at_us: Option<u64>,
+    /// Script readings waiting for the committed line: (step, ended at, position).
+    script_steps: Vec<(usize, u64, Option<u64>)>,
+}
+
+impl<'a> Recorder<'a> {
+    pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
         // One durable step, one profile step and a mark or two per record: reserving them
         // up front saves copying the vectors as they grow (a third of a long run's time).
-        let records = engine.scenario.records_to_reserve();
-        let polls = records / engine.scenario.max_poll_records as usize + 1;
+        let records = scenario.records_to_reserve() / partitions;
+        let polls = records / scenario.max_poll_records as usize + 1;
+        let start = scenario.log_start_offset;
         Recorder {
-            lost,
-            duplicated,
-            position: Vec::with_capacity(polls),
-            durable_frontier: Vec::with_capacity(records),
-            committed: Vec::new(),
-            profile: Vec::with_capacity(records),
+            scenario,
+            partitions: (0..partitions)
+                .map(|p| PartitionRecorder {
+                    runs: RunCounts::new(start, records),
+                    restart_at: start,
+                    committed: Some(start),
+                    position: None,
+                    durable: start,
+                    lost: 0,
+                    duplicated: 0,
+                    lines: PartitionRun {
+                        partition: p as PartitionId,
+                        position: Vec::with_capacity(polls),
+                        durable_frontier: Vec::with_capacity(records),
+                        committed: Vec::new(),
+                        profile: Vec::with_capacity(records),
+                    },
+                })
+                .collect(),
             marks: Vec::with_capacity(records + 3 * polls),
+            blocked_on_commits_us: 0,
+            polls: 0,
+            commits_landed: 0,
+            closed_at_us: None,
+            script_steps: Vec::new(),
         }
     }
 
-    pub(crate) fn mark(&mut self, mark: Mark) {
-        self.marks.push(mark);
-    }
-
-    /// Called just before a run of `offset` completes (engine state still without it).
-    pub(crate) fn record_durable(&mut self, engine: &Engine, offset: u64) {
-        let earlier_runs = engine.runs[offset as usize];
-        if offset < engine.committed && earlier_runs == 0 {
-            self.lost -= 1; // committed work that had never run has now run
-        } else {
-            self.duplicated += 1; // at/above committed: will run again; below: a second run
-        }
-    }
-
-    /// Called just before the committed offset moves to `to` (engine state still at the old one).
-    pub(crate) fn commit_moves(&mut self, engine: &Engine, to: u64) {
-        let from = engine.committed;
-        let (low, high) = (from.min(to) as usize, from.max(to) as usize);
-        // Offsets never handed out have no runs.
-        let known = engine.runs.len().clamp(low, high);
-        let never_run = std::iter::repeat_n(&0, high - known);
-        for &runs in engine.runs[low..known].iter().chain(never_run) {
-            // Below the committed offset an offset counts max(0, k − 1) duplicates and is
-            // lost when k = 0; at or above it, k duplicates.
-            let forward = to > from;
-            match (runs == 0, forward) {
-                (true, true) => self.lost += 1,
-                (true, false) => self.lost -= 1,
-                (false, true) => self.duplicated -= 1,
-                (false, false) => self.duplicated += 1,
+    /// Takes in every output but a completed run.
+    fn take(&mut self, at_us: u64, output: Output) {
+        let horizon = self.scenario.horizon_us;
+        match output {
+            Output::Position { partition, position } => {
+                self.partitions[partition as usize].position = position
+            }
+            Output::RunCompleted { .. } => unreachable!("counted in Recorder::emit"),
+            Output::DurableFrontier { partition, offset } => {
+                self.partitions[partition as usize].durable = offset
+            }
+            Output::Committed { partition, offset } => {
+                let p = &mut self.partitions[partition as usize];
+                p.committed = offset;
+                p.move_restart(offset.unwrap_or_else(|| reset_offset(self.scenario, at_us)));
+            }
+            Output::Mark { member, partition, kind } => {
+                match kind {
+                    MarkKind::Poll { from, records } => {
+                        self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
+                        self.polls += u64::from(at_us <= horizon);
+                    }
+                    MarkKind::CommitLanded { .. } => self.commits_landed += u64::from(at_us <= horizon),
+                    MarkKind::Closed => self.closed_at_us = Some(at_us),
+                    _ => {}
+                }
+                self.marks.push(Mark { at_us, member, partition, kind });
+            }
+            Output::Unblocked { since_us, until_us, .. } => {
+                self.blocked_on_commits_us += until_us.min(horizon) - since_us.min(horizon);
+            }
+            Output::ScriptStepEnded { step, position } => {
+                self.script_steps.push((step as usize, at_us, position))
             }
         }
     }
 
-    pub(crate) fn end_of_instant(&mut self, engine: &Engine) {
-        let at_us = engine.now_us;
-        push_step(&mut self.position, at_us, engine.position);
-        push_step(&mut self.durable_frontier, at_us, engine.durable_frontier);
-        push_step(&mut self.committed, at_us, engine.committed);
-        let step = ProfileStep { at_us, lost: self.lost, duplicated: self.duplicated };
-        if self.profile.last().is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated)) {
-            self.profile.push(step);
+    /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
+    pub(crate) fn end_of_instant(&mut self, at_us: u64) {
+        for p in &mut self.partitions {
+            // With no committed offset and `latest`, the restart offset follows the log end.
+            let follows_log = p.committed.is_none() && self.scenario.auto_offset_reset == OffsetReset::Latest;
+            if follows_log {
+                p.move_restart(reset_offset(self.scenario, at_us));
+            }
+            push_step(&mut p.lines.position, at_us, p.position);
+            push_step(&mut p.lines.durable_frontier, at_us, p.durable);
+            push_step(&mut p.lines.committed, at_us, p.committed);
+            let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
+            // A step where the values change, and wherever lost grows with the log from
+            // this instant on (Run::state_at counts the growth from the last step).
+            let changed =
+                p.lines.profile.last().is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
+            if changed || follows_log {
+                p.lines.profile.push(step);
+            }
+        }
+    }
+
+    /// The finished run.
+    pub(crate) fn into_run(self) -> Run {
+        let scenario = self.scenario;
+        let partitions: Vec<PartitionRun> = self.partitions.into_iter().map(|p| p.lines).collect();
+        let script = scenario.script.as_ref().map(|steps| {
+            self.script_steps
+                .iter()
+                .map(|&(step, ended_at_us, position)| ScriptReading {
+                    step: steps[step].text(),
+                    ended_at_us,
+                    position,
+                    // A step ends once its own commits have landed (or the run stopped).
+                    committed: value_at(&partitions[0].committed, ended_at_us + 1).flatten(),
+                })
+                .collect()
+        });
+        Run {
+            scenario: scenario.clone(),
+            partitions,
+            marks: self.marks,
+            blocked_on_commits_us: self.blocked_on_commits_us,
+            polls: self.polls,
+            commits_landed: self.commits_landed,
+            closed_at_us: self.closed_at_us,
+            script,
+        }
+    }
+}
+
+impl Sink for Recorder<'_> {
+    /// A completed run (one per record: the hot path) is counted here; the rest in
+    /// [`Recorder::take`].
+    #[inline(always)]
+    fn emit(&mut self, at_us: u64, output: Output) {
+        match output {
+            Output::RunCompleted { member, partition, offset, durable_frontier } => {
+                let p = &mut self.partitions[partition as usize];
+                let earlier_runs = p.runs.increment(offset);
+                if offset < p.restart_at && earlier_runs == 0 {
+                    p.lost -= 1; // committed work that had never run has now run
+                } else {
+                    p.duplicated += 1; // at/above committed: will run again; below: a second run
+                }
+                p.durable = durable_frontier;
+                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+            }
+            other => self.take(at_us, other),
         }
     }
 }

@@ -4,12 +4,12 @@
 //!
 //! After an intended change of the model: `UPDATE_GOLDEN=1 cargo test -p offset-window-sim --test golden`.
 
-use offset_window_sim::{simulate, Scenario};
+use offset_window_sim::{simulate, Input};
 use serde_json::json;
 
 const GOLDEN: &str = include_str!("golden/runs.json");
 
-/// SPEC §7's R1–R10 and a few worker-pool scenarios where records complete out of order.
+/// model.md §7's R1–R10 and a few worker-pool scenarios where records complete out of order.
 const SCENARIOS: &[&str] = &[
     r#"{}"#,
     r#"{"strategy": "commit_sync_batch"}"#,
@@ -32,14 +32,16 @@ fn compute() -> String {
     SCENARIOS
         .iter()
         .map(|text| {
-            let run = simulate(&Scenario::from_json(text).unwrap()).unwrap();
+            let input = Input::from_json(text).unwrap();
+            let run = simulate(&input.scenario).unwrap();
+            let lines = run.lines();
             json!({
                 "input": text,
-                "summary": run.summary(),
-                "profile": run.profile,
-                "position": run.position,
-                "durable_frontier": run.durable_frontier,
-                "committed": run.committed,
+                "summary": run.summary_at(input.crash_at_us),
+                "profile": lines.profile,
+                "position": lines.position,
+                "durable_frontier": lines.durable_frontier,
+                "committed": lines.committed,
                 "marks": run.marks.len(),
             })
             .to_string()

@@ -1,4 +1,4 @@
-//! The producer model (SPEC §9): the reference numbers, the issue's cases, bad input, and
+//! The producer model (model.md §9): the reference numbers, the issue's cases, bad input, and
 //! invariants under random faults.
 
 use offset_window_sim::producer::{
@@ -126,7 +126,7 @@ fn default_idempotence_with_acks_1_is_silently_off_with_a_note() {
     assert!(on_default.notes[0].starts_with("Idempotence is off"), "{}", on_default.notes[0]);
     assert!(on_default.notes[0].contains("acks is 1"));
     assert_eq!(on_default.scenario["acks"], "1");
-    assert!(on_default.scenario.get("enable.idempotence").is_none());
+    assert_eq!(on_default.scenario["enable.idempotence"], serde_json::Value::Null, "left at its default");
 }
 
 #[test]
@@ -198,7 +198,7 @@ fn bad_input_names_the_key_and_the_range() {
     assert_eq!(refused(r#"{"acks": "2"}"#), "acks: must be one of \"all\", \"1\", \"0\" (got \"2\")");
     assert_eq!(
         refused(r#"{"enable.idempotence": "yes"}"#),
-        "enable.idempotence: must be true or false (got \"yes\")"
+        "enable.idempotence: must be true, false or null (the client's default) (got \"yes\")"
     );
     assert!(refused(r#"{"idempotence": true}"#)
         .starts_with("idempotence: unknown key; the keys are enable.idempotence,"));

@@ -1,15 +1,16 @@
 //! Properties over random scenarios: the one-pass crash profile against the brute-force
-//! re-run, determinism, and the invariants of SPEC §2 and §5 at every instant.
+//! re-run, determinism, and the invariants of model.md §2 and §5 at every instant.
 #![cfg(not(target_arch = "wasm32"))]
 
+use offset_window_sim::scenario::ScriptStep;
 use offset_window_sim::scenario::{CommitValue, IsolationLevel, Jitter, OffsetReset};
 use offset_window_sim::{
-    crash_state_brute_force, simulate, Client, MarkKind, Scenario, Strategy as CommitStrategy,
+    crash_state_brute_force, simulate, Client, Input, MarkKind, Scenario, Strategy as CommitStrategy,
 };
 use proptest::prelude::*;
 
-/// Small random scenarios (a few hundred events) over every strategy and the pool: SPEC
-/// §§1–7 only.
+/// Small random scenarios (a few hundred events) over every strategy and the pool:
+/// model.md §§1–7 only.
 fn base_scenarios() -> impl Strategy<Value = Scenario> {
     (
         (1u32..=12, 1u64..=300_000, 0u64..=40_000, 1u64..=3_000_000),
@@ -34,7 +35,6 @@ fn base_scenarios() -> impl Strategy<Value = Scenario> {
                     pool_threads: threads,
                     pool_max_in_flight_batches: in_flight,
                     horizon_us: horizon,
-                    crash_at_us: horizon,
                     log_end_offset: log_end,
                     fetch_max_wait_us: fetch_wait.max(1_000),
                     ..Scenario::default()
@@ -43,7 +43,7 @@ fn base_scenarios() -> impl Strategy<Value = Scenario> {
         )
 }
 
-/// The same with SPEC §8 switched on at random: clients and offset stores, off-by-one
+/// The same with model.md §8 switched on at random: clients and offset stores, off-by-one
 /// commits, close (with or without draining the pool), eviction, failed commits and stale
 /// async retries, downtime with offset expiry and a growing log, read_uncommitted, jitter.
 fn scenarios() -> impl Strategy<Value = Scenario> {
@@ -113,15 +113,20 @@ fn scenarios() -> impl Strategy<Value = Scenario> {
         .prop_filter("within the event bound", |s| s.validate().is_ok())
 }
 
-/// Every instant where something changes, and one microsecond either side, within (0, horizon].
+/// Every instant where something changes, one microsecond either side, and halfway to the
+/// next (where lost grows with the log, model.md §8.9), within (0, horizon].
 fn probe_instants(run: &offset_window_sim::Run) -> Vec<u64> {
     let mut instants: Vec<u64> = run.marks.iter().map(|m| m.at_us).collect();
-    instants.extend(run.profile.iter().map(|s| s.at_us));
-    instants.extend(run.committed.iter().map(|s| s.at_us));
+    instants.extend(run.lines().profile.iter().map(|s| s.at_us));
+    instants.extend(run.lines().committed.iter().map(|s| s.at_us));
+    instants.sort_unstable();
+    instants.dedup();
     let horizon = run.scenario.horizon_us;
+    let halfway = instants.windows(2).map(|w| w[0] + (w[1] - w[0]) / 2);
     let mut probes: Vec<u64> = instants
         .iter()
         .flat_map(|&t| [t.saturating_sub(1), t, t + 1])
+        .chain(halfway)
         .filter(|&t| t > 0 && t <= horizon)
         .collect();
     probes.push(horizon);
@@ -163,7 +168,8 @@ proptest! {
         let a = simulate(&scenario).unwrap();
         let b = simulate(&scenario.clone()).unwrap();
         prop_assert_eq!(&a, &b);
-        prop_assert_eq!(serde_json::to_string(&a.summary()).unwrap(), serde_json::to_string(&b.summary()).unwrap());
+        let horizon = scenario.horizon_us;
+        prop_assert_eq!(serde_json::to_string(&a.summary_at(horizon)).unwrap(), serde_json::to_string(&b.summary_at(horizon)).unwrap());
     }
 
     #[test]
@@ -175,18 +181,19 @@ proptest! {
         });
         for crash_at_us in probe_instants(&run) {
             let s = run.state_at(crash_at_us);
-            prop_assert!(s.committed <= s.position, "committed above position at {}: {:?}", crash_at_us, s);
-            prop_assert!(s.lost <= s.committed, "{:?}", s);
+            let (Some(committed), Some(position)) = (s.committed, s.position) else { continue };
+            prop_assert!(committed <= position, "committed above position at {}: {:?}", crash_at_us, s);
+            prop_assert!(s.lost <= committed, "{:?}", s);
             if reruns {
                 continue;
             }
-            prop_assert!(s.durable <= s.position, "{:?}", s);
+            prop_assert!(s.durable <= position, "{:?}", s);
             // Every offset below the position is exactly one of: lost (below committed, not
             // durable), done and committed, duplicated (at/above committed, durable), pending.
-            let done_and_committed = s.committed - s.lost;
-            let pending = (s.position - s.committed).checked_sub(s.duplicated);
-            prop_assert!(s.lost <= s.committed && pending.is_some(), "{:?}", s);
-            prop_assert_eq!(s.lost + done_and_committed + s.duplicated + pending.unwrap(), s.position);
+            let done_and_committed = committed - s.lost;
+            let pending = (position - committed).checked_sub(s.duplicated);
+            prop_assert!(s.lost <= committed && pending.is_some(), "{:?}", s);
+            prop_assert_eq!(s.lost + done_and_committed + s.duplicated + pending.unwrap(), position);
             // Exactly-once holds for read_committed readers of correct (offset + 1) commits.
             let read_committed = scenario.isolation_level == IsolationLevel::ReadCommitted;
             let correct_commits = scenario.commit_value == CommitValue::NextOffset;
@@ -194,10 +201,16 @@ proptest! {
                 prop_assert_eq!((s.lost, s.duplicated), (0, 0));
             }
         }
+        // The worst instants are the largest values the profile reaches, at their earliest.
         let worst = run.worst();
         let horizon = scenario.horizon_us;
-        let max_lost = run.profile.iter().filter(|p| p.at_us < horizon).map(|p| p.lost).max().unwrap_or(0);
+        let ends = run.lines().profile.iter().map(|p| p.at_us).chain([horizon]).skip(1);
+        let max_lost = ends.filter(|&t| t <= horizon).map(|t| run.state_at(t).lost).max().unwrap_or(0);
         prop_assert_eq!(worst.lost, max_lost);
+        if let Some(at) = worst.lost_at_us {
+            prop_assert_eq!(run.state_at(at).lost, worst.lost);
+            prop_assert!(run.state_at(at - 1).lost < worst.lost, "earliest instant");
+        }
         if let Some(at) = worst.duplicated_at_us {
             prop_assert_eq!(run.state_at(at).duplicated, worst.duplicated);
             prop_assert!(run.state_at(at - 1).duplicated < worst.duplicated, "earliest instant");
@@ -252,20 +265,102 @@ proptest! {
         entries in proptest::collection::vec((proptest::sample::select(offset_window_sim::scenario::KEYS.to_vec()), json_values()), 0..8)
     ) {
         let mut map = serde_json::Map::new();
-        map.insert("horizon_ms".into(), 2_000.into());
         map.insert("crash_at_ms".into(), 1_000.into());
         for (key, value) in entries {
-            if key.name != "horizon_ms" {
-                map.insert(key.name.to_string(), value);
-            }
+            map.insert(key.name.to_string(), value);
         }
-        match Scenario::from_value(&serde_json::Value::Object(map)) {
+        match Input::from_value(&serde_json::Value::Object(map)) {
             Err(e) => prop_assert!(!e.message.is_empty()),
-            Ok(scenario) if scenario.estimated_events() < 200_000 => {
-                let run = simulate(&scenario);
+            Ok(input) if input.scenario.estimated_events() < 200_000 => {
+                let run = simulate(&input.scenario);
                 prop_assert!(run.is_ok(), "{:?}", run.err());
             }
             Ok(_) => {}
+        }
+    }
+}
+
+/// Long horizons (up to a day) and offsets up to 10^12: log ends and starts far out, skips
+/// to the log end after offsets expire, new groups that commit or close before their first
+/// poll, eviction and restarts. Records are coarse so the run stays within the event bound.
+fn far_scenarios() -> impl Strategy<Value = Scenario> {
+    (
+        (0u64..=1_000_000_000_000, 0u64..=1_000_000_000_000, 1_000u64..=86_400_000),
+        (0usize..CommitStrategy::ALL.len(), any::<bool>(), 1u32..=500, 0u64..=2_000_000),
+        (proptest::option::of(1u64..=1_000), proptest::option::of(0u64..=1_000), any::<bool>(), 1u64..=30),
+        (
+            proptest::option::of(proptest::collection::vec(0usize..5, 0..6)),
+            proptest::option::of(1u64..=100_000),
+        ),
+    )
+        .prop_map(
+            |(
+                (log_end, log_start, horizon_ms),
+                (strategy, pool, mpr, rate_milli),
+                (close_permille, downtime_permille, earliest, retention_minutes),
+                (script, poll_interval_ms),
+            )| {
+                let horizon_us = horizon_ms * 1_000;
+                let strategy = match CommitStrategy::ALL[strategy] {
+                    CommitStrategy::StoreOffsetsAfterProcessing => CommitStrategy::AutoCommitBackground,
+                    other => other,
+                };
+                let script = script.map(|steps| {
+                    steps
+                        .into_iter()
+                        .map(|i| {
+                            [
+                                ScriptStep::CommitSync,
+                                ScriptStep::Close,
+                                ScriptStep::Poll,
+                                ScriptStep::Process(3),
+                                ScriptStep::Sleep(horizon_us / 4),
+                            ][i]
+                        })
+                        .collect::<Vec<_>>()
+                });
+                let close_at_us =
+                    close_permille.map(|p| (horizon_us * p / 1_000).max(1)).filter(|_| script.is_none());
+                Scenario {
+                    log_end_offset: log_end.max(log_start),
+                    log_start_offset: log_start.min(log_end),
+                    horizon_us,
+                    // About 2000 records over the horizon at most.
+                    record_processing_us: (horizon_us / 2_000).max(1_000),
+                    auto_commit_interval_us: (horizon_us / 10).max(1_000),
+                    fetch_max_wait_us: (horizon_us / 100).clamp(1_000, 300_000_000),
+                    strategy,
+                    worker_pool: pool && script.is_none() && strategy != CommitStrategy::Transactional,
+                    max_poll_records: mpr,
+                    produce_rate_milli_per_s: rate_milli,
+                    close_at_us,
+                    downtime_us: downtime_permille
+                        .filter(|_| close_at_us.is_some() || script.is_some())
+                        .map(|p| horizon_us * p / 1_000),
+                    offsets_retention_minutes: retention_minutes,
+                    auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
+                    max_poll_interval_us: poll_interval_ms.map_or(300_000_000, |ms| ms * 1_000),
+                    script,
+                    ..Scenario::default()
+                }
+            },
+        )
+        .prop_filter("within the event bound", |s| s.validate().is_ok())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Far offsets and long horizons: the run stays small (its output grows with events, not
+    /// offsets) and the one-pass profile still equals the brute force.
+    #[test]
+    fn far_offsets_and_long_horizons_stay_bounded_and_exact(scenario in far_scenarios()) {
+        let run = simulate(&scenario).unwrap();
+        let lines = run.lines();
+        let size = run.marks.len() + lines.profile.len() + lines.position.len() + lines.committed.len() + lines.durable_frontier.len();
+        prop_assert!(size as u64 <= 20 * scenario.estimated_events() + 100, "{} entries for ≤ {} events", size, scenario.estimated_events());
+        for crash_at_us in probe_instants(&run) {
+            prop_assert_eq!(run.state_at(crash_at_us), crash_state_brute_force(&scenario, crash_at_us).unwrap(), "crash at {} µs", crash_at_us);
         }
     }
 }

@@ -1,4 +1,4 @@
-//! SPEC §7: the reference scenarios R1–R10, exact numbers.
+//! model.md §7: the reference scenarios R1–R10, exact numbers.
 
 use offset_window_sim::{simulate, Run, Scenario, Strategy};
 
@@ -9,8 +9,13 @@ fn run(scenario: Scenario) -> Run {
 }
 
 fn pool() -> Scenario {
-    Scenario { worker_pool: true, crash_at_us: 5_010 * MS, ..Scenario::default() }
+    Scenario { worker_pool: true, ..Scenario::default() }
 }
+
+/// The default crash instant, 8.2 s.
+const CRASH_US: u64 = 8_200 * MS;
+/// R6 and R7 crash at 5.01 s.
+const POOL_CRASH_US: u64 = 5_010 * MS;
 
 fn r9() -> Scenario {
     Scenario {
@@ -24,8 +29,8 @@ fn r9() -> Scenario {
 #[test]
 fn r1_defaults() {
     let run = run(Scenario::default());
-    let at = run.summary().at_crash;
-    assert_eq!((at.position, at.durable, at.committed), (45, 40, 25));
+    let at = run.state_at(CRASH_US);
+    assert_eq!((at.position, at.durable, at.committed), (Some(45), 40, Some(25)));
     assert_eq!((at.duplicated, at.lost, at.reread), (15, 0, 20));
     let worst = run.worst();
     assert_eq!((worst.duplicated, worst.duplicated_at_us), (25, Some(5_000_001)));
@@ -58,23 +63,27 @@ fn r3_r4_r5_the_window_is_the_batch() {
 #[test]
 fn r6_pool_with_auto_commit_loses_ten() {
     let run = run(pool());
-    let at = run.summary().at_crash;
-    assert_eq!((at.lost, at.committed, at.durable), (10, 35, 25));
-    let lost = run.offsets_at(5_010_000).lost;
+    let at = run.state_at(POOL_CRASH_US);
+    assert_eq!((at.lost, at.committed, at.durable), (10, Some(35), 25));
+    let lost = run.offsets_at(POOL_CRASH_US).lost;
     assert_eq!((lost.len(), lost[0].clone()), (1, 25..35), "offsets 25–34 were committed, never run");
 }
 
 #[test]
 fn r7_pool_with_commit_sync_batch_loses_fifteen() {
-    let at = run(Scenario { strategy: Strategy::CommitSyncBatch, ..pool() }).summary().at_crash;
-    assert_eq!((at.lost, at.committed, at.durable), (15, 40, 25));
+    let at = run(Scenario { strategy: Strategy::CommitSyncBatch, ..pool() }).state_at(POOL_CRASH_US);
+    assert_eq!((at.lost, at.committed, at.durable), (15, Some(40), 25));
 }
 
 #[test]
 fn r8_transactional_never_loses_nor_duplicates() {
     let run = run(Scenario { strategy: Strategy::Transactional, ..Scenario::default() });
-    assert!(run.profile.iter().all(|s| s.lost == 0 && s.duplicated == 0), "{:?}", run.profile);
-    let at = run.summary().at_crash;
+    assert!(
+        run.lines().profile.iter().all(|s| s.lost == 0 && s.duplicated == 0),
+        "{:?}",
+        run.lines().profile
+    );
+    let at = run.state_at(CRASH_US);
     assert_eq!((at.lost, at.duplicated, at.reread), (0, 0, 5));
 }
 

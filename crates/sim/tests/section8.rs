@@ -1,13 +1,18 @@
-//! SPEC §8 behaviours that the scenario files (`scenarios/`) cannot show as one number:
+//! model.md §8 behaviours that the scenario files (`scenarios/`) cannot show as one number:
 //! marks, lines over time, refusals and retries.
 
-use offset_window_sim::scenario::{Jitter, ScriptStep};
+use offset_window_sim::scenario::{Jitter, OffsetReset, ScriptStep};
 use offset_window_sim::{simulate, MarkKind, Run, Scenario, Strategy};
 
 const MS: u64 = 1_000;
 
 fn run(json: &str) -> Run {
     simulate(&Scenario::from_json(json).unwrap()).unwrap()
+}
+
+/// The committed line as (ms, offset) pairs.
+fn committed_ms(run: &Run) -> Vec<(u64, Option<u64>)> {
+    run.lines().committed.iter().map(|s| (s.at_us / MS, s.value)).collect()
 }
 
 fn marks_at(run: &Run, at_us: u64) -> Vec<MarkKind> {
@@ -23,7 +28,7 @@ fn a_batch_longer_than_max_poll_interval_livelocks() {
     let at_6s = marks_at(&run, 6_000 * MS);
     assert!(at_6s.iter().any(|k| matches!(k, MarkKind::CommitFailed { offset: 100, .. })), "{at_6s:?}");
     assert!(at_6s.contains(&MarkKind::Rejoined { position: 0 }), "the position falls back: {at_6s:?}");
-    assert!(run.committed.iter().all(|s| s.value == 0), "committed stays 0: {:?}", run.committed);
+    assert_eq!(committed_ms(&run), [(0, Some(0))], "committed stays 0");
     assert_eq!(run.commits_landed, 0);
     // Nothing is ever committed, so every run so far repeats after a crash: the first
     // pass (100) and the second up to 11.94 s (99).
@@ -45,14 +50,14 @@ fn a_failed_commit_sync_is_retried_with_backoff_while_the_loop_waits() {
     let run = run(r#"{"strategy":"commit_sync_batch","commit_failures":[1]}"#);
     // Sent at 1000, fails at 1005, resent 100 ms later at 1105, lands at 1110.
     assert!(marks_at(&run, 1_005 * MS).iter().any(|k| matches!(k, MarkKind::CommitFailed { offset: 5, .. })));
-    assert_eq!(run.committed[1].at_us, 1_110 * MS);
-    assert!(marks_at(&run, 1_110 * MS).iter().any(|k| matches!(k, MarkKind::Poll { from: 5, to: 10 })));
+    assert_eq!(run.lines().committed[1].at_us, 1_110 * MS);
+    assert!(marks_at(&run, 1_110 * MS).iter().any(|k| matches!(k, MarkKind::Poll { from: 5, records: 5 })));
 }
 
 #[test]
 fn commit_sync_gives_up_after_default_api_timeout() {
     let run = run(
-        r#"{"strategy":"commit_sync_batch","commit_failures":[1,2,3,4,5,6],"default.api.timeout.ms":700,"horizon_ms":3000,"crash_at_ms":3000}"#,
+        r#"{"strategy":"commit_sync_batch","commit_failures":[1,2,3,4,5,6],"default.api.timeout.ms":700,"horizon_ms":3000}"#,
     );
     // Attempts at 1000, 1105, 1310, 1715 (backoff 100, 200, 400); the next would start at
     // 2520, past 1000 + 700: TimeoutException, and the loop goes on uncommitted.
@@ -67,17 +72,20 @@ fn commit_sync_gives_up_after_default_api_timeout() {
 }
 
 #[test]
-fn a_failed_auto_commit_is_retried_retry_backoff_later_at_the_next_poll() {
+fn a_failed_auto_commit_is_retried_by_its_callback_at_the_next_poll() {
+    // model.md §8.8: the 5 s auto-commit fails (response at 5.005); its callback runs at the
+    // 6 s poll and resets the timer to 6.1 s, so the 7 s poll commits 35 (lands 7.005).
     let run = run(r#"{"commit_failures":[1]}"#);
-    // Fails at 5005; the timer is reset to 5105, so the poll at 6000 commits 30.
-    assert_eq!(
-        run.committed.iter().map(|s| (s.at_us / MS, s.value)).collect::<Vec<_>>(),
-        [(0, 0), (6_005, 30), (11_005, 55)]
-    );
+    assert_eq!(committed_ms(&run), [(0, Some(0)), (7_005, Some(35))]);
+    let at = run.state_at(8_200 * MS);
+    assert_eq!((at.committed, at.duplicated), (Some(35), 5));
+    assert_eq!((run.worst().duplicated, run.worst().duplicated_at_us), (35, Some(7_000_001)));
 }
 
 #[test]
-fn a_stale_async_retry_lands_after_a_newer_commit() {
+fn an_async_retry_from_the_callback_never_overtakes_a_newer_commit_in_a_steady_loop() {
+    // model.md §8.8: commit 10 (sent 2 s) fails at 2.005; its callback runs first thing in
+    // the 3 s commitAsync, so the retry of 10 goes out just before 15 and lands before it.
     let run =
         run(r#"{"strategy":"commit_async_batch","commit_failures":[2],"retry_async_in_callback":true}"#);
     let landed: Vec<u64> = marks_at(&run, 3_005 * MS)
@@ -87,8 +95,32 @@ fn a_stale_async_retry_lands_after_a_newer_commit() {
             _ => None,
         })
         .collect();
-    assert_eq!(landed, [15, 10], "the retry of 10 lands after 15 and wins");
-    assert_eq!(run.state_at(3_005 * MS + 1).committed, 10);
+    assert_eq!(landed, [10, 15]);
+    let committed = committed_ms(&run);
+    assert!(committed.windows(2).all(|w| w[0].1 <= w[1].1), "never backwards: {committed:?}");
+}
+
+#[test]
+fn the_reference_of_section_8_8_holds_with_a_slow_commit() {
+    // The failure of commit 5 (sent 1 s) arrives at 2.5 s; its retry goes out at 3 s just
+    // before commit 15; both land at 4.5 s in send order.
+    let run = run(
+        r#"{"strategy":"commit_async_batch","commit_latency_ms":1500,"commit_failures":[1],"retry_async_in_callback":true}"#,
+    );
+    let committed = committed_ms(&run);
+    assert!(committed.windows(2).all(|w| w[0].1 <= w[1].1), "never backwards: {committed:?}");
+    assert_eq!((run.worst().duplicated, run.worst().duplicated_at_us), (17, Some(3_400_001)));
+}
+
+#[test]
+fn a_failure_arriving_after_the_last_commit_can_still_move_the_offset_back() {
+    // The log ends at 15: commit 15 (sent 3 s) is the loop's last. Commit 10 (sent 2 s)
+    // fails at 3.5 s, after 15 was sent; its callback runs at the 3.5 s poll and the stale
+    // retry of 10 lands at 5 s, after 15 landed at 4.5 s.
+    let run = run(
+        r#"{"strategy":"commit_async_batch","commit_latency_ms":1500,"commit_failures":[2],"retry_async_in_callback":true,"log_end_offset":15}"#,
+    );
+    assert_eq!(committed_ms(&run), [(0, Some(0)), (2_500, Some(5)), (4_500, Some(15)), (5_000, Some(10))]);
 }
 
 #[test]
@@ -97,13 +129,13 @@ fn draining_the_pool_on_close_commits_only_finished_work() {
     let dropped = run(&format!("{{{base}}}"));
     let drained = run(&format!("{{{base},\"drain_pool_on_close\":true}}"));
     let at_close = |r: &Run| r.state_at(r.closed_at_us.unwrap() + 1);
-    assert_eq!((at_close(&dropped).committed, at_close(&dropped).lost), (40, 15));
+    assert_eq!((at_close(&dropped).committed, at_close(&dropped).lost), (Some(40), 15));
     assert_eq!(
         drained.closed_at_us,
         Some(8_005 * MS),
         "close() after the last queued batch (8 s) and its commit"
     );
-    assert_eq!((at_close(&drained).committed, at_close(&drained).lost), (40, 0));
+    assert_eq!((at_close(&drained).committed, at_close(&drained).lost), (Some(40), 0));
 }
 
 #[test]
@@ -125,11 +157,12 @@ fn jitter_is_seeded_bounded_and_per_offset() {
     };
     let a = simulate(&scenario(Jitter::Uniform, 7)).unwrap();
     assert_eq!(a, simulate(&scenario(Jitter::Uniform, 7)).unwrap());
-    assert_ne!(a.durable_frontier, simulate(&scenario(Jitter::Uniform, 8)).unwrap().durable_frontier);
+    assert_ne!(
+        a.lines().durable_frontier,
+        simulate(&scenario(Jitter::Uniform, 8)).unwrap().lines().durable_frontier
+    );
     assert!(durations(&a).iter().all(|&d| (100 * MS..=300 * MS).contains(&d)), "{:?}", durations(&a));
-    let exp =
-        simulate(&Scenario { horizon_us: 600_000 * MS, crash_at_us: 1, ..scenario(Jitter::Exponential, 1) })
-            .unwrap();
+    let exp = simulate(&Scenario { horizon_us: 600_000 * MS, ..scenario(Jitter::Exponential, 1) }).unwrap();
     let d = durations(&exp);
     let mean = d.iter().sum::<u64>() / d.len() as u64;
     assert!((150 * MS..250 * MS).contains(&mean), "exponential mean {mean} µs over {} records", d.len());
@@ -146,23 +179,24 @@ fn script_steps_wait_for_their_commits_before_the_next_step() {
             ScriptStep::Crash,
         ]),
         log_end_offset: 50,
+        auto_offset_reset: OffsetReset::Earliest,
         ..Scenario::default()
     })
     .unwrap();
     let script = run.script.clone().unwrap();
     assert_eq!(script.iter().map(|r| r.committed).collect::<Vec<_>>(), [None, None, Some(5), Some(5)]);
     assert_eq!(script[3].ended_at_us, 1_005 * MS, "the crash step ran once commitAsync had landed");
-    assert_eq!(run.state_at(2_000 * MS).position, 5, "nothing happens after the crash");
+    assert_eq!(run.state_at(2_000 * MS).position, Some(5), "nothing happens after the crash");
 }
 
 #[test]
 fn compare_clients_shows_where_the_timer_commits_mid_batch() {
     use offset_window_sim::compare::compare_clients;
     let scenario = Scenario::from_json(
-        r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000,"crash_at_ms":5500}"#,
+        r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000}"#,
     )
     .unwrap();
-    let rows = compare_clients(&scenario).unwrap();
+    let rows = compare_clients(&scenario, 5_500 * MS).unwrap();
     let row = |client: &str, strategy: &str| {
         let r = rows.iter().find(|r| r.client == client && r.strategy == strategy).unwrap();
         (r.lost, r.duplicated)

@@ -1,4 +1,4 @@
-//! The producer's discrete-event engine (SPEC §9): the client's accumulator and sender, the
+//! The producer's discrete-event engine (model.md §9): the client's accumulator and sender, the
 //! network, and the partition leader's log and producer state, stepped through one queue of
 //! timed events (`BinaryHeap<Reverse<(time, phase, seq, event)>>`, as in the consumer engine).
 //!
@@ -141,7 +141,7 @@ impl Broker {
     /// the leader has not seen), else `OUT_OF_ORDER_SEQUENCE_NUMBER`.
     ///
     /// Kafka accepts any sequence from a producer id it has no state for (state lost to
-    /// retention); SPEC §9 says the leader appends only the next expected sequence, so here
+    /// retention); model.md §9 says the leader appends only the next expected sequence, so here
     /// a new producer id must start at 0.
     fn handle(&mut self, req: &Request, plan: &PlannedBatch, now_us: u64) -> Verdict {
         let Some(pid) = req.pid else {
@@ -246,11 +246,13 @@ impl<'a> Engine<'a> {
         let (idempotence, note) = s.effective_idempotence();
         let mut notes: Vec<String> = note.into_iter().collect();
         let delivery_timeout_us = s.effective_delivery_timeout_us();
-        if delivery_timeout_us != s.delivery_timeout_us {
+        if s.delivery_timeout_us.is_none()
+            && delivery_timeout_us != super::scenario::DEFAULT_DELIVERY_TIMEOUT_US
+        {
             notes.push(format!(
                 "delivery.timeout.ms was raised to linger.ms + request.timeout.ms = {} ms, as the Java client \
                  does when the default is smaller.",
-                crate::scenario::format_millis(delivery_timeout_us)
+                crate::keys::format_millis(delivery_timeout_us)
             ));
         }
         if s.acks == Acks::None {
@@ -426,7 +428,7 @@ impl<'a> Engine<'a> {
     ///
     /// Also with idempotence, a new batch waits while it would be the sixth from the first
     /// unfinished one. Java has no such rule, and needs none: answers on one connection are
-    /// read in order, so five requests in flight never span more than five batches. SPEC §9
+    /// read in order, so five requests in flight never span more than five batches. model.md §9
     /// loses one answer while later ones arrive; without this rule later batches could
     /// push the unanswered one out of the leader's five-batch memory, and its retry would
     /// be refused as out of order although it was written.

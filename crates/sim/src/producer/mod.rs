@@ -1,4 +1,4 @@
-//! The producer side (SPEC §9): one idempotent — or not — producer writing batches to
+//! The producer side (model.md §9): one idempotent — or not — producer writing batches to
 //! `orders-3`, the partition leader's duplicate check, and the faults that make a retry
 //! write a record twice or not at all.
 //!
@@ -14,7 +14,7 @@
 //!
 //! let ack_lost = Fault { kind: FaultKind::AckLost, at_us: None, batch: Some(1), attempt: 1 };
 //! let on = ProducerScenario { faults: vec![ack_lost], ..ProducerScenario::default() };
-//! let off = ProducerScenario { enable_idempotence: false, idempotence_explicit: true, ..on.clone() };
+//! let off = ProducerScenario { enable_idempotence: Some(false), ..on.clone() };
 //! assert_eq!(simulate_producer(&on).unwrap().counters.log_records, 20);
 //! assert_eq!(simulate_producer(&off).unwrap().counters.log_records, 25);
 //! ```
@@ -24,8 +24,8 @@ pub mod scenario;
 
 pub use engine::{FIRST_EPOCH, FIRST_PRODUCER_ID};
 pub use scenario::{
-    Acks, Fault, FaultKind, ProducerKeyKind, ProducerKeySpec, ProducerScenario, MAX_FAULTS,
-    MAX_IN_FLIGHT_FOR_IDEMPOTENCE, MAX_PRODUCER_EVENTS, PRODUCER_KEYS,
+    Acks, Fault, FaultKind, ProducerScenario, MAX_FAULTS, MAX_IN_FLIGHT_FOR_IDEMPOTENCE, MAX_PRODUCER_EVENTS,
+    PRODUCER_KEYS,
 };
 
 use crate::scenario::ScenarioError;
@@ -269,7 +269,7 @@ pub struct FaultTrace {
     pub effect: String,
 }
 
-/// The counters of SPEC §9.
+/// The counters of model.md §9.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ProducerCounters {
     /// Records in the partition log (its end offset).

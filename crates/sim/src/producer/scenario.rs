@@ -1,17 +1,22 @@
-//! The inputs of one producer simulation (SPEC §9): [`ProducerScenario`], read from JSON with
+//! The inputs of one producer simulation (model.md §9): [`ProducerScenario`], read from JSON with
 //! the producer's own property names, checked against their ranges and against the Java
 //! client's idempotence rules (`ProducerConfig.postProcessAndValidateIdempotenceConfigs`).
 //!
 //! Times are integer microseconds (`*_us`); JSON holds milliseconds with at most three
-//! decimals, read exactly by [`crate::scenario::parse_millis`].
+//! decimals, read exactly by [`crate::keys::parse_millis`].
 
-use crate::scenario::{format_millis, json_object, parse_json, parse_millis, ScenarioError, US_PER_MS};
-use serde_json::{Map, Number, Value};
-use std::fmt;
+use crate::keys::{
+    format_millis, json_object, millis_value, parse_json, scenario_keys, KeyKind, KeySpec, KeyValue,
+    ScenarioError, US_PER_MS,
+};
+use serde_json::{Map, Value};
 
 /// Scenarios whose simulation would process more than this many events are stopped and
 /// refused, so that no input can hang the page.
 pub const MAX_PRODUCER_EVENTS: u64 = 2_000_000;
+
+/// `delivery.timeout.ms` when left unset: 120000 ms (Java `ProducerConfig`).
+pub const DEFAULT_DELIVERY_TIMEOUT_US: u64 = 120_000 * US_PER_MS;
 
 /// Most faults one scenario may place.
 pub const MAX_FAULTS: usize = 64;
@@ -61,7 +66,7 @@ impl Acks {
     }
 }
 
-/// A fault the reader places on the time axis (SPEC §9).
+/// A fault the reader places on the time axis (model.md §9).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum FaultKind {
     /// The `attempt`-th request carrying `batch` never reaches the leader.
@@ -157,261 +162,129 @@ impl Fault {
     }
 }
 
-/// One producer simulation's inputs (SPEC §9): the producer's settings (Kafka's own
-/// property names in JSON), the records the application sends, the network, and the
-/// faults. Build one with [`ProducerScenario::default`] and struct update syntax or read
-/// one with [`ProducerScenario::from_json`]; [`ProducerScenario::validate`] checks it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct ProducerScenario {
-    /// `enable.idempotence` (Java default true since Kafka 3.0).
-    pub enable_idempotence: bool,
-    /// Whether `enable.idempotence` was set explicitly: then a conflicting `acks` or
-    /// `retries` is refused instead of silently turning idempotence off (Java
-    /// `userConfiguredIdempotence`).
-    pub idempotence_explicit: bool,
-    /// `acks`.
-    pub acks: Acks,
-    /// `max.in.flight.requests.per.connection` (1–100; at most 5 with idempotence).
-    pub max_in_flight_requests: u32,
-    /// `retries`: resends of one batch before it fails (0–2147483647, Java's default the max).
-    pub retries: u32,
-    /// `request.timeout.ms`, µs: how long the client waits for an answer before retrying.
-    pub request_timeout_us: u64,
-    /// `delivery.timeout.ms`, µs: from a batch's creation to its failure if unacknowledged.
-    pub delivery_timeout_us: u64,
-    /// Whether `delivery.timeout.ms` was set explicitly (an inconsistent explicit value is
-    /// refused; the default is raised to `linger.ms + request.timeout.ms`, as Java
-    /// `KafkaProducer.configureDeliveryTimeout` does).
-    pub delivery_timeout_explicit: bool,
-    /// `batch.size`, counted in records here (Kafka counts bytes).
-    pub batch_size_records: u32,
-    /// `linger.ms`, µs: how long a batch waits for more records once created.
-    pub linger_us: u64,
-    /// `retry.backoff.ms`, µs: the first wait before resending.
-    pub retry_backoff_us: u64,
-    /// `retry.backoff.max.ms`, µs: the backoff doubles per attempt up to this (no jitter in
-    /// the model; Java adds ±20 %).
-    pub retry_backoff_max_us: u64,
-    /// Records the application sends, ids `0..records`.
-    pub records: u32,
-    /// The application calls `send()` for record i at i × this, µs (0: all at t = 0).
-    pub send_interval_us: u64,
-    /// One-way network delay between the producer and the leader, µs.
-    pub network_latency_us: u64,
-    /// The faults, in the order given.
-    pub faults: Vec<Fault>,
-}
+const MS: u64 = US_PER_MS;
 
-impl Default for ProducerScenario {
-    fn default() -> Self {
-        ProducerScenario {
-            enable_idempotence: true,
-            idempotence_explicit: false,
-            acks: Acks::All,
-            max_in_flight_requests: 5,
-            retries: i32::MAX as u32,
-            request_timeout_us: 30_000 * US_PER_MS,
-            delivery_timeout_us: 120_000 * US_PER_MS,
-            delivery_timeout_explicit: false,
-            batch_size_records: 5,
-            linger_us: 5 * US_PER_MS,
-            retry_backoff_us: 100 * US_PER_MS,
-            retry_backoff_max_us: 1_000 * US_PER_MS,
-            records: 20,
-            send_interval_us: 0,
-            network_latency_us: 5 * US_PER_MS,
-            faults: Vec::new(),
-        }
+/// `acks` as the Java client reads the property (`ProducerConfig.parseAcks`): `"all"` is
+/// `-1`; otherwise a number (or its text) of `-1`, `0` or `1`.
+impl KeyValue for Acks {
+    fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
+        Acks::from_value(value).ok_or_else(|| spec.refuse(value))
+    }
+    fn write(&self, _: &KeySpec) -> Value {
+        self.name().into()
     }
 }
 
-/// What kind of value a producer scenario key holds, with its allowed range.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ProducerKeyKind {
-    /// A whole number in `min..=max`.
-    Count {
-        /// Smallest allowed value.
-        min: u64,
-        /// Largest allowed value.
-        max: u64,
-    },
-    /// Milliseconds with at most three decimals, held in µs, in `min_us..=max_us`.
-    Millis {
-        /// Smallest allowed value, µs.
-        min_us: u64,
-        /// Largest allowed value, µs.
-        max_us: u64,
-    },
-    /// `true` or `false`.
-    Flag,
-    /// `"all"`, `"1"` or `"0"` ([`Acks`]).
-    Acks,
-    /// A list of at most [`MAX_FAULTS`] [`Fault`] objects.
-    Faults,
+impl KeyValue for Vec<Fault> {
+    fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
+        match value {
+            Value::Array(items) if items.len() <= MAX_FAULTS => {
+                items.iter().enumerate().map(|(i, v)| parse_fault(i, v)).collect()
+            }
+            other => Err(spec.refuse(other)),
+        }
+    }
+    fn write(&self, _: &KeySpec) -> Value {
+        Value::Array(self.iter().map(Fault::to_json_value).collect())
+    }
 }
 
-/// One key of the producer scenario JSON. The table [`PRODUCER_KEYS`] drives parsing and
-/// `offset-window produce --help`.
-#[derive(Clone, Copy, Debug)]
-pub struct ProducerKeySpec {
-    /// The JSON key, Kafka's own property name where there is one.
-    pub name: &'static str,
-    /// Value kind and range.
-    pub kind: ProducerKeyKind,
-    /// Unit as shown to people.
-    pub unit: &'static str,
-    /// One-line meaning.
-    pub help: &'static str,
+scenario_keys! {
+    /// One producer simulation's inputs (model.md §9): the producer's settings (Kafka's own
+    /// property names in JSON), the records the application sends, the network, and the
+    /// faults. Build one with [`ProducerScenario::default`] and struct update syntax or read
+    /// one with [`ProducerScenario::from_json`]; [`ProducerScenario::validate`] checks it.
+    pub struct ProducerScenario, table PRODUCER_KEYS {
+        /// `enable.idempotence`; `None`: left at the Java default (true since Kafka 3.0), which
+        /// a weaker `acks` or `retries` 0 silently turns off. Set explicitly, a conflicting
+        /// `acks` or `retries` is refused instead (Java `userConfiguredIdempotence`).
+        enable_idempotence: Option<bool> = None,
+            key "enable.idempotence", KeyKind::OptionalFlag, "",
+            "stamp batches with producer id, epoch and sequence so the leader drops repeats (empty: the client's default, true)";
+        /// `acks`.
+        acks: Acks = Acks::All,
+            key "acks", KeyKind::Choice(&["all", "1", "0"]), "",
+            "replicas that must have a batch before the leader answers (idempotence needs all)";
+        /// `max.in.flight.requests.per.connection` (at most 5 with idempotence).
+        max_in_flight_requests: u32 = 5,
+            key "max.in.flight.requests.per.connection", KeyKind::Count { min: 1, max: 100 }, "requests",
+            "requests sent and not yet answered (at most 5 with idempotence)";
+        /// `retries`: resends of one batch before it fails (Java's default is the maximum).
+        retries: u32 = i32::MAX as u32,
+            key "retries", KeyKind::Count { min: 0, max: i32::MAX as u64 }, "resends",
+            "resends of one batch before it fails";
+        /// `request.timeout.ms`, µs: how long the client waits for an answer before retrying.
+        request_timeout_us: u64 = 30_000 * MS,
+            key "request.timeout.ms", KeyKind::Millis { min_us: MS, max_us: 3_600_000 * MS }, "ms",
+            "wait for an answer before resending";
+        /// `delivery.timeout.ms`, µs: from a batch's creation to its failure if
+        /// unacknowledged; `None`: the default, 120000 ms raised to `linger.ms +
+        /// request.timeout.ms` as Java `KafkaProducer.configureDeliveryTimeout` does. An
+        /// explicit value below that sum is refused.
+        delivery_timeout_us: Option<u64> = None,
+            key "delivery.timeout.ms", KeyKind::OptionalMillis { min_us: MS, max_us: 86_400_000 * MS }, "ms",
+            "from a batch's creation until it fails if still unacknowledged (empty: 120000, or linger.ms + request.timeout.ms if larger)";
+        /// `batch.size`, counted in records here (Kafka counts bytes).
+        batch_size_records: u32 = 5,
+            key "batch.size", KeyKind::Count { min: 1, max: 10_000 }, "records",
+            "records per batch (Kafka counts bytes; the model counts records)";
+        /// `linger.ms`, µs: how long a batch waits for more records once created.
+        linger_us: u64 = 5 * MS,
+            key "linger.ms", KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, "ms",
+            "how long a batch waits for more records once created";
+        /// `retry.backoff.ms`, µs: the first wait before resending.
+        retry_backoff_us: u64 = 100 * MS,
+            key "retry.backoff.ms", KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, "ms",
+            "wait before the first resend; doubles per attempt";
+        /// `retry.backoff.max.ms`, µs: the backoff doubles per attempt up to this (no jitter
+        /// in the model; Java adds ±20 %).
+        retry_backoff_max_us: u64 = 1_000 * MS,
+            key "retry.backoff.max.ms", KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, "ms",
+            "largest wait between resends";
+        /// Records the application sends, ids `0..records`.
+        records: u32 = 20,
+            key "records", KeyKind::Count { min: 1, max: 100_000 }, "records",
+            "records the application sends (ids 0, 1, …)";
+        /// The application calls `send()` for record i at i × this, µs (0: all at t = 0).
+        send_interval_us: u64 = 0,
+            key "send_interval_ms", KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, "ms",
+            "the application sends record i at i × this (0: all at once)";
+        /// One-way network delay between the producer and the leader, µs.
+        network_latency_us: u64 = 5 * MS,
+            key "network_latency_ms", KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, "ms",
+            "one-way delay between producer and leader";
+        /// The faults, in the order given.
+        faults: Vec<Fault> = Vec::new(),
+            key "faults", KeyKind::Structured(FAULTS_RANGE), "",
+            "faults on the time axis: [{\"kind\": \"ack_lost\", \"batch\": 1}, {\"kind\": \"producer_restart\", \"at_ms\": 20000}, …]";
+    }
 }
 
-const MS: u64 = US_PER_MS;
-
-/// Every producer scenario key.
-pub const PRODUCER_KEYS: &[ProducerKeySpec] = &[
-    ProducerKeySpec {
-        name: "enable.idempotence",
-        kind: ProducerKeyKind::Flag,
-        unit: "",
-        help: "stamp batches with producer id, epoch and sequence so the leader drops repeats",
-    },
-    ProducerKeySpec {
-        name: "acks",
-        kind: ProducerKeyKind::Acks,
-        unit: "",
-        help: "replicas that must have a batch before the leader answers (idempotence needs all)",
-    },
-    ProducerKeySpec {
-        name: "max.in.flight.requests.per.connection",
-        kind: ProducerKeyKind::Count { min: 1, max: 100 },
-        unit: "requests",
-        help: "requests sent and not yet answered (at most 5 with idempotence)",
-    },
-    ProducerKeySpec {
-        name: "retries",
-        kind: ProducerKeyKind::Count { min: 0, max: i32::MAX as u64 },
-        unit: "resends",
-        help: "resends of one batch before it fails",
-    },
-    ProducerKeySpec {
-        name: "request.timeout.ms",
-        kind: ProducerKeyKind::Millis { min_us: MS, max_us: 3_600_000 * MS },
-        unit: "ms",
-        help: "wait for an answer before resending",
-    },
-    ProducerKeySpec {
-        name: "delivery.timeout.ms",
-        kind: ProducerKeyKind::Millis { min_us: MS, max_us: 86_400_000 * MS },
-        unit: "ms",
-        help: "from a batch's creation until it fails if still unacknowledged",
-    },
-    ProducerKeySpec {
-        name: "batch.size",
-        kind: ProducerKeyKind::Count { min: 1, max: 10_000 },
-        unit: "records",
-        help: "records per batch (Kafka counts bytes; the model counts records)",
-    },
-    ProducerKeySpec {
-        name: "linger.ms",
-        kind: ProducerKeyKind::Millis { min_us: 0, max_us: 60_000 * MS },
-        unit: "ms",
-        help: "how long a batch waits for more records once created",
-    },
-    ProducerKeySpec {
-        name: "retry.backoff.ms",
-        kind: ProducerKeyKind::Millis { min_us: 0, max_us: 60_000 * MS },
-        unit: "ms",
-        help: "wait before the first resend; doubles per attempt",
-    },
-    ProducerKeySpec {
-        name: "retry.backoff.max.ms",
-        kind: ProducerKeyKind::Millis { min_us: 0, max_us: 60_000 * MS },
-        unit: "ms",
-        help: "largest wait between resends",
-    },
-    ProducerKeySpec {
-        name: "records",
-        kind: ProducerKeyKind::Count { min: 1, max: 100_000 },
-        unit: "records",
-        help: "records the application sends (ids 0, 1, …)",
-    },
-    ProducerKeySpec {
-        name: "send_interval_ms",
-        kind: ProducerKeyKind::Millis { min_us: 0, max_us: 60_000 * MS },
-        unit: "ms",
-        help: "the application sends record i at i × this (0: all at once)",
-    },
-    ProducerKeySpec {
-        name: "network_latency_ms",
-        kind: ProducerKeyKind::Millis { min_us: 0, max_us: 60_000 * MS },
-        unit: "ms",
-        help: "one-way delay between producer and leader",
-    },
-    ProducerKeySpec {
-        name: "faults",
-        kind: ProducerKeyKind::Faults,
-        unit: "",
-        help: "faults on the time axis: [{\"kind\": \"ack_lost\", \"batch\": 1}, {\"kind\": \"producer_restart\", \"at_ms\": 20000}, …]",
-    },
-];
+/// The faults key's allowed values, in words.
+const FAULTS_RANGE: &str =
+    "a list of at most 64 faults, each an object with a kind from \"request_lost\", \"ack_lost\", \
+     \"leader_failover\", \"producer_restart\", \"zombie\", \"old_duplicate\"";
 
 /// Looks a key up in [`PRODUCER_KEYS`].
-pub fn producer_key_spec(name: &str) -> Option<&'static ProducerKeySpec> {
+pub fn producer_key_spec(name: &str) -> Option<&'static KeySpec> {
     PRODUCER_KEYS.iter().find(|k| k.name == name)
 }
 
 fn err_at(key: &str, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { key: Some(key.to_string()), message: message.into() }
+    ScenarioError::at(key, message)
 }
 
-fn millis_value(us: u64) -> Value {
-    Value::Number(format_millis(us).parse::<Number>().expect("decimal text"))
-}
-
-/// The allowed values of a key, as words.
-pub fn describe_producer_range(kind: ProducerKeyKind) -> String {
-    match kind {
-        ProducerKeyKind::Count { min, max } => format!("a whole number from {min} to {max}"),
-        ProducerKeyKind::Millis { min_us, max_us } => format!(
-            "a number of milliseconds from {} to {} (at most 3 decimals)",
-            format_millis(min_us),
-            format_millis(max_us)
-        ),
-        ProducerKeyKind::Flag => "true or false".to_string(),
-        ProducerKeyKind::Acks => "one of \"all\", \"1\", \"0\"".to_string(),
-        ProducerKeyKind::Faults => {
-            let names: Vec<_> = FaultKind::ALL.iter().map(|k| format!("\"{}\"", k.name())).collect();
-            format!("a list of at most {MAX_FAULTS} faults, each with a kind from {}", names.join(", "))
-        }
-    }
+fn count_spec(key: &'static str, min: u64, max: u64) -> KeySpec {
+    KeySpec { name: key, kind: KeyKind::Count { min, max }, unit: "", help: "" }
 }
 
 fn parse_count(key: &str, min: u64, max: u64, value: &Value) -> Result<u64, ScenarioError> {
-    let kind = ProducerKeyKind::Count { min, max };
-    match value {
-        Value::Number(n) => match n.as_u64() {
-            Some(v) if (min..=max).contains(&v) => Ok(v),
-            _ => Err(err_at(key, format!("must be {} (got {n})", describe_producer_range(kind)))),
-        },
-        other => Err(err_at(key, format!("must be {} (got {other})", describe_producer_range(kind)))),
-    }
+    u64::read(&count_spec("", min, max), value).map_err(|e| ScenarioError::at(key, e.message))
 }
 
 fn parse_ms(key: &str, min_us: u64, max_us: u64, value: &Value) -> Result<u64, ScenarioError> {
-    let kind = ProducerKeyKind::Millis { min_us, max_us };
-    let wrong = |got: &dyn fmt::Display| {
-        err_at(key, format!("must be {} (got {got})", describe_producer_range(kind)))
-    };
-    match value {
-        Value::Number(n) => {
-            let us = parse_millis(&n.to_string()).map_err(|e| err_at(key, e))?;
-            if (min_us..=max_us).contains(&us) {
-                Ok(us)
-            } else {
-                Err(wrong(n))
-            }
-        }
-        other => Err(wrong(other)),
-    }
+    let spec = KeySpec { name: "", kind: KeyKind::Millis { min_us, max_us }, unit: "", help: "" };
+    u64::read(&spec, value).map_err(|e| ScenarioError::at(key, e.message))
 }
 
 fn parse_fault(index: usize, value: &Value) -> Result<Fault, ScenarioError> {
@@ -490,109 +363,10 @@ impl ProducerScenario {
         let map = json_object(value, "a producer scenario", r#"{"enable.idempotence": false}"#)?;
         let mut scenario = ProducerScenario::default();
         for (key, value) in map {
-            scenario.set(key, value)?;
+            scenario.set_key(key, value)?;
         }
         scenario.validate()?;
         Ok(scenario)
-    }
-
-    /// Sets one key from a JSON value, checking its type and range. Setting
-    /// `enable.idempotence` or `delivery.timeout.ms` marks it as explicit.
-    pub fn set(&mut self, key: &str, value: &Value) -> Result<(), ScenarioError> {
-        let Some(spec) = producer_key_spec(key) else {
-            let known: Vec<_> = PRODUCER_KEYS.iter().map(|k| k.name).collect();
-            return Err(err_at(key, format!("unknown key; the keys are {}", known.join(", "))));
-        };
-        let count = |v: &Value| match spec.kind {
-            ProducerKeyKind::Count { min, max } => parse_count(key, min, max, v),
-            _ => unreachable!("the key table gives {key} a count"),
-        };
-        let ms = |v: &Value| match spec.kind {
-            ProducerKeyKind::Millis { min_us, max_us } => parse_ms(key, min_us, max_us, v),
-            _ => unreachable!("the key table gives {key} milliseconds"),
-        };
-        match key {
-            "enable.idempotence" => match value {
-                Value::Bool(b) => {
-                    self.enable_idempotence = *b;
-                    self.idempotence_explicit = true;
-                }
-                other => return Err(err_at(key, format!("must be true or false (got {other})"))),
-            },
-            "acks" => {
-                self.acks = Acks::from_value(value).ok_or_else(|| {
-                    err_at(key, format!("must be {} (got {value})", describe_producer_range(spec.kind)))
-                })?;
-            }
-            "max.in.flight.requests.per.connection" => self.max_in_flight_requests = count(value)? as u32,
-            "retries" => self.retries = count(value)? as u32,
-            "request.timeout.ms" => self.request_timeout_us = ms(value)?,
-            "delivery.timeout.ms" => {
-                self.delivery_timeout_us = ms(value)?;
-                self.delivery_timeout_explicit = true;
-            }
-            "batch.size" => self.batch_size_records = count(value)? as u32,
-            "linger.ms" => self.linger_us = ms(value)?,
-            "retry.backoff.ms" => self.retry_backoff_us = ms(value)?,
-            "retry.backoff.max.ms" => self.retry_backoff_max_us = ms(value)?,
-            "records" => self.records = count(value)? as u32,
-            "send_interval_ms" => self.send_interval_us = ms(value)?,
-            "network_latency_ms" => self.network_latency_us = ms(value)?,
-            "faults" => {
-                let Value::Array(items) = value else {
-                    return Err(err_at(
-                        key,
-                        format!("must be {} (got {value})", describe_producer_range(spec.kind)),
-                    ));
-                };
-                if items.len() > MAX_FAULTS {
-                    return Err(err_at(
-                        key,
-                        format!(
-                            "must be {} (got {} faults)",
-                            describe_producer_range(spec.kind),
-                            items.len()
-                        ),
-                    ));
-                }
-                self.faults =
-                    items.iter().enumerate().map(|(i, v)| parse_fault(i, v)).collect::<Result<_, _>>()?;
-            }
-            _ => unreachable!("every key of PRODUCER_KEYS is handled above"),
-        }
-        Ok(())
-    }
-
-    /// The canonical JSON form: every key with its value, in the order of
-    /// [`PRODUCER_KEYS`]. `enable.idempotence` and `delivery.timeout.ms` are written only
-    /// when they were set explicitly, so the form reads back to an equal scenario.
-    pub fn to_json_value(&self) -> Value {
-        let mut map = Map::new();
-        for spec in PRODUCER_KEYS {
-            let value: Value = match spec.name {
-                "enable.idempotence" if self.idempotence_explicit => self.enable_idempotence.into(),
-                "enable.idempotence" => continue,
-                "acks" => self.acks.name().into(),
-                "max.in.flight.requests.per.connection" => self.max_in_flight_requests.into(),
-                "retries" => self.retries.into(),
-                "request.timeout.ms" => millis_value(self.request_timeout_us),
-                "delivery.timeout.ms" if self.delivery_timeout_explicit => {
-                    millis_value(self.delivery_timeout_us)
-                }
-                "delivery.timeout.ms" => continue,
-                "batch.size" => self.batch_size_records.into(),
-                "linger.ms" => millis_value(self.linger_us),
-                "retry.backoff.ms" => millis_value(self.retry_backoff_us),
-                "retry.backoff.max.ms" => millis_value(self.retry_backoff_max_us),
-                "records" => self.records.into(),
-                "send_interval_ms" => millis_value(self.send_interval_us),
-                "network_latency_ms" => millis_value(self.network_latency_us),
-                "faults" => Value::Array(self.faults.iter().map(Fault::to_json_value).collect()),
-                _ => unreachable!("every key of PRODUCER_KEYS is handled above"),
-            };
-            map.insert(spec.name.to_string(), value);
-        }
-        Value::Object(map)
     }
 
     /// Batches the application's records fill: ⌈records / batch.size⌉ when every batch
@@ -612,18 +386,7 @@ impl ProducerScenario {
     /// `KafkaProducer.configureDeliveryTimeout`: an explicit `delivery.timeout.ms` below
     /// `linger.ms + request.timeout.ms` is refused.
     pub fn validate(&self) -> Result<(), ScenarioError> {
-        let mut copy = ProducerScenario { faults: Vec::new(), ..self.clone() };
-        let canonical = self.to_json_value();
-        for spec in PRODUCER_KEYS {
-            if let Some(value) = canonical.get(spec.name) {
-                if spec.name != "faults" {
-                    copy.set(spec.name, value)?;
-                }
-            }
-        }
-        if self.faults.len() > MAX_FAULTS {
-            return Err(err_at("faults", format!("at most {MAX_FAULTS} faults")));
-        }
+        self.check_ranges()?;
         let batches = self.batch_count();
         for (i, fault) in self.faults.iter().enumerate() {
             if let Some(batch) = fault.batch {
@@ -635,14 +398,15 @@ impl ProducerScenario {
                 }
             }
         }
-        if self.enable_idempotence {
-            if self.retries == 0 && self.idempotence_explicit {
+        let explicit = self.enable_idempotence.is_some();
+        if self.enable_idempotence != Some(false) {
+            if self.retries == 0 && explicit {
                 return Err(err_at(
                     "retries",
                     "Must set retries to non-zero when using the idempotent producer.",
                 ));
             }
-            if self.acks != Acks::All && self.idempotence_explicit {
+            if self.acks != Acks::All && explicit {
                 return Err(err_at(
                     "acks",
                     "Must set acks to all in order to use the idempotent producer. Otherwise we cannot \
@@ -660,15 +424,14 @@ impl ProducerScenario {
                 ));
             }
         }
-        if self.delivery_timeout_explicit
-            && self.delivery_timeout_us < self.linger_us.saturating_add(self.request_timeout_us)
-        {
+        let floor_us = self.linger_us.saturating_add(self.request_timeout_us);
+        if let Some(delivery_timeout_us) = self.delivery_timeout_us.filter(|&t| t < floor_us) {
             return Err(err_at(
                 "delivery.timeout.ms",
                 format!(
                     "delivery.timeout.ms should be equal to or larger than linger.ms + request.timeout.ms \
                      (got {} < {} + {})",
-                    format_millis(self.delivery_timeout_us),
+                    format_millis(delivery_timeout_us),
                     format_millis(self.linger_us),
                     format_millis(self.request_timeout_us)
                 ),
@@ -681,11 +444,8 @@ impl ProducerScenario {
     /// `enable.idempotence` was turned off by a weaker `acks` or `retries` 0 (Java logs
     /// "Idempotence will be disabled because …" at INFO and carries on).
     pub fn effective_idempotence(&self) -> (bool, Option<String>) {
-        if !self.enable_idempotence {
-            return (false, None);
-        }
-        if self.idempotence_explicit {
-            return (true, None);
+        if let Some(on) = self.enable_idempotence {
+            return (on, None);
         }
         if self.retries == 0 {
             return (
@@ -712,9 +472,11 @@ impl ProducerScenario {
         (true, None)
     }
 
-    /// `delivery.timeout.ms` as the client uses it: at least `linger.ms +
-    /// request.timeout.ms` when left at its default (Java `configureDeliveryTimeout`).
+    /// `delivery.timeout.ms` as the client uses it: the value set, or the default 120000 ms
+    /// raised to `linger.ms + request.timeout.ms` (Java `configureDeliveryTimeout`).
     pub fn effective_delivery_timeout_us(&self) -> u64 {
-        self.delivery_timeout_us.max(self.linger_us.saturating_add(self.request_timeout_us))
+        self.delivery_timeout_us.unwrap_or_else(|| {
+            DEFAULT_DELIVERY_TIMEOUT_US.max(self.linger_us.saturating_add(self.request_timeout_us))
+        })
     }
 }

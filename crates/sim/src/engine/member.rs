@@ -1,0 +1,1003 @@
+//! One consumer process: the application's loop (model.md §3) or script (§8.11), its worker
+//! pool (§4), the client's auto-commit timers and commit callbacks (§8.2, §8.8), and its
+//! lifecycle — close, eviction, downtime and restart (§8.6, §8.7, §8.9).
+//!
+//! The loop is a small state machine ([`Pc`], its program counter between events): each
+//! state does one step and either goes straight on or waits for an event.
+
+use super::group::{CommitKind, Group};
+use super::queue::{EventQueue, Phase};
+use super::{Cx, Event, Sink};
+use crate::output::{CommitId, MemberId, Output, PartitionId};
+use crate::scenario::{CommitValue, IsolationLevel, ScriptStep, Strategy};
+use crate::timeline::{CommitFailure, MarkKind};
+use std::collections::VecDeque;
+
+/// Where the application's loop is between events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Pc {
+    /// About to `poll()`.
+    Poll,
+    /// Synchronous loop: about to process record `next` of the batch `from..end`.
+    Process { partition: PartitionId, from: u64, next: u64, end: u64 },
+    /// Synchronous loop: record `offset` of the batch `from..end` just finished.
+    AfterRecord { partition: PartitionId, from: u64, offset: u64, end: u64 },
+    /// The batch `from..to` is done (synchronous) or handed off (pool): commit as the
+    /// strategy says.
+    AfterBatch { partition: PartitionId, from: u64, to: u64 },
+    /// Pool + `commit_sync_record`: commit `next + 1`, one blocking commit per handed-off record.
+    CommitHandedOff { partition: PartitionId, next: u64, end: u64 },
+    /// Pool full: the loop waits for a batch to finish.
+    WaitingForRoom,
+    /// Waiting for a blocking commit's outcome; then continue at `resume_pc`.
+    Blocked,
+    /// Script: about to run step `step`.
+    Script { step: usize },
+    /// Script: processing (`left` more records after the one in progress), then step `step + 1`.
+    ScriptProcess { step: usize, left: u64 },
+    /// Script: waiting for the last step's commits to land before running step `step`.
+    ScriptAwaitCommits { step: usize },
+    /// The application stopped (closed, crashed, or closing).
+    Stopped,
+}
+
+/// Where the process is in its lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Life {
+    Running,
+    /// `close()` called: waiting for the pool to drain (if asked) and for commits to land.
+    Closing {
+        commit_sent: bool,
+    },
+    /// `close()` returned, or the process died.
+    Down,
+}
+
+/// What a step of the loop leaves: go straight on, or wait for an event.
+enum Flow {
+    Next,
+    Wait,
+}
+
+/// A partition assigned to the member, with the consumer's position there.
+#[derive(Clone, Copy, Debug)]
+struct Assigned {
+    partition: PartitionId,
+    /// Next offset `poll()` hands out (`SubscriptionState.position`); `None` before the
+    /// first poll of a new group resolves it.
+    position: Option<u64>,
+    /// The next offset the application processes, and what it stored after processing
+    /// (librdkafka `rd_kafka_offsets_store`, model.md §8.3).
+    stored: u64,
+}
+
+/// A batch waiting for, or being processed by, a pool thread.
+#[derive(Clone, Copy, Debug)]
+struct Batch {
+    partition: PartitionId,
+    next: u64,
+    end: u64,
+}
+
+/// The worker pool of model.md §4.
+#[derive(Default)]
+struct Pool {
+    waiting: VecDeque<Batch>,
+    workers: Vec<Option<Batch>>,
+    /// Batches submitted and not yet fully durable.
+    in_flight: u32,
+}
+
+/// A script's progress (model.md §8.11).
+struct Script {
+    /// The step running, whose reading is taken when it ends.
+    step: Option<usize>,
+    /// The commits the running step sent that are still in flight: the next step waits
+    /// for them, so a step's reading sees its own commits landed.
+    unresolved: Vec<CommitId>,
+}
+
+/// One consumer process and its client.
+pub(crate) struct Member {
+    id: MemberId,
+    strategy: Strategy,
+    life: Life,
+    /// Counts the application's lives: bumped when `close()` drops the work in progress and
+    /// at each restart, so events of an earlier life are ignored.
+    incarnation: u32,
+    pc: Pc,
+    resume_pc: Pc,
+    assigned: Vec<Assigned>,
+    /// The next assigned partition a `poll()` takes records from (model.md §10.1).
+    turn: usize,
+    auto_commit_deadline_us: u64,
+    records_since_commit: u64,
+    /// Failed async commits whose callbacks have not run yet (model.md §8.8).
+    callbacks: Vec<CommitId>,
+    /// Whether the member belongs to the group's current generation (model.md §8.7).
+    in_group: bool,
+    last_poll_us: u64,
+    poll_check_pending: bool,
+    blocked_since_us: Option<u64>,
+    commits_in_flight: u32,
+    /// Failed synchronous commits waiting for their retry.
+    retries_pending: u32,
+    pool: Pool,
+    script: Option<Script>,
+}
+
+impl Member {
+    /// The consumer at t = 0, about to make its first `poll()` (or run its script's first
+    /// step), holding `partition` 0. A steady loop's position starts at the committed
+    /// offset; a script's new group has none until its first poll.
+    pub(crate) fn start<S: Sink>(cx: &mut Cx<S>, group: &mut Group, id: MemberId) -> Member {
+        let s = cx.s;
+        let threads = if s.worker_pool { s.pool_threads as usize } else { 0 };
+        let partition: PartitionId = 0;
+        let position = group.coordinator.committed(partition);
+        let member = Member {
+            id,
+            strategy: s.effective_strategy(),
+            life: Life::Running,
+            incarnation: 0,
+            pc: if s.script.is_some() { Pc::Script { step: 0 } } else { Pc::Poll },
+            resume_pc: Pc::Poll,
+            assigned: vec![Assigned { partition, position, stored: position.unwrap_or(0) }],
+            turn: 0,
+            auto_commit_deadline_us: s.auto_commit_interval_us,
+            records_since_commit: 0,
+            callbacks: Vec::new(),
+            in_group: true,
+            last_poll_us: 0,
+            poll_check_pending: false,
+            blocked_since_us: None,
+            commits_in_flight: 0,
+            retries_pending: 0,
+            pool: Pool { workers: vec![None; threads], ..Pool::default() },
+            script: s.script.as_ref().map(|_| Script { step: None, unresolved: Vec::new() }),
+        };
+        group.coordinator.member_joined();
+        cx.emit(Output::Position { partition, position });
+        cx.schedule(0, Phase::Loop, id, Event::LoopWake { member: id, incarnation: 0 });
+        if matches!(member.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing) {
+            cx.schedule(
+                s.auto_commit_interval_us,
+                Phase::Background,
+                id,
+                Event::BackgroundAutoCommit { member: id },
+            );
+        }
+        if let Some(close_at_us) = s.close_at_us {
+            cx.schedule(close_at_us, Phase::Lifecycle, id, Event::Close { member: id });
+        }
+        member
+    }
+
+    fn mark<S: Sink>(&self, cx: &mut Cx<S>, partition: PartitionId, kind: MarkKind) {
+        cx.emit(Output::Mark { member: self.id, partition, kind });
+    }
+
+    fn wake_at<S: Sink>(&self, cx: &mut Cx<S>, at_us: u64) {
+        cx.schedule(
+            at_us,
+            Phase::Loop,
+            self.id,
+            Event::LoopWake { member: self.id, incarnation: self.incarnation },
+        );
+    }
+
+    fn assigned_mut(&mut self, partition: PartitionId) -> &mut Assigned {
+        self.assigned.iter_mut().find(|a| a.partition == partition).expect("an assigned partition")
+    }
+
+    fn set_position<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: Option<u64>) {
+        self.assigned_mut(partition).position = position;
+        cx.emit(Output::Position { partition, position });
+    }
+
+    // ---------------------------------------------------------------- events
+
+    /// A record's processing ended.
+    pub(crate) fn record_done<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        partition: PartitionId,
+        offset: u64,
+        worker: Option<u32>,
+        incarnation: u32,
+    ) {
+        if incarnation != self.incarnation || self.life == Life::Down {
+            return;
+        }
+        // After close() (or while closing without draining) records in progress never land.
+        let draining = matches!(self.life, Life::Closing { .. }) && cx.s.drain_pool_on_close;
+        if self.life != Life::Running && !(draining && worker.is_some()) {
+            return;
+        }
+        let visible_now = self.strategy != Strategy::Transactional
+            || cx.s.isolation_level == IsolationLevel::ReadUncommitted;
+        if visible_now {
+            group.complete_run(cx, self.id, partition, offset);
+        } else {
+            self.mark(cx, partition, MarkKind::RecordProcessed { offset });
+        }
+        match worker {
+            Some(worker) => self.worker_next_record(cx, group, worker),
+            None => {
+                self.assigned_mut(partition).stored = offset + 1;
+                self.resume(cx, group)
+            }
+        }
+    }
+
+    /// The loop's own wake-up.
+    pub(crate) fn wake<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, incarnation: u32) {
+        if incarnation == self.incarnation && self.life == Life::Running {
+            self.resume(cx, group);
+        }
+    }
+
+    /// Ends the run: reports a wait on a commit still in progress, and the script step running.
+    pub(crate) fn finish<S: Sink>(&mut self, cx: &mut Cx<S>, stop_us: u64) {
+        if let Some(since_us) = self.blocked_since_us.take() {
+            cx.emit(Output::Unblocked { member: self.id, since_us, until_us: stop_us });
+        }
+        self.end_script_step(cx);
+    }
+
+    // ---------------------------------------------------------------- commits
+
+    /// What a manual commit of "next offset `next`" sends (model.md §8.5).
+    fn manual_value(s: &crate::Scenario, next: u64) -> u64 {
+        match s.commit_value {
+            CommitValue::NextOffset => next,
+            CommitValue::RecordOffset => next.saturating_sub(1),
+        }
+    }
+
+    /// The positions of every assigned partition that has one (`SubscriptionState.allConsumed`).
+    fn positions(&self) -> Vec<(PartitionId, u64)> {
+        self.assigned.iter().filter_map(|a| a.position.map(|p| (a.partition, p))).collect()
+    }
+
+    /// model.md §8.8: callbacks of completed async commits run on the application thread at
+    /// the start of the next `poll()`, `commitAsync()` or `commitSync()`, for responses that
+    /// have arrived (Java `ConsumerCoordinator.invokeCompletedOffsetCommitCallbacks`, called
+    /// first by `poll`, `commitOffsetsAsync` and `commitOffsetsSync`). A failed auto-commit's
+    /// callback resets the timer to now + `retry.backoff.ms`
+    /// (`autoCommitOffsetsAsync`: `nextAutoCommitTimer.updateAndReset(retryBackoffMs)`); with
+    /// `retry_async_in_callback` the application re-sends a failed `commitAsync` — unless
+    /// the member was evicted since, when the retry would fail too.
+    fn run_callbacks<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        for commit in std::mem::take(&mut self.callbacks) {
+            match group.commits.get(commit).kind {
+                CommitKind::AutoInPoll => self.auto_commit_deadline_us = cx.now_us + cx.s.retry_backoff_us,
+                CommitKind::Async if self.in_group => {
+                    let offsets = group.commits.offsets(commit).to_vec();
+                    self.send_commit(cx, group, CommitKind::Async, offsets);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// Starts a commit of `offsets`. Returns false when nothing was sent: no offsets (Java
+    /// sends no request for an empty map), or a member evicted from the group, whose commit
+    /// fails at once with CommitFailedException (model.md §8.7; Java
+    /// `ConsumerCoordinator.sendOffsetCommitRequest` with no generation).
+    fn send_commit<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        kind: CommitKind,
+        offsets: Vec<(PartitionId, u64)>,
+    ) -> bool {
+        if matches!(kind, CommitKind::Sync | CommitKind::Async) {
+            self.run_callbacks(cx, group);
+        }
+        if offsets.is_empty() {
+            return false;
+        }
+        if !self.in_group {
+            for &(partition, offset) in &offsets {
+                self.mark(cx, partition, MarkKind::CommitFailed { offset, reason: CommitFailure::Evicted });
+            }
+            if let CommitKind::Transaction { partition, .. } = kind {
+                self.abort_transaction(cx, group, partition);
+            }
+            return false;
+        }
+        let generation = group.coordinator.generation();
+        let id = group.commits.open(self.id, kind, offsets, cx.now_us, cx.s.retry_backoff_us, generation);
+        if let Some(script) = &mut self.script {
+            script.unresolved.push(id);
+        }
+        if kind.blocks_loop() {
+            self.blocked_since_us = Some(cx.now_us);
+            self.resume_pc = self.pc;
+            self.pc = Pc::Blocked;
+        }
+        self.dispatch_commit(cx, group, id);
+        true
+    }
+
+    /// Sends commit request `id` (first try or retry); whether it fails is decided now.
+    fn dispatch_commit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, id: CommitId) {
+        let fails = group.commits.next_request_fails(cx.s);
+        let blocking = group.commits.get(id).kind.blocks_loop();
+        self.commits_in_flight += 1;
+        for &(partition, offset) in group.commits.offsets(id) {
+            cx.emit(Output::Mark {
+                member: self.id,
+                partition,
+                kind: MarkKind::CommitSent { offset, blocking },
+            });
+        }
+        cx.schedule(
+            cx.now_us + cx.s.commit_latency_us,
+            Phase::Completion,
+            0,
+            Event::CommitResponse { commit: id, fails },
+        );
+    }
+
+    /// A failed synchronous commit's backoff ended: send it again.
+    pub(crate) fn commit_retry<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, id: CommitId) {
+        self.retries_pending -= 1;
+        if self.life != Life::Down {
+            self.dispatch_commit(cx, group, id);
+        }
+    }
+
+    /// The response to commit `id` arrived: it lands (unless its generation was evicted), or
+    /// it failed and is retried, handed to its callback, or given up (model.md §8.8).
+    pub(crate) fn commit_response<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        id: CommitId,
+        fails: bool,
+    ) {
+        if self.life == Life::Down {
+            return;
+        }
+        self.commits_in_flight -= 1;
+        let commit = group.commits.get(id).clone();
+        let fenced = commit.generation != group.coordinator.generation();
+        let offsets = group.commits.offsets(id).to_vec();
+        if !fails && !fenced {
+            if let CommitKind::Transaction { partition, from, to } = commit.kind {
+                if cx.s.isolation_level == IsolationLevel::ReadCommitted {
+                    for offset in from..to {
+                        group.complete_run(cx, self.id, partition, offset);
+                    }
+                }
+            }
+            for (partition, offset) in offsets {
+                self.mark(cx, partition, MarkKind::CommitLanded { offset });
+                group.coordinator.store(cx, partition, offset);
+            }
+            self.commit_done(cx, group, id);
+            return;
+        }
+        let reason = if fenced { CommitFailure::Evicted } else { CommitFailure::Retriable };
+        for &(partition, offset) in &offsets {
+            self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
+        }
+        let s = cx.s;
+        let retry_at = cx.now_us + commit.next_backoff_us;
+        match commit.kind {
+            kind if kind.retried()
+                && !fenced
+                && retry_at.saturating_sub(commit.first_sent_us) < s.default_api_timeout_us =>
+            {
+                group.commits.get_mut(id).next_backoff_us =
+                    (commit.next_backoff_us * 2).min(s.retry_backoff_max_us);
+                self.retries_pending += 1;
+                cx.schedule(retry_at, Phase::Completion, 0, Event::CommitRetry { commit: id });
+            }
+            CommitKind::Async if s.retry_async_in_callback && !fenced => {
+                self.callbacks.push(id);
+                self.commit_done(cx, group, id);
+            }
+            // A retriable failure only: CommitFailedException leaves the timer alone.
+            CommitKind::AutoInPoll if !fenced => {
+                self.callbacks.push(id);
+                self.commit_done(cx, group, id);
+            }
+            CommitKind::Transaction { partition, .. } => {
+                // TimeoutException or CommitFailedException: the transaction aborts.
+                self.abort_transaction(cx, group, partition);
+                self.commit_done(cx, group, id);
+            }
+            _ => self.commit_done(cx, group, id),
+        }
+    }
+
+    /// A commit is settled (landed, or given up): unblock the loop, or let `close()` return.
+    fn commit_done<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, id: CommitId) {
+        if let Some(script) = &mut self.script {
+            script.unresolved.retain(|&c| c != id);
+        }
+        if group.commits.get(id).kind.blocks_loop() && self.pc == Pc::Blocked {
+            if let Some(since_us) = self.blocked_since_us.take() {
+                cx.emit(Output::Unblocked { member: self.id, since_us, until_us: cx.now_us });
+            }
+            self.pc = self.resume_pc;
+            self.wake_at(cx, cx.now_us);
+        }
+        if matches!(self.life, Life::Closing { commit_sent: true }) {
+            self.try_finish_close(cx, group);
+        } else if let Pc::ScriptAwaitCommits { .. } = self.pc {
+            self.wake_at(cx, cx.now_us);
+        }
+    }
+
+    /// The transaction aborted: its outputs are never visible to `read_committed` readers,
+    /// and the application rewinds to the committed offset (`abortTransaction` + `seek`).
+    fn abort_transaction<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, partition: PartitionId) {
+        let rewound_to = group.start_offset(cx.s, cx.now_us, partition);
+        self.set_position(cx, partition, Some(rewound_to));
+        self.mark(cx, partition, MarkKind::TransactionAborted { rewound_to });
+    }
+
+    /// model.md §8.2 / §8.3: the background timer commits the position, or the stored offset.
+    pub(crate) fn background_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        cx.schedule(
+            cx.now_us + cx.s.auto_commit_interval_us,
+            Phase::Background,
+            self.id,
+            Event::BackgroundAutoCommit { member: self.id },
+        );
+        if self.life != Life::Running || !self.in_group {
+            return;
+        }
+        let offsets = match self.strategy {
+            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(group),
+            _ => self.positions(),
+        };
+        // librdkafka sends nothing when no stored offset changed since the last commit.
+        let changed: Vec<_> = offsets
+            .into_iter()
+            .filter(|&(p, offset)| group.coordinator.committed(p) != Some(offset))
+            .collect();
+        self.send_commit(cx, group, CommitKind::AutoBackground, changed);
+    }
+
+    /// The offsets the application has stored: in a pool, the durable frontier.
+    fn stored_offsets(&self, group: &Group) -> Vec<(PartitionId, u64)> {
+        self.assigned
+            .iter()
+            .filter(|a| a.position.is_some())
+            .map(|a| {
+                let stored = if self.pool.workers.is_empty() {
+                    a.stored
+                } else {
+                    group.partitions[a.partition as usize].durable_frontier()
+                };
+                (a.partition, stored)
+            })
+            .collect()
+    }
+
+    /// model.md §8.7: the member leaves the group at last poll + `max.poll.interval.ms`.
+    pub(crate) fn check_poll_interval<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        self.poll_check_pending = false;
+        if self.life == Life::Down || !self.in_group {
+            return;
+        }
+        let deadline = self.last_poll_us + cx.s.max_poll_interval_us;
+        if cx.now_us < deadline {
+            self.poll_check_pending = true;
+            cx.schedule(deadline, Phase::Background, self.id, Event::PollIntervalCheck { member: self.id });
+            return;
+        }
+        self.in_group = false;
+        group.coordinator.evict();
+        for a in &self.assigned {
+            cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::Evicted });
+        }
+    }
+
+    // ---------------------------------------------------------------- poll
+
+    /// `poll()`: commit callbacks (model.md §8.8), rejoin if evicted (§8.7: resume from the
+    /// committed offset), the auto-commit check at entry (Java `ConsumerCoordinator.poll` →
+    /// `maybeAutoCommitOffsetsAsync`: `isExpired` is `now >= deadline`, reset from now), then
+    /// up to `max.poll.records` records of the next assigned partition in turn. Returns the
+    /// partition and the batch `from..to` (empty at the log end).
+    fn poll<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) -> (PartitionId, u64, u64) {
+        let s = cx.s;
+        self.run_callbacks(cx, group);
+        if !self.in_group {
+            self.in_group = true;
+            for i in 0..self.assigned.len() {
+                let partition = self.assigned[i].partition;
+                let position = group.start_offset(s, cx.now_us, partition);
+                self.set_position(cx, partition, Some(position));
+                self.mark(cx, partition, MarkKind::Rejoined { position });
+            }
+        }
+        if self.strategy == Strategy::AutoCommit && cx.now_us >= self.auto_commit_deadline_us {
+            self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
+            let positions = self.positions();
+            self.send_commit(cx, group, CommitKind::AutoInPoll, positions);
+        }
+        let index = self.turn % self.assigned.len();
+        self.turn = index + 1;
+        let Assigned { partition, position, .. } = self.assigned[index];
+        // A new group's first poll resolves where to start (model.md §8.9).
+        let from = match position {
+            Some(position) => position,
+            None => {
+                let start = group.start_offset(s, cx.now_us, partition);
+                self.assigned[index].stored = start;
+                start
+            }
+        };
+        let to = (from + s.max_poll_records as u64).min(s.log_end_at(cx.now_us).max(from));
+        if position != Some(to) {
+            self.set_position(cx, partition, Some(to));
+        }
+        self.last_poll_us = cx.now_us;
+        if !self.poll_check_pending {
+            self.poll_check_pending = true;
+            cx.schedule(
+                cx.now_us + s.max_poll_interval_us,
+                Phase::Background,
+                self.id,
+                Event::PollIntervalCheck { member: self.id },
+            );
+        }
+        self.mark(cx, partition, MarkKind::Poll { from, records: (to - from) as u32 });
+        (partition, from, to)
+    }
+
+    // ---------------------------------------------------------------- the loop
+
+    /// Runs the loop from its program counter until it has to wait for an event.
+    fn resume<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        while let Flow::Next = self.step(cx, group) {}
+    }
+
+    /// One step of the loop.
+    #[inline(always)]
+    fn step<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) -> Flow {
+        match self.pc {
+            Pc::Blocked | Pc::Stopped => Flow::Wait,
+            Pc::ScriptAwaitCommits { step } => {
+                if self.script.as_ref().is_some_and(|s| !s.unresolved.is_empty()) {
+                    return Flow::Wait;
+                }
+                self.pc = Pc::Script { step };
+                Flow::Next
+            }
+            Pc::Poll | Pc::WaitingForRoom => self.step_poll(cx, group),
+            Pc::Process { partition, from, next, end } => {
+                // The loop thread runs the record itself: its completion is the loop's next
+                // step, scheduled in the loop's phase (after pool records and commit responses
+                // of the same instant, with which it commutes).
+                let done_at = cx.now_us + group.durations.of(cx.s, partition, next);
+                cx.schedule(
+                    done_at,
+                    Phase::Loop,
+                    self.id,
+                    Event::RecordDone {
+                        member: self.id,
+                        partition,
+                        offset: next,
+                        worker: None,
+                        incarnation: self.incarnation,
+                    },
+                );
+                self.pc = Pc::AfterRecord { partition, from, offset: next, end };
+                Flow::Wait
+            }
+            Pc::AfterRecord { partition, from, offset, end } => {
+                self.step_after_record(cx, group, partition, from, offset, end)
+            }
+            Pc::AfterBatch { partition, from, to } => self.step_after_batch(cx, group, partition, from, to),
+            Pc::CommitHandedOff { partition, next, end } => {
+                if next >= end {
+                    self.pc = Pc::Poll;
+                    return Flow::Next;
+                }
+                self.pc = Pc::CommitHandedOff { partition, next: next + 1, end };
+                let value = Self::manual_value(cx.s, next + 1);
+                self.blocking_commit(cx, group, CommitKind::Sync, vec![(partition, value)])
+            }
+            Pc::Script { step } => self.run_script_step(cx, group, step),
+            Pc::ScriptProcess { step, left } => {
+                let Assigned { partition, position, stored: next } = self.assigned[0];
+                if left == 0 || position.is_none_or(|p| next >= p) {
+                    self.pc = Pc::Script { step: step + 1 };
+                    return Flow::Next;
+                }
+                let done_at = cx.now_us + group.durations.of(cx.s, partition, next);
+                cx.schedule(
+                    done_at,
+                    Phase::Loop,
+                    self.id,
+                    Event::RecordDone {
+                        member: self.id,
+                        partition,
+                        offset: next,
+                        worker: None,
+                        incarnation: self.incarnation,
+                    },
+                );
+                self.pc = Pc::ScriptProcess { step, left: left - 1 };
+                Flow::Wait
+            }
+        }
+    }
+
+    /// A blocking commit: the loop waits for it if it was sent, goes on if not.
+    fn blocking_commit<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        kind: CommitKind,
+        offsets: Vec<(PartitionId, u64)>,
+    ) -> Flow {
+        if self.send_commit(cx, group, kind, offsets) {
+            Flow::Wait
+        } else {
+            Flow::Next
+        }
+    }
+
+    fn step_poll<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) -> Flow {
+        let s = cx.s;
+        if s.worker_pool && self.pool.in_flight >= s.pool_max_in_flight_batches {
+            self.pc = Pc::WaitingForRoom;
+            return Flow::Wait;
+        }
+        let (partition, from, to) = self.poll(cx, group);
+        if from == to {
+            // Nothing left: poll() waits fetch.max.wait.ms and the loop goes round.
+            self.pc = Pc::Poll;
+            self.wake_at(cx, cx.now_us + s.fetch_max_wait_us);
+            return Flow::Wait;
+        }
+        if s.worker_pool {
+            self.submit(cx, group, Batch { partition, next: from, end: to });
+            self.pc = Pc::AfterBatch { partition, from, to };
+        } else {
+            self.pc = Pc::Process { partition, from, next: from, end: to };
+        }
+        Flow::Next
+    }
+
+    #[inline(always)]
+    fn step_after_record<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        partition: PartitionId,
+        from: u64,
+        offset: u64,
+        end: u64,
+    ) -> Flow {
+        self.pc = if offset + 1 < end {
+            Pc::Process { partition, from, next: offset + 1, end }
+        } else {
+            Pc::AfterBatch { partition, from, to: end }
+        };
+        // Per-record strategies commit between records.
+        self.records_since_commit += 1;
+        let commit = match self.strategy {
+            Strategy::CommitSyncRecord => true,
+            Strategy::CommitSyncEveryN => self.records_since_commit >= cx.s.commit_every_records as u64,
+            _ => false,
+        };
+        if !commit {
+            return Flow::Next;
+        }
+        self.records_since_commit = 0;
+        let value = Self::manual_value(cx.s, offset + 1);
+        self.blocking_commit(cx, group, CommitKind::Sync, vec![(partition, value)])
+    }
+
+    fn step_after_batch<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        partition: PartitionId,
+        from: u64,
+        to: u64,
+    ) -> Flow {
+        let s = cx.s;
+        self.pc = Pc::Poll;
+        let values: Vec<_> =
+            self.positions().into_iter().map(|(p, o)| (p, Self::manual_value(s, o))).collect();
+        match self.strategy {
+            Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing => {
+                Flow::Next
+            }
+            Strategy::CommitSyncBatch => self.blocking_commit(cx, group, CommitKind::Sync, values),
+            Strategy::CommitAsyncBatch => {
+                self.send_commit(cx, group, CommitKind::Async, values);
+                Flow::Next
+            }
+            // sendOffsetsToTransaction(position) + commitTransaction().
+            Strategy::Transactional => {
+                self.blocking_commit(cx, group, CommitKind::Transaction { partition, from, to }, values)
+            }
+            Strategy::CommitSyncRecord => {
+                if s.worker_pool {
+                    self.pc = Pc::CommitHandedOff { partition, next: from, end: to };
+                }
+                Flow::Next
+            }
+            Strategy::CommitSyncEveryN => {
+                if !s.worker_pool {
+                    return Flow::Next;
+                }
+                // One commit for the highest multiple of N reached by this hand-off.
+                let n = s.commit_every_records as u64;
+                let before = self.records_since_commit;
+                let total = before + (to - from);
+                self.records_since_commit = total % n;
+                if total < n {
+                    return Flow::Next;
+                }
+                let reached = total - total % n;
+                let value = Self::manual_value(s, from + (reached - before));
+                self.blocking_commit(cx, group, CommitKind::Sync, vec![(partition, value)])
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- script
+
+    /// Runs script step `step` (model.md §8.11).
+    fn run_script_step<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, step: usize) -> Flow {
+        // A step is read once its commits have landed, and the next waits for that.
+        if self.script.as_ref().is_some_and(|s| !s.unresolved.is_empty()) {
+            self.pc = Pc::ScriptAwaitCommits { step };
+            return Flow::Wait;
+        }
+        self.end_script_step(cx);
+        let Some(&current) = cx.s.script.as_ref().and_then(|steps| steps.get(step)) else {
+            self.pc = Pc::Stopped;
+            return Flow::Wait;
+        };
+        if let Some(script) = &mut self.script {
+            script.step = Some(step);
+        }
+        self.pc = Pc::Script { step: step + 1 };
+        let positions = self.positions();
+        match current {
+            ScriptStep::Poll => {
+                self.poll(cx, group);
+                Flow::Next
+            }
+            ScriptStep::Process(n) => {
+                self.pc = Pc::ScriptProcess { step, left: n };
+                Flow::Next
+            }
+            ScriptStep::Sleep(us) => {
+                self.wake_at(cx, cx.now_us + us);
+                Flow::Wait
+            }
+            ScriptStep::CommitSync => {
+                let values = positions.into_iter().map(|(p, o)| (p, Self::manual_value(cx.s, o))).collect();
+                self.blocking_commit(cx, group, CommitKind::Sync, values)
+            }
+            ScriptStep::CommitAsync => {
+                let values = positions.into_iter().map(|(p, o)| (p, Self::manual_value(cx.s, o))).collect();
+                self.send_commit(cx, group, CommitKind::Async, values);
+                Flow::Next
+            }
+            ScriptStep::Close => {
+                self.close(cx, group);
+                Flow::Wait
+            }
+            ScriptStep::Crash => {
+                self.end_script_step(cx);
+                self.life = Life::Down;
+                self.pc = Pc::Stopped;
+                cx.queue.clear();
+                Flow::Wait
+            }
+        }
+    }
+
+    /// Reports the reading of the script step that just ended (if any).
+    fn end_script_step<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        let position = self.assigned.first().and_then(|a| a.position);
+        if let Some(script) = &mut self.script {
+            if let Some(step) = script.step.take() {
+                cx.emit(Output::ScriptStepEnded { step: step as u32, position });
+                script.unresolved.clear();
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- close and restart
+
+    /// model.md §8.6: `close()`. The application stops processing; auto-commit strategies
+    /// commit synchronously (Java: the position, `maybeAutoCommitOffsetsSync`; librdkafka:
+    /// the stored offset); `close()` returns once that and every in-flight commit landed.
+    pub(crate) fn close<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        if self.life != Life::Running {
+            return;
+        }
+        self.life = Life::Closing { commit_sent: false };
+        self.pc = Pc::Stopped;
+        self.blocked_since_us = None;
+        // Retries a callback would have sent are dropped: the application is closing.
+        self.callbacks.clear();
+        if !cx.s.drain_pool_on_close {
+            self.pool.waiting.clear();
+            self.incarnation += 1;
+        }
+        for a in &self.assigned {
+            cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::CloseCalled });
+        }
+        self.try_start_close_commit(cx, group);
+    }
+
+    fn try_start_close_commit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        let draining = cx.s.drain_pool_on_close && self.pool.in_flight > 0;
+        if self.life != (Life::Closing { commit_sent: false }) || draining {
+            return;
+        }
+        self.life = Life::Closing { commit_sent: true };
+        if self.strategy.is_auto() && self.in_group {
+            let offsets = match self.strategy {
+                Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(group),
+                _ => self.positions(),
+            };
+            self.send_commit(cx, group, CommitKind::Close, offsets);
+        }
+        self.try_finish_close(cx, group);
+    }
+
+    fn try_finish_close<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        if self.commits_in_flight > 0 || self.retries_pending > 0 {
+            return;
+        }
+        self.life = Life::Down;
+        self.end_script_step(cx);
+        for a in &self.assigned {
+            cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::Closed });
+        }
+        group.coordinator.member_left(cx);
+        if let Some(downtime_us) = cx.s.downtime_us {
+            cx.schedule(
+                cx.now_us + downtime_us,
+                Phase::Lifecycle,
+                self.id,
+                Event::Restart { member: self.id },
+            );
+        }
+    }
+
+    /// model.md §8.9: the consumer starts again after its downtime, from the committed
+    /// offset — or, if the group's offsets expired meanwhile, where `auto.offset.reset`
+    /// resolves now.
+    pub(crate) fn restart<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+        group.coordinator.member_joined();
+        self.life = Life::Running;
+        self.in_group = true;
+        self.pc = Pc::Poll;
+        self.pool.waiting.clear();
+        self.pool.workers.iter_mut().for_each(|w| *w = None);
+        self.pool.in_flight = 0;
+        self.incarnation += 1;
+        self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
+        for i in 0..self.assigned.len() {
+            let partition = self.assigned[i].partition;
+            let position = group.start_offset(cx.s, cx.now_us, partition);
+            self.assigned[i].stored = position;
+            self.set_position(cx, partition, Some(position));
+            self.mark(cx, partition, MarkKind::Restarted { position });
+        }
+        self.wake_at(cx, cx.now_us);
+    }
+
+    // ---------------------------------------------------------------- pool
+
+    /// Hands a batch to the pool; an idle thread starts it at once.
+    fn submit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, batch: Batch) {
+        self.pool.in_flight += 1;
+        self.pool.waiting.push_back(batch);
+        for worker in 0..self.pool.workers.len() {
+            if self.pool.workers[worker].is_none() {
+                self.worker_take_batch(cx, group, worker as u32);
+                if self.pool.waiting.is_empty() {
+                    break;
+                }
+            }
+        }
+    }
+
+    /// An idle pool thread takes the oldest waiting batch, if any, and starts its first record.
+    fn worker_take_batch<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, worker: u32) {
+        if let Some(batch) = self.pool.waiting.pop_front() {
+            self.pool.workers[worker as usize] = Some(batch);
+            self.schedule_pool_record(cx, group, worker, batch.partition, batch.next);
+        }
+    }
+
+    fn schedule_pool_record<S: Sink>(
+        &self,
+        cx: &mut Cx<S>,
+        group: &mut Group,
+        worker: u32,
+        partition: PartitionId,
+        offset: u64,
+    ) {
+        let done_at = cx.now_us + group.durations.of(cx.s, partition, offset);
+        cx.schedule(
+            done_at,
+            Phase::Completion,
+            0,
+            Event::RecordDone {
+                member: self.id,
+                partition,
+                offset,
+                worker: Some(worker),
+                incarnation: self.incarnation,
+            },
+        );
+    }
+
+    /// A pool thread finished a record: it starts the next one of its batch, or the batch is
+    /// done (out of flight: the loop may poll again) and it takes the next batch.
+    fn worker_next_record<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, worker: u32) {
+        let slot = &mut self.pool.workers[worker as usize];
+        let batch = slot.as_mut().expect("a record completed on a busy thread");
+        batch.next += 1;
+        if batch.next < batch.end {
+            let (partition, offset) = (batch.partition, batch.next);
+            self.schedule_pool_record(cx, group, worker, partition, offset);
+            return;
+        }
+        *slot = None;
+        self.pool.in_flight -= 1;
+        if self.pc == Pc::WaitingForRoom {
+            self.pc = Pc::Poll;
+            self.wake_at(cx, cx.now_us);
+        }
+        self.worker_take_batch(cx, group, worker);
+        if self.life == (Life::Closing { commit_sent: false }) {
+            self.try_start_close_commit(cx, group);
+        }
+    }
+
+    /// The invariants every instant keeps (debug builds only).
+    #[cfg(debug_assertions)]
+    pub(crate) fn check_invariants(&self, queue: &EventQueue) {
+        let busy = self.pool.workers.iter().filter(|w| w.is_some()).count() as u32;
+        debug_assert!(
+            self.pool.in_flight >= busy && self.pool.in_flight as usize >= self.pool.waiting.len(),
+            "batches in flight cover the busy threads and the queue"
+        );
+        if self.life == Life::Running
+            && self.pc != Pc::Stopped
+            && self.pc != Pc::Blocked
+            && self.pc != Pc::WaitingForRoom
+        {
+            debug_assert!(
+                matches!(self.pc, Pc::ScriptAwaitCommits { .. })
+                    || queue.loop_event(self.id).is_some_and(|e| match e {
+                        Event::LoopWake { incarnation, .. } | Event::RecordDone { incarnation, .. } => {
+                            incarnation == self.incarnation
+                        }
+                        _ => false,
+                    }),
+                "a running loop waits for an event of its own: {:?}",
+                self.pc
+            );
+        }
+        debug_assert_eq!(
+            self.blocked_since_us.is_some(),
+            self.pc == Pc::Blocked,
+            "blocked exactly while waiting on a commit"
+        );
+    }
+}

@@ -1,0 +1,123 @@
+//! The timed event queue: one key orders every event — time, then phase (model.md §8.1 and
+//! §10.4), then member (polls and heartbeats of one instant run in member order), then
+//! scheduling order — packed into a `u128` so the heap compares one integer.
+//!
+//! Each member's application loop is one thread, so it has at most one pending event of
+//! its own; that event is kept in a slot beside the heap (the common case — a record
+//! done, then the next poll — never touches the heap).
+
+use super::Event;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+/// Order of simultaneous events: lower runs first (model.md §8.1, §10.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Phase {
+    /// `close()`, a restart, the coordinator's own events: they see only what happened
+    /// before this instant.
+    Lifecycle = 0,
+    /// A pool record completes, a commit response arrives (in send order).
+    Completion = 1,
+    /// The application's loop, in member order: a record it ran completes, then it may `poll()`.
+    Loop = 2,
+    /// Background timers in member order: the auto-commit timer of §8.2, the poll-interval check of §8.7.
+    Background = 3,
+}
+
+/// A scheduled event and its ordering key.
+#[derive(Clone, Copy, Debug)]
+struct Queued {
+    key: u128,
+    event: Event,
+}
+
+impl PartialEq for Queued {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+impl Eq for Queued {}
+impl PartialOrd for Queued {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Queued {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
+}
+
+/// Bits of the key below the member: the scheduling sequence number.
+const SEQ_BITS: u32 = 40;
+
+/// The queue: a heap of events plus one slot per member for its loop's own next event.
+pub(crate) struct EventQueue {
+    heap: BinaryHeap<Reverse<Queued>>,
+    /// Each member's pending loop event's key (`u128::MAX`: none) and the event: kept apart
+    /// so that finding the next event compares integers only.
+    loop_keys: Vec<u128>,
+    loop_events: Vec<Event>,
+    seq: u64,
+}
+
+impl EventQueue {
+    pub(crate) fn new(members: usize) -> Self {
+        EventQueue {
+            heap: BinaryHeap::new(),
+            loop_keys: vec![u128::MAX; members],
+            loop_events: vec![Event::OffsetsExpire { empty_since_us: 0 }; members],
+            seq: 0,
+        }
+    }
+
+    /// Schedules `event`. `member` orders events of one phase and instant (member order);
+    /// a [`Phase::Loop`] event replaces the member's pending loop event, which must belong
+    /// to an earlier life of the loop (the caller checks).
+    #[inline]
+    pub(crate) fn schedule(&mut self, at_us: u64, phase: Phase, member: u16, event: Event) {
+        self.seq += 1;
+        debug_assert!(self.seq < 1 << SEQ_BITS, "the event bound keeps seq far below 2^40");
+        let key =
+            (at_us as u128) << 64 | (phase as u128) << 56 | (member as u128) << SEQ_BITS | self.seq as u128;
+        if phase == Phase::Loop {
+            self.loop_keys[member as usize] = key;
+            self.loop_events[member as usize] = event;
+        } else {
+            self.heap.push(Reverse(Queued { key, event }));
+        }
+    }
+
+    /// The member's pending loop event, if any.
+    pub(crate) fn loop_event(&self, member: u16) -> Option<Event> {
+        (self.loop_keys[member as usize] != u128::MAX).then(|| self.loop_events[member as usize])
+    }
+
+    /// Removes and returns the next event and its instant if it comes before `stop_before_us`.
+    #[inline(always)]
+    pub(crate) fn pop_before(&mut self, stop_before_us: u64) -> Option<(u64, Event)> {
+        let mut best = self.heap.peek().map_or(u128::MAX, |Reverse(q)| q.key);
+        let mut slot = usize::MAX;
+        for (i, &key) in self.loop_keys.iter().enumerate() {
+            if key < best {
+                best = key;
+                slot = i;
+            }
+        }
+        if best >= (stop_before_us as u128) << 64 {
+            return None;
+        }
+        let at_us = (best >> 64) as u64;
+        if slot != usize::MAX {
+            self.loop_keys[slot] = u128::MAX;
+            return Some((at_us, self.loop_events[slot]));
+        }
+        self.heap.pop().map(|Reverse(q)| (at_us, q.event))
+    }
+
+    /// Drops every event (a scripted crash: nothing further happens).
+    pub(crate) fn clear(&mut self) {
+        self.heap.clear();
+        self.loop_keys.iter_mut().for_each(|k| *k = u128::MAX);
+    }
+}

@@ -1,0 +1,35 @@
+//! What the engine reports as it steps: typed outputs, each at the instant being processed.
+//! The recorder ([`crate::timeline`]) builds the lines, the crash profile, the marks and the
+//! statistics from these alone; it never sees the engine.
+
+use crate::timeline::MarkKind;
+
+/// A member's index: `consumer-(N + 1)` in the page's words.
+pub type MemberId = u16;
+/// A partition's index within the topic (the one-consumer model's `orders-3` is index 0).
+pub type PartitionId = u16;
+/// A commit request's number in send order, from 0.
+pub type CommitId = u32;
+
+/// One thing that happened at the instant the engine is processing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Output {
+    /// The consumer's position in `partition` is now `position` (`None`: no consumer holds
+    /// a position there).
+    Position { partition: PartitionId, position: Option<u64> },
+    /// A run of `offset` by `member` completed: its side effect landed. The partition's
+    /// durable frontier (lowest offset with no completed run) is now `durable_frontier`.
+    RunCompleted { member: MemberId, partition: PartitionId, offset: u64, durable_frontier: u64 },
+    /// The lowest offset of `partition` with no completed run is `offset` (at t = 0).
+    DurableFrontier { partition: PartitionId, offset: u64 },
+    /// The coordinator's committed offset for `partition` is now `offset` (`None`: the
+    /// group has none, e.g. a new group or expired offsets).
+    Committed { partition: PartitionId, offset: Option<u64> },
+    /// Something to mark on the chart.
+    Mark { member: MemberId, partition: PartitionId, kind: MarkKind },
+    /// The member's loop waited in `commitSync` / `commitTransaction` from `since_us` until
+    /// `until_us` (when it went on, or the run ended).
+    Unblocked { member: MemberId, since_us: u64, until_us: u64 },
+    /// A script step ended (model.md §8.11), its commits settled: the position then.
+    ScriptStepEnded { step: u32, position: Option<u64> },
+}
