@@ -105,18 +105,20 @@ impl Frame {
 /// The main chart's frame on a canvas of `size` device px: y from 0 to a little above the
 /// highest offset handed out.
 pub fn main_frame(size: (u32, u32), scale: f64, run: &Run) -> Frame {
-    let top_value = run.position.last().map_or(0, |s| s.value).max(last(&run.committed)) as f64;
+    let lines = run.lines();
+    let top_value = last(&lines.position).max(last(&lines.committed)) as f64;
     Frame::new(size, scale, MAIN_TOP, run.scenario.horizon_us, (top_value * 1.06).ceil().max(5.0))
 }
 
 /// The profile chart's frame: y from 0 to the worst lost or duplicated count.
 pub fn profile_frame(size: (u32, u32), scale: f64, run: &Run) -> Frame {
-    let worst = run.profile.iter().map(|p| p.lost.max(p.duplicated)).max().unwrap_or(0) as f64;
+    let worst = run.lines().profile.iter().map(|p| p.lost.max(p.duplicated)).max().unwrap_or(0) as f64;
     Frame::new(size, scale, PROFILE_TOP, run.scenario.horizon_us, (worst * 1.1).ceil().max(2.0))
 }
 
-fn last(steps: &[Step]) -> u64 {
-    steps.last().map_or(0, |s| s.value)
+/// The highest value a line reaches (0 when it has none).
+fn last(steps: &[Step<Option<u64>>]) -> u64 {
+    steps.iter().filter_map(|s| s.value).max().unwrap_or(0)
 }
 
 /// Draws the main chart: grid, the lost/duplicated shading from the crash profile, the lane
@@ -131,30 +133,36 @@ pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f
     // from the profile (counts), anchored on the committed line, so both show when both are
     // non-zero (several pool threads). Offsets that ran several times count each run, so
     // the band can reach above the axis: it stops at the top (the profile chart has the count).
-    let segments = profile_segments(run);
-    let dup = segments.iter().map(|s| {
-        (s.from_us, s.to_us, s.committed as f64, ((s.committed + s.duplicated) as f64).min(f.y_max))
+    // While the group has no committed offset there is no line to anchor on: no band.
+    let segments: Vec<_> =
+        profile_segments(run).into_iter().filter_map(|s| Some((s, s.committed?))).collect();
+    let dup = segments.iter().map(|&(s, committed)| {
+        (s.from_us, s.to_us, committed as f64, ((committed + s.duplicated) as f64).min(f.y_max))
     });
     draw_bands(root, f, columns(f, dup.filter(|b| b.3 > b.2)), DUPLICATED, Hatch::Diagonal)?;
-    let lost = segments
-        .iter()
-        .map(|s| (s.from_us, s.to_us, s.committed.saturating_sub(s.lost) as f64, s.committed as f64));
+    let lost = segments.iter().map(|&(s, committed)| {
+        (s.from_us, s.to_us, committed.saturating_sub(s.lost) as f64, committed as f64)
+    });
     draw_bands(root, f, columns(f, lost.filter(|b| b.3 > b.2)), LOST, Hatch::Cross)?;
 
     draw_commit_lane(root, run, f)?;
 
     let w2 = f.width_px(2.0);
-    let durable = step_path(&run.durable_frontier, f);
-    root.draw(&PathElement::new(durable, DURABLE.stroke_width(f.width_px(2.5))))?;
-    let position = step_path(&run.position, f);
-    root.draw(&DashedPathElement::new(
-        position,
-        f.px(7.0) as i32,
-        f.px(4.0) as i32,
-        POSITION.stroke_width(w2),
-    ))?;
-    let committed = step_path(&run.committed, f);
-    root.draw(&PathElement::new(committed, COMMITTED.stroke_width(f.width_px(3.0))))?;
+    let lines = run.lines();
+    for piece in step_paths(&lines.durable_frontier, f) {
+        root.draw(&PathElement::new(piece, DURABLE.stroke_width(f.width_px(2.5))))?;
+    }
+    for piece in step_paths(&lines.position, f) {
+        root.draw(&DashedPathElement::new(
+            piece,
+            f.px(7.0) as i32,
+            f.px(4.0) as i32,
+            POSITION.stroke_width(w2),
+        ))?;
+    }
+    for piece in step_paths(&lines.committed, f) {
+        root.draw(&PathElement::new(piece, COMMITTED.stroke_width(f.width_px(3.0))))?;
+    }
 
     // Where commits land: a dot on the committed line, unless they are too dense to tell apart.
     let landings: Vec<(u64, u64)> = run
@@ -236,22 +244,22 @@ pub fn draw_profile<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     draw_grid(root, f, 3)?;
     draw_axes(root, f, 3)?;
-    let dup_steps: Vec<Step> =
-        run.profile.iter().map(|p| Step { at_us: p.at_us, value: p.duplicated }).collect();
-    let lost_steps: Vec<Step> = run.profile.iter().map(|p| Step { at_us: p.at_us, value: p.lost }).collect();
+    let profile = &run.lines().profile;
+    let dup_steps: Vec<Step> = profile.iter().map(|p| Step { at_us: p.at_us, value: p.duplicated }).collect();
+    let lost_steps: Vec<Step> = profile.iter().map(|p| Step { at_us: p.at_us, value: p.lost }).collect();
     for (steps, color, hatch) in
         [(&dup_steps, DUPLICATED, Hatch::Diagonal), (&lost_steps, LOST, Hatch::Cross)]
     {
         let bands = step_segments(steps, f.horizon_us).map(|(from, to, v)| (from, to, 0.0, v as f64));
         draw_bands(root, f, columns(f, bands.filter(|b| b.3 > 0.0)), color, hatch)?;
     }
-    root.draw(&PathElement::new(step_path(&dup_steps, f), DUPLICATED.stroke_width(f.width_px(2.0))))?;
-    root.draw(&DashedPathElement::new(
-        step_path(&lost_steps, f),
-        f.px(5.0) as i32,
-        f.px(3.0) as i32,
-        LOST.stroke_width(f.width_px(2.0)),
-    ))?;
+    for piece in step_paths(&dup_steps, f) {
+        root.draw(&PathElement::new(piece, DUPLICATED.stroke_width(f.width_px(2.0))))?;
+    }
+    for piece in step_paths(&lost_steps, f) {
+        let style = LOST.stroke_width(f.width_px(2.0));
+        root.draw(&DashedPathElement::new(piece, f.px(5.0) as i32, f.px(3.0) as i32, style))?;
+    }
     root.present()?;
     Ok(())
 }
@@ -289,7 +297,7 @@ pub fn draw_crash<DB: DrawingBackend>(
 struct Segment {
     from_us: u64,
     to_us: u64,
-    committed: u64,
+    committed: Option<u64>,
     lost: u64,
     duplicated: u64,
 }
@@ -298,9 +306,9 @@ struct Segment {
 /// (committed, lost, duplicated), over `0..horizon`.
 fn profile_segments(run: &Run) -> Vec<Segment> {
     let horizon = run.scenario.horizon_us;
-    let (c, p) = (&run.committed, &run.profile);
+    let (c, p) = (&run.lines().committed, &run.lines().profile);
     let (mut i, mut j) = (0, 0);
-    let mut cur = Segment { from_us: 0, to_us: 0, committed: 0, lost: 0, duplicated: 0 };
+    let mut cur = Segment { from_us: 0, to_us: 0, committed: None, lost: 0, duplicated: 0 };
     let mut out = Vec::with_capacity(c.len() + p.len());
     loop {
         let next_c = c.get(i).map_or(u64::MAX, |s| s.at_us);
@@ -431,7 +439,8 @@ fn draw_commit_lane<DB: DrawingBackend>(
     let min_w = f.px(3.0).round() as i32;
     let mut spans: Vec<(i32, i32, bool)> = Vec::new();
     for m in &run.marks {
-        if let MarkKind::CommitSent { lands_at_us, blocking, .. } = m.kind {
+        if let MarkKind::CommitSent { blocking, .. } = m.kind {
+            let lands_at_us = run.lands_at_us(m.at_us);
             if m.at_us > f.horizon_us {
                 continue;
             }
@@ -459,19 +468,31 @@ fn draw_commit_lane<DB: DrawingBackend>(
 
 /// A step function as a polyline in device px from t = 0 to the horizon, with at most
 /// four points per pixel column (first, lowest, highest, last), in drawing order.
-fn step_path(steps: &[Step], f: &Frame) -> Vec<(i32, i32)> {
-    let mut out = Decimator::default();
+/// A step line as device-px polylines, one per stretch where it has a value (the position
+/// and the committed offset can have none).
+fn step_paths<V: Copy + Into<Option<u64>>>(steps: &[Step<V>], f: &Frame) -> Vec<Vec<(i32, i32)>> {
     let y = |v: u64| f.y(v as f64).round() as i32;
-    let mut prev = 0;
-    out.push(f.x(0).round() as i32, y(0));
+    let mut pieces = Vec::new();
+    let mut out = Decimator::default();
+    let mut prev: Option<u64> = None;
     for s in steps.iter().take_while(|s| s.at_us <= f.horizon_us) {
         let x = f.x(s.at_us).round() as i32;
-        out.push(x, y(prev));
-        out.push(x, y(s.value));
-        prev = s.value;
+        let value = s.value.into();
+        if let Some(p) = prev {
+            out.push(x, y(p));
+        }
+        match value {
+            Some(v) => out.push(x, y(v)),
+            None if prev.is_some() => pieces.push(std::mem::take(&mut out).finish()),
+            None => {}
+        }
+        prev = value;
     }
-    out.push(f.x(f.horizon_us).round() as i32, y(prev));
-    out.finish()
+    if let Some(p) = prev {
+        out.push(f.x(f.horizon_us).round() as i32, y(p));
+        pieces.push(out.finish());
+    }
+    pieces
 }
 
 #[derive(Default)]

@@ -2,7 +2,7 @@
 //! one-line description (ours), the public report it came from, and the values it expects,
 //! which the page shows next to what the core computes now.
 
-use offset_window_sim::Scenario;
+use offset_window_sim::Input;
 use serde_json::Value;
 
 /// Every file of `scenarios/`: (name, JSON text), in name order.
@@ -49,9 +49,9 @@ fn file(index: usize) -> Option<Value> {
     PRESETS.get(index).and_then(|(_, text)| serde_json::from_str(text).ok())
 }
 
-/// The preset's scenario (crash at its own instant), if the file reads.
-pub fn scenario(index: usize) -> Option<Scenario> {
-    Scenario::from_value(file(index)?.get("scenario")?).ok()
+/// The preset's scenario and its own crash instant, if the file reads.
+pub fn scenario(index: usize) -> Option<Input> {
+    Input::from_value(file(index)?.get("scenario")?).ok()
 }
 
 /// The preset's index by file name (`s8-kip848-before-fix`).

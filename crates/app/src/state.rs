@@ -3,11 +3,10 @@
 //! The scenario held here is always valid (every change is checked by the core before it
 //! is taken); a refused change keeps the last good scenario and records, for that field,
 //! the text the reader typed and the core's message. The crash instant lives apart from
-//! the scenario, in µs, so that moving it never re-runs the simulation: the scenario's own
-//! `crash_at_us` is pinned to the horizon (always valid) and never read by the page.
+//! the scenario, in µs (it is a query on the run), so moving it never re-runs the simulation.
 
 use offset_window_sim::scenario::{format_millis, parse_millis, US_PER_MS};
-use offset_window_sim::{Scenario, ScenarioError, Strategy};
+use offset_window_sim::{Input, Scenario, ScenarioError, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
 use yew::Reducible;
@@ -15,7 +14,7 @@ use yew::Reducible;
 /// The page state: a valid scenario, the crash instant, and any refused input.
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
-    /// The scenario being shown; valid, with `crash_at_us == horizon_us` (see the module doc).
+    /// The scenario being shown; always valid.
     pub scenario: Scenario,
     /// The crash instant, µs, in `1..=horizon_us`.
     pub crash_at_us: u64,
@@ -73,18 +72,21 @@ pub const CRASH_FIELD: &str = "crash";
 
 impl Default for State {
     fn default() -> Self {
-        State::from_scenario(Scenario::default())
+        State::from_input(Input {
+            scenario: Scenario::default(),
+            crash_at_us: offset_window_sim::scenario::DEFAULT_CRASH_AT_US,
+        })
     }
 }
 
 impl State {
-    /// A state showing `scenario`, crash at the scenario's own `crash_at_us` (clamped into
-    /// the horizon). The scenario should be valid; if it is not, the defaults are shown.
-    pub fn from_scenario(scenario: Scenario) -> State {
-        let scenario = if scenario.validate().is_ok() { scenario } else { Scenario::default() };
-        let crash_at_us = scenario.crash_at_us.clamp(1, scenario.horizon_us);
+    /// A state showing `input`'s scenario with the crash at its instant (clamped into the
+    /// horizon). The scenario should be valid; if it is not, the defaults are shown.
+    pub fn from_input(input: Input) -> State {
+        let scenario = if input.scenario.validate().is_ok() { input.scenario } else { Scenario::default() };
+        let crash_at_us = input.crash_at_us.clamp(1, scenario.horizon_us);
         State {
-            scenario: pin_crash(scenario),
+            scenario,
             crash_at_us,
             drafts: Notes::default(),
             errors: Notes::default(),
@@ -95,10 +97,10 @@ impl State {
         }
     }
 
-    /// The scenario with the crash instant put back: what the core would be asked about
-    /// this exact page (used for exports and tests).
-    pub fn full_scenario(&self) -> Scenario {
-        Scenario { crash_at_us: self.crash_at_us, ..self.scenario.clone() }
+    /// The scenario and the crash instant: what the core would be asked about this exact
+    /// page (used for exports and tests).
+    pub fn input(&self) -> Input {
+        Input { scenario: self.scenario.clone(), crash_at_us: self.crash_at_us }
     }
 
     /// The text a field shows: what was typed there if anything, else the current value.
@@ -135,7 +137,6 @@ impl State {
             next.drafts.remove(CRASH_FIELD);
             next.errors.remove(CRASH_FIELD);
         }
-        let scenario = pin_crash(scenario);
         if scenario != next.scenario {
             // The tour's caption describes its step's settings: changing one leaves the tour.
             if let Some(n) = next.tour_step.take() {
@@ -155,19 +156,12 @@ impl State {
         change: impl FnOnce(&mut Scenario) -> Result<(), ScenarioError>,
     ) -> State {
         let mut candidate = self.scenario.clone();
-        let checked = change(&mut candidate).and_then(|()| {
-            candidate = pin_crash(candidate.clone());
-            candidate.validate()
-        });
+        let checked = change(&mut candidate).and_then(|()| candidate.validate());
         match checked {
             Ok(()) => self.accept(key, text, candidate),
             Err(e) => self.refuse(key, text, e.to_string()),
         }
     }
-}
-
-fn pin_crash(scenario: Scenario) -> Scenario {
-    Scenario { crash_at_us: scenario.horizon_us, ..scenario }
 }
 
 /// What the reader can do to the page.
@@ -221,7 +215,7 @@ impl Reducible for State {
         let next = match action {
             Action::SetField { key, text } => {
                 let value = json_number(&text);
-                self.try_change(key, text, |s| s.set(key, &value))
+                self.try_change(key, text, |s| s.set_key(key, &value))
             }
             Action::SetStrategy(strategy) => self.try_change("strategy", strategy.name().to_string(), |s| {
                 s.strategy = strategy;
@@ -263,13 +257,13 @@ impl Reducible for State {
                 }
             },
             Action::SetChoice { key, value } => {
-                self.try_change(key, value.clone(), |s| s.set(key, &Value::String(value)))
+                self.try_change(key, value.clone(), |s| s.set_key(key, &Value::String(value)))
             }
             Action::SetValue { key, value } => {
-                self.try_change(key, value.to_string(), |s| s.set(key, &value))
+                self.try_change(key, value.to_string(), |s| s.set_key(key, &value))
             }
             Action::LoadPreset(index) => match crate::presets::scenario(index) {
-                Some(scenario) => State { preset: Some(index), ..State::from_scenario(scenario) },
+                Some(input) => State { preset: Some(index), ..State::from_input(input) },
                 None => (*self).clone(),
             },
             Action::Tour(step) => match step {

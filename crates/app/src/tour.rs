@@ -3,39 +3,43 @@
 //! the step is shown, never typed here.
 
 use crate::state::{fixed, seconds_text, State};
-use offset_window_sim::{simulate, MarkKind, Run, Scenario, Strategy};
+use offset_window_sim::{simulate, Input, MarkKind, Run, Scenario, Strategy};
 
 /// How many steps the tour has.
 pub const STEPS: usize = 8;
 
-/// The scenario and crash instant (µs) of step `n` (0-based; past the end, the last).
-pub fn scenario(n: usize) -> Scenario {
+/// The scenario and crash instant of step `n` (0-based; past the end, the last).
+pub fn scenario(n: usize) -> Input {
     let d = Scenario::default();
-    match n.min(STEPS - 1) {
-        0 => d,
-        1 => Scenario { strategy: Strategy::CommitSyncBatch, ..d },
-        2 => Scenario { strategy: Strategy::CommitSyncBatch, max_poll_records: 25, ..d },
-        3 => Scenario { max_poll_records: 25, auto_commit_interval_us: 100_000, ..d },
-        4 => Scenario { worker_pool: true, crash_at_us: 5_010_000, ..d },
-        5 => Scenario { worker_pool: true, strategy: Strategy::CommitSyncBatch, crash_at_us: 5_010_000, ..d },
-        6 => Scenario {
-            record_processing_us: 50_000,
-            max_poll_records: 25,
-            strategy: Strategy::CommitSyncRecord,
-            ..d
-        },
-        _ => Scenario { strategy: Strategy::Transactional, ..d },
-    }
+    let (scenario, crash_at_us) = match n.min(STEPS - 1) {
+        0 => (d, 8_200_000),
+        1 => (Scenario { strategy: Strategy::CommitSyncBatch, ..d }, 8_200_000),
+        2 => (Scenario { strategy: Strategy::CommitSyncBatch, max_poll_records: 25, ..d }, 8_200_000),
+        3 => (Scenario { max_poll_records: 25, auto_commit_interval_us: 100_000, ..d }, 8_200_000),
+        4 => (Scenario { worker_pool: true, ..d }, 5_010_000),
+        5 => (Scenario { worker_pool: true, strategy: Strategy::CommitSyncBatch, ..d }, 5_010_000),
+        6 => (
+            Scenario {
+                record_processing_us: 50_000,
+                max_poll_records: 25,
+                strategy: Strategy::CommitSyncRecord,
+                ..d
+            },
+            8_200_000,
+        ),
+        _ => (Scenario { strategy: Strategy::Transactional, ..d }, 8_200_000),
+    };
+    Input { scenario, crash_at_us }
 }
 
 /// The page state of step `n`.
 pub fn state(n: usize) -> State {
     let n = n.min(STEPS - 1);
-    State { tour_step: Some(n), ..State::from_scenario(scenario(n)) }
+    State { tour_step: Some(n), ..State::from_input(scenario(n)) }
 }
 
-fn run_of(s: Scenario) -> Option<Run> {
-    simulate(&s).ok()
+fn run_of(s: &Scenario) -> Option<Run> {
+    simulate(s).ok()
 }
 
 fn worst_dup(run: &Run) -> String {
@@ -48,9 +52,8 @@ fn worst_dup(run: &Run) -> String {
 
 /// Title and caption of step `n`, its numbers read from the core now.
 pub fn caption(n: usize) -> (&'static str, String) {
-    let s = scenario(n);
-    let crash = s.crash_at_us;
-    let Some(run) = run_of(s.clone()) else { return ("", String::new()) };
+    let Input { scenario: s, crash_at_us: crash } = scenario(n);
+    let Some(run) = run_of(&s) else { return ("", String::new()) };
     let at = run.state_at(crash);
     match n.min(STEPS - 1) {
         0 => ("Auto-commit, the defaults", format!(
@@ -60,7 +63,7 @@ pub fn caption(n: usize) -> (&'static str, String) {
             "Commit the position once the batch is done and wait for it. Now the worst crash repeats {}: never more than the batch in hand.",
             worst_dup(&run))),
         2 => {
-            let auto = run_of(Scenario { strategy: Strategy::AutoCommit, ..s }).map(|r| r.worst().duplicated);
+            let auto = run_of(&Scenario { strategy: Strategy::AutoCommit, ..s.clone() }).map(|r| r.worst().duplicated);
             ("A bigger batch: max.poll.records 25", format!(
                 "With 25 records a poll, commitSync() after the batch can repeat {} records, and auto-commit {}. The window is the batch, whichever way we commit.",
                 run.worst().duplicated, auto.unwrap_or(0)))
@@ -70,7 +73,7 @@ pub fn caption(n: usize) -> (&'static str, String) {
             run.worst().duplicated)),
         4 => {
             let commit = run.marks.iter().take_while(|m| m.at_us < crash).filter_map(|m| match m.kind {
-                MarkKind::CommitSent { lands_at_us, .. } => Some((m.at_us, lands_at_us)),
+                MarkKind::CommitSent { .. } => Some((m.at_us, run.lands_at_us(m.at_us))),
                 _ => None,
             }).last();
             let flight = commit.map_or(String::new(), |(sent, lands)| format!(
@@ -84,7 +87,7 @@ pub fn caption(n: usize) -> (&'static str, String) {
             "commitSync() after handing the batch over does not help: the loop still commits what the pool has not done. A crash at {} s loses {} records.",
             seconds_text(crash), at.lost)),
         6 => {
-            let batch = run_of(Scenario { strategy: Strategy::CommitSyncBatch, ..s }).map(|r| r.blocked_on_commits());
+            let batch = run_of(&Scenario { strategy: Strategy::CommitSyncBatch, ..s.clone() }).map(|r| r.blocked_on_commits());
             ("What committing costs: 50 ms × 25 records", format!(
                 "Committing after every record keeps the loop waiting {} % of the time; once per batch, {} %. Smaller windows cost round trips.",
                 fixed(run.blocked_on_commits() * 100.0, 1), fixed(batch.unwrap_or(0.0) * 100.0, 1)))

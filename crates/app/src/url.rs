@@ -45,7 +45,7 @@ pub fn fragment(scenario: &Scenario, crash_at_us: u64) -> String {
 pub fn scenario_fragment(scenario: &Scenario) -> String {
     let defaults = Scenario::default();
     KEYS.iter()
-        .filter(|k| k.name != "crash_at_ms" && scenario.get(k.name) != defaults.get(k.name))
+        .filter(|k| scenario.get(k.name) != defaults.get(k.name))
         .map(|k| format!("{}={}", k.name, encode(&text(scenario.get(k.name)))))
         .collect::<Vec<_>>()
         .join("&")
@@ -61,7 +61,7 @@ pub fn join(scenario_part: String, crash_at_us: u64, tour_step: Option<usize>) -
         }
         parts.push_str(&part);
     };
-    if crash_at_us != Scenario::default().crash_at_us {
+    if crash_at_us != offset_window_sim::scenario::DEFAULT_CRASH_AT_US {
         push(format!("{CRASH_KEY}={crash_at_us}"));
     }
     if let Some(n) = tour_step {
@@ -128,14 +128,13 @@ pub fn state_from(fragment: &str) -> State {
             _ => match key_spec(key) {
                 Some(spec) => match spec.kind {
                     KeyKind::Choice(_) => Action::SetChoice { key: spec.name, value: value.clone() },
-                    KeyKind::Script | KeyKind::CountList { .. } | KeyKind::Flag => {
-                        match serde_json::from_str::<Value>(value) {
-                            Ok(v) => Action::SetValue { key: spec.name, value: v },
-                            Err(_) => {
-                                Action::SetValue { key: spec.name, value: Value::String(value.clone()) }
-                            }
-                        }
-                    }
+                    KeyKind::Structured(_)
+                    | KeyKind::CountList { .. }
+                    | KeyKind::Flag
+                    | KeyKind::OptionalFlag => match serde_json::from_str::<Value>(value) {
+                        Ok(v) => Action::SetValue { key: spec.name, value: v },
+                        Err(_) => Action::SetValue { key: spec.name, value: Value::String(value.clone()) },
+                    },
                     _ => Action::SetField { key: spec.name, text: value.clone() },
                 },
                 None => {

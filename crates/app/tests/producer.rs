@@ -204,8 +204,7 @@ fn the_axis_draws_the_same_through_the_svg_backend() {
     let ack_lost = Fault { kind: FaultKind::AckLost, at_us: None, batch: Some(1), attempt: 1 };
     let svg = |idempotence: bool| {
         let s = ProducerScenario {
-            enable_idempotence: idempotence,
-            idempotence_explicit: true,
+            enable_idempotence: Some(idempotence),
             faults: vec![ack_lost],
             ..ProducerScenario::default()
         };

@@ -181,11 +181,14 @@ pub fn Chart(p: &ChartProps) -> Html {
                 *last.borrow_mut() = Some((f, f.x(*crash_at_us).round()));
                 let at = run.0.state_at(*crash_at_us);
                 let values: Vec<(f64, plotters::style::RGBColor)> = match kind {
-                    ChartKind::Main => vec![
-                        (at.position as f64, charts::POSITION),
-                        (at.durable as f64, charts::DURABLE),
-                        (at.committed as f64, charts::COMMITTED),
-                    ],
+                    ChartKind::Main => [
+                        (at.position, charts::POSITION),
+                        (Some(at.durable), charts::DURABLE),
+                        (at.committed, charts::COMMITTED),
+                    ]
+                    .into_iter()
+                    .filter_map(|(v, colour)| Some((v? as f64, colour)))
+                    .collect(),
                     ChartKind::Profile => {
                         vec![(at.duplicated as f64, charts::DUPLICATED), (at.lost as f64, charts::LOST)]
                     }

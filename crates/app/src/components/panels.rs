@@ -118,11 +118,8 @@ pub fn Presets(p: &PresetsProps) -> Html {
         let result: serde_json::Value =
             serde_json::from_str(&result_json(&p.run.0, p.crash_at_us)).unwrap_or_default();
         // The file's expectations are for its own settings and crash instant.
-        let edited = crate::presets::scenario(i).is_none_or(|file| {
-            let crash_us = file.crash_at_us.clamp(1, file.horizon_us);
-            Scenario { crash_at_us: 0, ..file } != Scenario { crash_at_us: 0, ..p.run.0.scenario.clone() }
-                || crash_us != p.crash_at_us
-        });
+        let edited = crate::presets::scenario(i)
+            .is_none_or(|file| file.scenario != p.run.0.scenario || file.crash_at_us != p.crash_at_us);
         html! {
             <>
             <p id="preset-description">{ description }</p>
@@ -225,7 +222,7 @@ pub fn TextAlternative(p: &AtProps) -> Html {
         <p id="chart-text" class="sr-text" aria-live="polite">
             { format!(
                 "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
-                seconds_text(p.crash_at_us), at.position, at.durable, at.committed,
+                seconds_text(p.crash_at_us), offset_text(at.position), at.durable, offset_text(at.committed),
                 ranges(&offsets.lost), ranges(&offsets.duplicated)) }
         </p>
     }
@@ -259,14 +256,17 @@ pub fn Operator(p: &AtProps) -> Html {
         })
     };
     let b = *base;
-    let lag = end.saturating_sub(at.committed);
-    let records_lag = end.saturating_sub(at.position);
+    // With no committed offset the tool prints "-" for CURRENT-OFFSET and LAG.
+    let lag = at.committed.map(|c| end.saturating_sub(c));
+    let records_lag = at.position.map_or(0, |p| end.saturating_sub(p));
+    let dash = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
     let table = format!(
         "GROUP   TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG\norders  orders  3          {:<14}  {:<14}  {}",
-        at.committed + b,
+        dash(at.committed.map(|c| c + b)),
         end + b,
-        lag
+        dash(lag)
     );
+    let lag = lag.unwrap_or(0);
     html! {
         <section class="operator" aria-labelledby="operator-title">
             <h2 id="operator-title">{ "As an operator reads it" }</h2>
@@ -296,6 +296,11 @@ fn download(name: &str, href: &str) {
     if let Ok(a) = a.dyn_into::<HtmlElement>() {
         a.click();
     }
+}
+
+/// An offset, or "none".
+pub fn offset_text(offset: Option<u64>) -> String {
+    offset.map_or("none".to_string(), |o| o.to_string())
 }
 
 /// The scenario and result JSON, as `offset-window run` prints it.

@@ -28,8 +28,8 @@ pub fn in_flight(run: &Run, crash_at_us: u64) -> Vec<InFlight> {
         .iter()
         .take_while(|m| m.at_us < crash_at_us)
         .filter_map(|m| match m.kind {
-            MarkKind::CommitSent { offset, lands_at_us, .. } if lands_at_us >= crash_at_us => {
-                Some(InFlight { offset, sent_at_us: m.at_us, lands_at_us })
+            MarkKind::CommitSent { offset, .. } if run.lands_at_us(m.at_us) >= crash_at_us => {
+                Some(InFlight { offset, sent_at_us: m.at_us, lands_at_us: run.lands_at_us(m.at_us) })
             }
             _ => None,
         })
@@ -49,11 +49,12 @@ fn readout(
     id: &'static str,
     class: &'static str,
     title: &'static str,
-    value: u64,
+    value: impl Into<Option<u64>>,
     note: &'static str,
 ) -> Html {
+    let value = crate::components::panels::offset_text(value.into());
     html! {
-        <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
+        <div class={classes!("ro", class)} {id} data-value={value.clone()}>
             <dt>{ title }</dt>
             <dd>{ value }</dd>
             <dd class="note">{ note }</dd>

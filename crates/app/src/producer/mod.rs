@@ -56,16 +56,19 @@ impl Idempotence {
 
     /// How `scenario` sets it.
     pub fn of(scenario: &ProducerScenario) -> Idempotence {
-        match (scenario.idempotence_explicit, scenario.enable_idempotence) {
-            (false, _) => Idempotence::Default,
-            (true, true) => Idempotence::On,
-            (true, false) => Idempotence::Off,
+        match scenario.enable_idempotence {
+            None => Idempotence::Default,
+            Some(true) => Idempotence::On,
+            Some(false) => Idempotence::Off,
         }
     }
 
     fn apply(self, s: &mut ProducerScenario) {
-        s.enable_idempotence = self != Idempotence::Off;
-        s.idempotence_explicit = self != Idempotence::Default;
+        s.enable_idempotence = match self {
+            Idempotence::Default => None,
+            Idempotence::On => Some(true),
+            Idempotence::Off => Some(false),
+        };
     }
 }
 
@@ -167,7 +170,7 @@ impl State {
                 for (k, text) in self.drafts.clone() {
                     if k != key && get(&next.errors, k).is_some() {
                         let mut again = next.scenario.clone();
-                        if again.set(k, &json_value(&text)).and_then(|()| again.validate()).is_ok() {
+                        if again.set_key(k, &json_value(&text)).and_then(|()| again.validate()).is_ok() {
                             next.scenario = again;
                             put(&mut next.errors, k, None);
                         }
@@ -237,7 +240,7 @@ impl Reducible for State {
         let next = match action {
             Action::SetField { key, text } => {
                 let value = json_value(&text);
-                self.try_change(key, Some(text), |s| s.set(key, &value))
+                self.try_change(key, Some(text), |s| s.set_key(key, &value))
             }
             Action::SetIdempotence(choice) => self.try_change("enable.idempotence", None, |s| {
                 choice.apply(s);

@@ -28,8 +28,7 @@ fn timed_fault(kind: FaultKind, at_ms: u64, batch: Option<u32>) -> Fault {
 
 fn lost_ack(idempotence: bool) -> ProducerScenario {
     ProducerScenario {
-        enable_idempotence: idempotence,
-        idempotence_explicit: !idempotence,
+        enable_idempotence: (!idempotence).then_some(false),
         faults: vec![batch_fault(FaultKind::AckLost, 1)],
         ..ProducerScenario::default()
     }

@@ -6,7 +6,7 @@ use super::axis::{self, Lanes};
 use super::{
     fault_for_click, kind_label, ms, tour, Action, Idempotence, State, FAULTS_KEY, FIELDS, LINK_KEY,
 };
-use offset_window_sim::producer::scenario::{describe_producer_range, producer_key_spec};
+use offset_window_sim::producer::scenario::producer_key_spec;
 use offset_window_sim::producer::{simulate_producer, Acks, FaultKind, PidMemory, ProduceRun};
 use offset_window_sim::ScenarioError;
 use plotters::prelude::IntoDrawingArea;
@@ -488,7 +488,7 @@ fn controls(state: &State, dispatch: &UseReducerDispatcher<State>) -> Html {
                     Action::SetField { key, text: input.value() }
                 });
                 let hint = producer_key_spec(key)
-                    .map(|k| format!("{}; {}", k.help, describe_producer_range(k.kind)))
+                    .map(|k| format!("{}; {}", k.help, k.range()))
                     .unwrap_or_default();
                 html! {
                     <div class="field">
