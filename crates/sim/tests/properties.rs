@@ -220,7 +220,7 @@ proptest! {
 
 #[test]
 fn synchronous_loops_never_lose() {
-    // SPEC §3: without the pool, every strategy of §3 commits only work the loop finished
+    // model.md §3: without the pool, every strategy of §3 commits only work the loop finished
     // (the background timers of §8.2 are the exception that proves it).
     for &strategy in &CommitStrategy::ALL[..6] {
         let run = simulate(&Scenario { strategy, ..Scenario::default() }).unwrap();
