@@ -63,7 +63,7 @@ pub use timeline::{
     Step, Summary, Worst,
 };
 
-use engine::group::reset_offset;
+use engine::world::reset_offset;
 use engine::{Engine, Sink};
 use output::Output;
 use std::collections::BTreeMap;

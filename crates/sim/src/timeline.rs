@@ -3,7 +3,7 @@
 //! recorded in one pass over the engine's outputs (by the crate's recorder), then read at any crash
 //! instant without re-running ([`Run::state_at`]).
 
-use crate::engine::group::reset_offset;
+use crate::engine::world::reset_offset;
 use crate::engine::Sink;
 use crate::keys::millis_value;
 use crate::output::{MemberId, Output, PartitionId};

@@ -5,7 +5,7 @@
 //! The loop is a small state machine ([`Pc`], its program counter between events): each
 //! state does one step and either goes straight on or waits for an event.
 
-use super::group::{CommitKind, Group};
+use super::world::{CommitKind, World};
 use super::queue::{EventQueue, Phase};
 use super::{Cx, Event, Sink};
 use crate::output::{CommitId, MemberId, Output, PartitionId};
@@ -130,11 +130,11 @@ impl Member {
     /// The consumer at t = 0, about to make its first `poll()` (or run its script's first
     /// step), holding `partition` 0. A steady loop's position starts at the committed
     /// offset; a script's new group has none until its first poll.
-    pub(crate) fn start<S: Sink>(cx: &mut Cx<S>, group: &mut Group, id: MemberId) -> Member {
+    pub(crate) fn start<S: Sink>(cx: &mut Cx<S>, world: &mut World, id: MemberId) -> Member {
         let s = cx.s;
         let threads = if s.worker_pool { s.pool_threads as usize } else { 0 };
         let partition: PartitionId = 0;
-        let position = group.coordinator.committed(partition);
+        let position = world.coordinator.committed(partition);
         let member = Member {
             id,
             strategy: s.effective_strategy(),
@@ -156,7 +156,7 @@ impl Member {
             pool: Pool { workers: vec![None; threads], ..Pool::default() },
             script: s.script.as_ref().map(|_| Script { step: None, unresolved: Vec::new() }),
         };
-        group.coordinator.member_joined();
+        world.coordinator.member_joined();
         cx.emit(Output::Position { partition, position });
         cx.schedule(0, Phase::Loop, id, Event::LoopWake { member: id, incarnation: 0 });
         if matches!(member.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing) {
@@ -201,7 +201,7 @@ impl Member {
     pub(crate) fn record_done<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         partition: PartitionId,
         offset: u64,
         worker: Option<u32>,
@@ -218,23 +218,23 @@ impl Member {
         let visible_now = self.strategy != Strategy::Transactional
             || cx.s.isolation_level == IsolationLevel::ReadUncommitted;
         if visible_now {
-            group.complete_run(cx, self.id, partition, offset);
+            world.complete_run(cx, self.id, partition, offset);
         } else {
             self.mark(cx, partition, MarkKind::RecordProcessed { offset });
         }
         match worker {
-            Some(worker) => self.worker_next_record(cx, group, worker),
+            Some(worker) => self.worker_next_record(cx, world, worker),
             None => {
                 self.assigned_mut(partition).stored = offset + 1;
-                self.resume(cx, group)
+                self.resume(cx, world)
             }
         }
     }
 
     /// The loop's own wake-up.
-    pub(crate) fn wake<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, incarnation: u32) {
+    pub(crate) fn wake<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, incarnation: u32) {
         if incarnation == self.incarnation && self.life == Life::Running {
-            self.resume(cx, group);
+            self.resume(cx, world);
         }
     }
 
@@ -269,13 +269,13 @@ impl Member {
     /// (`autoCommitOffsetsAsync`: `nextAutoCommitTimer.updateAndReset(retryBackoffMs)`); with
     /// `retry_async_in_callback` the application re-sends a failed `commitAsync` — unless
     /// the member was evicted since, when the retry would fail too.
-    fn run_callbacks<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+    fn run_callbacks<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         for commit in std::mem::take(&mut self.callbacks) {
-            match group.commits.get(commit).kind {
+            match world.commits.get(commit).kind {
                 CommitKind::AutoInPoll => self.auto_commit_deadline_us = cx.now_us + cx.s.retry_backoff_us,
                 CommitKind::Async if self.in_group => {
-                    let offsets = group.commits.offsets(commit).to_vec();
-                    self.send_commit(cx, group, CommitKind::Async, offsets);
+                    let offsets = world.commits.offsets(commit).to_vec();
+                    self.send_commit(cx, world, CommitKind::Async, offsets);
                 }
                 _ => {}
             }
@@ -289,12 +289,12 @@ impl Member {
     fn send_commit<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         kind: CommitKind,
         offsets: Vec<(PartitionId, u64)>,
     ) -> bool {
         if matches!(kind, CommitKind::Sync | CommitKind::Async) {
-            self.run_callbacks(cx, group);
+            self.run_callbacks(cx, world);
         }
         if offsets.is_empty() {
             return false;
@@ -304,12 +304,12 @@ impl Member {
                 self.mark(cx, partition, MarkKind::CommitFailed { offset, reason: CommitFailure::Evicted });
             }
             if let CommitKind::Transaction { partition, .. } = kind {
-                self.abort_transaction(cx, group, partition);
+                self.abort_transaction(cx, world, partition);
             }
             return false;
         }
-        let generation = group.coordinator.generation();
-        let id = group.commits.open(self.id, kind, offsets, cx.now_us, cx.s.retry_backoff_us, generation);
+        let generation = world.coordinator.generation();
+        let id = world.commits.open(self.id, kind, offsets, cx.now_us, cx.s.retry_backoff_us, generation);
         if let Some(script) = &mut self.script {
             script.unresolved.push(id);
         }
@@ -318,16 +318,16 @@ impl Member {
             self.resume_pc = self.pc;
             self.pc = Pc::Blocked;
         }
-        self.dispatch_commit(cx, group, id);
+        self.dispatch_commit(cx, world, id);
         true
     }
 
     /// Sends commit request `id` (first try or retry); whether it fails is decided now.
-    fn dispatch_commit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, id: CommitId) {
-        let fails = group.commits.next_request_fails(cx.s);
-        let blocking = group.commits.get(id).kind.blocks_loop();
+    fn dispatch_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
+        let fails = world.commits.next_request_fails(cx.s);
+        let blocking = world.commits.get(id).kind.blocks_loop();
         self.commits_in_flight += 1;
-        for &(partition, offset) in group.commits.offsets(id) {
+        for &(partition, offset) in world.commits.offsets(id) {
             cx.emit(Output::Mark {
                 member: self.id,
                 partition,
@@ -343,10 +343,10 @@ impl Member {
     }
 
     /// A failed synchronous commit's backoff ended: send it again.
-    pub(crate) fn commit_retry<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, id: CommitId) {
+    pub(crate) fn commit_retry<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
         self.retries_pending -= 1;
         if self.life != Life::Down {
-            self.dispatch_commit(cx, group, id);
+            self.dispatch_commit(cx, world, id);
         }
     }
 
@@ -355,7 +355,7 @@ impl Member {
     pub(crate) fn commit_response<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         id: CommitId,
         fails: bool,
     ) {
@@ -363,22 +363,22 @@ impl Member {
             return;
         }
         self.commits_in_flight -= 1;
-        let commit = group.commits.get(id).clone();
-        let fenced = commit.generation != group.coordinator.generation();
-        let offsets = group.commits.offsets(id).to_vec();
+        let commit = world.commits.get(id).clone();
+        let fenced = commit.generation != world.coordinator.generation();
+        let offsets = world.commits.offsets(id).to_vec();
         if !fails && !fenced {
             if let CommitKind::Transaction { partition, from, to } = commit.kind {
                 if cx.s.isolation_level == IsolationLevel::ReadCommitted {
                     for offset in from..to {
-                        group.complete_run(cx, self.id, partition, offset);
+                        world.complete_run(cx, self.id, partition, offset);
                     }
                 }
             }
             for (partition, offset) in offsets {
                 self.mark(cx, partition, MarkKind::CommitLanded { offset });
-                group.coordinator.store(cx, partition, offset);
+                world.coordinator.store(cx, partition, offset);
             }
-            self.commit_done(cx, group, id);
+            self.commit_done(cx, world, id);
             return;
         }
         let reason = if fenced { CommitFailure::Evicted } else { CommitFailure::Retriable };
@@ -392,35 +392,35 @@ impl Member {
                 && !fenced
                 && retry_at.saturating_sub(commit.first_sent_us) < s.default_api_timeout_us =>
             {
-                group.commits.get_mut(id).next_backoff_us =
+                world.commits.get_mut(id).next_backoff_us =
                     (commit.next_backoff_us * 2).min(s.retry_backoff_max_us);
                 self.retries_pending += 1;
                 cx.schedule(retry_at, Phase::Completion, 0, Event::CommitRetry { commit: id });
             }
             CommitKind::Async if s.retry_async_in_callback && !fenced => {
                 self.callbacks.push(id);
-                self.commit_done(cx, group, id);
+                self.commit_done(cx, world, id);
             }
             // A retriable failure only: CommitFailedException leaves the timer alone.
             CommitKind::AutoInPoll if !fenced => {
                 self.callbacks.push(id);
-                self.commit_done(cx, group, id);
+                self.commit_done(cx, world, id);
             }
             CommitKind::Transaction { partition, .. } => {
                 // TimeoutException or CommitFailedException: the transaction aborts.
-                self.abort_transaction(cx, group, partition);
-                self.commit_done(cx, group, id);
+                self.abort_transaction(cx, world, partition);
+                self.commit_done(cx, world, id);
             }
-            _ => self.commit_done(cx, group, id),
+            _ => self.commit_done(cx, world, id),
         }
     }
 
     /// A commit is settled (landed, or given up): unblock the loop, or let `close()` return.
-    fn commit_done<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, id: CommitId) {
+    fn commit_done<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
         if let Some(script) = &mut self.script {
             script.unresolved.retain(|&c| c != id);
         }
-        if group.commits.get(id).kind.blocks_loop() && self.pc == Pc::Blocked {
+        if world.commits.get(id).kind.blocks_loop() && self.pc == Pc::Blocked {
             if let Some(since_us) = self.blocked_since_us.take() {
                 cx.emit(Output::Unblocked { member: self.id, since_us, until_us: cx.now_us });
             }
@@ -428,7 +428,7 @@ impl Member {
             self.wake_at(cx, cx.now_us);
         }
         if matches!(self.life, Life::Closing { commit_sent: true }) {
-            self.try_finish_close(cx, group);
+            self.try_finish_close(cx, world);
         } else if let Pc::ScriptAwaitCommits { .. } = self.pc {
             self.wake_at(cx, cx.now_us);
         }
@@ -436,14 +436,14 @@ impl Member {
 
     /// The transaction aborted: its outputs are never visible to `read_committed` readers,
     /// and the application rewinds to the committed offset (`abortTransaction` + `seek`).
-    fn abort_transaction<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, partition: PartitionId) {
-        let rewound_to = group.start_offset(cx.s, cx.now_us, partition);
+    fn abort_transaction<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, partition: PartitionId) {
+        let rewound_to = world.start_offset(cx.s, cx.now_us, partition);
         self.set_position(cx, partition, Some(rewound_to));
         self.mark(cx, partition, MarkKind::TransactionAborted { rewound_to });
     }
 
     /// model.md §8.2 / §8.3: the background timer commits the position, or the stored offset.
-    pub(crate) fn background_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+    pub(crate) fn background_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         cx.schedule(
             cx.now_us + cx.s.auto_commit_interval_us,
             Phase::Background,
@@ -454,19 +454,19 @@ impl Member {
             return;
         }
         let offsets = match self.strategy {
-            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(group),
+            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(world),
             _ => self.positions(),
         };
         // librdkafka sends nothing when no stored offset changed since the last commit.
         let changed: Vec<_> = offsets
             .into_iter()
-            .filter(|&(p, offset)| group.coordinator.committed(p) != Some(offset))
+            .filter(|&(p, offset)| world.coordinator.committed(p) != Some(offset))
             .collect();
-        self.send_commit(cx, group, CommitKind::AutoBackground, changed);
+        self.send_commit(cx, world, CommitKind::AutoBackground, changed);
     }
 
     /// The offsets the application has stored: in a pool, the durable frontier.
-    fn stored_offsets(&self, group: &Group) -> Vec<(PartitionId, u64)> {
+    fn stored_offsets(&self, world: &World) -> Vec<(PartitionId, u64)> {
         self.assigned
             .iter()
             .filter(|a| a.position.is_some())
@@ -474,7 +474,7 @@ impl Member {
                 let stored = if self.pool.workers.is_empty() {
                     a.stored
                 } else {
-                    group.partitions[a.partition as usize].durable_frontier()
+                    world.partitions[a.partition as usize].durable_frontier()
                 };
                 (a.partition, stored)
             })
@@ -482,7 +482,7 @@ impl Member {
     }
 
     /// model.md §8.7: the member leaves the group at last poll + `max.poll.interval.ms`.
-    pub(crate) fn check_poll_interval<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+    pub(crate) fn check_poll_interval<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         self.poll_check_pending = false;
         if self.life == Life::Down || !self.in_group {
             return;
@@ -494,7 +494,7 @@ impl Member {
             return;
         }
         self.in_group = false;
-        group.coordinator.evict();
+        world.coordinator.evict();
         for a in &self.assigned {
             cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::Evicted });
         }
@@ -507,14 +507,14 @@ impl Member {
     /// `maybeAutoCommitOffsetsAsync`: `isExpired` is `now >= deadline`, reset from now), then
     /// up to `max.poll.records` records of the next assigned partition in turn. Returns the
     /// partition and the batch `from..to` (empty at the log end).
-    fn poll<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) -> (PartitionId, u64, u64) {
+    fn poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> (PartitionId, u64, u64) {
         let s = cx.s;
-        self.run_callbacks(cx, group);
+        self.run_callbacks(cx, world);
         if !self.in_group {
             self.in_group = true;
             for i in 0..self.assigned.len() {
                 let partition = self.assigned[i].partition;
-                let position = group.start_offset(s, cx.now_us, partition);
+                let position = world.start_offset(s, cx.now_us, partition);
                 self.set_position(cx, partition, Some(position));
                 self.mark(cx, partition, MarkKind::Rejoined { position });
             }
@@ -522,7 +522,7 @@ impl Member {
         if self.strategy == Strategy::AutoCommit && cx.now_us >= self.auto_commit_deadline_us {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
-            self.send_commit(cx, group, CommitKind::AutoInPoll, positions);
+            self.send_commit(cx, world, CommitKind::AutoInPoll, positions);
         }
         let index = self.turn % self.assigned.len();
         self.turn = index + 1;
@@ -531,7 +531,7 @@ impl Member {
         let from = match position {
             Some(position) => position,
             None => {
-                let start = group.start_offset(s, cx.now_us, partition);
+                let start = world.start_offset(s, cx.now_us, partition);
                 self.assigned[index].stored = start;
                 start
             }
@@ -557,13 +557,13 @@ impl Member {
     // ---------------------------------------------------------------- the loop
 
     /// Runs the loop from its program counter until it has to wait for an event.
-    fn resume<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
-        while let Flow::Next = self.step(cx, group) {}
+    fn resume<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        while let Flow::Next = self.step(cx, world) {}
     }
 
     /// One step of the loop.
     #[inline(always)]
-    fn step<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) -> Flow {
+    fn step<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Flow {
         match self.pc {
             Pc::Blocked | Pc::Stopped => Flow::Wait,
             Pc::ScriptAwaitCommits { step } => {
@@ -573,12 +573,12 @@ impl Member {
                 self.pc = Pc::Script { step };
                 Flow::Next
             }
-            Pc::Poll | Pc::WaitingForRoom => self.step_poll(cx, group),
+            Pc::Poll | Pc::WaitingForRoom => self.step_poll(cx, world),
             Pc::Process { partition, from, next, end } => {
                 // The loop thread runs the record itself: its completion is the loop's next
                 // step, scheduled in the loop's phase (after pool records and commit responses
                 // of the same instant, with which it commutes).
-                let done_at = cx.now_us + group.durations.of(cx.s, partition, next);
+                let done_at = cx.now_us + world.durations.of(cx.s, partition, next);
                 cx.schedule(
                     done_at,
                     Phase::Loop,
@@ -595,9 +595,9 @@ impl Member {
                 Flow::Wait
             }
             Pc::AfterRecord { partition, from, offset, end } => {
-                self.step_after_record(cx, group, partition, from, offset, end)
+                self.step_after_record(cx, world, partition, from, offset, end)
             }
-            Pc::AfterBatch { partition, from, to } => self.step_after_batch(cx, group, partition, from, to),
+            Pc::AfterBatch { partition, from, to } => self.step_after_batch(cx, world, partition, from, to),
             Pc::CommitHandedOff { partition, next, end } => {
                 if next >= end {
                     self.pc = Pc::Poll;
@@ -605,16 +605,16 @@ impl Member {
                 }
                 self.pc = Pc::CommitHandedOff { partition, next: next + 1, end };
                 let value = Self::manual_value(cx.s, next + 1);
-                self.blocking_commit(cx, group, CommitKind::Sync, vec![(partition, value)])
+                self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
             }
-            Pc::Script { step } => self.run_script_step(cx, group, step),
+            Pc::Script { step } => self.run_script_step(cx, world, step),
             Pc::ScriptProcess { step, left } => {
                 let Assigned { partition, position, stored: next } = self.assigned[0];
                 if left == 0 || position.is_none_or(|p| next >= p) {
                     self.pc = Pc::Script { step: step + 1 };
                     return Flow::Next;
                 }
-                let done_at = cx.now_us + group.durations.of(cx.s, partition, next);
+                let done_at = cx.now_us + world.durations.of(cx.s, partition, next);
                 cx.schedule(
                     done_at,
                     Phase::Loop,
@@ -637,24 +637,24 @@ impl Member {
     fn blocking_commit<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         kind: CommitKind,
         offsets: Vec<(PartitionId, u64)>,
     ) -> Flow {
-        if self.send_commit(cx, group, kind, offsets) {
+        if self.send_commit(cx, world, kind, offsets) {
             Flow::Wait
         } else {
             Flow::Next
         }
     }
 
-    fn step_poll<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) -> Flow {
+    fn step_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Flow {
         let s = cx.s;
         if s.worker_pool && self.pool.in_flight >= s.pool_max_in_flight_batches {
             self.pc = Pc::WaitingForRoom;
             return Flow::Wait;
         }
-        let (partition, from, to) = self.poll(cx, group);
+        let (partition, from, to) = self.poll(cx, world);
         if from == to {
             // Nothing left: poll() waits fetch.max.wait.ms and the loop goes round.
             self.pc = Pc::Poll;
@@ -662,7 +662,7 @@ impl Member {
             return Flow::Wait;
         }
         if s.worker_pool {
-            self.submit(cx, group, Batch { partition, next: from, end: to });
+            self.submit(cx, world, Batch { partition, next: from, end: to });
             self.pc = Pc::AfterBatch { partition, from, to };
         } else {
             self.pc = Pc::Process { partition, from, next: from, end: to };
@@ -674,7 +674,7 @@ impl Member {
     fn step_after_record<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         partition: PartitionId,
         from: u64,
         offset: u64,
@@ -697,13 +697,13 @@ impl Member {
         }
         self.records_since_commit = 0;
         let value = Self::manual_value(cx.s, offset + 1);
-        self.blocking_commit(cx, group, CommitKind::Sync, vec![(partition, value)])
+        self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
     }
 
     fn step_after_batch<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         partition: PartitionId,
         from: u64,
         to: u64,
@@ -716,14 +716,14 @@ impl Member {
             Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing => {
                 Flow::Next
             }
-            Strategy::CommitSyncBatch => self.blocking_commit(cx, group, CommitKind::Sync, values),
+            Strategy::CommitSyncBatch => self.blocking_commit(cx, world, CommitKind::Sync, values),
             Strategy::CommitAsyncBatch => {
-                self.send_commit(cx, group, CommitKind::Async, values);
+                self.send_commit(cx, world, CommitKind::Async, values);
                 Flow::Next
             }
             // sendOffsetsToTransaction(position) + commitTransaction().
             Strategy::Transactional => {
-                self.blocking_commit(cx, group, CommitKind::Transaction { partition, from, to }, values)
+                self.blocking_commit(cx, world, CommitKind::Transaction { partition, from, to }, values)
             }
             Strategy::CommitSyncRecord => {
                 if s.worker_pool {
@@ -745,7 +745,7 @@ impl Member {
                 }
                 let reached = total - total % n;
                 let value = Self::manual_value(s, from + (reached - before));
-                self.blocking_commit(cx, group, CommitKind::Sync, vec![(partition, value)])
+                self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
             }
         }
     }
@@ -753,7 +753,7 @@ impl Member {
     // ---------------------------------------------------------------- script
 
     /// Runs script step `step` (model.md §8.11).
-    fn run_script_step<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, step: usize) -> Flow {
+    fn run_script_step<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, step: usize) -> Flow {
         // A step is read once its commits have landed, and the next waits for that.
         if self.script.as_ref().is_some_and(|s| !s.unresolved.is_empty()) {
             self.pc = Pc::ScriptAwaitCommits { step };
@@ -771,7 +771,7 @@ impl Member {
         let positions = self.positions();
         match current {
             ScriptStep::Poll => {
-                self.poll(cx, group);
+                self.poll(cx, world);
                 Flow::Next
             }
             ScriptStep::Process(n) => {
@@ -784,15 +784,15 @@ impl Member {
             }
             ScriptStep::CommitSync => {
                 let values = positions.into_iter().map(|(p, o)| (p, Self::manual_value(cx.s, o))).collect();
-                self.blocking_commit(cx, group, CommitKind::Sync, values)
+                self.blocking_commit(cx, world, CommitKind::Sync, values)
             }
             ScriptStep::CommitAsync => {
                 let values = positions.into_iter().map(|(p, o)| (p, Self::manual_value(cx.s, o))).collect();
-                self.send_commit(cx, group, CommitKind::Async, values);
+                self.send_commit(cx, world, CommitKind::Async, values);
                 Flow::Next
             }
             ScriptStep::Close => {
-                self.close(cx, group);
+                self.close(cx, world);
                 Flow::Wait
             }
             ScriptStep::Crash => {
@@ -821,7 +821,7 @@ impl Member {
     /// model.md §8.6: `close()`. The application stops processing; auto-commit strategies
     /// commit synchronously (Java: the position, `maybeAutoCommitOffsetsSync`; librdkafka:
     /// the stored offset); `close()` returns once that and every in-flight commit landed.
-    pub(crate) fn close<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+    pub(crate) fn close<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         if self.life != Life::Running {
             return;
         }
@@ -837,10 +837,10 @@ impl Member {
         for a in &self.assigned {
             cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::CloseCalled });
         }
-        self.try_start_close_commit(cx, group);
+        self.try_start_close_commit(cx, world);
     }
 
-    fn try_start_close_commit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+    fn try_start_close_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         let draining = cx.s.drain_pool_on_close && self.pool.in_flight > 0;
         if self.life != (Life::Closing { commit_sent: false }) || draining {
             return;
@@ -848,15 +848,15 @@ impl Member {
         self.life = Life::Closing { commit_sent: true };
         if self.strategy.is_auto() && self.in_group {
             let offsets = match self.strategy {
-                Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(group),
+                Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(world),
                 _ => self.positions(),
             };
-            self.send_commit(cx, group, CommitKind::Close, offsets);
+            self.send_commit(cx, world, CommitKind::Close, offsets);
         }
-        self.try_finish_close(cx, group);
+        self.try_finish_close(cx, world);
     }
 
-    fn try_finish_close<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
+    fn try_finish_close<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         if self.commits_in_flight > 0 || self.retries_pending > 0 {
             return;
         }
@@ -865,7 +865,7 @@ impl Member {
         for a in &self.assigned {
             cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::Closed });
         }
-        group.coordinator.member_left(cx);
+        world.coordinator.member_left(cx);
         if let Some(downtime_us) = cx.s.downtime_us {
             cx.schedule(
                 cx.now_us + downtime_us,
@@ -879,8 +879,8 @@ impl Member {
     /// model.md §8.9: the consumer starts again after its downtime, from the committed
     /// offset — or, if the group's offsets expired meanwhile, where `auto.offset.reset`
     /// resolves now.
-    pub(crate) fn restart<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group) {
-        group.coordinator.member_joined();
+    pub(crate) fn restart<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        world.coordinator.member_joined();
         self.life = Life::Running;
         self.in_group = true;
         self.pc = Pc::Poll;
@@ -891,7 +891,7 @@ impl Member {
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
         for i in 0..self.assigned.len() {
             let partition = self.assigned[i].partition;
-            let position = group.start_offset(cx.s, cx.now_us, partition);
+            let position = world.start_offset(cx.s, cx.now_us, partition);
             self.assigned[i].stored = position;
             self.set_position(cx, partition, Some(position));
             self.mark(cx, partition, MarkKind::Restarted { position });
@@ -902,12 +902,12 @@ impl Member {
     // ---------------------------------------------------------------- pool
 
     /// Hands a batch to the pool; an idle thread starts it at once.
-    fn submit<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, batch: Batch) {
+    fn submit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, batch: Batch) {
         self.pool.in_flight += 1;
         self.pool.waiting.push_back(batch);
         for worker in 0..self.pool.workers.len() {
             if self.pool.workers[worker].is_none() {
-                self.worker_take_batch(cx, group, worker as u32);
+                self.worker_take_batch(cx, world, worker as u32);
                 if self.pool.waiting.is_empty() {
                     break;
                 }
@@ -916,22 +916,22 @@ impl Member {
     }
 
     /// An idle pool thread takes the oldest waiting batch, if any, and starts its first record.
-    fn worker_take_batch<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, worker: u32) {
+    fn worker_take_batch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, worker: u32) {
         if let Some(batch) = self.pool.waiting.pop_front() {
             self.pool.workers[worker as usize] = Some(batch);
-            self.schedule_pool_record(cx, group, worker, batch.partition, batch.next);
+            self.schedule_pool_record(cx, world, worker, batch.partition, batch.next);
         }
     }
 
     fn schedule_pool_record<S: Sink>(
         &self,
         cx: &mut Cx<S>,
-        group: &mut Group,
+        world: &mut World,
         worker: u32,
         partition: PartitionId,
         offset: u64,
     ) {
-        let done_at = cx.now_us + group.durations.of(cx.s, partition, offset);
+        let done_at = cx.now_us + world.durations.of(cx.s, partition, offset);
         cx.schedule(
             done_at,
             Phase::Completion,
@@ -948,13 +948,13 @@ impl Member {
 
     /// A pool thread finished a record: it starts the next one of its batch, or the batch is
     /// done (out of flight: the loop may poll again) and it takes the next batch.
-    fn worker_next_record<S: Sink>(&mut self, cx: &mut Cx<S>, group: &mut Group, worker: u32) {
+    fn worker_next_record<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, worker: u32) {
         let slot = &mut self.pool.workers[worker as usize];
         let batch = slot.as_mut().expect("a record completed on a busy thread");
         batch.next += 1;
         if batch.next < batch.end {
             let (partition, offset) = (batch.partition, batch.next);
-            self.schedule_pool_record(cx, group, worker, partition, offset);
+            self.schedule_pool_record(cx, world, worker, partition, offset);
             return;
         }
         *slot = None;
@@ -963,9 +963,9 @@ impl Member {
             self.pc = Pc::Poll;
             self.wake_at(cx, cx.now_us);
         }
-        self.worker_take_batch(cx, group, worker);
+        self.worker_take_batch(cx, world, worker);
         if self.life == (Life::Closing { commit_sent: false }) {
-            self.try_start_close_commit(cx, group);
+            self.try_start_close_commit(cx, world);
         }
     }
 

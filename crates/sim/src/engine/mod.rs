@@ -7,7 +7,7 @@
 //! * [`member::Member`] — one consumer process: its application loop (model.md §3, §8.11),
 //!   worker pool (§4), client timers and commit callbacks (§8.2, §8.8), lifecycle (§8.6,
 //!   §8.7, §8.9);
-//! * [`group::Group`] — what the members share: the group coordinator (committed offsets
+//! * [`world::World`] — what the members share: the group coordinator (committed offsets
 //!   per partition, generation, offset expiry), the partitions (log, durable frontier),
 //!   the commit requests in flight, injected faults and record durations.
 //!
@@ -20,13 +20,13 @@
 //! time < T, which [`crate::Run::state_at`] reads off the recorded step functions and
 //! [`crate::crash_state_brute_force`] recomputes by stopping the engine at T.
 
-pub(crate) mod group;
+pub(crate) mod world;
 mod member;
 mod queue;
 
 use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
-use group::Group;
+use world::World;
 use member::Member;
 use queue::{EventQueue, Phase};
 
@@ -95,7 +95,7 @@ pub(crate) struct Engine<'a> {
     now_us: u64,
     queue: EventQueue,
     members: Vec<Member>,
-    group: Group,
+    world: World,
     /// Events left before the run is refused (twice [`MAX_EVENTS`]).
     budget: u64,
 }
@@ -106,11 +106,11 @@ impl<'a> Engine<'a> {
     /// none). The initial lines go to `sink` at t = 0.
     pub(crate) fn new<S: Sink>(scenario: &'a Scenario, sink: &mut S) -> Self {
         let mut queue = EventQueue::new(1);
-        let mut group = Group::new(scenario, 1);
+        let mut world = World::new(scenario, 1);
         let mut cx = Cx { s: scenario, now_us: 0, queue: &mut queue, out: sink };
-        group.start(&mut cx);
-        let member = Member::start(&mut cx, &mut group, 0);
-        Engine { scenario, now_us: 0, queue, members: vec![member], group, budget: 2 * MAX_EVENTS }
+        world.start(&mut cx);
+        let member = Member::start(&mut cx, &mut world, 0);
+        Engine { scenario, now_us: 0, queue, members: vec![member], world, budget: 2 * MAX_EVENTS }
     }
 
     /// Processes every event of the next instant before `stop_before_us`, reporting to
@@ -157,31 +157,31 @@ impl<'a> Engine<'a> {
 
     fn handle<S: Sink>(&mut self, event: Event, sink: &mut S) {
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
-        let group = &mut self.group;
+        let world = &mut self.world;
         match event {
             Event::RecordDone { member, partition, offset, worker, incarnation } => self.members
                 [member as usize]
-                .record_done(&mut cx, group, partition, offset, worker, incarnation),
+                .record_done(&mut cx, world, partition, offset, worker, incarnation),
             Event::CommitResponse { commit, fails } => {
-                let member = group.commits.get(commit).member;
-                self.members[member as usize].commit_response(&mut cx, group, commit, fails)
+                let member = world.commits.get(commit).member;
+                self.members[member as usize].commit_response(&mut cx, world, commit, fails)
             }
             Event::CommitRetry { commit } => {
-                let member = group.commits.get(commit).member;
-                self.members[member as usize].commit_retry(&mut cx, group, commit)
+                let member = world.commits.get(commit).member;
+                self.members[member as usize].commit_retry(&mut cx, world, commit)
             }
             Event::LoopWake { member, incarnation } => {
-                self.members[member as usize].wake(&mut cx, group, incarnation)
+                self.members[member as usize].wake(&mut cx, world, incarnation)
             }
             Event::BackgroundAutoCommit { member } => {
-                self.members[member as usize].background_auto_commit(&mut cx, group)
+                self.members[member as usize].background_auto_commit(&mut cx, world)
             }
             Event::PollIntervalCheck { member } => {
-                self.members[member as usize].check_poll_interval(&mut cx, group)
+                self.members[member as usize].check_poll_interval(&mut cx, world)
             }
-            Event::Close { member } => self.members[member as usize].close(&mut cx, group),
-            Event::Restart { member } => self.members[member as usize].restart(&mut cx, group),
-            Event::OffsetsExpire { empty_since_us } => group.expire_offsets(&mut cx, empty_since_us),
+            Event::Close { member } => self.members[member as usize].close(&mut cx, world),
+            Event::Restart { member } => self.members[member as usize].restart(&mut cx, world),
+            Event::OffsetsExpire { empty_since_us } => world.expire_offsets(&mut cx, empty_since_us),
         }
     }
 
@@ -191,6 +191,6 @@ impl<'a> Engine<'a> {
         for member in &self.members {
             member.check_invariants(&self.queue);
         }
-        self.group.check_invariants();
+        self.world.check_invariants();
     }
 }

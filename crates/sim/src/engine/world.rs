@@ -16,17 +16,17 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 
 /// Everything the members share.
-pub(crate) struct Group {
+pub(crate) struct World {
     pub(crate) coordinator: Coordinator,
     pub(crate) partitions: Vec<Partition>,
     pub(crate) commits: Commits,
     pub(crate) durations: Durations,
 }
 
-impl Group {
+impl World {
     /// A group of `partitions` partitions at t = 0, committed offsets at the log start.
     pub(crate) fn new(s: &Scenario, partitions: usize) -> Self {
-        Group {
+        World {
             coordinator: Coordinator {
                 committed: vec![None; partitions],
                 generation: 0,
@@ -152,7 +152,7 @@ impl Coordinator {
     }
 }
 
-impl Group {
+impl World {
     /// model.md §8.9: the group stayed empty for the retention period: its committed offsets
     /// are deleted. Ignored when a member came back since `empty_since_us`.
     pub(crate) fn expire_offsets<S: Sink>(&mut self, cx: &mut Cx<S>, empty_since_us: u64) {
