@@ -49,9 +49,11 @@
 
 pub mod compare;
 mod engine;
+pub mod events;
 pub mod keys;
 mod output;
 pub mod producer;
+pub mod report;
 mod runs;
 pub mod scenario;
 pub mod timeline;
@@ -76,7 +78,7 @@ use timeline::Recorder;
 pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
     scenario.validate()?;
     let stop_us = scenario.horizon_us + 1;
-    let mut recorder = Recorder::new(scenario, 1);
+    let mut recorder = Recorder::new(scenario, scenario.partitions as usize);
     let mut engine = Engine::new(scenario, &mut recorder);
     while let Some(at_us) = engine.advance(stop_us, &mut recorder)? {
         recorder.end_of_instant(at_us);

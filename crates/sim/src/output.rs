@@ -19,7 +19,9 @@ pub(crate) enum Output {
     Position { partition: PartitionId, position: Option<u64> },
     /// A run of `offset` by `member` completed: its side effect landed. The partition's
     /// durable frontier (lowest offset with no completed run) is now `durable_frontier`.
-    RunCompleted { member: MemberId, partition: PartitionId, offset: u64, durable_frontier: u64 },
+    /// `late`: the record was polled before the partition's last handover (a pool finishing
+    /// what it held, model.md §10.7).
+    RunCompleted { member: MemberId, partition: PartitionId, late: bool, offset: u64, durable_frontier: u64 },
     /// The lowest offset of `partition` with no completed run is `offset` (at t = 0).
     DurableFrontier { partition: PartitionId, offset: u64 },
     /// The coordinator's committed offset for `partition` is now `offset` (`None`: the
@@ -32,4 +34,29 @@ pub(crate) enum Output {
     Unblocked { member: MemberId, since_us: u64, until_us: u64 },
     /// A script step ended (model.md §8.11), its commits settled: the position then.
     ScriptStepEnded { step: u32, position: Option<u64> },
+    /// `partition` passed to `to` (a new owner, or its own member again, model.md §10.7).
+    Handover { partition: PartitionId, to: MemberId },
+    /// The owner of `partition` stopped processing it (a crash, `close()`, a revocation, a
+    /// hang): the partition stalls until a poll hands out its records again.
+    Stopped { partition: PartitionId },
+    /// A member is now in this state.
+    MemberStatus { member: MemberId, status: MemberStatus },
+    /// A rebalance's assignment arrived (model.md §10.7).
+    Rebalance,
+}
+
+/// What a member is doing, for the group view's member lanes (model.md §10.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MemberStatus {
+    /// Processing its partitions.
+    Active,
+    /// In the group with no partitions.
+    Idle,
+    /// Not polling (a hang).
+    Hung,
+    /// Between its join and its new assignment.
+    Rebalancing,
+    /// Not running (crashed, closed, or not started yet).
+    Down,
 }

@@ -6,6 +6,7 @@
 //! type, default, JSON name, range, unit and help. Parsing, `offset-window --help`, error
 //! messages and the page's hints all read the table [`KEYS`] it generates.
 
+use crate::events::{GroupEvent, GroupEventKind, GROUP_EVENTS_RANGE};
 pub use crate::keys::{
     format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST, US_PER_MS,
 };
@@ -395,6 +396,71 @@ scenario_keys! {
         seed: u64 = 0,
             key "seed", KeyKind::Count { min: 0, max: u64::MAX - 1 }, "",
             "seed of the jitter and commit-failure generators";
+        /// Partitions of the topic `orders` (model.md §10.1); one is the one-consumer model.
+        partitions: u32 = 1,
+            key "partitions", KeyKind::Count { min: 1, max: 64 }, "partitions",
+            "partitions of the topic orders (orders-0, orders-1, …)";
+        /// Members of the group at t = 0 (`consumer-1` …, model.md §10.1).
+        members: u32 = 1,
+            key "members", KeyKind::Count { min: 1, max: 16 }, "members",
+            "consumers in the group at t = 0 (consumer-1, consumer-2, …)";
+        /// How the classic protocol divides the partitions (model.md §10.2); the consumer
+        /// protocol (KIP-848) uses the broker's uniform assignor instead.
+        assignment_strategy: Assignor = Assignor::Range,
+            key "partition.assignment.strategy", KeyKind::Choice(Assignor::NAMES), "",
+            "how the classic protocol divides partitions among members (KIP-848 uses the broker's uniform assignor)";
+        /// What happens to the members (model.md §10.3).
+        group_events: Vec<GroupEvent> = Vec::new(),
+            key "group_events", KeyKind::Structured(GROUP_EVENTS_RANGE), "",
+            "crashes, hangs, shutdowns, joins and deploys of members";
+        /// Every member has the static id `consumer-N` (KIP-345, model.md §10.3).
+        static_membership: bool = false,
+            key "group.instance.id", KeyKind::Flag, "",
+            "give each member the static id consumer-N: back within session.timeout.ms, it gets its partitions with no rebalance";
+        /// `session.timeout.ms`, µs: the coordinator expires a member not heard from for this long.
+        session_timeout_us: u64 = 45_000 * US_PER_MS,
+            key "session.timeout.ms", millis(1, 3_600_000), "ms",
+            "the coordinator drops a member not heard from for this long";
+        /// `heartbeat.interval.ms`, µs (classic protocol).
+        heartbeat_interval_us: u64 = 3_000 * US_PER_MS,
+            key "heartbeat.interval.ms", millis(1, 3_600_000), "ms",
+            "time between a classic member's heartbeats (they tell it of a rebalance)";
+        /// `group.consumer.heartbeat.interval.ms`, µs: the broker's heartbeat interval for the
+        /// consumer protocol (KIP-848).
+        consumer_heartbeat_interval_us: u64 = 5_000 * US_PER_MS,
+            key "group.consumer.heartbeat.interval.ms", millis(1, 3_600_000), "ms",
+            "time between heartbeats under the consumer protocol (KIP-848; a broker setting)";
+        /// What the application's `onPartitionsRevoked` does (model.md §10.5).
+        on_revoke: OnRevoke = OnRevoke::Nothing,
+            key "on_revoke", KeyKind::Choice(OnRevoke::NAMES), "",
+            "what onPartitionsRevoked does: nothing, or commitSync() of what was processed";
+        /// `group.initial.rebalance.delay.ms`, µs: the first member to join an empty group
+        /// waits this long (a broker setting).
+        initial_rebalance_delay_us: u64 = 3_000 * US_PER_MS,
+            key "group.initial.rebalance.delay.ms", millis(0, 300_000), "ms",
+            "how long the first member joining an empty group waits for others (a broker setting)";
+    }
+}
+
+named_enum! {
+    /// `partition.assignment.strategy` of the classic protocol (model.md §10.2).
+    Assignor {
+        /// `RangeAssignor`: contiguous ranges; eager.
+        Range = "range", "range (eager)",
+        /// `RoundRobinAssignor`: partition i to the (i mod M)-th member; eager.
+        RoundRobin = "roundrobin", "round robin (eager)",
+        /// `CooperativeStickyAssignor`: members keep what they can; incremental.
+        CooperativeSticky = "cooperative-sticky", "cooperative sticky (incremental)",
+    }
+}
+
+named_enum! {
+    /// What the application's `onPartitionsRevoked` does (model.md §10.5).
+    OnRevoke {
+        /// Nothing: what was processed since the last commit is replayed by the next owner.
+        Nothing = "nothing", "nothing",
+        /// `commitSync()` of each revoked partition's durable frontier.
+        CommitSync = "commit_sync", "commitSync() of what was processed",
     }
 }
 
@@ -480,12 +546,100 @@ impl Scenario {
         if self.retry_backoff_max_us < self.retry_backoff_us {
             return refuse("retry.backoff.max.ms", "must not be below retry.backoff.ms");
         }
+        self.validate_group()?;
         let events = self.estimated_events();
         if events > MAX_EVENTS {
             return Err(ScenarioError::whole(format!(
                 "this scenario needs about {events} simulation events; the limit is {MAX_EVENTS}. \
                  Shorten horizon_ms, or raise record_processing_ms or max.poll.records"
             )));
+        }
+        Ok(())
+    }
+
+    /// Whether this is a consumer group (model.md §10): several members or partitions, or
+    /// group events. Otherwise the one-consumer model of §§1–9 runs exactly.
+    pub fn group_mode(&self) -> bool {
+        self.members > 1 || self.partitions > 1 || !self.group_events.is_empty()
+    }
+
+    /// Whether the members use the consumer protocol (KIP-848, `group.protocol=consumer`)
+    /// rather than the classic one (model.md §10.2, §10.6).
+    pub fn consumer_protocol(&self) -> bool {
+        matches!(self.client, Client::JavaConsumerProtocol | Client::JavaConsumerProtocolPreFix)
+    }
+
+    /// Every member that ever exists: those present at t = 0 and those a `join` event adds
+    /// (N of `consumer-N`, so the count is the highest N).
+    pub fn member_count(&self) -> u32 {
+        let joined =
+            self.group_events.iter().filter(|e| e.kind == GroupEventKind::Join).map(|e| e.member as u32);
+        joined.max().unwrap_or(0).max(self.members)
+    }
+
+    /// The rules of model.md §10 that involve several keys.
+    fn validate_group(&self) -> Result<(), ScenarioError> {
+        if !self.group_mode() {
+            return Ok(());
+        }
+        let refuse = |key: &str, message: String| Err(ScenarioError::at(key, message));
+        for key in ["close_at_ms", "downtime_ms", "script"] {
+            if self.get(key) != Some(Value::Null) {
+                return refuse(
+                    key,
+                    "must be empty in a consumer group (several members or partitions, or group_events): \
+                     closes and restarts come from group_events"
+                        .to_string(),
+                );
+            }
+        }
+        let mut joined: Vec<u16> = Vec::new();
+        for (i, event) in self.group_events.iter().enumerate() {
+            let here = |field: &str| format!("group_events[{i}].{field}");
+            if event.at_us > self.horizon_us {
+                return refuse(
+                    &here("at_ms"),
+                    format!(
+                        "must be within horizon_ms = {} (got {})",
+                        format_millis(self.horizon_us),
+                        format_millis(event.at_us)
+                    ),
+                );
+            }
+            match event.kind {
+                GroupEventKind::Join => {
+                    if event.member as u32 <= self.members || joined.contains(&event.member) {
+                        return refuse(
+                            &here("member"),
+                            format!(
+                                "a join adds a new member: N must be above members = {} and used once (got {})",
+                                self.members, event.member
+                            ),
+                        );
+                    }
+                    joined.push(event.member);
+                }
+                GroupEventKind::Deploy => {}
+                _ => {
+                    let known = event.member as u32 <= self.members
+                        || self
+                            .group_events
+                            .iter()
+                            .any(|e| e.kind == GroupEventKind::Join && e.member == event.member);
+                    if !known {
+                        return refuse(
+                            &here("member"),
+                            format!(
+                                "must name a member: 1 to members = {}, or one a join event adds (got {})",
+                                self.members, event.member
+                            ),
+                        );
+                    }
+                }
+            }
+        }
+        if self.member_count() > 32 {
+            return refuse("group_events", "at most 32 members in all (members plus joins)".to_string());
         }
         Ok(())
     }
@@ -512,7 +666,8 @@ impl Scenario {
 
     /// An upper estimate of the records `poll()` hands out within the horizon.
     pub(crate) fn estimated_records(&self) -> u64 {
-        let threads = if self.worker_pool { self.pool_threads as u64 } else { 1 };
+        let threads =
+            if self.worker_pool { self.pool_threads as u64 } else { 1 } * self.member_count() as u64;
         let mpr = self.max_poll_records as u64;
         // Jitter can make records shorter: at least 1 µs, at most p·(1 − j) shorter.
         let fastest_us = match self.record_processing_jitter {
@@ -523,7 +678,10 @@ impl Scenario {
             Jitter::Exponential => (self.record_processing_us / 64).max(1),
         };
         let processed = threads.saturating_mul(self.horizon_us / fastest_us + 1);
-        let available = self.log_end_at(self.horizon_us).saturating_sub(self.log_start_offset);
+        let available = self
+            .log_end_at(self.horizon_us)
+            .saturating_sub(self.log_start_offset)
+            .saturating_mul(self.partitions as u64);
         processed
             .saturating_add(mpr.saturating_mul(self.pool_max_in_flight_batches as u64 + 1))
             .min(available.saturating_mul(2).saturating_add(mpr))
@@ -551,12 +709,21 @@ impl Scenario {
         let retries =
             (self.commit_failures.len() as u64 + commits * self.commit_failure_per_mille / 1_000) * 64;
         let script = self.script.as_ref().map_or(0, |s| s.len() as u64);
+        // Heartbeats, session checks and rebalance round trips of every member.
+        let group = if self.group_mode() {
+            let beats =
+                self.horizon_us / self.heartbeat_interval_us.min(self.consumer_heartbeat_interval_us) + 2;
+            (beats + 8 * (self.group_events.len() as u64 + 1)) * self.member_count() as u64 * 4
+        } else {
+            0
+        };
         handed_out
             .saturating_mul(2)
             .saturating_add(polls.saturating_mul(3))
             .saturating_add(commits.saturating_mul(3))
             .saturating_add(retries)
             .saturating_add(script)
+            .saturating_add(group)
     }
 }
 
@@ -584,6 +751,13 @@ impl Input {
         let mut rest = map.clone();
         let crash = rest.remove(CRASH_AT_KEY.name);
         let scenario = Scenario::from_value(&Value::Object(rest))?;
+        if crash.is_some() && scenario.group_mode() {
+            return Err(ScenarioError::at(
+                CRASH_AT_KEY.name,
+                "is not read in a consumer group: crashes come from group_events (the damage is reported as a \
+                 function of the first event's instant)",
+            ));
+        }
         let crash_at_us = match crash {
             None => DEFAULT_CRASH_AT_US.min(scenario.horizon_us),
             Some(value) => {

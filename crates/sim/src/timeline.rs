@@ -7,6 +7,7 @@ use crate::engine::world::reset_offset;
 use crate::engine::Sink;
 use crate::keys::millis_value;
 use crate::output::{MemberId, Output, PartitionId};
+use crate::report::{GroupRecorder, GroupReport};
 use crate::runs::RunCounts;
 use crate::scenario::{millis_f64, OffsetReset, Scenario, US_PER_MS};
 use serde::Serialize;
@@ -115,6 +116,24 @@ pub enum MarkKind {
         /// Its first position.
         position: u64,
     },
+    /// The process died (model.md §10.3).
+    Crashed,
+    /// The member stopped polling (a hang, model.md §10.3).
+    HangStarted,
+    /// A shutdown began (`wakeup()` or `close()`, model.md §10.3).
+    ShutdownRequested,
+    /// The process started (a restart or a new member).
+    Started,
+    /// The member sent JoinGroup (model.md §10.5).
+    JoinSent,
+    /// Its SyncGroup answered with its assignment.
+    AssignmentReceived,
+    /// The member took this partition.
+    Assigned,
+    /// The member gave up this partition.
+    Revoked,
+    /// The coordinator expired the member's session (model.md §10.3).
+    SessionExpired,
 }
 
 /// Why a commit failed (model.md §8.7, §8.8).
@@ -126,6 +145,9 @@ pub enum CommitFailure {
     Evicted,
     /// A retriable error (e.g. `COORDINATOR_LOAD_IN_PROGRESS`): `commitSync` retries it.
     Retriable,
+    /// REBALANCE_IN_PROGRESS: it landed between a join round's completion and the
+    /// assignment (model.md §10.5); `commitSync` throws and the application moves on.
+    RebalanceInProgress,
 }
 
 /// The state a crash at one instant leaves behind in one partition (model.md §5), plus the
@@ -225,6 +247,8 @@ pub struct Run {
     pub closed_at_us: Option<u64>,
     /// A scripted consumer's reading after each step (model.md §8.11).
     pub script: Option<Vec<ScriptReading>>,
+    /// A consumer group's report (model.md §10.7); `None` for the one-consumer model.
+    pub group: Option<GroupReport>,
 }
 
 /// The state after one step of a scripted consumer (model.md §8.11).
@@ -490,6 +514,8 @@ pub(crate) struct Recorder<'a> {
     closed_at_us: Option<u64>,
     /// Script readings waiting for the committed line: (step, ended at, position).
     script_steps: Vec<(usize, u64, Option<u64>)>,
+    /// The group's report (model.md §10.7), for a consumer group.
+    group: Option<GroupRecorder>,
 }
 
 impl<'a> Recorder<'a> {
@@ -525,6 +551,9 @@ impl<'a> Recorder<'a> {
             commits_landed: 0,
             closed_at_us: None,
             script_steps: Vec::new(),
+            group: scenario
+                .group_mode()
+                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
         }
     }
 
@@ -549,6 +578,9 @@ impl<'a> Recorder<'a> {
                     MarkKind::Poll { from, records } => {
                         self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
                         self.polls += u64::from(at_us <= horizon);
+                        if let (Some(group), true) = (&mut self.group, records > 0) {
+                            group.polled(at_us, partition, horizon);
+                        }
                     }
                     MarkKind::CommitLanded { .. } => self.commits_landed += u64::from(at_us <= horizon),
                     MarkKind::Closed => self.closed_at_us = Some(at_us),
@@ -561,6 +593,27 @@ impl<'a> Recorder<'a> {
             }
             Output::ScriptStepEnded { step, position } => {
                 self.script_steps.push((step as usize, at_us, position))
+            }
+            Output::Handover { partition, to } => {
+                let p = &self.partitions[partition as usize];
+                if let Some(group) = &mut self.group {
+                    group.handover(self.scenario, at_us, partition, Some(to), p.committed, &p.runs);
+                }
+            }
+            Output::Stopped { partition } => {
+                if let Some(group) = &mut self.group {
+                    group.stopped(at_us, partition);
+                }
+            }
+            Output::MemberStatus { member, status } => {
+                if let Some(group) = &mut self.group {
+                    group.member_status(at_us, member, status, horizon);
+                }
+            }
+            Output::Rebalance => {
+                if let Some(group) = &mut self.group {
+                    group.rebalance(at_us, horizon);
+                }
             }
         }
     }
@@ -590,6 +643,11 @@ impl<'a> Recorder<'a> {
     /// The finished run.
     pub(crate) fn into_run(self) -> Run {
         let scenario = self.scenario;
+        let group = self.group.map(|g| {
+            let committed: Vec<Option<u64>> = self.partitions.iter().map(|p| p.committed).collect();
+            let runs: Vec<&RunCounts> = self.partitions.iter().map(|p| &p.runs).collect();
+            g.finish(scenario, &committed, &runs)
+        });
         let partitions: Vec<PartitionRun> = self.partitions.into_iter().map(|p| p.lines).collect();
         let script = scenario.script.as_ref().map(|steps| {
             self.script_steps
@@ -612,6 +670,7 @@ impl<'a> Recorder<'a> {
             commits_landed: self.commits_landed,
             closed_at_us: self.closed_at_us,
             script,
+            group,
         }
     }
 }
@@ -622,7 +681,7 @@ impl Sink for Recorder<'_> {
     #[inline(always)]
     fn emit(&mut self, at_us: u64, output: Output) {
         match output {
-            Output::RunCompleted { member, partition, offset, durable_frontier } => {
+            Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
                 let p = &mut self.partitions[partition as usize];
                 let earlier_runs = p.runs.increment(offset);
                 if offset < p.restart_at && earlier_runs == 0 {
@@ -632,6 +691,9 @@ impl Sink for Recorder<'_> {
                 }
                 p.durable = durable_frontier;
                 self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                if let Some(group) = &mut self.group {
+                    group.run_completed(partition, offset, earlier_runs, late);
+                }
             }
             other => self.take(at_us, other),
         }

@@ -5,17 +5,18 @@
 //! The loop is a small state machine ([`Pc`], its program counter between events): each
 //! state does one step and either goes straight on or waits for an event.
 
-use super::world::{CommitKind, World};
+use super::membership::GroupClient;
 use super::queue::{EventQueue, Phase};
+use super::world::{CommitKind, World};
 use super::{Cx, Event, Sink};
-use crate::output::{CommitId, MemberId, Output, PartitionId};
-use crate::scenario::{CommitValue, IsolationLevel, ScriptStep, Strategy};
+use crate::output::{CommitId, MemberId, MemberStatus, Output, PartitionId};
+use crate::scenario::{CommitValue, IsolationLevel, OnRevoke, Scenario, ScriptStep, Strategy};
 use crate::timeline::{CommitFailure, MarkKind};
 use std::collections::VecDeque;
 
 /// Where the application's loop is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Pc {
+pub(super) enum Pc {
     /// About to `poll()`.
     Poll,
     /// Synchronous loop: about to process record `next` of the batch `from..end`.
@@ -43,26 +44,28 @@ enum Pc {
 
 /// Where the process is in its lifecycle.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Life {
+pub(super) enum Life {
     Running,
-    /// `close()` called: waiting for the pool to drain (if asked) and for commits to land.
+    /// `close()` called: waiting for the pool to drain (if asked) and for commits to land;
+    /// `revoked`: a group member's `onPartitionsRevoked` has run (model.md §10.3).
     Closing {
         commit_sent: bool,
+        revoked: bool,
     },
     /// `close()` returned, or the process died.
     Down,
 }
 
 /// What a step of the loop leaves: go straight on, or wait for an event.
-enum Flow {
+pub(super) enum Flow {
     Next,
     Wait,
 }
 
 /// A partition assigned to the member, with the consumer's position there.
 #[derive(Clone, Copy, Debug)]
-struct Assigned {
-    partition: PartitionId,
+pub(super) struct Assigned {
+    pub(super) partition: PartitionId,
     /// Next offset `poll()` hands out (`SubscriptionState.position`); `None` before the
     /// first poll of a new group resolves it.
     position: Option<u64>,
@@ -77,15 +80,26 @@ struct Batch {
     partition: PartitionId,
     next: u64,
     end: u64,
+    /// The partition's handover count when the batch was polled.
+    handed_over: u32,
 }
 
 /// The worker pool of model.md §4.
 #[derive(Default)]
-struct Pool {
+pub(super) struct Pool {
     waiting: VecDeque<Batch>,
     workers: Vec<Option<Batch>>,
     /// Batches submitted and not yet fully durable.
     in_flight: u32,
+}
+
+impl Pool {
+    /// The process died: nothing queued or in progress goes on.
+    pub(super) fn clear(&mut self) {
+        self.waiting.clear();
+        self.workers.iter_mut().for_each(|w| *w = None);
+        self.in_flight = 0;
+    }
 }
 
 /// A script's progress (model.md §8.11).
@@ -99,50 +113,106 @@ struct Script {
 
 /// One consumer process and its client.
 pub(crate) struct Member {
-    id: MemberId,
-    strategy: Strategy,
-    life: Life,
+    pub(super) id: MemberId,
+    pub(super) strategy: Strategy,
+    pub(super) life: Life,
     /// Counts the application's lives: bumped when `close()` drops the work in progress and
     /// at each restart, so events of an earlier life are ignored.
-    incarnation: u32,
-    pc: Pc,
+    pub(super) incarnation: u32,
+    /// The process as the coordinator knows it: bumped at each (re)start and when a dynamic
+    /// member rejoins with a new member id.
+    pub(super) process: u32,
+    pub(super) pc: Pc,
     resume_pc: Pc,
-    assigned: Vec<Assigned>,
+    pub(super) assigned: Vec<Assigned>,
     /// The next assigned partition a `poll()` takes records from (model.md §10.1).
-    turn: usize,
-    auto_commit_deadline_us: u64,
+    pub(super) turn: usize,
+    pub(super) auto_commit_deadline_us: u64,
     records_since_commit: u64,
     /// Failed async commits whose callbacks have not run yet (model.md §8.8).
-    callbacks: Vec<CommitId>,
+    pub(super) callbacks: Vec<CommitId>,
     /// Whether the member belongs to the group's current generation (model.md §8.7).
-    in_group: bool,
+    pub(super) in_group: bool,
     last_poll_us: u64,
     poll_check_pending: bool,
-    blocked_since_us: Option<u64>,
-    commits_in_flight: u32,
+    pub(super) blocked_since_us: Option<u64>,
+    pub(super) commits_in_flight: u32,
     /// Failed synchronous commits waiting for their retry.
-    retries_pending: u32,
-    pool: Pool,
+    pub(super) retries_pending: u32,
+    pub(super) pool: Pool,
+    /// The handover count of the partition of the batch the loop holds (model.md §10.7).
+    batch_handed_over: u32,
     script: Option<Script>,
+    /// The consumer-group client (model.md §10); `None` for the one-consumer model.
+    pub(super) group: Option<GroupClient>,
+    /// The background auto-commit timer runs (model.md §8.2; it keeps its schedule across
+    /// restarts).
+    background_timer: bool,
 }
 
 impl Member {
-    /// The consumer at t = 0, about to make its first `poll()` (or run its script's first
-    /// step), holding `partition` 0. A steady loop's position starts at the committed
-    /// offset; a script's new group has none until its first poll.
+    /// The one consumer of model.md §§1–9 at t = 0, about to make its first `poll()` (or
+    /// run its script's first step), holding partition 0. A steady loop's position starts
+    /// at the committed offset; a script's new group has none until its first poll.
     pub(crate) fn start<S: Sink>(cx: &mut Cx<S>, world: &mut World, id: MemberId) -> Member {
         let s = cx.s;
-        let threads = if s.worker_pool { s.pool_threads as usize } else { 0 };
         let partition: PartitionId = 0;
         let position = world.coordinator.committed(partition);
-        let member = Member {
+        let mut member = Member::new(s, id, Life::Running);
+        member.pc = if s.script.is_some() { Pc::Script { step: 0 } } else { Pc::Poll };
+        member.assigned = vec![Assigned { partition, position, stored: position.unwrap_or(0) }];
+        world.coordinator.single_member_present(0);
+        cx.emit(Output::Position { partition, position });
+        member.begin(cx);
+        if let Some(close_at_us) = s.close_at_us {
+            cx.schedule(close_at_us, Phase::Lifecycle, id, Event::Close { member: id });
+        }
+        member
+    }
+
+    /// A group member at t = 0 (model.md §10): present with `partitions` (the group exists
+    /// at t = 0 with no round trips), or, with `None`, a member a `join` event starts later.
+    pub(crate) fn start_in_group_at_zero<S: Sink>(
+        cx: &mut Cx<S>,
+        world: &World,
+        id: MemberId,
+        partitions: Option<&[PartitionId]>,
+    ) -> Member {
+        let s = cx.s;
+        let Some(partitions) = partitions else {
+            let mut member = Member::new(s, id, Life::Down);
+            member.pc = Pc::Stopped;
+            member.in_group = false;
+            cx.emit(Output::MemberStatus { member: id, status: MemberStatus::Down });
+            return member;
+        };
+        let mut member = Member::new(s, id, Life::Running);
+        member.pc = Pc::Poll;
+        for &partition in partitions {
+            let position = world.start_offset(s, 0, partition);
+            member.add_partition(cx, partition, position);
+            cx.emit(Output::Handover { partition, to: id });
+        }
+        cx.emit(Output::MemberStatus {
+            member: id,
+            status: if partitions.is_empty() { MemberStatus::Idle } else { MemberStatus::Active },
+        });
+        member.restart_heartbeats(cx);
+        member.begin(cx);
+        member
+    }
+
+    fn new(s: &Scenario, id: MemberId, life: Life) -> Member {
+        let threads = if s.worker_pool { s.pool_threads as usize } else { 0 };
+        Member {
             id,
             strategy: s.effective_strategy(),
-            life: Life::Running,
+            life,
             incarnation: 0,
-            pc: if s.script.is_some() { Pc::Script { step: 0 } } else { Pc::Poll },
+            process: 0,
+            pc: Pc::Poll,
             resume_pc: Pc::Poll,
-            assigned: vec![Assigned { partition, position, stored: position.unwrap_or(0) }],
+            assigned: Vec::new(),
             turn: 0,
             auto_commit_deadline_us: s.auto_commit_interval_us,
             records_since_commit: 0,
@@ -154,30 +224,56 @@ impl Member {
             commits_in_flight: 0,
             retries_pending: 0,
             pool: Pool { workers: vec![None; threads], ..Pool::default() },
+            batch_handed_over: 0,
             script: s.script.as_ref().map(|_| Script { step: None, unresolved: Vec::new() }),
-        };
-        world.coordinator.member_joined();
-        cx.emit(Output::Position { partition, position });
-        cx.schedule(0, Phase::Loop, id, Event::LoopWake { member: id, incarnation: 0 });
-        if matches!(member.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing) {
-            cx.schedule(
-                s.auto_commit_interval_us,
-                Phase::Background,
-                id,
-                Event::BackgroundAutoCommit { member: id },
-            );
+            group: s.group_mode().then(|| GroupClient::new(s)),
+            background_timer: false,
         }
-        if let Some(close_at_us) = s.close_at_us {
-            cx.schedule(close_at_us, Phase::Lifecycle, id, Event::Close { member: id });
-        }
-        member
     }
 
-    fn mark<S: Sink>(&self, cx: &mut Cx<S>, partition: PartitionId, kind: MarkKind) {
+    /// Schedules the first loop step and the background auto-commit timer.
+    fn begin<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        let id = self.id;
+        cx.schedule(
+            cx.now_us,
+            Phase::Loop,
+            id,
+            Event::LoopWake { member: id, incarnation: self.incarnation },
+        );
+        self.start_background_timer(cx);
+    }
+
+    /// Starts the background auto-commit timer (§8.2, §8.3), unless it runs already.
+    pub(super) fn start_background_timer<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        if matches!(self.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing)
+            && !self.background_timer
+        {
+            self.background_timer = true;
+            let at_us = cx.now_us + cx.s.auto_commit_interval_us;
+            cx.schedule(at_us, Phase::Background, self.id, Event::BackgroundAutoCommit { member: self.id });
+        }
+    }
+
+    /// Takes `partition` with its position (the stored offset starts there).
+    pub(super) fn add_partition<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: u64) {
+        self.assigned.retain(|a| a.partition != partition);
+        self.assigned.push(Assigned { partition, position: Some(position), stored: position });
+        self.assigned.sort_by_key(|a| a.partition);
+        cx.emit(Output::Position { partition, position: Some(position) });
+    }
+
+    /// Gives up `partition`; returns whether the member held it.
+    pub(super) fn remove_partition(&mut self, partition: PartitionId) -> bool {
+        let before = self.assigned.len();
+        self.assigned.retain(|a| a.partition != partition);
+        self.assigned.len() != before
+    }
+
+    pub(super) fn mark<S: Sink>(&self, cx: &mut Cx<S>, partition: PartitionId, kind: MarkKind) {
         cx.emit(Output::Mark { member: self.id, partition, kind });
     }
 
-    fn wake_at<S: Sink>(&self, cx: &mut Cx<S>, at_us: u64) {
+    pub(super) fn wake_at<S: Sink>(&self, cx: &mut Cx<S>, at_us: u64) {
         cx.schedule(
             at_us,
             Phase::Loop,
@@ -186,13 +282,11 @@ impl Member {
         );
     }
 
-    fn assigned_mut(&mut self, partition: PartitionId) -> &mut Assigned {
-        self.assigned.iter_mut().find(|a| a.partition == partition).expect("an assigned partition")
-    }
-
     fn set_position<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: Option<u64>) {
-        self.assigned_mut(partition).position = position;
-        cx.emit(Output::Position { partition, position });
+        if let Some(a) = self.assigned.iter_mut().find(|a| a.partition == partition) {
+            a.position = position;
+            cx.emit(Output::Position { partition, position });
+        }
     }
 
     // ---------------------------------------------------------------- events
@@ -210,6 +304,12 @@ impl Member {
         if incarnation != self.incarnation || self.life == Life::Down {
             return;
         }
+        if worker.is_none() {
+            let event = Event::RecordDone { member: self.id, partition, offset, worker, incarnation };
+            if self.deferred_by_hang(cx, event) {
+                return;
+            }
+        }
         // After close() (or while closing without draining) records in progress never land.
         let draining = matches!(self.life, Life::Closing { .. }) && cx.s.drain_pool_on_close;
         if self.life != Life::Running && !(draining && worker.is_some()) {
@@ -218,14 +318,20 @@ impl Member {
         let visible_now = self.strategy != Strategy::Transactional
             || cx.s.isolation_level == IsolationLevel::ReadUncommitted;
         if visible_now {
-            world.complete_run(cx, self.id, partition, offset);
+            let handed_over = match worker {
+                Some(w) => self.pool.workers[w as usize].map_or(0, |b| b.handed_over),
+                None => self.batch_handed_over,
+            };
+            world.complete_run(cx, self.id, partition, offset, handed_over);
         } else {
             self.mark(cx, partition, MarkKind::RecordProcessed { offset });
         }
         match worker {
             Some(worker) => self.worker_next_record(cx, world, worker),
             None => {
-                self.assigned_mut(partition).stored = offset + 1;
+                if let Some(a) = self.assigned.iter_mut().find(|a| a.partition == partition) {
+                    a.stored = offset + 1;
+                }
                 self.resume(cx, world)
             }
         }
@@ -234,6 +340,9 @@ impl Member {
     /// The loop's own wake-up.
     pub(crate) fn wake<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, incarnation: u32) {
         if incarnation == self.incarnation && self.life == Life::Running {
+            if self.deferred_by_hang(cx, Event::LoopWake { member: self.id, incarnation }) {
+                return;
+            }
             self.resume(cx, world);
         }
     }
@@ -257,7 +366,7 @@ impl Member {
     }
 
     /// The positions of every assigned partition that has one (`SubscriptionState.allConsumed`).
-    fn positions(&self) -> Vec<(PartitionId, u64)> {
+    pub(super) fn positions(&self) -> Vec<(PartitionId, u64)> {
         self.assigned.iter().filter_map(|a| a.position.map(|p| (a.partition, p))).collect()
     }
 
@@ -286,7 +395,7 @@ impl Member {
     /// sends no request for an empty map), or a member evicted from the group, whose commit
     /// fails at once with CommitFailedException (model.md §8.7; Java
     /// `ConsumerCoordinator.sendOffsetCommitRequest` with no generation).
-    fn send_commit<S: Sink>(
+    pub(super) fn send_commit<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
         world: &mut World,
@@ -308,8 +417,16 @@ impl Member {
             }
             return false;
         }
-        let generation = world.coordinator.generation();
-        let id = world.commits.open(self.id, kind, offsets, cx.now_us, cx.s.retry_backoff_us, generation);
+        let generation = self.group.as_ref().map_or(world.coordinator.generation(), |g| g.generation);
+        let id = world.commits.open(
+            self.id,
+            self.process,
+            kind,
+            offsets,
+            cx.now_us,
+            cx.s.retry_backoff_us,
+            generation,
+        );
         if let Some(script) = &mut self.script {
             script.unresolved.push(id);
         }
@@ -359,18 +476,23 @@ impl Member {
         id: CommitId,
         fails: bool,
     ) {
-        if self.life == Life::Down {
+        let commit = world.commits.get(id).clone();
+        // A crash before landing means the commit never happened.
+        if self.life == Life::Down || commit.process != self.process {
             return;
         }
         self.commits_in_flight -= 1;
-        let commit = world.commits.get(id).clone();
-        let fenced = commit.generation != world.coordinator.generation();
+        let refused = world.coordinator.accepts(cx.s, self.id, self.process, commit.generation).err();
+        let fenced = refused.is_some();
         let offsets = world.commits.offsets(id).to_vec();
         if !fails && !fenced {
+            // A landed OffsetCommit refreshes a classic member's session (model.md §10.4).
+            world.coordinator.refresh(cx.s, self.id, self.process, cx.now_us);
             if let CommitKind::Transaction { partition, from, to } = commit.kind {
                 if cx.s.isolation_level == IsolationLevel::ReadCommitted {
+                    let handed_over = world.partitions[partition as usize].handovers;
                     for offset in from..to {
-                        world.complete_run(cx, self.id, partition, offset);
+                        world.complete_run(cx, self.id, partition, offset, handed_over);
                     }
                 }
             }
@@ -381,7 +503,7 @@ impl Member {
             self.commit_done(cx, world, id);
             return;
         }
-        let reason = if fenced { CommitFailure::Evicted } else { CommitFailure::Retriable };
+        let reason = refused.unwrap_or(CommitFailure::Retriable);
         for &(partition, offset) in &offsets {
             self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
         }
@@ -417,8 +539,13 @@ impl Member {
 
     /// A commit is settled (landed, or given up): unblock the loop, or let `close()` return.
     fn commit_done<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
+        world.commits.resolve(id);
         if let Some(script) = &mut self.script {
             script.unresolved.retain(|&c| c != id);
+        }
+        // A join waiting inside poll() for onJoinPrepare's commit goes on (model.md §10.5).
+        if world.commits.get(id).kind == CommitKind::JoinPrepare && self.pc == Pc::Poll {
+            self.wake_at(cx, cx.now_us);
         }
         if world.commits.get(id).kind.blocks_loop() && self.pc == Pc::Blocked {
             if let Some(since_us) = self.blocked_since_us.take() {
@@ -427,7 +554,7 @@ impl Member {
             self.pc = self.resume_pc;
             self.wake_at(cx, cx.now_us);
         }
-        if matches!(self.life, Life::Closing { commit_sent: true }) {
+        if matches!(self.life, Life::Closing { commit_sent: true, .. }) {
             self.try_finish_close(cx, world);
         } else if let Pc::ScriptAwaitCommits { .. } = self.pc {
             self.wake_at(cx, cx.now_us);
@@ -494,9 +621,13 @@ impl Member {
             return;
         }
         self.in_group = false;
-        world.coordinator.evict();
         for a in &self.assigned {
             cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::Evicted });
+        }
+        if self.group.is_some() {
+            self.evicted_from_group(cx, world);
+        } else {
+            world.coordinator.evict();
         }
     }
 
@@ -507,10 +638,10 @@ impl Member {
     /// `maybeAutoCommitOffsetsAsync`: `isExpired` is `now >= deadline`, reset from now), then
     /// up to `max.poll.records` records of the next assigned partition in turn. Returns the
     /// partition and the batch `from..to` (empty at the log end).
-    fn poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> (PartitionId, u64, u64) {
+    fn poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<(PartitionId, u64, u64)> {
         let s = cx.s;
         self.run_callbacks(cx, world);
-        if !self.in_group {
+        if !self.in_group && self.group.is_none() {
             self.in_group = true;
             for i in 0..self.assigned.len() {
                 let partition = self.assigned[i].partition;
@@ -523,6 +654,19 @@ impl Member {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
             self.send_commit(cx, world, CommitKind::AutoInPoll, positions);
+        }
+        self.last_poll_us = cx.now_us;
+        if !self.poll_check_pending {
+            self.poll_check_pending = true;
+            cx.schedule(
+                cx.now_us + s.max_poll_interval_us,
+                Phase::Background,
+                self.id,
+                Event::PollIntervalCheck { member: self.id },
+            );
+        }
+        if self.assigned.is_empty() {
+            return None;
         }
         let index = self.turn % self.assigned.len();
         self.turn = index + 1;
@@ -540,18 +684,8 @@ impl Member {
         if position != Some(to) {
             self.set_position(cx, partition, Some(to));
         }
-        self.last_poll_us = cx.now_us;
-        if !self.poll_check_pending {
-            self.poll_check_pending = true;
-            cx.schedule(
-                cx.now_us + s.max_poll_interval_us,
-                Phase::Background,
-                self.id,
-                Event::PollIntervalCheck { member: self.id },
-            );
-        }
         self.mark(cx, partition, MarkKind::Poll { from, records: (to - from) as u32 });
-        (partition, from, to)
+        Some((partition, from, to))
     }
 
     // ---------------------------------------------------------------- the loop
@@ -654,23 +788,32 @@ impl Member {
             self.pc = Pc::WaitingForRoom;
             return Flow::Wait;
         }
-        let (partition, from, to) = self.poll(cx, world);
-        if from == to {
-            // Nothing left: poll() waits fetch.max.wait.ms and the loop goes round.
-            self.pc = Pc::Poll;
-            self.wake_at(cx, cx.now_us + s.fetch_max_wait_us);
-            return Flow::Wait;
+        self.pc = Pc::Poll;
+        if let Some(flow) = self.group_poll(cx, world) {
+            // Inside poll(), waiting for the group: not "between polls" (model.md §8.7).
+            self.last_poll_us = cx.now_us;
+            return flow;
         }
-        if s.worker_pool {
-            self.submit(cx, world, Batch { partition, next: from, end: to });
-            self.pc = Pc::AfterBatch { partition, from, to };
-        } else {
-            self.pc = Pc::Process { partition, from, next: from, end: to };
+        match self.poll(cx, world) {
+            Some((partition, from, to)) if from < to => {
+                let handed_over = world.partitions[partition as usize].handovers;
+                self.batch_handed_over = handed_over;
+                if s.worker_pool {
+                    self.submit(cx, world, Batch { partition, next: from, end: to, handed_over });
+                    self.pc = Pc::AfterBatch { partition, from, to };
+                } else {
+                    self.pc = Pc::Process { partition, from, next: from, end: to };
+                }
+                Flow::Next
+            }
+            // Nothing to hand out: poll() waits fetch.max.wait.ms and the loop goes round.
+            _ => {
+                self.wake_at(cx, cx.now_us + s.fetch_max_wait_us);
+                Flow::Wait
+            }
         }
-        Flow::Next
     }
 
-    #[inline(always)]
     fn step_after_record<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -696,6 +839,9 @@ impl Member {
             return Flow::Next;
         }
         self.records_since_commit = 0;
+        if self.woken(cx, world) {
+            return Flow::Wait;
+        }
         let value = Self::manual_value(cx.s, offset + 1);
         self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
     }
@@ -716,7 +862,12 @@ impl Member {
             Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing => {
                 Flow::Next
             }
-            Strategy::CommitSyncBatch => self.blocking_commit(cx, world, CommitKind::Sync, values),
+            Strategy::CommitSyncBatch => {
+                if self.woken(cx, world) {
+                    return Flow::Wait;
+                }
+                self.blocking_commit(cx, world, CommitKind::Sync, values)
+            }
             Strategy::CommitAsyncBatch => {
                 self.send_commit(cx, world, CommitKind::Async, values);
                 Flow::Next
@@ -771,7 +922,7 @@ impl Member {
         let positions = self.positions();
         match current {
             ScriptStep::Poll => {
-                self.poll(cx, world);
+                let _ = self.poll(cx, world);
                 Flow::Next
             }
             ScriptStep::Process(n) => {
@@ -825,7 +976,7 @@ impl Member {
         if self.life != Life::Running {
             return;
         }
-        self.life = Life::Closing { commit_sent: false };
+        self.life = Life::Closing { commit_sent: false, revoked: false };
         self.pc = Pc::Stopped;
         self.blocked_since_us = None;
         // Retries a callback would have sent are dropped: the application is closing.
@@ -842,10 +993,10 @@ impl Member {
 
     fn try_start_close_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         let draining = cx.s.drain_pool_on_close && self.pool.in_flight > 0;
-        if self.life != (Life::Closing { commit_sent: false }) || draining {
+        if self.life != (Life::Closing { commit_sent: false, revoked: false }) || draining {
             return;
         }
-        self.life = Life::Closing { commit_sent: true };
+        self.life = Life::Closing { commit_sent: true, revoked: false };
         if self.strategy.is_auto() && self.in_group {
             let offsets = match self.strategy {
                 Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(world),
@@ -860,12 +1011,30 @@ impl Member {
         if self.commits_in_flight > 0 || self.retries_pending > 0 {
             return;
         }
-        self.life = Life::Down;
+        if self.group.is_some() && self.life == (Life::Closing { commit_sent: true, revoked: false }) {
+            // onLeavePrepare: onPartitionsRevoked after close()'s own commit (model.md §10.3).
+            self.life = Life::Closing { commit_sent: true, revoked: true };
+            if cx.s.on_revoke == OnRevoke::CommitSync && self.in_group {
+                let offsets: Vec<_> = self
+                    .assigned
+                    .iter()
+                    .map(|a| (a.partition, world.partitions[a.partition as usize].durable_frontier()))
+                    .collect();
+                if self.send_commit(cx, world, CommitKind::Close, offsets) {
+                    return;
+                }
+            }
+        }
         self.end_script_step(cx);
         for a in &self.assigned {
             cx.emit(Output::Mark { member: self.id, partition: a.partition, kind: MarkKind::Closed });
         }
-        world.coordinator.member_left(cx);
+        if self.group.is_some() {
+            self.closed_in_group(cx, world);
+            return;
+        }
+        self.life = Life::Down;
+        world.coordinator.single_member_left(cx);
         if let Some(downtime_us) = cx.s.downtime_us {
             cx.schedule(
                 cx.now_us + downtime_us,
@@ -880,13 +1049,15 @@ impl Member {
     /// offset — or, if the group's offsets expired meanwhile, where `auto.offset.reset`
     /// resolves now.
     pub(crate) fn restart<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
-        world.coordinator.member_joined();
+        if self.group.is_some() {
+            self.start_in_group(cx, world);
+            return;
+        }
+        world.coordinator.single_member_present(self.process);
         self.life = Life::Running;
         self.in_group = true;
         self.pc = Pc::Poll;
-        self.pool.waiting.clear();
-        self.pool.workers.iter_mut().for_each(|w| *w = None);
-        self.pool.in_flight = 0;
+        self.pool.clear();
         self.incarnation += 1;
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
         for i in 0..self.assigned.len() {
@@ -964,7 +1135,7 @@ impl Member {
             self.wake_at(cx, cx.now_us);
         }
         self.worker_take_batch(cx, world, worker);
-        if self.life == (Life::Closing { commit_sent: false }) {
+        if self.life == (Life::Closing { commit_sent: false, revoked: false }) {
             self.try_start_close_commit(cx, world);
         }
     }
@@ -982,8 +1153,11 @@ impl Member {
             && self.pc != Pc::Blocked
             && self.pc != Pc::WaitingForRoom
         {
+            // Inside poll(), a join waits for the coordinator's answer instead.
+            let joining = self.group.as_ref().is_some_and(|g| g.join != super::membership::Join::None);
             debug_assert!(
                 matches!(self.pc, Pc::ScriptAwaitCommits { .. })
+                    || joining
                     || queue.loop_event(self.id).is_some_and(|e| match e {
                         Event::LoopWake { incarnation, .. } | Event::RecordDone { incarnation, .. } => {
                             incarnation == self.incarnation

@@ -20,15 +20,19 @@
 //! time < T, which [`crate::Run::state_at`] reads off the recorded step functions and
 //! [`crate::crash_state_brute_force`] recomputes by stopping the engine at T.
 
-pub(crate) mod world;
+mod assignor;
+mod coordinator;
 mod member;
+mod membership;
 mod queue;
+pub(crate) mod world;
 
+use crate::events::GroupEventKind;
 use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
-use world::World;
 use member::Member;
 use queue::{EventQueue, Phase};
+use world::World;
 
 /// An event in the queue. Events of a member's earlier life (`incarnation`) are ignored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +63,22 @@ pub(crate) enum Event {
     /// model.md §8.9: the group has been empty for `offsets.retention.minutes` since
     /// `empty_since_us`: its committed offsets are deleted (unless a member came back).
     OffsetsExpire { empty_since_us: u64 },
+    /// model.md §10.4: a member's heartbeat (`seq` tells schedules apart).
+    Heartbeat { member: MemberId, seq: u32 },
+    /// model.md §10.3: the coordinator checks a member's session.
+    SessionCheck { member: MemberId, incarnation: u32 },
+    /// model.md §10.5: the rebalance timeout of join round `round`.
+    RebalanceTimeout { round: u32 },
+    /// KIP-134: the initial rebalance delay of round `round` ended.
+    InitialDelayOver { round: u32 },
+    /// A member's JoinGroup lands (`first`: a new dynamic member's, answered MEMBER_ID_REQUIRED).
+    JoinLands { member: MemberId, process: u32, first: bool },
+    /// A member's SyncGroup lands.
+    SyncLands { member: MemberId, process: u32 },
+    /// Event `index` of `group_events` reaches `member` (a deploy reaches each in turn).
+    Group { index: u16, member: MemberId },
+    /// A member's hang ends.
+    HangEnds { member: MemberId },
 }
 
 /// Whoever consumes the engine's outputs (the recorder, the brute-force count). The engine
@@ -98,19 +118,63 @@ pub(crate) struct Engine<'a> {
     world: World,
     /// Events left before the run is refused (twice [`MAX_EVENTS`]).
     budget: u64,
+    /// A group event the run could not apply (model.md §10.3: aimed at a member that is down).
+    error: Option<ScenarioError>,
 }
 
 impl<'a> Engine<'a> {
     /// The world at t = 0, before any event: one member about to poll (or run its script's
     /// first step), the group's committed offset at the log start (a script's new group:
-    /// none). The initial lines go to `sink` at t = 0.
+    /// none); or a consumer group with its first assignment (model.md §10.4: it exists at
+    /// t = 0 with no round trips) and its `group_events` scheduled. The initial lines go to
+    /// `sink` at t = 0.
     pub(crate) fn new<S: Sink>(scenario: &'a Scenario, sink: &mut S) -> Self {
-        let mut queue = EventQueue::new(1);
-        let mut world = World::new(scenario, 1);
-        let mut cx = Cx { s: scenario, now_us: 0, queue: &mut queue, out: sink };
+        let s = scenario;
+        let members = s.member_count() as usize;
+        let mut queue = EventQueue::new(members);
+        let mut world = World::new(s, s.partitions as usize);
+        let mut cx = Cx { s, now_us: 0, queue: &mut queue, out: sink };
         world.start(&mut cx);
-        let member = Member::start(&mut cx, &mut world, 0);
-        Engine { scenario, now_us: 0, queue, members: vec![member], world, budget: 2 * MAX_EVENTS }
+        let members = if s.group_mode() {
+            let present = membership::initial_members(s);
+            let assignment = world.coordinator.start_group(&mut cx, &present);
+            let members = (0..members as MemberId)
+                .map(|id| {
+                    Member::start_in_group_at_zero(
+                        &mut cx,
+                        &world,
+                        id,
+                        assignment.get(id as usize).map(Vec::as_slice),
+                    )
+                })
+                .collect();
+            for (index, event) in s.group_events.iter().enumerate() {
+                let index = index as u16;
+                match event.kind {
+                    GroupEventKind::Deploy => {
+                        for n in 1..=s.members as u16 {
+                            let at_us = event.deploy_shutdown_at_us(n);
+                            cx.schedule(
+                                at_us,
+                                Phase::Lifecycle,
+                                n - 1,
+                                Event::Group { index, member: n - 1 },
+                            );
+                        }
+                    }
+                    _ => cx.schedule(
+                        event.at_us,
+                        Phase::Lifecycle,
+                        event.member - 1,
+                        Event::Group { index, member: event.member - 1 },
+                    ),
+                }
+            }
+            members
+        } else {
+            vec![Member::start(&mut cx, &mut world, 0)]
+        };
+        Engine { scenario, now_us: 0, queue, members, world, budget: 2 * MAX_EVENTS, error: None }
     }
 
     /// Processes every event of the next instant before `stop_before_us`, reporting to
@@ -139,6 +203,9 @@ impl<'a> Engine<'a> {
             }
             self.handle(event, sink);
             next = self.queue.pop_before(at_us + 1).map(|(_, event)| event);
+        }
+        if let Some(error) = self.error.take() {
+            return Err(error);
         }
         #[cfg(debug_assertions)]
         self.check_invariants();
@@ -181,7 +248,34 @@ impl<'a> Engine<'a> {
             }
             Event::Close { member } => self.members[member as usize].close(&mut cx, world),
             Event::Restart { member } => self.members[member as usize].restart(&mut cx, world),
-            Event::OffsetsExpire { empty_since_us } => world.expire_offsets(&mut cx, empty_since_us),
+            Event::OffsetsExpire { empty_since_us } => {
+                world.coordinator.expire_offsets(&mut cx, empty_since_us)
+            }
+            Event::Heartbeat { member, seq } => self.members[member as usize].heartbeat(&mut cx, world, seq),
+            Event::SessionCheck { member, incarnation } => {
+                world.coordinator.session_check(&mut cx, member, incarnation)
+            }
+            Event::RebalanceTimeout { round } => world.coordinator.rebalance_timeout(&mut cx, round),
+            Event::InitialDelayOver { round } => world.coordinator.initial_delay_over(&mut cx, round),
+            Event::JoinLands { member, process, first } => {
+                self.members[member as usize].join_lands(&mut cx, world, process, first)
+            }
+            Event::SyncLands { member, process } => {
+                self.members[member as usize].sync_lands(&mut cx, world, process)
+            }
+            Event::Group { index, member } => {
+                if let Err(e) = self.members[member as usize].group_event(&mut cx, world, index) {
+                    self.error.get_or_insert(e);
+                }
+            }
+            Event::HangEnds { member } => self.members[member as usize].hang_ends(&mut cx),
+        }
+        // Join rounds the event completed: each member gets its JoinGroup response now.
+        for (member, process) in world.coordinator.take_join_responses() {
+            let m = &mut self.members[member as usize];
+            if m.process == process {
+                m.join_response(&mut cx, world);
+            }
         }
     }
 

@@ -5,11 +5,10 @@
 //! Memory here grows with events, never with offset values: a partition remembers only the
 //! completed offsets above its durable frontier.
 
-use super::queue::Phase;
-use super::{Cx, Event, Sink};
+use super::coordinator::Coordinator;
+use super::{Cx, Sink};
 use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{Jitter, OffsetReset, Scenario, US_PER_MS};
-use crate::timeline::MarkKind;
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::collections::BTreeSet;
@@ -27,18 +26,14 @@ impl World {
     /// A group of `partitions` partitions at t = 0, committed offsets at the log start.
     pub(crate) fn new(s: &Scenario, partitions: usize) -> Self {
         World {
-            coordinator: Coordinator {
-                committed: vec![None; partitions],
-                generation: 0,
-                members: 0,
-                empty_since_us: None,
-            },
+            coordinator: Coordinator::new(partitions),
             partitions: (0..partitions)
-                .map(|_| Partition { frontier: s.log_start_offset, above: BTreeSet::new() })
+                .map(|_| Partition { frontier: s.log_start_offset, above: BTreeSet::new(), handovers: 0 })
                 .collect(),
             commits: Commits {
                 list: Vec::new(),
                 offsets: Vec::new(),
+                resolved: Vec::new(),
                 requests_sent: 0,
                 failure_rng: ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(1)),
             },
@@ -51,30 +46,32 @@ impl World {
     /// frontier (offsets below the log start count as done).
     pub(crate) fn start<S: Sink>(&mut self, cx: &mut Cx<S>) {
         let committed = if cx.s.script.is_some() { None } else { Some(cx.s.log_start_offset) };
-        for p in 0..self.partitions.len() {
-            let partition = p as PartitionId;
-            self.coordinator.committed[p] = committed;
-            cx.emit(Output::Committed { partition, offset: committed });
-            cx.emit(Output::DurableFrontier { partition, offset: self.partitions[p].frontier });
+        self.coordinator.set_committed(cx, committed);
+        for (p, partition) in self.partitions.iter().enumerate() {
+            cx.emit(Output::DurableFrontier { partition: p as PartitionId, offset: partition.frontier });
         }
     }
 
     /// A record run of `offset` on `partition` completed: its side effect landed.
+    /// `handed_over` is the partition's handover count when the record was polled.
     pub(crate) fn complete_run<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
         member: MemberId,
         partition: PartitionId,
         offset: u64,
+        handed_over: u32,
     ) {
-        let durable_frontier = self.partitions[partition as usize].complete(offset);
-        cx.emit(Output::RunCompleted { member, partition, offset, durable_frontier });
+        let p = &mut self.partitions[partition as usize];
+        let durable_frontier = p.complete(offset);
+        let late = handed_over != p.handovers;
+        cx.emit(Output::RunCompleted { member, partition, late, offset, durable_frontier });
     }
 
     /// The offset a consumer starts from in `partition`: the committed offset, or where
     /// `auto.offset.reset` resolves now when the group has none (model.md §8.9).
     pub(crate) fn start_offset(&self, s: &Scenario, now_us: u64, partition: PartitionId) -> u64 {
-        match self.coordinator.committed[partition as usize] {
+        match self.coordinator.committed(partition) {
             Some(offset) => offset,
             None => reset_offset(s, now_us),
         }
@@ -100,80 +97,14 @@ pub(crate) fn reset_offset(s: &Scenario, now_us: u64) -> u64 {
     }
 }
 
-/// The group coordinator: committed offsets, the generation, and whether the group is empty.
-pub(crate) struct Coordinator {
-    /// Committed offset per partition; `None`: the group has none.
-    committed: Vec<Option<u64>>,
-    /// Bumped when a member is evicted: commits of an older generation are rejected.
-    generation: u32,
-    /// Members in the group.
-    members: u32,
-    /// Since when the group has had no member (model.md §8.9: retention counts from then).
-    empty_since_us: Option<u64>,
-}
-
-impl Coordinator {
-    pub(crate) fn committed(&self, partition: PartitionId) -> Option<u64> {
-        self.committed[partition as usize]
-    }
-
-    pub(crate) fn generation(&self) -> u32 {
-        self.generation
-    }
-
-    /// Stores a committed offset (an OffsetCommit landed).
-    pub(crate) fn store<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, offset: u64) {
-        self.committed[partition as usize] = Some(offset);
-        cx.emit(Output::Committed { partition, offset: Some(offset) });
-    }
-
-    /// model.md §8.7: a member is evicted; commits of its generation will be rejected.
-    pub(crate) fn evict(&mut self) {
-        self.generation += 1;
-    }
-
-    /// A member joins (or rejoins after its downtime).
-    pub(crate) fn member_joined(&mut self) {
-        self.members += 1;
-        self.empty_since_us = None;
-    }
-
-    /// A member left (its `close()` returned). When the group is left empty, its offsets
-    /// expire after `offsets.retention.minutes` (model.md §8.9; Kafka KIP-211).
-    pub(crate) fn member_left<S: Sink>(&mut self, cx: &mut Cx<S>) {
-        self.members -= 1;
-        if self.members == 0 {
-            self.empty_since_us = Some(cx.now_us);
-            let retention_us = cx.s.offsets_retention_minutes.saturating_mul(60_000 * US_PER_MS);
-            if let Some(at_us) = cx.now_us.checked_add(retention_us) {
-                cx.schedule(at_us, Phase::Lifecycle, 0, Event::OffsetsExpire { empty_since_us: cx.now_us });
-            }
-        }
-    }
-}
-
-impl World {
-    /// model.md §8.9: the group stayed empty for the retention period: its committed offsets
-    /// are deleted. Ignored when a member came back since `empty_since_us`.
-    pub(crate) fn expire_offsets<S: Sink>(&mut self, cx: &mut Cx<S>, empty_since_us: u64) {
-        if self.coordinator.empty_since_us != Some(empty_since_us) {
-            return;
-        }
-        for p in 0..self.coordinator.committed.len() {
-            let partition = p as PartitionId;
-            if self.coordinator.committed[p].take().is_some() {
-                cx.emit(Output::Committed { partition, offset: None });
-                cx.emit(Output::Mark { member: 0, partition, kind: MarkKind::OffsetsExpired });
-            }
-        }
-    }
-}
-
 /// One partition's record completions: the durable frontier and the completed offsets above
 /// it (only those: memory grows with completions out of order, never with offset values).
 pub(crate) struct Partition {
     frontier: u64,
     above: BTreeSet<u64>,
+    /// How often a member took the partition (model.md §10.7): records polled before the
+    /// latest handover complete "late".
+    pub(crate) handovers: u32,
 }
 
 impl Partition {
@@ -215,6 +146,9 @@ pub(crate) enum CommitKind {
     Close,
     /// `sendOffsetsToTransaction` + `commitTransaction` of records `from..to` of `partition`.
     Transaction { partition: PartitionId, from: u64, to: u64 },
+    /// `onJoinPrepare`'s asynchronous commit of every position, which the join waits for
+    /// (model.md §10.5); not retried.
+    JoinPrepare,
 }
 
 impl CommitKind {
@@ -230,6 +164,8 @@ impl CommitKind {
 #[derive(Clone, Debug)]
 pub(crate) struct Commit {
     pub(crate) member: MemberId,
+    /// The sender's process life: a response reaching a later life is dropped.
+    pub(crate) process: u32,
     pub(crate) kind: CommitKind,
     /// Its (partition, offset) pairs, an index range into [`Commits::offsets`].
     offsets: Range<u32>,
@@ -244,6 +180,8 @@ pub(crate) struct Commits {
     list: Vec<Commit>,
     /// The (partition, offset) pairs of every commit, back to back (one allocation for all).
     offsets: Vec<(PartitionId, u64)>,
+    /// Whether each commit is settled (landed or given up), by id.
+    resolved: Vec<bool>,
     /// OffsetCommit requests sent so far, retries included: the numbering of `commit_failures`.
     requests_sent: u64,
     failure_rng: ChaCha8Rng,
@@ -251,9 +189,11 @@ pub(crate) struct Commits {
 
 impl Commits {
     /// Files a new commit of `offsets`; returns its id.
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn open(
         &mut self,
         member: MemberId,
+        process: u32,
         kind: CommitKind,
         offsets: impl IntoIterator<Item = (PartitionId, u64)>,
         now_us: u64,
@@ -263,8 +203,10 @@ impl Commits {
         let start = self.offsets.len() as u32;
         self.offsets.extend(offsets);
         let id = self.list.len() as CommitId;
+        self.resolved.push(false);
         self.list.push(Commit {
             member,
+            process,
             kind,
             offsets: start..self.offsets.len() as u32,
             first_sent_us: now_us,
@@ -276,6 +218,21 @@ impl Commits {
 
     pub(crate) fn get(&self, id: CommitId) -> &Commit {
         &self.list[id as usize]
+    }
+
+    /// The last commit opened.
+    pub(crate) fn last_id(&self) -> CommitId {
+        self.list.len() as CommitId - 1
+    }
+
+    /// Commit `id` is settled.
+    pub(crate) fn resolve(&mut self, id: CommitId) {
+        self.resolved[id as usize] = true;
+    }
+
+    /// Whether commit `id` is settled.
+    pub(crate) fn is_resolved(&self, id: CommitId) -> bool {
+        self.resolved[id as usize]
     }
 
     pub(crate) fn get_mut(&mut self, id: CommitId) -> &mut Commit {
@@ -381,7 +338,7 @@ mod tests {
 
     #[test]
     fn the_frontier_waits_for_the_lowest_unfinished_offset() {
-        let mut p = Partition { frontier: 0, above: BTreeSet::new() };
+        let mut p = Partition { frontier: 0, above: BTreeSet::new(), handovers: 0 };
         assert_eq!(p.complete(1), 0);
         assert_eq!(p.complete(2), 0);
         assert_eq!(p.complete(0), 3);

@@ -1,0 +1,597 @@
+//! The group coordinator (model.md §10): the committed offsets, the members it knows with
+//! their sessions, and the group protocol — classic join/sync rounds (Kafka
+//! `GroupMetadataManager` for classic groups, `AbstractCoordinator` on the client side) or the
+//! consumer protocol's target assignment reconciled at heartbeats (KIP-848,
+//! `ConsumerMembershipManager`).
+//!
+//! The coordinator never calls a member: join rounds it completes wait in
+//! [`Coordinator::take_join_responses`] for the engine to deliver, and what a member learns
+//! at a heartbeat comes back as a [`Reconcile`].
+
+use super::assignor;
+use super::queue::Phase;
+use super::{Cx, Event, Sink};
+use crate::output::{MemberId, Output, PartitionId};
+use crate::scenario::{Assignor, Scenario, US_PER_MS};
+use crate::timeline::{CommitFailure, MarkKind};
+
+/// The group's state (classic protocol; the consumer protocol is always `Stable` or `Empty`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// No member.
+    Empty,
+    /// Everyone holds its assignment.
+    Stable,
+    /// A rebalance has started: members join; `round` tells its timeouts apart.
+    Preparing { round: u32 },
+    /// The join completed; members are fetching their assignment (SyncGroup). A commit that
+    /// lands now is refused with REBALANCE_IN_PROGRESS (model.md §10.5).
+    Completing,
+}
+
+/// A member as the coordinator knows it. A dynamic member's restart is a new entry (a new
+/// member id); the old one stays until its session expires (model.md §10.3).
+#[derive(Clone, Debug)]
+struct Entry {
+    member: MemberId,
+    /// The process life the entry belongs to.
+    incarnation: u32,
+    is_static: bool,
+    session_deadline_us: u64,
+    /// Classic: its JoinGroup arrived in the current round.
+    joined: bool,
+    /// Classic: what it reported holding when it joined. Consumer protocol: what it holds.
+    owned: Vec<PartitionId>,
+    /// Classic: its assignment in the current generation (served at SyncGroup). Consumer
+    /// protocol: its target assignment.
+    assignment: Vec<PartitionId>,
+    /// Consumer protocol: a static member that closed (epoch −2): it keeps its partitions
+    /// until its session expires.
+    away: bool,
+}
+
+/// What a consumer-protocol member learns at a heartbeat (model.md §10.6).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Reconcile {
+    /// Partitions it must give up (pause now, `onPartitionsRevoked` in its next poll).
+    pub(crate) revoke: Vec<PartitionId>,
+    /// Partitions it receives now.
+    pub(crate) assign: Vec<PartitionId>,
+}
+
+/// The group coordinator.
+pub(crate) struct Coordinator {
+    committed: Vec<Option<u64>>,
+    /// Classic: bumped when a join round completes (and, for one consumer, at an eviction,
+    /// model.md §8.7). Commits of an older generation are rejected.
+    generation: u32,
+    state: State,
+    entries: Vec<Entry>,
+    /// Consumer protocol: who holds each partition until its revocation is acknowledged.
+    holder: Vec<Option<MemberId>>,
+    /// Consumer protocol: the target assignment's epoch, and the last epoch counted as a
+    /// rebalance.
+    target_epoch: u32,
+    counted_epoch: u32,
+    round: u32,
+    /// The first join of an empty group completes no earlier than this (KIP-134's
+    /// `group.initial.rebalance.delay.ms`).
+    initial_delay_until_us: u64,
+    empty_since_us: Option<u64>,
+    /// Members whose JoinGroup response is due now (a round completed), as (member, life).
+    join_responses: Vec<(MemberId, u32)>,
+}
+
+impl Coordinator {
+    /// The coordinator at t = 0 with no committed offsets and no members.
+    pub(crate) fn new(partitions: usize) -> Self {
+        Coordinator {
+            committed: vec![None; partitions],
+            generation: 0,
+            state: State::Empty,
+            entries: Vec::new(),
+            holder: vec![None; partitions],
+            target_epoch: 0,
+            counted_epoch: 0,
+            round: 0,
+            initial_delay_until_us: 0,
+            empty_since_us: None,
+            join_responses: Vec::new(),
+        }
+    }
+
+    fn partitions(&self) -> u32 {
+        self.committed.len() as u32
+    }
+
+    pub(crate) fn committed(&self, partition: PartitionId) -> Option<u64> {
+        self.committed[partition as usize]
+    }
+
+    /// Sets the committed offsets at t = 0 (a steady loop's group has committed the log
+    /// start; a script's new group has none).
+    pub(crate) fn set_committed<S: Sink>(&mut self, cx: &mut Cx<S>, offset: Option<u64>) {
+        for p in 0..self.committed.len() {
+            self.committed[p] = offset;
+            cx.emit(Output::Committed { partition: p as PartitionId, offset });
+        }
+    }
+
+    pub(crate) fn generation(&self) -> u32 {
+        self.generation
+    }
+
+    /// Stores a committed offset (an OffsetCommit landed).
+    pub(crate) fn store<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, offset: u64) {
+        self.committed[partition as usize] = Some(offset);
+        cx.emit(Output::Committed { partition, offset: Some(offset) });
+    }
+
+    /// Whether an OffsetCommit of `member` (life `incarnation`) sent in generation
+    /// `generation` is stored when it lands, or why not (model.md §8.7, §10.5). The one-
+    /// consumer model checks the generation only; a group also checks the member is still
+    /// in it and that no join round is completing.
+    pub(crate) fn accepts(
+        &self,
+        s: &Scenario,
+        member: MemberId,
+        incarnation: u32,
+        generation: u32,
+    ) -> Result<(), CommitFailure> {
+        if !s.group_mode() {
+            return if generation == self.generation { Ok(()) } else { Err(CommitFailure::Evicted) };
+        }
+        if self.entry(member, incarnation).is_none() {
+            return Err(CommitFailure::Evicted);
+        }
+        if s.consumer_protocol() {
+            return Ok(());
+        }
+        match self.state {
+            State::Completing => Err(CommitFailure::RebalanceInProgress),
+            _ if generation != self.generation => Err(CommitFailure::Evicted),
+            _ => Ok(()),
+        }
+    }
+
+    fn entry(&self, member: MemberId, incarnation: u32) -> Option<usize> {
+        self.entries.iter().position(|e| e.member == member && e.incarnation == incarnation)
+    }
+
+    /// The one-consumer model (model.md §8.7): a member is evicted; commits of its
+    /// generation will be rejected.
+    pub(crate) fn evict(&mut self) {
+        self.generation += 1;
+    }
+
+    /// The one-consumer model: the member is there (at t = 0, or back after its downtime).
+    pub(crate) fn single_member_present(&mut self, incarnation: u32) {
+        self.entries = vec![Entry {
+            member: 0,
+            incarnation,
+            is_static: false,
+            session_deadline_us: u64::MAX,
+            joined: true,
+            owned: vec![0],
+            assignment: vec![0],
+            away: false,
+        }];
+        self.state = State::Stable;
+        self.empty_since_us = None;
+    }
+
+    /// The one-consumer model: the member's `close()` returned.
+    pub(crate) fn single_member_left<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        self.entries.clear();
+        self.become_empty(cx);
+    }
+
+    fn become_empty<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        self.state = State::Empty;
+        self.empty_since_us = Some(cx.now_us);
+        let retention_us = cx.s.offsets_retention_minutes.saturating_mul(60_000 * US_PER_MS);
+        if let Some(at_us) = cx.now_us.checked_add(retention_us) {
+            cx.schedule(at_us, Phase::Lifecycle, 0, Event::OffsetsExpire { empty_since_us: cx.now_us });
+        }
+    }
+
+    /// model.md §8.9: the group stayed empty for the retention period: its committed offsets
+    /// are deleted (KIP-211). Ignored when a member came back since `empty_since_us`.
+    pub(crate) fn expire_offsets<S: Sink>(&mut self, cx: &mut Cx<S>, empty_since_us: u64) {
+        if self.empty_since_us != Some(empty_since_us) {
+            return;
+        }
+        for p in 0..self.committed.len() {
+            let partition = p as PartitionId;
+            if self.committed[p].take().is_some() {
+                cx.emit(Output::Committed { partition, offset: None });
+                cx.emit(Output::Mark { member: 0, partition, kind: MarkKind::OffsetsExpired });
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- membership
+
+    /// The group at t = 0 (model.md §10.4: it exists with no round trips): `members` in
+    /// member order, with the first assignment. Returns each member's partitions.
+    pub(crate) fn start_group<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        members: &[MemberId],
+    ) -> Vec<Vec<PartitionId>> {
+        let s = cx.s;
+        let empty = vec![Vec::new(); members.len()];
+        let assignment = if s.consumer_protocol() {
+            assignor::sticky(&empty, self.partitions())
+        } else {
+            self.assign(s, members, &empty)
+        };
+        self.entries = members
+            .iter()
+            .zip(&assignment)
+            .map(|(&member, held)| Entry {
+                member,
+                incarnation: 0,
+                is_static: s.static_membership,
+                session_deadline_us: s.session_timeout_us,
+                joined: false,
+                owned: held.clone(),
+                assignment: held.clone(),
+                away: false,
+            })
+            .collect();
+        for (&member, held) in members.iter().zip(&assignment) {
+            for &p in held {
+                self.holder[p as usize] = Some(member);
+            }
+            self.schedule_session_check(cx, member, 0, s.session_timeout_us);
+        }
+        self.generation = 1;
+        self.target_epoch = 1;
+        self.counted_epoch = 1;
+        self.state = State::Stable;
+        assignment
+    }
+
+    /// The classic assignment of `members` (member order) holding `owned` now.
+    fn assign(
+        &self,
+        s: &Scenario,
+        members: &[MemberId],
+        owned: &[Vec<PartitionId>],
+    ) -> Vec<Vec<PartitionId>> {
+        match s.assignment_strategy {
+            Assignor::Range => assignor::range(members, self.partitions()),
+            Assignor::RoundRobin => assignor::round_robin(members, self.partitions()),
+            Assignor::CooperativeSticky => assignor::sticky(owned, self.partitions()),
+        }
+    }
+
+    fn schedule_session_check<S: Sink>(
+        &self,
+        cx: &mut Cx<S>,
+        member: MemberId,
+        incarnation: u32,
+        at_us: u64,
+    ) {
+        cx.schedule(at_us, Phase::Lifecycle, member, Event::SessionCheck { member, incarnation });
+    }
+
+    /// A heartbeat, JoinGroup, SyncGroup or landed OffsetCommit refreshes a member's
+    /// session (model.md §10.4).
+    pub(crate) fn refresh(&mut self, s: &Scenario, member: MemberId, incarnation: u32, now_us: u64) {
+        if let Some(i) = self.entry(member, incarnation) {
+            self.entries[i].session_deadline_us = now_us + s.session_timeout_us;
+        }
+    }
+
+    /// The session check of a member: if it was not refreshed, the coordinator drops it
+    /// (model.md §10.3), which starts a rebalance. Returns a join round it completes.
+    pub(crate) fn session_check<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, incarnation: u32) {
+        let Some(i) = self.entry(member, incarnation) else { return };
+        let deadline = self.entries[i].session_deadline_us;
+        if cx.now_us < deadline {
+            self.schedule_session_check(cx, member, incarnation, deadline);
+            return;
+        }
+        cx.emit(Output::Mark { member, partition: 0, kind: MarkKind::SessionExpired });
+        self.remove(cx, i);
+    }
+
+    /// The members whose JoinGroup response is due now, in member order.
+    pub(crate) fn take_join_responses(&mut self) -> Vec<(MemberId, u32)> {
+        let mut due = std::mem::take(&mut self.join_responses);
+        due.sort_unstable();
+        due
+    }
+
+    /// Removes entry `i` (expired, left, or dropped) and lets the group react: the consumer
+    /// protocol frees its partitions and recomputes the target; a classic group rebalances.
+    fn remove<S: Sink>(&mut self, cx: &mut Cx<S>, i: usize) {
+        let gone = self.entries.remove(i);
+        for p in &gone.owned {
+            if self.holder[*p as usize] == Some(gone.member) {
+                self.holder[*p as usize] = None;
+            }
+        }
+        if self.entries.is_empty() {
+            self.become_empty(cx);
+        } else if cx.s.consumer_protocol() {
+            self.retarget();
+        } else if let State::Preparing { .. } = self.state {
+            self.try_complete(cx);
+        } else {
+            self.start_rebalance(cx);
+        }
+    }
+
+    /// A dynamic member's LeaveGroup (its `close()` returned, or its poll timer expired).
+    pub(crate) fn leave<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, incarnation: u32) {
+        if let Some(i) = self.entry(member, incarnation) {
+            self.remove(cx, i);
+        }
+    }
+
+    /// A static member under the consumer protocol closed (epoch −2): it keeps its
+    /// partitions until its session expires.
+    pub(crate) fn static_away(&mut self, member: MemberId, incarnation: u32) {
+        if let Some(i) = self.entry(member, incarnation) {
+            self.entries[i].away = true;
+        }
+    }
+
+    // ---------------------------------------------------------------- classic rounds
+
+    fn start_rebalance<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        self.round += 1;
+        self.state = State::Preparing { round: self.round };
+        for e in &mut self.entries {
+            e.joined = false;
+        }
+        // Dynamic members that have not joined within the rebalance timeout are dropped.
+        cx.schedule(
+            cx.now_us + cx.s.max_poll_interval_us,
+            Phase::Lifecycle,
+            0,
+            Event::RebalanceTimeout { round: self.round },
+        );
+    }
+
+    /// Whether a classic member must (re)join: a rebalance is under way that it has not
+    /// joined yet. Its heartbeat tells it (model.md §10.5).
+    pub(crate) fn rebalance_pending(&self, member: MemberId, incarnation: u32) -> bool {
+        matches!(self.state, State::Preparing { .. })
+            && self.entry(member, incarnation).is_some_and(|i| !self.entries[i].joined)
+    }
+
+    /// A JoinGroup of a classic member lands. A static member within its session gets its
+    /// assignment back with no rebalance (KIP-345): then it alone completes at once.
+    pub(crate) fn join<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        member: MemberId,
+        incarnation: u32,
+        owned: Vec<PartitionId>,
+    ) {
+        let s = cx.s;
+        let session_deadline_us = cx.now_us + s.session_timeout_us;
+        if let Some(i) = self
+            .entries
+            .iter()
+            .position(|e| e.member == member && e.is_static && e.incarnation != incarnation)
+        {
+            // A static member back within its session: same entry, new life.
+            let e = &mut self.entries[i];
+            e.incarnation = incarnation;
+            e.session_deadline_us = session_deadline_us;
+            let stable = self.state == State::Stable;
+            e.joined |= stable;
+            self.schedule_session_check(cx, member, incarnation, session_deadline_us);
+            if stable {
+                self.join_responses.push((member, incarnation));
+                return;
+            }
+        }
+        match self.entry(member, incarnation) {
+            Some(i) => {
+                self.entries[i].joined = true;
+                self.entries[i].owned = owned;
+                self.entries[i].session_deadline_us = session_deadline_us;
+            }
+            None => {
+                self.entries.push(Entry {
+                    member,
+                    incarnation,
+                    is_static: s.static_membership,
+                    session_deadline_us,
+                    joined: true,
+                    owned,
+                    assignment: Vec::new(),
+                    away: false,
+                });
+                self.entries.sort_by_key(|e| e.member);
+                self.schedule_session_check(cx, member, incarnation, session_deadline_us);
+            }
+        }
+        match self.state {
+            State::Empty => {
+                // KIP-134: the first join of an empty group waits for others to arrive.
+                self.empty_since_us = None;
+                self.initial_delay_until_us = cx.now_us + s.initial_rebalance_delay_us;
+                self.start_rebalance(cx);
+                self.entries
+                    .iter_mut()
+                    .for_each(|e| e.joined = e.member == member && e.incarnation == incarnation);
+                cx.schedule(
+                    self.initial_delay_until_us,
+                    Phase::Lifecycle,
+                    0,
+                    Event::InitialDelayOver { round: self.round },
+                );
+            }
+            State::Stable | State::Completing => {
+                self.start_rebalance(cx);
+                let i = self.entry(member, incarnation).expect("just joined");
+                self.entries[i].joined = true;
+                self.try_complete(cx);
+            }
+            State::Preparing { .. } => self.try_complete(cx),
+        }
+    }
+
+    /// The rebalance timeout of round `round`: dynamic members that have not joined are
+    /// dropped, and the round completes with those that did.
+    pub(crate) fn rebalance_timeout<S: Sink>(&mut self, cx: &mut Cx<S>, round: u32) {
+        if self.state != (State::Preparing { round }) {
+            return;
+        }
+        self.entries.retain(|e| e.joined || e.is_static);
+        if self.entries.is_empty() {
+            self.become_empty(cx);
+        } else {
+            self.try_complete(cx);
+        }
+    }
+
+    /// The initial rebalance delay of round `round` ended.
+    pub(crate) fn initial_delay_over<S: Sink>(&mut self, cx: &mut Cx<S>, round: u32) {
+        if self.state == (State::Preparing { round }) {
+            self.try_complete(cx);
+        }
+    }
+
+    /// Completes the join round if every member has joined (and the initial delay passed):
+    /// a new generation and its assignment (model.md §10.5).
+    fn try_complete<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        let all_joined = self.entries.iter().all(|e| e.joined);
+        if !all_joined || cx.now_us < self.initial_delay_until_us || self.entries.is_empty() {
+            return;
+        }
+        let s = cx.s;
+        self.generation += 1;
+        let members: Vec<MemberId> = self.entries.iter().map(|e| e.member).collect();
+        let owned: Vec<Vec<PartitionId>> = self.entries.iter().map(|e| e.owned.clone()).collect();
+        let mut assignment = self.assign(s, &members, &owned);
+        if s.assignment_strategy == Assignor::CooperativeSticky {
+            // A partition still held by another member is withheld from its new owner this
+            // round: its holder revokes it, rejoins, and the next round hands it over.
+            for (i, target) in assignment.iter_mut().enumerate() {
+                target.retain(|p| owned.iter().enumerate().all(|(j, held)| j == i || !held.contains(p)));
+            }
+        }
+        for (e, a) in self.entries.iter_mut().zip(assignment) {
+            e.assignment = a;
+            e.joined = false;
+        }
+        self.state = State::Completing;
+        self.join_responses.extend(self.entries.iter().map(|e| (e.member, e.incarnation)));
+    }
+
+    /// A SyncGroup lands: the member's assignment in the current generation (`None` when it
+    /// is no longer in the group). The round's first sync makes the group stable and counts
+    /// the rebalance.
+    pub(crate) fn sync<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        member: MemberId,
+        incarnation: u32,
+    ) -> Option<Vec<PartitionId>> {
+        let i = self.entry(member, incarnation)?;
+        if self.state == State::Completing {
+            self.state = State::Stable;
+            cx.emit(Output::Rebalance);
+        }
+        let e = &mut self.entries[i];
+        e.owned = e.assignment.clone();
+        e.session_deadline_us = cx.now_us + cx.s.session_timeout_us;
+        Some(e.assignment.clone())
+    }
+
+    // ---------------------------------------------------------------- consumer protocol
+
+    /// The consumer protocol's target assignment: the uniform assignor over the members in
+    /// member order, sticky on the current target (model.md §10.2, §10.6).
+    fn retarget(&mut self) {
+        let current: Vec<Vec<PartitionId>> = self.entries.iter().map(|e| e.assignment.clone()).collect();
+        let target = assignor::sticky(&current, self.partitions());
+        let changed = current != target;
+        for (e, t) in self.entries.iter_mut().zip(target) {
+            e.assignment = t;
+        }
+        if changed {
+            self.target_epoch += 1;
+        }
+    }
+
+    /// A consumer-protocol member joins (its first heartbeat, epoch 0). A static member back
+    /// within its session takes its entry over with what it held.
+    pub(crate) fn consumer_join<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, incarnation: u32) {
+        let s = cx.s;
+        let session_deadline_us = cx.now_us + s.session_timeout_us;
+        self.empty_since_us = None;
+        if self.state == State::Empty {
+            self.state = State::Stable;
+        }
+        if let Some(i) = self.entries.iter().position(|e| e.member == member && e.is_static) {
+            let e = &mut self.entries[i];
+            e.incarnation = incarnation;
+            e.away = false;
+            e.session_deadline_us = session_deadline_us;
+            e.owned.clear();
+        } else {
+            self.entries.push(Entry {
+                member,
+                incarnation,
+                is_static: s.static_membership,
+                session_deadline_us,
+                joined: true,
+                owned: Vec::new(),
+                assignment: Vec::new(),
+                away: false,
+            });
+            self.entries.sort_by_key(|e| e.member);
+            self.retarget();
+        }
+        self.schedule_session_check(cx, member, incarnation, session_deadline_us);
+    }
+
+    /// A consumer-protocol heartbeat: refreshes the session, takes the revocations the
+    /// member has finished (`released`), and tells it what to give up and what it receives
+    /// now (partitions nobody holds any more).
+    pub(crate) fn consumer_heartbeat<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        member: MemberId,
+        incarnation: u32,
+        released: &[PartitionId],
+    ) -> Option<Reconcile> {
+        let i = self.entry(member, incarnation)?;
+        let now_us = cx.now_us;
+        let e = &mut self.entries[i];
+        e.session_deadline_us = now_us + cx.s.session_timeout_us;
+        for p in released {
+            e.owned.retain(|o| o != p);
+            if self.holder[*p as usize] == Some(member) {
+                self.holder[*p as usize] = None;
+            }
+        }
+        let revoke: Vec<PartitionId> =
+            e.owned.iter().copied().filter(|p| !e.assignment.contains(p)).collect();
+        let assign: Vec<PartitionId> = e
+            .assignment
+            .iter()
+            .copied()
+            .filter(|p| !e.owned.contains(p) && self.holder[*p as usize].is_none())
+            .collect();
+        for &p in &assign {
+            self.holder[p as usize] = Some(member);
+            e.owned.push(p);
+        }
+        e.owned.sort_unstable();
+        if !assign.is_empty() && self.counted_epoch < self.target_epoch {
+            self.counted_epoch = self.target_epoch;
+            cx.emit(Output::Rebalance);
+        }
+        Some(Reconcile { revoke, assign })
+    }
+}

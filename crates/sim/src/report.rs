@@ -1,0 +1,281 @@
+//! What the group view reports (model.md §10.7), recorded from the engine's outputs: each
+//! handover of a partition with what it loses and repeats, how long each partition stalls,
+//! the rebalances, and the intervals each member spends down, hung or rebalancing.
+
+use crate::engine::world::reset_offset;
+use crate::output::{MemberId, MemberStatus, PartitionId};
+use crate::runs::RunCounts;
+use crate::scenario::Scenario;
+use serde::Serialize;
+
+/// A partition passed to a new owner, or back to its own member (model.md §10.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Handover {
+    /// When, µs (the new owner's assignment; the horizon for a partition left without one).
+    pub at_us: u64,
+    /// The partition.
+    pub partition: PartitionId,
+    /// The member that held it before (index from 0), if any.
+    pub from: Option<MemberId>,
+    /// The member that holds it now (index from 0); `None` at the horizon, still unowned.
+    pub to: Option<MemberId>,
+    /// The committed offset the new owner starts from (`None`: the group has none).
+    pub committed: Option<u64>,
+    /// Offsets below it that never completed (at-most-once), newly at this handover, less
+    /// those the previous owner's pool completed afterwards.
+    pub lost: u64,
+    /// Runs completed at or above it by the previous owner, which the new owner repeats
+    /// (at-least-once), including those its pool completed afterwards.
+    pub duplicated: u64,
+}
+
+/// One partition's totals over the horizon (model.md §10.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct PartitionDamage {
+    /// The partition.
+    pub partition: PartitionId,
+    /// Records lost at its handovers.
+    pub lost: u64,
+    /// Records processed again after its handovers.
+    pub duplicated: u64,
+    /// Time nobody processed it: from when its owner stopped until a poll handed out its
+    /// records again (or the horizon), µs.
+    pub stalled_us: u64,
+}
+
+/// A stretch of time `[from_us, to_us)`, µs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Interval {
+    /// Start, µs.
+    pub from_us: u64,
+    /// End, µs (the horizon when it had not ended).
+    pub to_us: u64,
+}
+
+/// What one member spent its time on (model.md §10.7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct MemberTime {
+    /// The member (index from 0: `consumer-1` is 0).
+    pub member: MemberId,
+    /// Down: crashed, closed, or not started yet.
+    pub down: Vec<Interval>,
+    /// Hung: alive but not polling.
+    pub hung: Vec<Interval>,
+    /// Between its join and its new assignment.
+    pub rebalancing: Vec<Interval>,
+}
+
+/// The group's report over the horizon (model.md §10.7).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GroupReport {
+    /// Every handover after t = 0, in time order.
+    pub handovers: Vec<Handover>,
+    /// Per partition, in partition order.
+    pub partitions: Vec<PartitionDamage>,
+    /// Rebalances whose assignment arrived within the horizon.
+    pub rebalances: u32,
+    /// Per member, in member order.
+    pub members: Vec<MemberTime>,
+}
+
+impl GroupReport {
+    /// Records lost over all partitions.
+    pub fn lost(&self) -> u64 {
+        self.partitions.iter().map(|p| p.lost).sum()
+    }
+
+    /// Records processed again over all partitions.
+    pub fn duplicated(&self) -> u64 {
+        self.partitions.iter().map(|p| p.duplicated).sum()
+    }
+}
+
+/// One partition's bookkeeping.
+struct PartitionBooks {
+    owner: Option<MemberId>,
+    /// Offsets completed by the owner since its handover.
+    owner_runs: Vec<u64>,
+    /// Where the last handover's owner started, and the handover's index.
+    last: Option<(u64, usize)>,
+    /// Never-run offsets below the last handover's start, counted lost and not run since.
+    lost_counted: u64,
+    /// The owner stopped processing since its handover.
+    stopped: bool,
+    stalled_since_us: Option<u64>,
+}
+
+/// Builds a [`GroupReport`] from the recorder's outputs.
+pub(crate) struct GroupRecorder {
+    report: GroupReport,
+    books: Vec<PartitionBooks>,
+    status: Vec<(MemberStatus, u64)>,
+}
+
+impl GroupRecorder {
+    pub(crate) fn new(partitions: usize, members: usize) -> Self {
+        GroupRecorder {
+            report: GroupReport {
+                partitions: (0..partitions)
+                    .map(|p| PartitionDamage {
+                        partition: p as PartitionId,
+                        lost: 0,
+                        duplicated: 0,
+                        stalled_us: 0,
+                    })
+                    .collect(),
+                members: (0..members)
+                    .map(|m| MemberTime { member: m as MemberId, ..MemberTime::default() })
+                    .collect(),
+                ..GroupReport::default()
+            },
+            books: (0..partitions)
+                .map(|_| PartitionBooks {
+                    owner: None,
+                    owner_runs: Vec::new(),
+                    last: None,
+                    lost_counted: 0,
+                    stopped: false,
+                    stalled_since_us: None,
+                })
+                .collect(),
+            status: vec![(MemberStatus::Active, 0); members],
+        }
+    }
+
+    /// A run of `offset` completed; `earlier_runs` is k(offset) before it. A `late` run
+    /// comes from a batch polled before the partition's last handover (a pool finishing
+    /// after it): it counts against that handover, as duplicated at or above where the new
+    /// owner started, else no longer lost.
+    pub(crate) fn run_completed(
+        &mut self,
+        partition: PartitionId,
+        offset: u64,
+        earlier_runs: u32,
+        late: bool,
+    ) {
+        let p = partition as usize;
+        let books = &mut self.books[p];
+        if !late {
+            books.owner_runs.push(offset);
+            return;
+        }
+        let Some((start, index)) = books.last else { return };
+        let handover = &mut self.report.handovers[index];
+        let damage = &mut self.report.partitions[p];
+        if offset >= start {
+            handover.duplicated += 1;
+            damage.duplicated += 1;
+        } else if earlier_runs == 0 && books.lost_counted > 0 {
+            books.lost_counted -= 1;
+            handover.lost = handover.lost.saturating_sub(1);
+            damage.lost = damage.lost.saturating_sub(1);
+        }
+    }
+
+    /// `partition` passes to `to` at `at_us` (`None`: counted at the horizon, unowned).
+    pub(crate) fn handover(
+        &mut self,
+        s: &Scenario,
+        at_us: u64,
+        partition: PartitionId,
+        to: Option<MemberId>,
+        committed: Option<u64>,
+        runs: &RunCounts,
+    ) {
+        let p = partition as usize;
+        let books = &mut self.books[p];
+        let start = committed.unwrap_or_else(|| reset_offset(s, at_us));
+        let duplicated = books.owner_runs.iter().filter(|&&o| o >= start).count() as u64;
+        let never_run = runs.range_counts(s.log_start_offset, start).never_run;
+        let lost = never_run.saturating_sub(books.lost_counted);
+        books.lost_counted = never_run;
+        let from = books.owner;
+        books.owner = to;
+        books.owner_runs.clear();
+        books.stopped = false;
+        if at_us == 0 && from.is_none() {
+            return; // the group's first assignment
+        }
+        books.last = Some((start, self.report.handovers.len()));
+        self.report.handovers.push(Handover { at_us, partition, from, to, committed, lost, duplicated });
+        let damage = &mut self.report.partitions[p];
+        damage.lost += lost;
+        damage.duplicated += duplicated;
+    }
+
+    /// The owner of `partition` stopped processing it at `at_us`.
+    pub(crate) fn stopped(&mut self, at_us: u64, partition: PartitionId) {
+        let books = &mut self.books[partition as usize];
+        books.stopped = true;
+        books.stalled_since_us.get_or_insert(at_us);
+    }
+
+    /// A poll handed out records of `partition` at `at_us`: a stall ends.
+    pub(crate) fn polled(&mut self, at_us: u64, partition: PartitionId, horizon_us: u64) {
+        let p = partition as usize;
+        if let Some(since) = self.books[p].stalled_since_us.take() {
+            self.report.partitions[p].stalled_us += at_us.min(horizon_us).saturating_sub(since);
+        }
+        self.books[p].stopped = false;
+    }
+
+    /// A member's status changed at `at_us`.
+    pub(crate) fn member_status(
+        &mut self,
+        at_us: u64,
+        member: MemberId,
+        status: MemberStatus,
+        horizon_us: u64,
+    ) {
+        let m = member as usize;
+        let (was, since) = self.status[m];
+        self.close_interval(m, was, since, at_us.min(horizon_us));
+        self.status[m] = (status, at_us);
+    }
+
+    fn close_interval(&mut self, m: usize, status: MemberStatus, from_us: u64, to_us: u64) {
+        if to_us <= from_us {
+            return;
+        }
+        let time = &mut self.report.members[m];
+        let list = match status {
+            MemberStatus::Down => &mut time.down,
+            MemberStatus::Hung => &mut time.hung,
+            MemberStatus::Rebalancing => &mut time.rebalancing,
+            MemberStatus::Active | MemberStatus::Idle => return,
+        };
+        match list.last_mut() {
+            Some(last) if last.to_us == from_us => last.to_us = to_us,
+            _ => list.push(Interval { from_us, to_us }),
+        }
+    }
+
+    /// A rebalance's assignment arrived at `at_us`.
+    pub(crate) fn rebalance(&mut self, at_us: u64, horizon_us: u64) {
+        self.report.rebalances += u32::from(at_us <= horizon_us);
+    }
+
+    /// The run ended at the horizon: partitions still without an owner are handed over
+    /// there; open stalls and intervals close there.
+    pub(crate) fn finish(
+        mut self,
+        s: &Scenario,
+        committed: &[Option<u64>],
+        runs: &[&RunCounts],
+    ) -> GroupReport {
+        let horizon = s.horizon_us;
+        for p in 0..self.books.len() {
+            if self.books[p].stopped {
+                self.handover(s, horizon, p as PartitionId, None, committed[p], runs[p]);
+            }
+            if let Some(since) = self.books[p].stalled_since_us.take() {
+                self.report.partitions[p].stalled_us += horizon.saturating_sub(since);
+            }
+        }
+        for m in 0..self.status.len() {
+            let (status, since) = self.status[m];
+            self.close_interval(m, status, since, horizon);
+        }
+        self.report
+    }
+}
