@@ -9,9 +9,10 @@
 //! producer scenario in, the partition log, batches, leader memory and counters out.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use offset_window_sim::compare::compare_clients;
+use offset_window_sim::compare::{compare_clients, compare_group};
 use offset_window_sim::keys::{millis_value, KeySpec};
 use offset_window_sim::producer::{simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS};
+use offset_window_sim::report::GroupSummary;
 use offset_window_sim::scenario::{
     format_millis, Client, Scenario, Strategy, CRASH_AT_KEY, DEFAULT_CRASH_AT_US, KEYS,
 };
@@ -47,6 +48,8 @@ enum Command {
     /// Run one scenario under each real client's commit behaviour (Java classic, KIP-848
     /// before and after KAFKA-18641, librdkafka with and without store_offsets, the manual
     /// strategies) and print lost / duplicated / re-read at its crash instant, one row each.
+    /// A consumer group (several members or partitions, or group_events) runs instead under
+    /// each protocol and assignor, with and without static membership.
     Compare {
         /// Scenario JSON file (or a `scenarios/` file: its `scenario` object), or `-` for stdin.
         #[arg(default_value = "-")]
@@ -145,8 +148,10 @@ fn read_input(file: &str) -> Result<String, String> {
 }
 
 fn table(summary: &Summary) -> String {
-    let at = &summary.at_crash;
-    let w = &summary.worst;
+    if let Some(group) = &summary.group {
+        return group_table(group);
+    }
+    let (Some(at), Some(w)) = (&summary.at_crash, &summary.worst) else { return String::new() };
     let at_ms = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("at {ms} ms"));
     let offset = |v: Option<u64>| v.map_or("none".to_string(), |o| o.to_string());
     let rows = [
@@ -164,6 +169,41 @@ fn table(summary: &Summary) -> String {
         ("polls / s", format!("{:.2}", summary.polls_per_s)),
     ];
     rows.iter().map(|(k, v)| format!("{k:<28} {v}\n")).collect()
+}
+
+/// A consumer group's result for people: totals, each partition, each handover.
+fn group_table(g: &GroupSummary) -> String {
+    let mut text = format!("lost {}   duplicated {}   rebalances {}\n", g.lost, g.duplicated, g.rebalances);
+    if let Some(first) = &g.first_event {
+        let at = |v: Option<f64>| v.map_or(String::new(), |ms| format!(" (event at {ms} ms)"));
+        text += &format!(
+            "worst over the first event's instant: lost {}{}, duplicated {}{}\n",
+            first.worst_lost,
+            at(first.worst_lost_at_ms),
+            first.worst_duplicated,
+            at(first.worst_duplicated_at_ms)
+        );
+    }
+    text += "\npartition   lost  duplicated  stalled (ms)\n";
+    for p in &g.partitions {
+        text += &format!("orders-{:<4}{:>5}{:>12}{:>14}\n", p.partition, p.lost, p.duplicated, p.stalled_ms);
+    }
+    text += "\nhandovers (ms, partition, from → to, committed, lost, duplicated)\n";
+    let who = |m: Option<u16>| m.map_or("nobody".to_string(), |n| format!("consumer-{n}"));
+    let offset = |v: Option<u64>| v.map_or("none".to_string(), |o| o.to_string());
+    for h in &g.handovers {
+        text += &format!(
+            "  {:>10}  orders-{}  {} → {}  {}  {}  {}\n",
+            h.at_ms,
+            h.partition,
+            who(h.from),
+            who(h.to),
+            offset(h.committed),
+            h.lost,
+            h.duplicated
+        );
+    }
+    text
 }
 
 fn run(file: &str, format: Format) -> Result<String, String> {
@@ -229,6 +269,30 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
 
 fn compare(file: &str, format: Format) -> Result<String, String> {
     let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    if input.scenario.group_mode() {
+        let rows = compare_group(&input.scenario).map_err(|e| e.to_string())?;
+        return Ok(match format {
+            Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
+            Format::Table => {
+                let mut text = format!(
+                    "{:<32}{:<8}{:>6}{:>12}{:>14}{:>12}\n",
+                    "protocol", "static", "lost", "duplicated", "stalled (ms)", "rebalances"
+                );
+                for r in &rows {
+                    text += &format!(
+                        "{:<32}{:<8}{:>6}{:>12}{:>14}{:>12}\n",
+                        r.protocol,
+                        if r.static_membership { "yes" } else { "no" },
+                        r.lost,
+                        r.duplicated,
+                        format_millis(r.stalled_us),
+                        r.rebalances
+                    );
+                }
+                text
+            }
+        });
+    }
     let rows = compare_clients(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
     Ok(match format {
         Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),

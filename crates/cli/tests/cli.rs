@@ -175,3 +175,34 @@ fn compare_runs_each_client_on_the_same_crash() {
         ]
     );
 }
+
+#[test]
+fn a_group_prints_its_handovers_and_compares_protocols() {
+    let g1 = r#"{"partitions":2,"members":2,"horizon_ms":60000,"group_events":[{"at_ms":8200,"member":2,"kind":"crash"}]}"#;
+    let result = run(g1);
+    assert!(result.get("at_crash").is_none(), "a group has no single crash instant");
+    assert_eq!(result["group"]["partitions"][1]["duplicated"], 15);
+    assert_eq!(result["group"]["handovers"][1]["from"], 2);
+    assert_eq!(result["group"]["first_event"]["worst_duplicated"], 25);
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["compare", "-", "--format", "table"])
+        .write_stdin(g1)
+        .output()
+        .unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        table
+            .contains("consumer protocol (KIP-848)     no           0          15         48800           1"),
+        "{table}"
+    );
+    let refused = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["run", "-"])
+        .write_stdin(r#"{"members":2,"crash_at_ms":100}"#)
+        .output()
+        .unwrap();
+    assert!(String::from_utf8(refused.stderr)
+        .unwrap()
+        .contains("crash_at_ms: is not read in a consumer group"));
+}

@@ -1,7 +1,7 @@
 //! The same scenario and crash instant under each real client's commit behaviour
 //! (model.md §8.4): where "the timer commits mid-batch" is true and where it is not.
 
-use crate::scenario::{Client, Scenario, ScenarioError, Strategy};
+use crate::scenario::{Assignor, Client, Scenario, ScenarioError, Strategy};
 use crate::simulate;
 use serde::Serialize;
 
@@ -63,6 +63,62 @@ pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<Comp
             worst_lost: worst.lost,
             worst_duplicated: worst.duplicated,
         });
+    }
+    Ok(rows)
+}
+
+/// One row of the group comparison (model.md §10): the same events under one protocol and
+/// assignor, with or without static membership.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupComparisonRow {
+    /// The protocol and assignor, in words.
+    pub protocol: &'static str,
+    /// `group.instance.id` set (static membership).
+    pub static_membership: bool,
+    /// Records lost at the handovers.
+    pub lost: u64,
+    /// Records processed again after the handovers.
+    pub duplicated: u64,
+    /// Time partitions went unprocessed, summed over partitions, µs.
+    pub stalled_us: u64,
+    /// Rebalances within the horizon.
+    pub rebalances: u32,
+}
+
+/// The protocols and assignors a group comparison runs: (words, client, assignor). Classic
+/// rows keep the scenario's client when it is a classic one (librdkafka or the Java classic
+/// consumer).
+fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
+    let classic = if scenario.consumer_protocol() { Client::JavaClassic } else { scenario.client };
+    [
+        ("classic, range (eager)", classic, Assignor::Range),
+        ("classic, round robin (eager)", classic, Assignor::RoundRobin),
+        ("classic, cooperative sticky", classic, Assignor::CooperativeSticky),
+        ("consumer protocol (KIP-848)", Client::JavaConsumerProtocol, Assignor::Range),
+    ]
+}
+
+/// Runs a group `scenario` under each protocol and assignor, dynamic and static, everything
+/// else unchanged. Rows whose run is refused (e.g. an event reaching a member that is down
+/// under that protocol) are left out. Errors: the scenario's own validation error.
+pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, ScenarioError> {
+    scenario.validate()?;
+    let mut rows = Vec::new();
+    for (protocol, client, assignor) in protocols(scenario) {
+        for static_membership in [false, true] {
+            let variant =
+                Scenario { client, assignment_strategy: assignor, static_membership, ..scenario.clone() };
+            let Ok(run) = simulate(&variant) else { continue };
+            let Some(group) = run.group else { continue };
+            rows.push(GroupComparisonRow {
+                protocol,
+                static_membership,
+                lost: group.lost(),
+                duplicated: group.duplicated(),
+                stalled_us: group.partitions.iter().map(|p| p.stalled_us).sum(),
+                rebalances: group.rebalances,
+            });
+        }
     }
     Ok(rows)
 }

@@ -279,3 +279,142 @@ impl GroupRecorder {
         self.report
     }
 }
+
+/// [`GroupReport`] in the result JSON's words (model.md §10.7): milliseconds, members as N
+/// of `consumer-N` (from 1), totals, and the worst instants of the first event.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupSummary {
+    /// Records lost at all handovers.
+    pub lost: u64,
+    /// Records processed again after all handovers.
+    pub duplicated: u64,
+    /// Rebalances whose assignment arrived within the horizon.
+    pub rebalances: u32,
+    /// Per partition.
+    pub partitions: Vec<PartitionSummary>,
+    /// Per member.
+    pub members: Vec<MemberSummary>,
+    /// Every handover after t = 0.
+    pub handovers: Vec<HandoverSummary>,
+    /// The damage as a function of the first event's instant: its worst instants.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub first_event: Option<FirstEventSummary>,
+}
+
+/// One partition's totals, ms.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PartitionSummary {
+    /// The partition (`orders-N`).
+    pub partition: PartitionId,
+    /// Records lost.
+    pub lost: u64,
+    /// Records processed again.
+    pub duplicated: u64,
+    /// Time nobody processed it, ms.
+    pub stalled_ms: f64,
+}
+
+/// One member's intervals, ms, as `[from, to]` pairs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MemberSummary {
+    /// N of `consumer-N`.
+    pub member: u16,
+    /// Down.
+    pub down: Vec<[f64; 2]>,
+    /// Hung.
+    pub hung: Vec<[f64; 2]>,
+    /// Waiting in a rebalance.
+    pub rebalancing: Vec<[f64; 2]>,
+}
+
+/// One handover, ms; members as N of `consumer-N`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct HandoverSummary {
+    /// When, ms.
+    pub at_ms: f64,
+    /// The partition.
+    pub partition: PartitionId,
+    /// Its previous owner (N), if any.
+    pub from: Option<u16>,
+    /// Its new owner (N); `null` at the horizon, still unowned.
+    pub to: Option<u16>,
+    /// Where the new owner starts.
+    pub committed: Option<u64>,
+    /// Records lost.
+    pub lost: u64,
+    /// Records processed again.
+    pub duplicated: u64,
+}
+
+/// The worst instants of the first group event (model.md §10.7).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct FirstEventSummary {
+    /// Its index in `group_events`.
+    pub event: usize,
+    /// Instants evaluated.
+    pub instants: usize,
+    /// The largest total lost.
+    pub worst_lost: u64,
+    /// The earliest instant reaching it, ms (`null` when it is 0).
+    pub worst_lost_at_ms: Option<f64>,
+    /// The largest total duplicated.
+    pub worst_duplicated: u64,
+    /// The earliest instant reaching it, ms (`null` when it is 0).
+    pub worst_duplicated_at_ms: Option<f64>,
+}
+
+impl GroupSummary {
+    /// The summary of `report`, with `profile`'s worst instants when there is one.
+    pub fn new(report: &GroupReport, profile: Option<&crate::sweep::GroupProfile>) -> Self {
+        use crate::keys::millis_f64;
+        let n = |m: MemberId| m + 1;
+        let pairs =
+            |list: &[Interval]| list.iter().map(|i| [millis_f64(i.from_us), millis_f64(i.to_us)]).collect();
+        GroupSummary {
+            lost: report.lost(),
+            duplicated: report.duplicated(),
+            rebalances: report.rebalances,
+            partitions: report
+                .partitions
+                .iter()
+                .map(|p| PartitionSummary {
+                    partition: p.partition,
+                    lost: p.lost,
+                    duplicated: p.duplicated,
+                    stalled_ms: millis_f64(p.stalled_us),
+                })
+                .collect(),
+            members: report
+                .members
+                .iter()
+                .map(|m| MemberSummary {
+                    member: n(m.member),
+                    down: pairs(&m.down),
+                    hung: pairs(&m.hung),
+                    rebalancing: pairs(&m.rebalancing),
+                })
+                .collect(),
+            handovers: report
+                .handovers
+                .iter()
+                .map(|h| HandoverSummary {
+                    at_ms: millis_f64(h.at_us),
+                    partition: h.partition,
+                    from: h.from.map(n),
+                    to: h.to.map(n),
+                    committed: h.committed,
+                    lost: h.lost,
+                    duplicated: h.duplicated,
+                })
+                .collect(),
+            first_event: profile.map(|p| FirstEventSummary {
+                event: p.event,
+                instants: p.points.len(),
+                worst_lost: p.worst_lost.0,
+                worst_lost_at_ms: p.worst_lost.1.map(millis_f64),
+                worst_duplicated: p.worst_duplicated.0,
+                worst_duplicated_at_ms: p.worst_duplicated.1.map(millis_f64),
+            }),
+        }
+    }
+}

@@ -7,7 +7,7 @@ use crate::engine::world::reset_offset;
 use crate::engine::Sink;
 use crate::keys::millis_value;
 use crate::output::{MemberId, Output, PartitionId};
-use crate::report::{GroupRecorder, GroupReport};
+use crate::report::{GroupRecorder, GroupReport, GroupSummary};
 use crate::runs::RunCounts;
 use crate::scenario::{millis_f64, OffsetReset, Scenario, US_PER_MS};
 use serde::Serialize;
@@ -134,6 +134,8 @@ pub enum MarkKind {
     Revoked,
     /// The coordinator expired the member's session (model.md §10.3).
     SessionExpired,
+    /// The member's heartbeat (model.md §10.4).
+    Heartbeat,
 }
 
 /// Why a commit failed (model.md §8.7, §8.8).
@@ -394,18 +396,24 @@ impl Run {
     pub fn summary_at(&self, crash_at_us: u64) -> Summary {
         let worst = self.worst();
         let mut scenario = self.scenario.to_json_value();
-        if let serde_json::Value::Object(map) = &mut scenario {
+        let one_consumer = self.group.is_none();
+        if let (serde_json::Value::Object(map), true) = (&mut scenario, one_consumer) {
             map.insert(crate::scenario::CRASH_AT_KEY.name.into(), millis_value(crash_at_us));
         }
+        // A group reports its handovers, and the damage as a function of its first event.
+        let group = self.group.as_ref().map(|report| {
+            let profile = crate::sweep::first_event_profile(&self.scenario).ok().flatten();
+            GroupSummary::new(report, profile.as_ref())
+        });
         Summary {
             scenario,
-            at_crash: self.state_at(crash_at_us),
-            worst: WorstSummary {
+            at_crash: one_consumer.then(|| self.state_at(crash_at_us)),
+            worst: one_consumer.then_some(WorstSummary {
                 lost: worst.lost,
                 lost_at_ms: worst.lost_at_us.map(millis_f64),
                 duplicated: worst.duplicated,
                 duplicated_at_ms: worst.duplicated_at_us.map(millis_f64),
-            },
+            }),
             blocked_on_commits: self.blocked_on_commits(),
             commits_per_s: self.commits_per_s(),
             polls_per_s: self.polls_per_s(),
@@ -415,6 +423,7 @@ impl Run {
             at_close: self.closed_at_us.map(|at| self.state_at(at + 1)),
             closed_at_ms: self.closed_at_us.map(millis_f64),
             script: self.script.clone(),
+            group,
         }
     }
 }
@@ -424,10 +433,12 @@ impl Run {
 pub struct Summary {
     /// The scenario, every key, canonical form, with the crash instant read.
     pub scenario: serde_json::Value,
-    /// The state at the crash instant.
-    pub at_crash: CrashState,
-    /// The worst crash instants over the horizon.
-    pub worst: WorstSummary,
+    /// The state at the crash instant (one consumer; a group reports `group`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at_crash: Option<CrashState>,
+    /// The worst crash instants over the horizon (one consumer).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub worst: Option<WorstSummary>,
     /// Fraction 0..1 of the horizon the loop spent blocked on commits.
     pub blocked_on_commits: f64,
     /// Commits landed per second of horizon.
@@ -449,6 +460,9 @@ pub struct Summary {
     /// With `script`: the reading after each step.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script: Option<Vec<ScriptReading>>,
+    /// A consumer group's report (model.md §10.7).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<GroupSummary>,
 }
 
 /// [`Worst`] in the JSON's milliseconds (`5000.001` is 1 µs after the event at 5000 ms).

@@ -25,6 +25,10 @@ const SCENARIOS: &[&str] = &[
     r#"{"worker_pool": true, "pool_threads": 2, "strategy": "commit_sync_every_n", "commit_every_records": 7}"#,
     r#"{"worker_pool": true, "pool_threads": 4, "pool_max_in_flight_batches": 6, "strategy": "commit_sync_record"}"#,
     r#"{"strategy": "commit_sync_every_n", "commit_every_records": 3, "log_end_offset": 33, "commit_latency_ms": 0}"#,
+    // model.md §10: G1, a cooperative scale-out and a consumer-protocol crash.
+    r#"{"partitions": 2, "members": 2, "horizon_ms": 60000, "group_events": [{"at_ms": 8200, "member": 2, "kind": "crash"}]}"#,
+    r#"{"partitions": 4, "members": 2, "horizon_ms": 30000, "partition.assignment.strategy": "cooperative-sticky", "group_events": [{"at_ms": 8200, "member": 3, "kind": "join"}]}"#,
+    r#"{"partitions": 3, "members": 2, "horizon_ms": 30000, "client": "java_consumer_protocol", "worker_pool": true, "group_events": [{"at_ms": 4100, "member": 1, "kind": "crash", "restart_after_ms": 3000}]}"#,
 ];
 
 /// One line of JSON per scenario.
@@ -38,6 +42,7 @@ fn compute() -> String {
             json!({
                 "input": text,
                 "summary": run.summary_at(input.crash_at_us),
+                "group": run.group,
                 "profile": lines.profile,
                 "position": lines.position,
                 "durable_frontier": lines.durable_frontier,

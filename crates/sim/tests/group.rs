@@ -79,3 +79,131 @@ fn g4_a_pool_crash_loses_what_it_committed_ahead() {
     );
     assert_eq!(g.partitions[0].lost, 0, "orders-0's pool finishes what it holds");
 }
+
+/// Random group scenarios: 1–4 members and partitions, every strategy and protocol, with up
+/// to three events of any kind.
+mod properties {
+    use super::*;
+    use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
+    use offset_window_sim::scenario::{Assignor, OnRevoke};
+    use offset_window_sim::{crash_state_brute_force, Client, Strategy as Commit};
+    use proptest::prelude::*;
+
+    fn scenarios() -> impl proptest::strategy::Strategy<Value = Scenario> {
+        (
+            (1u32..=4, 1u32..=4, 0usize..Commit::ALL.len(), 0usize..Client::ALL.len(), 0usize..3),
+            (any::<bool>(), any::<bool>(), any::<bool>(), 1u32..=20, 20_000u64..=200_000),
+            proptest::collection::vec(
+                (0u64..=30_000, 1u16..=5, 0usize..5, any::<bool>(), proptest::option::of(0u64..=15_000)),
+                0..=3,
+            ),
+        )
+            .prop_map(
+                |(
+                    (members, partitions, strategy, client, assignor),
+                    (pool, fixed, revoke, mpr, processing),
+                    events,
+                )| {
+                    let client = Client::ALL[client];
+                    let strategy = match Commit::ALL[strategy] {
+                        Commit::StoreOffsetsAfterProcessing if client != Client::Librdkafka => {
+                            Commit::CommitSyncBatch
+                        }
+                        s => s,
+                    };
+                    let mut joins = members as u16;
+                    let group_events = events
+                        .into_iter()
+                        .map(|(at_ms, member, kind, abrupt, restart_ms)| {
+                            let kind = GroupEventKind::ALL[kind];
+                            let member = if kind == GroupEventKind::Join {
+                                joins += 1;
+                                joins
+                            } else {
+                                member.min(members as u16)
+                            };
+                            GroupEvent {
+                                shutdown_mode: if abrupt {
+                                    ShutdownMode::Abrupt
+                                } else {
+                                    ShutdownMode::Wakeup
+                                },
+                                restart_after_us: restart_ms.map(|ms| ms * MS),
+                                duration_us: 12_000 * MS,
+                                deploy_step_us: 7_000 * MS,
+                                ..GroupEvent::new(at_ms * MS, member, kind)
+                            }
+                        })
+                        .collect();
+                    Scenario {
+                        members,
+                        partitions,
+                        strategy,
+                        client,
+                        assignment_strategy: Assignor::ALL[assignor],
+                        worker_pool: pool && strategy != Commit::Transactional,
+                        static_membership: fixed,
+                        on_revoke: if revoke { OnRevoke::CommitSync } else { OnRevoke::Nothing },
+                        max_poll_records: mpr,
+                        record_processing_us: processing,
+                        session_timeout_us: 10_000 * MS,
+                        max_poll_interval_us: 30_000 * MS,
+                        horizon_us: 45_000 * MS,
+                        group_events,
+                        ..Scenario::default()
+                    }
+                },
+            )
+            .prop_filter("valid", |s| s.validate().is_ok())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+
+        /// Same scenario, same bytes; the report adds up; the per-partition crash profile
+        /// still equals the brute force; the output grows with events.
+        #[test]
+        fn group_runs_are_deterministic_and_consistent(scenario in scenarios()) {
+            // An event may reach a member that is down then: refused, and nothing to check.
+            let Ok(run) = simulate(&scenario) else { return Ok(()) };
+            prop_assert_eq!(&run, &simulate(&scenario).unwrap());
+            let Some(g) = run.group.as_ref() else { return Ok(()) };
+            let horizon = scenario.horizon_us;
+            for p in &g.partitions {
+                let handovers = g.handovers.iter().filter(|h| h.partition == p.partition);
+                let (lost, dup) = handovers.fold((0, 0), |(l, d), h| (l + h.lost, d + h.duplicated));
+                prop_assert_eq!((lost, dup), (p.lost, p.duplicated), "partition {} sums its handovers", p.partition);
+                prop_assert!(p.stalled_us <= horizon);
+            }
+            for m in &g.members {
+                for list in [&m.down, &m.hung, &m.rebalancing] {
+                    prop_assert!(list.windows(2).all(|w| w[0].to_us <= w[1].from_us), "{:?}", list);
+                    prop_assert!(list.iter().all(|i| i.from_us < i.to_us && i.to_us <= horizon), "{:?}", list);
+                }
+            }
+            for crash_at_us in [horizon / 3, horizon / 2 + 1, horizon] {
+                prop_assert_eq!(run.state_at(crash_at_us), crash_state_brute_force(&scenario, crash_at_us).unwrap());
+            }
+            let size = run.marks.len() + run.partitions.iter().map(|p| p.profile.len() + p.position.len()).sum::<usize>();
+            prop_assert!(size as u64 <= 20 * scenario.estimated_events() + 100);
+        }
+
+        /// Members that each hold one partition and meet no event run exactly as the one
+        /// consumer of model.md §§1–9 on that partition.
+        #[test]
+        fn an_undisturbed_group_is_its_partitions_run_alone(scenario in scenarios()) {
+            let alone = Scenario { members: 1, partitions: 1, group_events: Vec::new(), static_membership: false, ..scenario.clone() };
+            let members = scenario.members.min(scenario.partitions);
+            let group = Scenario { members, partitions: members, group_events: Vec::new(), ..scenario };
+            prop_assume!(group.group_mode() && group.validate().is_ok() && alone.validate().is_ok());
+            let (alone, group) = (simulate(&alone).unwrap(), simulate(&group).unwrap());
+            for lines in &group.partitions {
+                let one = alone.lines();
+                prop_assert_eq!(&lines.position, &one.position);
+                prop_assert_eq!(&lines.durable_frontier, &one.durable_frontier);
+                prop_assert_eq!(&lines.committed, &one.committed);
+                prop_assert_eq!(&lines.profile, &one.profile);
+            }
+        }
+    }
+}

@@ -22,8 +22,9 @@ pub(crate) enum Join {
     /// A rebalance is under way (its heartbeat said so), or it must rejoin: it joins in its
     /// next `poll()`.
     Needed,
-    /// `onJoinPrepare`'s commit is in flight; the JoinGroup waits for it.
-    Preparing { commit: CommitId },
+    /// `onJoinPrepare`'s commit (or, `revoked`, the `onPartitionsRevoked` commit after it)
+    /// is in flight; the JoinGroup waits for it.
+    Preparing { commit: CommitId, revoked: bool },
     /// A new dynamic member's first JoinGroup, answered MEMBER_ID_REQUIRED (KIP-394).
     MemberIdRequired,
     /// JoinGroup sent: waiting for the round to complete.
@@ -166,6 +167,7 @@ impl Member {
             self.id,
             Event::Heartbeat { member: self.id, seq },
         );
+        self.mark(cx, 0, MarkKind::Heartbeat);
         if cx.s.consumer_protocol() {
             self.reconcile(cx, world);
             return;
@@ -234,9 +236,9 @@ impl Member {
         match self.g().join {
             Join::None => None,
             Join::Needed => self.on_join_prepare(cx, world),
-            Join::Preparing { commit } => {
+            Join::Preparing { commit, revoked } => {
                 if world.commits.is_resolved(commit) {
-                    self.send_join(cx, world)
+                    self.prepared(cx, world, revoked)
                 } else if self.eager(cx.s) {
                     Some(Flow::Wait)
                 } else {
@@ -253,30 +255,35 @@ impl Member {
 
     /// `onJoinPrepare`: with auto-commit, an asynchronous commit of every position that the
     /// join waits for; eager strategies then revoke everything (`onPartitionsRevoked`) and
-    /// wait inside this poll; cooperative ones keep fetching and join in a later poll.
+    /// wait inside this poll; cooperative ones keep fetching and join in a later poll (Java
+    /// `ConsumerCoordinator.onJoinPrepare`).
     fn on_join_prepare<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
         let eager = self.eager(cx.s);
         if eager && !self.assigned.is_empty() {
+            // Eager members pause everything in this poll (KAFKA-14196): the stall starts now.
             self.status(cx, MemberStatus::Rebalancing);
+            for a in &self.assigned {
+                cx.emit(Output::Stopped { partition: a.partition });
+            }
         }
         let positions = self.positions();
-        if self.strategy.is_auto() && self.in_group && !positions.is_empty() {
-            if self.send_commit(cx, world, CommitKind::JoinPrepare, positions) {
-                let commit = world.commits.last_id();
-                self.g().join = Join::Preparing { commit };
-                if eager {
-                    self.revoke_all(cx, world);
-                    return Some(Flow::Wait);
-                }
-                return None;
-            }
+        if self.strategy.is_auto()
+            && self.in_group
+            && !positions.is_empty()
+            && self.send_commit(cx, world, CommitKind::JoinPrepare, positions)
+        {
+            self.g().join = Join::Preparing { commit: world.commits.last_id(), revoked: false };
+            return if eager { Some(Flow::Wait) } else { None };
         }
-        if eager {
-            if self.revoke_all(cx, world) {
-                // The onPartitionsRevoked commit blocks; the join follows when it lands.
-                self.g().join = Join::Preparing { commit: world.commits.last_id() };
-                return Some(Flow::Wait);
-            }
+        self.prepared(cx, world, false)
+    }
+
+    /// `onJoinPrepare`'s commit is done (or there was none): eager strategies revoke
+    /// everything (with `on_revoke: commit_sync`, a commit the loop waits for), then JoinGroup.
+    fn prepared<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, revoked: bool) -> Option<Flow> {
+        if self.eager(cx.s) && !revoked && self.revoke_all(cx, world) {
+            self.g().join = Join::Preparing { commit: world.commits.last_id(), revoked: true };
+            return Some(Flow::Wait);
         }
         self.send_join(cx, world)
     }
