@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what building, serving and testing need, idempotently (a second run only checks).
 # Sources: rustup (toolchain + wasm32 target), crates.io (trunk, wasm-bindgen-cli pinned),
-# Debian (chromium, chromium-driver, a JDK and unzip), npm (binaryen for wasm-opt,
+# Debian (chromium, chromium-driver, a JDK, Maven and unzip), npm (binaryen for wasm-opt,
 # playwright-core, axe-core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -25,11 +25,12 @@ step "wasm-bindgen-cli $WASM_BINDGEN_VERSION"
 have_version wasm-bindgen "$WASM_BINDGEN_VERSION" ||
   cargo install --locked wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
 
-step "Debian packages: chromium, chromedriver; JDK 17 and unzip for the conformance suite"
+step "Debian packages: chromium, chromedriver; JDK 17, Maven and unzip for the conformance suite"
 missing=()
 command -v chromium >/dev/null || missing+=(chromium)
 command -v chromedriver >/dev/null || missing+=(chromium-driver)
 command -v javac >/dev/null || missing+=(openjdk-17-jdk-headless)
+command -v mvn >/dev/null || missing+=(maven)
 command -v unzip >/dev/null || missing+=(unzip)
 if [ ${#missing[@]} -gt 0 ]; then
   export DEBIAN_FRONTEND=noninteractive

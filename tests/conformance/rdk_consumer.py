@@ -5,7 +5,8 @@ scenario says; the librdkafka twin of java/ConformanceConsumer.java, same log fo
 Strategies: auto_commit / auto_commit_background (librdkafka's default: enable.auto.commit
 with enable.auto.offset.store=true, the background timer commits what was handed out),
 store_offsets_after_processing (enable.auto.offset.store=false + store_offsets() after each
-record), commit_sync_batch, commit_sync_record. Or a SPEC §8.11 script.
+record), commit_sync_batch, commit_sync_record. Or a SPEC §8.11 script. The driver kills it
+after a `done` line of its choosing (run.py: the trigger).
 
 Usage: rdk_consumer.py CONFIG.json   (written by run.py)
 """
@@ -48,7 +49,6 @@ topic = cfg["topic"]
 tp = TopicPartition(topic, 0)
 max_poll = int(cfg["max.poll.records"])
 proc_s = float(cfg["record_processing_ms"]) / 1000.0
-close_at = cfg.get("close_at_ms")
 
 consumer = Consumer(conf)
 consumer.subscribe([topic])
@@ -75,15 +75,6 @@ def poll():
 
 def log_poll(msgs):
     log("poll %s %d %d" % (now(), msgs[0].offset() if msgs else -1, len(msgs)))
-
-
-def sleep_unless_close(seconds, deadline):
-    end = time.monotonic() + seconds
-    if deadline is not None and end > deadline:
-        time.sleep(max(0.0, deadline - time.monotonic()))
-        return False
-    time.sleep(max(0.0, end - time.monotonic()))
-    return True
 
 
 def close():
@@ -139,13 +130,10 @@ if cfg.get("script"):
     sys.exit(0)
 
 msgs = first_poll()
-deadline = None if close_at is None else t0 + float(close_at) / 1000.0
 while True:
     log_poll(msgs)
     for m in msgs:
-        if not sleep_unless_close(proc_s, deadline):
-            close()
-            sys.exit(0)
+        time.sleep(proc_s)
         log("done %s %d" % (now(), m.offset()))
         if strategy == "store_offsets_after_processing":
             consumer.store_offsets(message=m)
@@ -157,7 +145,4 @@ while True:
         sent = now()
         consumer.commit(asynchronous=False)
         log("commit %s %s position" % (sent, now()))
-    if deadline is not None and time.monotonic() >= deadline:
-        close()
-        sys.exit(0)
     msgs = poll()

@@ -1,11 +1,19 @@
-"""Differential conformance suite: the same scenario through a real Kafka consumer on a real
-Kafka-protocol broker (tansu) and through `offset-window run`; compare committed offset,
-lost and duplicated (SPEC §5) and the other numbers the model predicts.
+"""Differential conformance suite: the same scenario through a real Kafka consumer on a real Apache
+Kafka 4.3.1 broker and through `offset-window run`; compare committed offset, lost and duplicated
+(SPEC §5) and the other numbers the model predicts.
 
 Run through run.sh (which prepares .cache/). Usage: run.py [--only NAME[,NAME…]] [--keep]
+
+Kills and closes are triggered by the consumer's own progress, not by the wall clock: the driver
+waits until the consumer logs its N-th finished record (`done`), waits `delay` ms more and sends
+SIGKILL (or the consumer closes itself `delay` ms after that record). The model is asked about
+the corresponding instant: the model's time of the N-th finished record plus the same delay. Drift
+before the trigger (a loaded machine, slow sleeps, commit round trips) therefore shifts both
+sides together and does not change the verdict.
 """
 
 import argparse
+import base64
 import json
 import os
 import signal
@@ -14,72 +22,126 @@ import subprocess
 import sys
 import tempfile
 import time
+import uuid
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 CACHE = os.path.join(HERE, ".cache")
+LIB = os.path.join(CACHE, "lib")
 sys.path.insert(0, os.path.join(CACHE, "py"))
 
 from confluent_kafka import Consumer, Producer, TopicPartition, libversion  # noqa: E402
-from confluent_kafka.admin import AdminClient, NewTopic  # noqa: E402
+from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry,  # noqa: E402
+                                   ConfigResource, NewTopic)
 
-TANSU = os.path.join(CACHE, "bin", "tansu")
-JARS = os.path.join(CACHE, "jars")
-CLASSES = os.path.join(CACHE, "classes")
 # run.sh builds the CLI into .cache/target: the shared target/ can hold another checkout's build.
 MODEL = os.environ.get("OFFSET_WINDOW", os.path.join(CACHE, "target", "debug", "offset-window"))
-JAVA_CLIENT = "kafka-clients 4.3.0 (classic protocol)"
-RDK_CLIENT = "librdkafka %s (confluent-kafka 2.16.1)" % libversion()[0]
-SESSION_TIMEOUT_MS = 1000  # joins take about half of it on tansu (ORACLE.md)
+KAFKA_VERSION = "4.3.1"
+RDK = "librdkafka %s (confluent-kafka 2.16.1)" % libversion()[0]
 
-TIME_KEYS = ("record_processing_ms", "auto.commit.interval.ms", "crash_at_ms", "close_at_ms", "horizon_ms")
+# Every `client` value the model offers, and the real client that plays it.
+CLIENTS = {
+    "java_classic": dict(jar="431", protocol="classic",
+                         label="kafka-clients 4.3.1, group.protocol=classic"),
+    "java_consumer_protocol": dict(jar="431", protocol="consumer",
+                                   label="kafka-clients 4.3.1, group.protocol=consumer"),
+    "java_consumer_protocol_pre_fix": dict(jar="392", protocol="consumer",
+                                           label="kafka-clients 3.9.2, group.protocol=consumer (before KAFKA-18641)"),
+    "librdkafka": dict(jar=None, protocol="classic", label=RDK),
+}
+
+TIME_KEYS = ("record_processing_ms", "auto.commit.interval.ms", "crash_at_ms", "close_at_ms", "horizon_ms",
+             "max.poll.interval.ms")
+DEFAULT_TIMES = {"record_processing_ms": 200, "auto.commit.interval.ms": 5000, "crash_at_ms": 8200,
+                 "horizon_ms": 12000}
 
 
 def scaled(factor, **extra):
-    """Overrides that stretch every time key of the base scenario by `factor` (counts stay
-    the same, so lost / duplicated / committed stay the SPEC numbers), then `extra`."""
+    """Overrides that stretch every time key of the base scenario by `factor` (counts stay the
+    same, so lost / duplicated / committed stay the SPEC numbers), then `extra`."""
     return {"__scale__": factor, **extra}
 
 
-# One row per conformance case. `file`: the scenario in scenarios/; `over`: what the real
-# run needs changed (time stretched so that the crash sits ≥ 150 ms from every event, the
-# real commit round trip, a crash instant in the middle of a flat stretch). The model is run
-# on exactly the derived scenario the real client runs.
+# One row per conformance case.
+#   file     the scenario in scenarios/ the case starts from
+#   over     what the real run changes (time stretched where a quiet stretch needs room)
+#   client   the model's `client` value; the real client is CLIENTS[client]
+#   after    the trigger: the consumer's N-th finished record (its `done` log line)
+#   delay    ms after the trigger: the kill (crash cases) or the close (close cases)
+#   mode     crash (default) | close | script
+# The model runs on exactly the derived scenario, with crash_at_ms / close_at_ms = the model's
+# instant of the N-th finished record + delay. Each delay sits in the middle of a quiet stretch
+# of both the model and the real client (no record finishes, no poll, no commit near it).
 CASES = [
-    dict(name="R1", file="r01-defaults.json", client="java",
-         over=scaled(3, crash_at_ms=24400),  # SPEC 8.2 s sits on an event; 8.1 s × 3, + real drift (≈ 100 ms)
+    dict(name="R1", file="r01-defaults.json", client="java_classic", over=scaled(3), after=40, delay=300,
          note="SPEC R1: auto-commit inside poll()"),
-    dict(name="R2", file="r02-commit-sync-batch.json", client="java",
-         over=scaled(3, crash_at_ms=24500),  # flat stretch 24040–24640 (model); real drift 70–290 ms seen (8 commitSync)
+    dict(name="R2", file="r02-commit-sync-batch.json", client="java_classic", over=scaled(3), after=40, delay=300,
          note="SPEC R2: commitSync() after each batch"),
-    dict(name="R6", file="r06-pool-auto-commit.json", client="java",
-         over=scaled(3, crash_at_ms=15300),  # SPEC 5.01 s: 5.1 s, × 3
+    dict(name="R6", file="r06-pool-auto-commit.json", client="java_classic", over=scaled(3), after=25, delay=300,
          note="SPEC R6: worker pool + auto-commit"),
-    dict(name="R7", file="r07-pool-commit-sync.json", client="java",
-         over=scaled(3, crash_at_ms=15300),
+    dict(name="R7", file="r07-pool-commit-sync.json", client="java_classic", over=scaled(3), after=25, delay=300,
          note="SPEC R7: worker pool + commitSync() after the hand-off"),
-    dict(name="R8", file="r08-transactional.json", client="java",
-         over=scaled(3, crash_at_ms=26850),  # flat stretch 26440–27040 (model), real ≈ 120 ms later; 4 outputs in the open transaction
-         note="SPEC R8: transactions, outputs read with read_committed",
-         also_read_uncommitted="s8-transactional-read-uncommitted.json"),
-    dict(name="rdk-background", file="s8-librdkafka-background.json", client="librdkafka",
-         over={}, timer=True, note="SPEC 8.2: librdkafka background auto-commit"),
-    dict(name="rdk-store-after", file="s8-librdkafka-store-after-processing.json", client="librdkafka",
-         over={}, timer=True, note="SPEC 8.3: store_offsets() after processing"),
-    dict(name="book-lab-java", file="s8-book-lab-script.json", client="java",
-         over={}, note="seed 002 lab, SPEC 8.11 script"),
-    dict(name="book-lab-rdk", file="s8-book-lab-script.json", client="librdkafka",
-         over={"client": "librdkafka"}, note="seed 002 lab under librdkafka"),
-    dict(name="close-java", file="s8-close-commits-unprocessed.json", client="java",
-         # 100 records × 20 ms cannot put close() 150 ms from every event: 10 × 400 ms can.
-         over={"max.poll.records": 10, "record_processing_ms": 400, "auto.commit.interval.ms": 2000,
-               "close_at_ms": 5850},  # flat stretch 5600–6000 (model)
+    dict(name="R8", file="r08-transactional.json", client="java_classic", over=scaled(3), after=44, delay=300,
+         note="SPEC R8 + 8.10: transactions; outputs read after the killed producer's transaction is aborted",
+         also_read_uncommitted=True),
+    # Seed 000's defaults under group.protocol=consumer, before and after KAFKA-18641. Both are
+    # known disagreements (README): `known` lists the real values seen besides the model's.
+    dict(name="kip848-defaults", file="r01-defaults.json", client="java_consumer_protocol",
+         over={"client": "java_consumer_protocol"}, after=40, delay=200,
+         known=dict(why="kafka-clients 4.2+ races the poll's auto-commit against handing out that poll's "
+                        "batch (AsyncKafkaConsumer.collectFetch does not wait for the AsyncPollEvent)",
+                    real={"committed": [30], "duplicated": [10]}),
+         note="seed 000 defaults, group.protocol=consumer, after KAFKA-18641"),
+    dict(name="kip848-pre-fix-defaults", file="r01-defaults.json", client="java_consumer_protocol_pre_fix",
+         over={"client": "java_consumer_protocol_pre_fix"}, after=40, delay=200,
+         known=dict(why="the real background timer starts at the assignment, before the first records, and "
+                        "fires before the 5 s poll; the model fires it at 5 s, after that poll (SPEC 8.1)",
+                    real={"committed": [25], "duplicated": [15]}),
+         note="seed 000 defaults, group.protocol=consumer, before KAFKA-18641"),
+    dict(name="kip848-long-record", file="s8-librdkafka-background.json", client="java_consumer_protocol",
+         over={"client": "java_consumer_protocol", "record_processing_ms": 6000, "auto.commit.interval.ms": 10000},
+         after=1, delay=5000, heartbeat_ms=100,
+         note="KIP-848 after KAFKA-18641: nothing commits between polls"),
+    dict(name="kip848-pre-fix-long-record", file="s8-librdkafka-background.json",
+         client="java_consumer_protocol_pre_fix",
+         over={"client": "java_consumer_protocol_pre_fix", "record_processing_ms": 6000,
+               "auto.commit.interval.ms": 10000},
+         after=1, delay=5000, heartbeat_ms=100,
+         note="KIP-848 before KAFKA-18641 (SPEC 8.2): the background timer commits the record in progress"),
+    dict(name="rdk-background", file="s8-librdkafka-background.json", client="librdkafka", over={},
+         after=1, delay=2500, note="SPEC 8.2: librdkafka background auto-commit"),
+    dict(name="rdk-store-after", file="s8-librdkafka-store-after-processing.json", client="librdkafka", over={},
+         after=1, delay=2500, note="SPEC 8.3: store_offsets() after processing"),
+    dict(name="book-lab-java", file="s8-book-lab-script.json", client="java_classic", over={}, mode="script",
+         admin_reads=True, note="seed 002 lab as the book ran it: committed read with AdminClient"),
+    dict(name="book-lab-rdk", file="s8-book-lab-script.json", client="librdkafka", over={"client": "librdkafka"},
+         mode="script", note="seed 002 lab under librdkafka"),
+    dict(name="close-java", file="s8-close-commits-unprocessed.json", client="java_classic",
+         # 100 records × 20 ms leave no quiet stretch for close(): 10 × 400 ms do.
+         over={"max.poll.records": 10, "record_processing_ms": 400, "auto.commit.interval.ms": 2000},
+         mode="close", after=14, delay=200,
          note="SPEC 8.6: close() with auto-commit commits the unprocessed position"),
-    dict(name="per-record-java", file="s8-next-offset-commit.json", client="java",
-         over={"record_processing_ms": 500, "crash_at_ms": 4250},  # flat stretch 4040–4540 (model)
+    dict(name="eviction-java", file="s8-poll-interval-livelock.json", client="java_classic",
+         over={"max.poll.records": 10, "record_processing_ms": 600, "max.poll.interval.ms": 5000},
+         after=15, delay=300,
+         note="SPEC 8.7: evicted by max.poll.interval.ms, commitSync throws CommitFailedException, the batch repeats"),
+    dict(name="async-retry-java", file="r01-defaults.json", client="java_classic",
+         over=scaled(3, strategy="commit_async_batch", commit_failures=[2], retry_async_in_callback=True),
+         after=12, delay=300,
+         note="SPEC 8.8 as amended: a failed commitAsync retried from its callback, which runs in the next "
+              "commitAsync(), not when the response arrives"),
+    dict(name="async-retry-java-later", file="r01-defaults.json", client="java_classic",
+         over=scaled(3, strategy="commit_async_batch", commit_failures=[2], retry_async_in_callback=True),
+         after=18, delay=300,
+         known=dict(why="the model is not yet amended to SPEC 8.8 (fix under way): it sends the callback's retry "
+                        "after the newer commit, so the stale 10 lands last",
+                    real={"committed": [15], "duplicated": [3]}),
+         note="SPEC 8.8 as amended: the retry goes out before the newer commit and lands first"),
+    dict(name="per-record-java", file="s8-next-offset-commit.json", client="java_classic",
+         over={"record_processing_ms": 500}, after=8, delay=250,
          note="commitSync(offset + 1) after each record"),
-    dict(name="off-by-one-java", file="s8-off-by-one-commit.json", client="java",
-         over={"record_processing_ms": 500, "crash_at_ms": 4250},
+    dict(name="off-by-one-java", file="s8-off-by-one-commit.json", client="java_classic",
+         over={"record_processing_ms": 500}, after=8, delay=250,
          note="SPEC 8.5: commitSync(record.offset()) after each record"),
 ]
 
@@ -90,23 +152,61 @@ def derive(case):
     over = dict(case["over"])
     factor = over.pop("__scale__", 1)
     if factor != 1:
-        defaults = {"record_processing_ms": 200, "auto.commit.interval.ms": 5000, "crash_at_ms": 8200,
-                    "horizon_ms": 12000}
         for k in TIME_KEYS:
-            v = sc.get(k, defaults.get(k))
+            v = sc.get(k, DEFAULT_TIMES.get(k))
             if v is not None:
                 sc[k] = v * factor
     sc.update(over)
-    if "crash_at_ms" in sc and sc["crash_at_ms"] > sc.get("horizon_ms", 12000):
-        sc["horizon_ms"] = sc["crash_at_ms"]
+    for k in ("crash_at_ms", "close_at_ms"):
+        sc.pop(k, None)
+    sc.setdefault("client", case["client"])
     return sc
 
 
 def model(sc):
     out = subprocess.run([MODEL, "run", "-"], input=json.dumps(sc), capture_output=True, text=True)
     if out.returncode != 0:
-        raise RuntimeError("offset-window run failed: " + out.stderr)
+        raise RuntimeError("offset-window run failed: " + out.stderr.strip() + " on " + json.dumps(sc))
     return json.loads(out.stdout)
+
+
+def ms(us):
+    """Microseconds as the model's millisecond input (exact decimal text, at most 3 decimals)."""
+    return us // 1000 if us % 1000 == 0 else us / 1000.0
+
+
+def completed_runs(sc, t_us):
+    """Records finished before the crash instant t (SPEC §5: committed − lost + duplicated =
+    Σ k(o), the completed runs). For transactions the read_uncommitted view counts a record at
+    its completion (SPEC 8.10)."""
+    s = dict(sc, crash_at_ms=ms(t_us), horizon_ms=max(ms(t_us), sc.get("horizon_ms", 12000)))
+    s.pop("close_at_ms", None)
+    if s.get("strategy") == "transactional":
+        s["isolation.level"] = "read_uncommitted"
+    a = model(s)["at_crash"]
+    return a["committed"] - a["lost"] + a["duplicated"]
+
+
+def model_done_instant(sc, n):
+    """The model's instant (µs) of the n-th finished record: the first t with n runs before t + 1 µs."""
+    lo, hi = 0, 1000
+    while completed_runs(sc, hi + 1) < n:
+        lo, hi = hi, hi * 2
+        if hi > 86_400_000_000:
+            raise RuntimeError("the model never finishes record %d" % n)
+    while hi - lo > 1:  # invariant: runs(lo + 1) < n <= runs(hi + 1)
+        mid = (lo + hi) // 2
+        if completed_runs(sc, mid + 1) >= n:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def model_at(sc, t_us):
+    s = dict(sc, crash_at_ms=ms(t_us), horizon_ms=max(ms(t_us), sc.get("horizon_ms", 12000)))
+    s.pop("close_at_ms", None)
+    return model(s)["at_crash"]
 
 
 # ---------------------------------------------------------------- broker
@@ -119,41 +219,97 @@ def free_port():
     return port
 
 
+BROKER_PROPERTIES = """\
+process.roles=broker,controller
+node.id=1
+controller.quorum.bootstrap.servers=127.0.0.1:{cport}
+listeners=PLAINTEXT://127.0.0.1:{port},CONTROLLER://127.0.0.1:{cport}
+advertised.listeners=PLAINTEXT://127.0.0.1:{port}
+controller.listener.names=CONTROLLER
+inter.broker.listener.name=PLAINTEXT
+listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT
+log.dirs={data}
+num.partitions=1
+auto.create.topics.enable=false
+offsets.topic.num.partitions=1
+offsets.topic.replication.factor=1
+transaction.state.log.num.partitions=1
+transaction.state.log.replication.factor=1
+transaction.state.log.min.isr=1
+share.coordinator.state.topic.num.partitions=1
+share.coordinator.state.topic.replication.factor=1
+share.coordinator.state.topic.min.isr=1
+group.initial.rebalance.delay.ms=0
+# Lower bounds only, so that a case may set short sessions and heartbeats for its own group
+# (classic: the client's session.timeout.ms; consumer / share groups: the group configs
+# consumer.heartbeat.interval.ms, share.heartbeat.interval.ms, ...). The broker's defaults stay.
+group.min.session.timeout.ms=500
+group.consumer.min.session.timeout.ms=1000
+group.consumer.min.heartbeat.interval.ms=50
+group.share.min.session.timeout.ms=1000
+group.share.min.heartbeat.interval.ms=50
+"""
+
+
 class Broker:
+    """One Apache Kafka node (KRaft, broker + controller in one JVM) for the whole suite run, data
+    in a temporary directory; the cases use their own topics and groups."""
+
     def __init__(self, workdir):
-        self.port = free_port()
+        self.dir = workdir
+        self.port, cport = free_port(), free_port()
         self.addr = "127.0.0.1:%d" % self.port
-        url = "tcp://" + self.addr
-        self.log = open(os.path.join(workdir, "tansu.log"), "w")
-        self.proc = subprocess.Popen([TANSU, "broker", "--listener-url", url, "--advertised-listener-url", url,
-                                      "--storage-engine", "memory://tansu/"], stdout=self.log, stderr=self.log)
-        deadline = time.time() + 10
+        props = os.path.join(workdir, "server.properties")
+        with open(props, "w") as f:
+            f.write(BROKER_PROPERTIES.format(port=self.port, cport=cport, data=os.path.join(workdir, "data")))
+        cp = os.path.join(LIB, "broker", "*")
+        java = ["java", "-Xms256m", "-Xmx768m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-Xshare:auto",
+                "-Dlog4j2.configurationFile=" + os.path.join(HERE, "log4j2.properties"), "-cp", cp]
+        cluster = base64.urlsafe_b64encode(uuid.uuid4().bytes).decode().rstrip("=")
+        self.log = open(os.path.join(workdir, "broker.log"), "w")
+        subprocess.run(java + ["kafka.tools.StorageTool", "format", "--standalone", "-t", cluster, "-c", props],
+                       stdout=self.log, stderr=self.log, check=True)
+        self.proc = subprocess.Popen(java + ["kafka.Kafka", props], stdout=self.log, stderr=self.log)
+        deadline = time.time() + 90
         while time.time() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+            if self.proc.poll() is not None:
+                raise RuntimeError("the broker exited; see %s" % self.log.name)
+            if "Kafka Server started" in open(self.log.name).read():
                 return
-            except OSError:
-                time.sleep(0.02)
-        raise RuntimeError("tansu did not start")
+            time.sleep(0.1)
+        raise RuntimeError("the broker did not start within 90 s; see %s" % self.log.name)
 
     def stop(self):
-        self.proc.kill()
-        self.proc.wait()
+        self.proc.terminate()
+        try:
+            self.proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
         self.log.close()
 
+    def admin(self):
+        # One client for the run: a temporary AdminClient can be destroyed before its futures resolve.
+        if getattr(self, "_admin", None) is None:
+            self._admin = AdminClient({"bootstrap.servers": self.addr, "log_level": 0})
+        return self._admin
+
     def create_topic(self, name):
-        admin = AdminClient({"bootstrap.servers": self.addr})
-        admin.create_topics([NewTopic(name, 1, 1)])[name].result(10)
+        self.admin().create_topics([NewTopic(name, 1, 1)])[name].result(30)
+
+    def set_group_config(self, group, key, value):
+        r = ConfigResource(ConfigResource.Type.GROUP, group, incremental_configs=[
+            ConfigEntry(key, str(value), incremental_operation=AlterConfigOpType.SET)])
+        for f in self.admin().incremental_alter_configs([r]).values():
+            f.result(30)
 
     def produce(self, topic, n):
-        # One record per produce request: after a multi-record batch tansu can report a wrong
-        # end offset (ORACLE.md).
-        p = Producer({"bootstrap.servers": self.addr, "linger.ms": 0, "log_level": 0})
+        p = Producer({"bootstrap.servers": self.addr, "linger.ms": 5, "log_level": 0})
         for i in range(n):
             p.produce(topic, value=str(i).encode())
-            p.flush(10)
+        p.flush(30)
         probe = Consumer({"bootstrap.servers": self.addr, "group.id": "probe"})
-        lo, hi = probe.get_watermark_offsets(TopicPartition(topic, 0), timeout=10)
+        lo, hi = probe.get_watermark_offsets(TopicPartition(topic, 0), timeout=30)
         probe.close()
         if hi != n:
             raise RuntimeError("topic %s has end offset %d after producing %d" % (topic, hi, n))
@@ -161,24 +317,24 @@ class Broker:
     def committed(self, group, topic):
         c = Consumer({"bootstrap.servers": self.addr, "group.id": group, "enable.auto.commit": False})
         try:
-            off = c.committed([TopicPartition(topic, 0)], timeout=10)[0].offset
+            off = c.committed([TopicPartition(topic, 0)], timeout=30)[0].offset
         finally:
             c.close()
         return None if off < 0 else off
 
     def settled_committed(self, group, topic, end_time):
-        """Read at +1 s and +3 s after `end_time`; keep reading until two reads agree."""
+        """Read at +1 s and +2 s after `end_time`; keep reading until two reads agree."""
         reads = []
-        for at in (1.0, 3.0, 4.0, 5.0, 6.0, 8.0):
+        for at in (1.0, 2.0, 3.0, 4.0, 6.0, 8.0):
             time.sleep(max(0.0, end_time + at - time.time()))
             reads.append(self.committed(group, topic))
             if len(reads) >= 2 and reads[-1] == reads[-2]:
                 break
         return reads[-1], reads
 
-    def read_all(self, topic, isolation):
-        c = Consumer({"bootstrap.servers": self.addr, "group.id": "reader-" + isolation,
-                      "isolation.level": isolation, "enable.auto.commit": False})
+    def read_all(self, topic, isolation, group):
+        c = Consumer({"bootstrap.servers": self.addr, "group.id": group, "isolation.level": isolation,
+                      "enable.auto.commit": False})
         c.assign([TopicPartition(topic, 0, 0)])
         values, idle_until = [], time.time() + 2.0
         while time.time() < idle_until:
@@ -195,6 +351,7 @@ class Broker:
 def start_consumer(case, sc, broker, workdir, topic, group):
     logf = os.path.join(workdir, "consumer.log")
     errf = open(os.path.join(workdir, "consumer.stderr"), "w")
+    client = CLIENTS[case["client"]]
     strategy = sc.get("strategy", "auto_commit")
     settings = {
         "bootstrap": broker.addr, "topic": topic, "group": group, "log": logf,
@@ -202,25 +359,32 @@ def start_consumer(case, sc, broker, workdir, topic, group):
         "auto.commit.interval.ms": sc.get("auto.commit.interval.ms", 5000),
         "record_processing_ms": sc.get("record_processing_ms", 200),
         "strategy": strategy,
-        "session.timeout.ms": SESSION_TIMEOUT_MS, "heartbeat.interval.ms": 200,
+        "session.timeout.ms": 6000, "heartbeat.interval.ms": 200,
     }
-    if case["client"] == "java":
+    if client["jar"]:
         args = dict(settings)
-        args.update({"worker_pool": str(sc.get("worker_pool", False)).lower(),
+        args.update({"group.protocol": client["protocol"],
+                     "worker_pool": str(sc.get("worker_pool", False)).lower(),
                      "pool_threads": sc.get("pool_threads", 1),
                      "pool_max_in_flight_batches": sc.get("pool_max_in_flight_batches", 3),
                      "commit_value": sc.get("commit_value", "next_offset"),
+                     "max.poll.interval.ms": sc.get("max.poll.interval.ms", 300000),
+                     "commit_failures": ",".join(str(n) for n in sc.get("commit_failures", [])),
+                     "retry_async_in_callback": str(sc.get("retry_async_in_callback", False)).lower(),
                      "out_topic": topic + "-out", "txn_id": group + "-txn"})
-        if sc.get("close_at_ms") is not None:
-            args["close_at_ms"] = sc["close_at_ms"]
+        if case.get("mode") == "close":
+            args["close_after"] = case["after"] - 1  # offsets from 0, in order: the N-th record is offset N - 1
+            args["close_delay_ms"] = case["delay"]
         if sc.get("script"):
             args["script"] = ";".join(sc["script"])
-        cmd = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-cp",
-               CLASSES + os.pathsep + os.path.join(JARS, "*"), "ConformanceConsumer"]
+            if case.get("admin_reads"):
+                args["script_committed"] = "admin"
+        cp = os.pathsep.join([os.path.join(CACHE, "classes", client["jar"]), os.path.join(LIB, "client" + client["jar"], "*")])
+        cmd = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+               "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "ConformanceConsumer"]
         cmd += ["%s=%s" % kv for kv in args.items()]
     else:
         cfg = dict(settings)
-        cfg["close_at_ms"] = sc.get("close_at_ms")
         cfg["script"] = sc.get("script")
         cfgf = os.path.join(workdir, "consumer.json")
         json.dump(cfg, open(cfgf, "w"))
@@ -236,23 +400,37 @@ def read_log(path):
         return []
 
 
-def wait_t0(proc, logf, timeout=30):
+def wait_for(proc, logf, pred, what, timeout):
+    """Polls the consumer's log every 2 ms until pred(lines) gives a value."""
     deadline = time.time() + timeout
     while time.time() < deadline:
-        for w in read_log(logf):
-            if w[0] == "T0":
-                return float(w[1])
+        v = pred(read_log(logf))
+        if v is not None:
+            return v
         if proc.poll() is not None:
-            raise RuntimeError("consumer exited before its first records")
+            v = pred(read_log(logf))
+            if v is not None:
+                return v
+            raise RuntimeError("the consumer exited before %s" % what)
         time.sleep(0.002)
-    raise RuntimeError("no records within %d s" % timeout)
+    raise RuntimeError("no %s within %d s" % (what, timeout))
+
+
+def nth_done(lines, n):
+    k = 0
+    for w in lines:
+        if w[0] == "done":
+            k += 1
+            if k == n:
+                return float(w[1])
+    return None
 
 
 def event_times(lines):
     """Instants (ms after T0) at which the client's state changed, from its own log."""
     ts = []
     for w in lines:
-        if w[0] in ("poll", "done", "close_begin", "close_end"):
+        if w[0] in ("poll", "done", "close_begin", "close_end", "commit_failed", "callback", "retry"):
             ts.append(float(w[1]))
         elif w[0] in ("commit", "txn"):
             ts += [float(w[1]), float(w[2])]
@@ -280,99 +458,120 @@ def count_runs(values):
     return runs
 
 
-def run_case(case, workdir):
+def last_position(lines):
+    """The position after the last poll that returned records (a poll after an eviction
+    restarts from the committed offset, so the last one counts, not the highest)."""
+    pos = 0
+    for w in lines:
+        if w[0] == "poll" and int(w[3]) > 0:
+            pos = int(w[2]) + int(w[3])
+    return pos
+
+
+def run_case(case, broker, workdir, attempt):
     sc = derive(case)
+    mode = case.get("mode", "crash")
+    real, info = {}, {}
+    if mode != "script":
+        trig_us = model_done_instant(sc, case["after"])
+        at_us = trig_us + case["delay"] * 1000
+        info["model_trigger_ms"] = trig_us / 1000.0
+        key = "close_at_ms" if mode == "close" else "crash_at_ms"
+        sc[key] = ms(at_us)
+        sc["horizon_ms"] = max(sc.get("horizon_ms", 12000), ms(at_us) + (60000 if mode == "close" else 0))
     m = model(sc)
-    broker = Broker(workdir)
+    tag = "%s-%d-%s" % (case["name"].lower(), attempt, uuid.uuid4().hex[:6])
+    topic, group = "orders-" + tag, "g-" + tag
+    broker.create_topic(topic)
+    if sc.get("strategy") == "transactional":
+        broker.create_topic(topic + "-out")
+    if case.get("heartbeat_ms"):
+        broker.set_group_config(group, "consumer.heartbeat.interval.ms", case["heartbeat_ms"])
+    n_records = sc.get("log_end_offset", 100000)
+    if n_records > 1000:
+        # Enough backlog that every poll before the crash / close is full, plus a few batches.
+        at = sc.get("crash_at_ms") or sc.get("close_at_ms")
+        n_records = int(at / sc.get("record_processing_ms", 200)) + \
+            3 * sc.get("max.poll.records", 5) * sc.get("pool_max_in_flight_batches", 3) + 10
+    broker.produce(topic, n_records)
+    proc, logf = start_consumer(case, sc, broker, workdir, topic, group)
+    kill_at = None
     try:
-        topic, group = "orders", "conformance"
-        broker.create_topic(topic)
-        if sc.get("strategy") == "transactional":
-            broker.create_topic(topic + "-out")
-        n_records = sc.get("log_end_offset", 100000)
-        if n_records > 1000:
-            # Enough backlog that every poll before the crash / close is full, plus two batches.
-            at = sc.get("crash_at_ms") if sc.get("close_at_ms") is None else sc["close_at_ms"]
-            per = sc.get("record_processing_ms", 200)
-            n_records = int(at / per) + 3 * sc.get("max.poll.records", 5) * sc.get("pool_max_in_flight_batches", 3) + 10
-        broker.produce(topic, n_records)
-        proc, logf = start_consumer(case, sc, broker, workdir, topic, group)
-        real = {}
-        try:
-            t0 = wait_t0(proc, logf)
-            graceful = sc.get("script") or sc.get("close_at_ms") is not None
-            if graceful:
-                proc.wait(timeout=60)
-                end = time.time()
-                kill_at = None
-            else:
-                kill_at = sc["crash_at_ms"]
-                time.sleep(max(0.0, t0 + kill_at / 1000.0 - time.time()))
-                proc.send_signal(signal.SIGKILL)
-                end = time.time()
-                real["killed_at_ms"] = round((end - t0) * 1000.0, 1)
-                proc.wait()
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-        lines = read_log(logf)
-        txn = sc.get("strategy") == "transactional"
-        if txn:
-            # The outputs as downstream readers see them while the killed producer's transaction
-            # is still open: read_committed stops at the open transaction (last stable offset).
-            time.sleep(max(0.0, end + 1.0 - time.time()))
-            out_rc = broker.read_all(topic + "-out", "read_committed")
-            out_ru = broker.read_all(topic + "-out", "read_uncommitted")
-            # A restarted application's initTransactions() fences the killed producer and
-            # aborts its open transaction.
-            p = Producer({"bootstrap.servers": broker.addr, "transactional.id": group + "-txn", "log_level": 0})
-            p.init_transactions(10)
-            del p
-        committed, reads = broker.settled_committed(group, topic, end)
-        real["committed_reads"] = reads
-        position = max([int(w[2]) + int(w[3]) for w in lines if w[0] == "poll" and int(w[3]) > 0] or [0])
-        if txn:
-            real["at"] = tally(count_runs(out_rc), committed, position)
-            real["at_uncommitted"] = tally(count_runs(out_ru), committed, position)
-            # Known tansu 0.6.0 limitation: its Fetch carries no aborted-transaction list, so
-            # once the transaction is aborted a read_committed reader sees its outputs too.
-            real["after_abort_read_committed"] = tally(
-                count_runs(broker.read_all(topic + "-out", "read_committed")), committed, position)
+        t0 = wait_for(proc, logf, lambda ls: next((float(w[1]) for w in ls if w[0] == "T0"), None),
+                      "its first records", 60)
+        if mode == "crash":
+            trig = wait_for(proc, logf, lambda ls: nth_done(ls, case["after"]),
+                            "record %d finished" % case["after"], 120)
+            kill_at = trig + case["delay"]
+            time.sleep(max(0.0, t0 + kill_at / 1000.0 - time.time()))
+            proc.send_signal(signal.SIGKILL)
+            end = time.time()
+            real["killed_at_ms"] = round((end - t0) * 1000.0, 1)
+            real["trigger_ms"] = trig
+            proc.wait()
         else:
-            runs = count_runs([w[2] for w in lines if w[0] == "done"])
-            real["at"] = tally(runs, committed, position)
-        if sc.get("script"):
-            real["script"] = [None if w[-1] == "none" else int(w[-1]) for w in lines
-                              if w[0] == "step" and w[3] == "position"]
-            real["script"].append(committed)  # the close step: read from the broker afterwards
-        if kill_at is not None:
-            ts = event_times(lines)
-            if case.get("timer"):  # the background auto-commit timer logs nothing: its model instants
-                iv = sc.get("auto.commit.interval.ms", 5000)
-                ts += [k * iv for k in range(1, int(kill_at // iv) + 2)]
-            # The crash happened somewhere between the planned instant and the kill's return:
-            # the margin is the distance from that window to the client's nearest own event.
-            lo, hi = kill_at, max(kill_at, real["killed_at_ms"])
-            real["margin_ms"] = round(min([0.0 if lo <= t <= hi else min(abs(t - lo), abs(t - hi))
-                                           for t in ts] or [float("inf")]), 1)
-        elif sc.get("close_at_ms") is not None:
-            ts = [t for t in event_times([w for w in lines if not w[0].startswith("close")])]
-            real["margin_ms"] = round(min([abs(t - sc["close_at_ms"]) for t in ts] or [float("inf")]), 1)
-        return sc, m, real, lines
+            proc.wait(timeout=120)
+            end = time.time()
     finally:
-        broker.stop()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    lines = read_log(logf)
+    txn = sc.get("strategy") == "transactional"
+    if txn:
+        # A restarted application's initTransactions() fences the killed producer and aborts its
+        # open transaction; downstream readers then read the output topic.
+        # A marker in a committed transaction after the fence proves the abort: a read_committed
+        # reader reaches it only once the killed transaction is no longer open.
+        p = Producer({"bootstrap.servers": broker.addr, "transactional.id": group + "-txn", "log_level": 0})
+        p.init_transactions(30)
+        p.begin_transaction()
+        p.produce(topic + "-out", value=b"marker")
+        p.commit_transaction(30)
+        del p
+    committed, reads = broker.settled_committed(group, topic, end)
+    real["committed_reads"] = reads
+    position = last_position(lines)
+    if txn:
+        out_rc = broker.read_all(topic + "-out", "read_committed", group + "-rc")
+        if "marker" not in out_rc:
+            raise RuntimeError("read_committed never reached the marker written after the fence: "
+                               "the killed transaction was not aborted")
+        real["at"] = tally(count_runs(out_rc), committed, position)
+        real["at_uncommitted"] = tally(count_runs(broker.read_all(topic + "-out", "read_uncommitted", group + "-ru")),
+                                       committed, position)
+    else:
+        real["at"] = tally(count_runs([w[2] for w in lines if w[0] == "done"]), committed, position)
+    if sc.get("script"):
+        real["script"] = [None if w[-1] == "none" else int(w[-1]) for w in lines
+                          if w[0] == "step" and w[3] == "position"]
+        real["script"].append(committed)  # the close step: read from the broker afterwards
+    if mode == "crash":
+        ts = event_times(lines)
+        # The crash happened somewhere between the planned instant and the kill's return: the
+        # margin is the distance from that window to the client's nearest own event.
+        lo, hi = kill_at, max(kill_at, real["killed_at_ms"])
+        real["margin_ms"] = round(min([0.0 if lo <= t <= hi else min(abs(t - lo), abs(t - hi))
+                                       for t in ts] or [float("inf")]), 1)
+    elif mode == "close":
+        begin = next((float(w[1]) for w in lines if w[0] == "close_begin"), None)
+        ts = event_times([w for w in lines if not w[0].startswith("close")])
+        if begin is not None:
+            real["close_at_ms"] = begin
+            real["margin_ms"] = round(min([abs(t - begin) for t in ts] or [float("inf")]), 1)
+    return sc, m, real, lines, info
 
 
 FIELDS = ("committed", "position", "durable", "lost", "duplicated")
 
-# Every scenario places its crash or close ≥ 150 ms from any event of the model. When the real
-# run's own log puts an event closer than this to the crash (a loaded machine: the kill came
-# late, or the client's sleeps drifted), the experiment missed its quiet stretch and says
-# nothing about the model: the case runs again, up to ATTEMPTS times, and fails if it never
-# gets a clean crash.
+# Every trigger delay sits ≥ 150 ms from the next event of the model and of the client. When the
+# client's own log still puts an event closer than this to the crash or close (the kill came very
+# late, a sleep overshot), the experiment missed its quiet stretch and says nothing about the
+# model: the case runs again, up to ATTEMPTS times, and fails if it never gets a clean one.
 MIN_MARGIN_MS = 50.0
 ATTEMPTS = 3
+# CONFORMANCE_STRICT=1 counts the known disagreements as failures too.
+STRICT = os.environ.get("CONFORMANCE_STRICT") == "1"
 
 
 def compare(case, sc, m, real):
@@ -399,8 +598,34 @@ def compare(case, sc, m, real):
 
 
 def fmt(pairs, side):
-    return " ".join("%s=%s" % (lbl, json.dumps(p[side]).replace(" ", "")) for lbl, *p in
-                    [(x[0], x[1], x[2]) for x in pairs])
+    return " ".join("%s=%s" % (p[0], json.dumps(p[side]).replace(" ", "")) for p in pairs)
+
+
+def timelines(case, sc, real, lines, info):
+    """Both timelines side by side: each line of the client's log, and the model's state at the
+    corresponding instant (real instants shifted so that the triggers coincide)."""
+    out = []
+    shift = 0.0
+    if "trigger_ms" in real and "model_trigger_ms" in info:
+        shift = info["model_trigger_ms"] - real["trigger_ms"]
+    elif sc.get("close_at_ms") is not None and real.get("close_at_ms") is not None:
+        shift = sc["close_at_ms"] - real["close_at_ms"]
+    out.append("  timelines (model instant = real instant %+.1f ms; model state just after it):" % shift)
+    timed = [w for w in lines if len(w) > 1 and w[0] in ("poll", "done", "commit", "commit_failed", "callback",
+                                                         "retry", "txn", "close_begin", "close_end", "step")]
+    for w in timed[-30:]:
+        t = float(w[2] if w[0] == "step" else (w[2] if w[0] in ("commit", "txn") else w[1]))
+        tm = t + shift
+        desc = ""
+        if not sc.get("script") and 0 < tm:
+            try:
+                a = model_at(sc, int(round(tm * 1000)) + 1)
+                desc = "model@%.3f: position %d durable %d committed %d" % (tm, a["position"], a["durable"],
+                                                                            a["committed"])
+            except Exception as e:  # noqa: BLE001 (a report line, never a verdict)
+                desc = "model: %s" % e
+        out.append("    real %-42s | %s" % (" ".join(w), desc))
+    return out
 
 
 def main():
@@ -410,76 +635,104 @@ def main():
     a = ap.parse_args()
     only = set(filter(None, a.only.split(",")))
     cases = [c for c in CASES if not only or c["name"] in only]
-    print("model: %s; clients: %s, %s; broker: tansu %s" % (
-        os.path.relpath(MODEL, ROOT), JAVA_CLIENT, RDK_CLIENT,
-        subprocess.run([TANSU, "--version"], capture_output=True, text=True).stdout.strip().split()[-1]))
-    passed = failed = 0
     start = time.time()
-    for case in cases:
-        client = JAVA_CLIENT if case["client"] == "java" else RDK_CLIENT
-        t = time.time()
-        for attempt in range(1, ATTEMPTS + 1):
-            workdir = tempfile.mkdtemp(prefix="conformance-%s-" % case["name"])
-            try:
-                sc, m, real, lines = run_case(case, workdir)
-                pairs = compare(case, sc, m, real)
-                ok = all(p[1] == p[2] for p in pairs)
-                err = None
-            except Exception as e:  # a client or broker failure is a failed case, with its reason
-                ok, err, pairs, real, lines, sc = False, e, [], {}, read_log(os.path.join(workdir, "consumer.log")), derive(case)
-            margin = real.get("margin_ms", float("inf"))
-            if err is None and margin < MIN_MARGIN_MS:
-                ok = False
-                err = RuntimeError("the crash came %.1f ms from one of the client's own events (needs >= %.0f ms) "
-                                   "in %d attempts: no clean experiment" % (margin, MIN_MARGIN_MS, attempt))
-                if attempt < ATTEMPTS:
-                    print("  again %s: the crash came %.1f ms from one of the client's own events "
-                          "(killed at %.1f ms); not a verdict, attempt %d of %d" % (
-                              case["name"], margin, real.get("killed_at_ms", float("nan")), attempt + 1, ATTEMPTS),
-                          flush=True)
-                    if not a.keep:
-                        subprocess.run(["rm", "-rf", workdir])
-                    continue
-            break
-        when = ("crash %sms" % sc["crash_at_ms"]) if not (sc.get("script") or sc.get("close_at_ms") is not None) \
-            else ("close %sms" % sc["close_at_ms"] if sc.get("close_at_ms") is not None else "script")
-        extra = []
-        if "killed_at_ms" in real:
-            extra.append("killed at %.1fms" % real["killed_at_ms"])
-        if "margin_ms" in real:
-            extra.append("margin %sms" % real["margin_ms"])
-        extra.append("%.1fs" % (time.time() - t))
-        print("%s %-16s %-8s %s | model: %s | real: %s | %s" % (
-            "PASS" if ok else "FAIL", case["name"], "java" if case["client"] == "java" else "rdkafka", when,
-            fmt(pairs, 0), fmt(pairs, 1), ", ".join(extra)), flush=True)
-        aa = real.get("after_abort_read_committed")
-        if aa is not None:
-            print("  note %s: after the abort a read_committed reader on tansu sees duplicated=%d lost=%d "
-                  "(Kafka hides aborted outputs from read_committed; tansu 0.6.0 does so only while the transaction is open): "
-                  "not counted" % (case["name"], aa["duplicated"], aa["lost"]))
-        if ok:
-            passed += 1
-        else:
-            failed += 1
-            print("  scenario (%s, derived from scenarios/%s): %s" % (case["note"], case["file"], json.dumps(sc)))
-            if err is not None:
-                print("  error: %r" % (err,))
-            for lbl, mv, rv in pairs:
-                if mv != rv:
-                    print("  differs: %s model %s real %s" % (lbl, json.dumps(mv), json.dumps(rv)))
-            if real:
-                print("  real: %s" % json.dumps(real))
-            print("  client: %s; log excerpt (%s):" % (client, workdir))
-            for w in lines[-25:]:
-                print("    " + " ".join(w))
-            errf = os.path.join(workdir, "consumer.stderr")
-            if os.path.exists(errf):
-                tail = [l for l in open(errf).read().splitlines() if "SLF4J" not in l][-10:]
-                for l in tail:
-                    print("    stderr: " + l)
-        if ok and not a.keep:
-            subprocess.run(["rm", "-rf", workdir])
+    bdir = tempfile.mkdtemp(prefix="conformance-kafka-")
+    broker = Broker(bdir)
+    print("model: %s; broker: Apache Kafka %s (KRaft, one node, %s, started in %.1fs)" % (
+        os.path.relpath(MODEL, ROOT), KAFKA_VERSION, broker.addr, time.time() - start), flush=True)
+    for k, c in CLIENTS.items():
+        print("  client %-31s -> %s" % (k, c["label"]))
+    passed = failed = known = 0
+    try:
+        for case in cases:
+            client = CLIENTS[case["client"]]["label"]
+            t = time.time()
+            for attempt in range(1, ATTEMPTS + 1):
+                workdir = tempfile.mkdtemp(prefix="conformance-%s-" % case["name"])
+                info = {}
+                try:
+                    sc, m, real, lines, info = run_case(case, broker, workdir, attempt)
+                    pairs = compare(case, sc, m, real)
+                    ok = all(p[1] == p[2] for p in pairs)
+                    err = None
+                except Exception as e:  # a client or broker failure is a failed case, with its reason
+                    ok, err, pairs, real, sc = False, e, [], {}, derive(case)
+                    lines = read_log(os.path.join(workdir, "consumer.log"))
+                margin = real.get("margin_ms", float("inf"))
+                if err is None and margin < MIN_MARGIN_MS:
+                    ok = False
+                    err = RuntimeError("the crash or close came %.1f ms from one of the client's own events "
+                                       "(needs >= %.0f ms) in %d attempts: no clean experiment"
+                                       % (margin, MIN_MARGIN_MS, attempt))
+                    if attempt < ATTEMPTS:
+                        print("  again %s: the crash or close came %.1f ms from one of the client's own events "
+                              "(killed at %s ms); not an experiment, attempt %d of %d" % (
+                                  case["name"], margin, real.get("killed_at_ms", "-"), attempt + 1, ATTEMPTS),
+                              flush=True)
+                        if not a.keep:
+                            subprocess.run(["rm", "-rf", workdir])
+                        continue
+                break
+            mode = case.get("mode", "crash")
+            when = {"crash": "crash %sms (record %s + %sms)" % (sc.get("crash_at_ms"), case.get("after"),
+                                                                 case.get("delay")),
+                    "close": "close %sms (record %s + %sms)" % (sc.get("close_at_ms"), case.get("after"),
+                                                                 case.get("delay")),
+                    "script": "script"}[mode]
+            extra = []
+            if "killed_at_ms" in real:
+                extra.append("real kill %.1fms after T0, %.1fms after its trigger" % (
+                    real["killed_at_ms"], real["killed_at_ms"] - real["trigger_ms"]))
+            if "margin_ms" in real:
+                extra.append("margin %sms" % real["margin_ms"])
+            extra.append("%.1fs" % (time.time() - t))
+            verdict = "PASS" if ok else "FAIL"
+            kn = case.get("known")
+            if not ok and err is None and kn and not STRICT and all(
+                    rv in kn["real"].get(lbl, []) for lbl, mv, rv in pairs if mv != rv):
+                verdict = "KNOWN"
+            print("%s %-27s %s | %s | model: %s | real: %s | %s" % (
+                verdict, case["name"], case["client"], when, fmt(pairs, 1), fmt(pairs, 2), ", ".join(extra)),
+                flush=True)
+            if ok and case.get("known"):
+                print("  note %s: this run agrees with the model (known disagreement: %s)"
+                      % (case["name"], case["known"]["why"]))
+            if ok:
+                passed += 1
+            else:
+                if verdict == "KNOWN":
+                    known += 1
+                    print("  known disagreement, not counted (%s); README 'Known disagreements'" % case["known"]["why"])
+                else:
+                    failed += 1
+                print("  scenario (%s, derived from scenarios/%s): %s" % (case["note"], case["file"], json.dumps(sc)))
+                if err is not None:
+                    print("  error: %r" % (err,))
+                for lbl, mv, rv in pairs:
+                    if mv != rv:
+                        print("  differs: %s model %s real %s" % (lbl, json.dumps(mv), json.dumps(rv)))
+                if real:
+                    print("  real: %s" % json.dumps(real))
+                print("  client: %s; log (%s):" % (client, workdir))
+                try:
+                    for line in timelines(case, sc, real, lines, info):
+                        print(line)
+                except Exception as e:  # noqa: BLE001
+                    print("  (no timelines: %r)" % (e,))
+                errf = os.path.join(workdir, "consumer.stderr")
+                if os.path.exists(errf):
+                    tail = [ln for ln in open(errf).read().splitlines() if "SLF4J" not in ln][-10:]
+                    for ln in tail:
+                        print("    stderr: " + ln)
+            if (ok or verdict == "KNOWN") and not a.keep:
+                subprocess.run(["rm", "-rf", workdir])
+    finally:
+        broker.stop()
+        if not a.keep:
+            subprocess.run(["rm", "-rf", bdir])
     print("total %.0fs" % (time.time() - start))
+    if known:
+        print("known disagreements (model fix pending, README): %d" % known)
     print("%d passed, %d failed" % (passed, failed))
     sys.exit(1 if failed else 0)
 

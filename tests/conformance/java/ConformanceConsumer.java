@@ -1,15 +1,19 @@
-// A real Apache Kafka Java consumer (kafka-clients, classic group protocol) that does what
-// one conformance scenario says: poll, process (= sleep record_processing_ms per record),
-// commit by the strategy, hand batches to a worker pool when asked, close when asked, or run
-// a SPEC §8.11 script. It writes every event to its own log (one line each, written straight
-// to the file so that a SIGKILL loses nothing already logged); the driver kills it.
+// A real Apache Kafka Java consumer (kafka-clients; compiled separately against 4.3.1 and
+// 3.9.2, so only API both have) that does what one conformance scenario says: poll, process
+// (= sleep record_processing_ms per record), commit by the strategy, hand batches to a worker
+// pool when asked, close when asked, or run a SPEC §8.11 script. group.protocol is classic or
+// consumer (KIP-848). It writes every event to its own log (one line each, written straight to
+// the file so that a SIGKILL loses nothing already logged); the driver kills it after a logged
+// event of its choosing (run.py: the trigger).
 //
 // Arguments: key=value pairs (see run.py, which builds them from the scenario).
 // Log lines (t = milliseconds since T0, T0 = the instant the first poll returned records):
 //   T0 <epoch seconds>           poll <t> <first offset> <count>     done <t> <offset>
-//   commit <t sent> <t returned> <offset or "position">             txn <t begin> <t end> <offset>
+//   commit <t sent> <t returned> <offset or "position"> [inject]   txn <t begin> <t end> <offset>
+//   commit_failed <t> <exception>   (commitSync threw: e.g. CommitFailedException after an eviction)
+//   callback <t> <offset> ok|<exception>    retry <t> <offset>    (commitAsync callbacks, SPEC 8.8)
 //   step <i> <t> position <p> committed <c|none>                   close_begin <t> / close_end <t>
-//   error <text>
+//   client <version> <group.protocol>   error <text>
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -26,23 +30,76 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Semaphore;
 
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.CommitFailedException;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerGroupMetadata;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
+import org.apache.kafka.clients.consumer.OffsetCommitCallback;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.apache.kafka.common.utils.AppInfoParser;
 
 public final class ConformanceConsumer {
     private static FileOutputStream log;
     private static long t0Nanos = -1;
     private static final Map<String, String> args = new HashMap<>();
+    // SPEC 8.8 fault injection: the commit requests (numbered from 1 in send order, retries
+    // included) listed in commit_failures carry metadata longer than the broker's
+    // offset.metadata.max.bytes (4096): the broker answers OFFSET_METADATA_TOO_LARGE and stores
+    // nothing, a real failed round trip.
+    private static int commitsSent = 0;
+    private static final Set<Integer> failing = new java.util.HashSet<>();
+    private static final String TOO_LARGE = "x".repeat(5000);
+    private static KafkaConsumer<String, String> consumerRef;
+    private static TopicPartition tpRef;
+    private static boolean retryInCallback;
+
+    /** The metadata of the next commit request: empty, or too large when it is to fail. */
+    private static String nextCommitMetadata() {
+        commitsSent++;
+        return failing.contains(commitsSent) ? TOO_LARGE : "";
+    }
+
+    private static final OffsetCommitCallback CALLBACK = new OffsetCommitCallback() {
+        @Override
+        public void onComplete(Map<TopicPartition, OffsetAndMetadata> offsets, Exception e) {
+            // Runs on the application thread inside poll() / commitAsync() / commitSync().
+            long off = offsets == null || offsets.get(tpRef) == null ? -1 : offsets.get(tpRef).offset();
+            log("callback " + now() + " " + off + " " + (e == null ? "ok" : e.getClass().getSimpleName()));
+            if (e != null && retryInCallback && off >= 0) {
+                log("retry " + now() + " " + off);
+                commitAsync(off);
+            }
+        }
+    };
+
+    private static void commitAsync(long offset) {
+        String meta = nextCommitMetadata();
+        String sent = now();
+        consumerRef.commitAsync(Map.of(tpRef, new OffsetAndMetadata(offset, meta)), CALLBACK);
+        log("commit " + sent + " " + now() + " " + offset + (meta.isEmpty() ? "" : " inject"));
+    }
+
+    /** commitSync of `offset`; false when it threw CommitFailedException (SPEC 8.7: evicted). */
+    private static void commitSync(long offset) {
+        String meta = nextCommitMetadata();
+        String sent = now();
+        try {
+            consumerRef.commitSync(Map.of(tpRef, new OffsetAndMetadata(offset, meta)));
+            log("commit " + sent + " " + now() + " " + offset + (meta.isEmpty() ? "" : " inject"));
+        } catch (CommitFailedException e) {
+            log("commit_failed " + now() + " " + e.getClass().getSimpleName());
+        }
+    }
 
     private static synchronized void log(String line) {
         try {
@@ -94,13 +151,22 @@ public final class ConformanceConsumer {
         Properties p = new Properties();
         p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, arg("bootstrap", "127.0.0.1:9092"));
         p.put(ConsumerConfig.GROUP_ID_CONFIG, arg("group", "g"));
-        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, "classic");
+        String protocol = arg("group.protocol", "classic");
+        p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
         p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, Boolean.toString(strategy.equals("auto_commit")));
         p.put(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, arg("auto.commit.interval.ms", "5000"));
         p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, Integer.toString(maxPoll));
         p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-        p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, arg("session.timeout.ms", "1000"));
-        p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, arg("heartbeat.interval.ms", "200"));
+        if (protocol.equals("classic")) { // the consumer protocol takes both from the broker (group configs)
+            p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, arg("session.timeout.ms", "6000"));
+            p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, arg("heartbeat.interval.ms", "200"));
+        }
+        p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, arg("max.poll.interval.ms", "300000"));
+        for (String n : arg("commit_failures", "").split(",")) {
+            if (!n.isEmpty()) failing.add(Integer.parseInt(n));
+        }
+        retryInCallback = arg("retry_async_in_callback", "false").equals("true");
+        tpRef = tp;
         p.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
         p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
         p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
@@ -127,6 +193,8 @@ public final class ConformanceConsumer {
         }
 
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(p);
+        consumerRef = consumer;
+        log("client " + AppInfoParser.getVersion() + " " + protocol);
         consumer.subscribe(List.of(topic));
         log("subscribed");
 
@@ -138,8 +206,11 @@ public final class ConformanceConsumer {
 
         boolean pool = arg("worker_pool", "false").equals("true");
         ConsumerRecords<String, String> records = firstPoll(consumer);
-        long closeAt = (long) (Double.parseDouble(arg("close_at_ms", "-1")) * 1e6);
-        long closeDeadline = closeAt >= 0 ? t0Nanos + closeAt : -1;
+        // A graceful close is triggered by the consumer's own progress (as the driver's kills are):
+        // close_delay_ms after record close_after is done, cutting the record then in progress.
+        long closeAfter = num("close_after", -1);
+        long closeDelayNanos = (long) (Double.parseDouble(arg("close_delay_ms", "0")) * 1e6);
+        long closeDeadline = -1;
 
         if (pool) {
             int threads = (int) num("pool_threads", 1);
@@ -191,26 +262,18 @@ public final class ConformanceConsumer {
                 // (in the log, visible to read_uncommitted) before the record counts as done.
                 if (transactional) producer.send(new ProducerRecord<>(outTopic, Long.toString(r.offset()))).get();
                 log("done " + now() + " " + r.offset());
+                if (r.offset() == closeAfter && closeDeadline < 0) closeDeadline = System.nanoTime() + closeDelayNanos;
                 if (strategy.equals("commit_sync_record")) {
-                    long c = recordOffset ? r.offset() : r.offset() + 1;
-                    String sent = now();
-                    consumer.commitSync(Map.of(tp, new OffsetAndMetadata(c)));
-                    log("commit " + sent + " " + now() + " " + c);
+                    commitSync(recordOffset ? r.offset() : r.offset() + 1);
                 }
             }
             switch (strategy) {
-                case "commit_sync_batch": {
-                    String sent = now();
-                    consumer.commitSync();
-                    log("commit " + sent + " " + now() + " position");
+                case "commit_sync_batch":
+                    if (!records.isEmpty()) commitSync(consumer.position(tp));
                     break;
-                }
-                case "commit_async_batch": {
-                    String sent = now();
-                    consumer.commitAsync();
-                    log("commit " + sent + " " + now() + " position");
+                case "commit_async_batch":
+                    if (!records.isEmpty()) commitAsync(consumer.position(tp));
                     break;
-                }
                 case "transactional": {
                     long pos = consumer.position(tp);
                     producer.sendOffsetsToTransaction(Map.of(tp, new OffsetAndMetadata(pos)), consumer.groupMetadata());
@@ -259,7 +322,13 @@ public final class ConformanceConsumer {
 
     /** SPEC §8.11: poll, process N, sleep MS, commit_sync, commit_async, close, crash. */
     private static void runScript(KafkaConsumer<String, String> consumer, TopicPartition tp, String[] steps,
-                                  double procMs) throws InterruptedException {
+                                  double procMs) throws Exception {
+        Admin admin = null;
+        if (arg("script_committed", "consumer").equals("admin")) {
+            Properties ap = new Properties();
+            ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, arg("bootstrap", "127.0.0.1:9092"));
+            admin = Admin.create(ap);
+        }
         List<ConsumerRecord<String, String>> batch = new ArrayList<>();
         int next = 0;
         for (int i = 0; i < steps.length; i++) {
@@ -302,11 +371,35 @@ public final class ConformanceConsumer {
                 default:
                     throw new IllegalArgumentException("unknown step " + steps[i]);
             }
-            Map<TopicPartition, OffsetAndMetadata> c = consumer.committed(Set.of(tp), Duration.ofSeconds(5));
-            OffsetAndMetadata om = c.get(tp);
-            log("step " + i + " " + now() + " position " + consumer.position(tp) + " committed "
-                    + (om == null ? "none" : Long.toString(om.offset())));
+            String committed;
+            if (admin != null) {
+                committed = adminCommitted(admin, tp);
+            } else {
+                Map<TopicPartition, OffsetAndMetadata> c = consumer.committed(Set.of(tp), Duration.ofSeconds(5));
+                OffsetAndMetadata om = c.get(tp);
+                committed = om == null ? "none" : Long.toString(om.offset());
+            }
+            log("step " + i + " " + now() + " position " + consumer.position(tp) + " committed " + committed);
         }
         consumer.close();
+    }
+
+    /**
+     * The committed offset as seed 002's lab read it: AdminClient.listConsumerGroupOffsets from
+     * outside the consumer, read again every 200 ms (at most 5 s) until two reads agree, since
+     * an asynchronous commit becomes visible a little later.
+     */
+    private static String adminCommitted(Admin admin, TopicPartition tp) throws Exception {
+        String last = null;
+        long deadline = System.nanoTime() + 5_000_000_000L;
+        while (true) {
+            Map<TopicPartition, OffsetAndMetadata> m = admin.listConsumerGroupOffsets(arg("group", "g"))
+                    .partitionsToOffsetAndMetadata().get();
+            OffsetAndMetadata om = m.get(tp);
+            String v = om == null ? "none" : Long.toString(om.offset());
+            if (v.equals(last) || System.nanoTime() > deadline) return v;
+            last = v;
+            Thread.sleep(200);
+        }
     }
 }
