@@ -1,11 +1,11 @@
 """A real librdkafka consumer (confluent-kafka-python) that does what one conformance
 scenario says; the librdkafka twin of java/ConformanceConsumer.java, same log format.
 
-`consume(num_messages=max.poll.records)` plays the role of poll() (SPEC §8.2).
+`consume(num_messages=max.poll.records)` plays the role of poll() (model.md §8.2).
 Strategies: auto_commit / auto_commit_background (librdkafka's default: enable.auto.commit
 with enable.auto.offset.store=true, the background timer commits what was handed out),
 store_offsets_after_processing (enable.auto.offset.store=false + store_offsets() after each
-record), commit_sync_batch, commit_sync_record. Or a SPEC §8.11 script. The driver kills it
+record), commit_sync_batch, commit_sync_record. Or a model.md §8.11 script. The driver kills it
 after a `done` line of its choosing (run.py: the trigger).
 
 Usage: rdk_consumer.py CONFIG.json   (written by run.py)
@@ -33,7 +33,7 @@ def now():
 
 strategy = cfg["strategy"]
 if strategy == "auto_commit":
-    strategy = "auto_commit_background"  # SPEC §8.4: under librdkafka auto_commit is §8.2
+    strategy = "auto_commit_background"  # model.md §8.4: under librdkafka auto_commit is §8.2
 auto = strategy in ("auto_commit_background", "store_offsets_after_processing")
 conf = {
     "bootstrap.servers": cfg["bootstrap"],

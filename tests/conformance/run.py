@@ -1,6 +1,6 @@
 """Differential conformance suite: the same scenario through a real Kafka consumer on a real Apache
 Kafka 4.3.1 broker and through `offset-window run`; compare committed offset, lost and duplicated
-(SPEC §5) and the other numbers the model predicts.
+(model.md §5) and the other numbers the model predicts.
 
 Run through run.sh (which prepares .cache/). Usage: run.py [--only NAME[,NAME…]] [--keep]
 
@@ -58,7 +58,7 @@ DEFAULT_TIMES = {"record_processing_ms": 200, "auto.commit.interval.ms": 5000, "
 
 def scaled(factor, **extra):
     """Overrides that stretch every time key of the base scenario by `factor` (counts stay the
-    same, so lost / duplicated / committed stay the SPEC numbers), then `extra`."""
+    same, so lost / duplicated / committed stay the reference numbers (model.md §7)), then `extra`."""
     return {"__scale__": factor, **extra}
 
 
@@ -74,30 +74,28 @@ def scaled(factor, **extra):
 # of both the model and the real client (no record finishes, no poll, no commit near it).
 CASES = [
     dict(name="R1", file="r01-defaults.json", client="java_classic", over=scaled(3), after=40, delay=300,
-         note="SPEC R1: auto-commit inside poll()"),
+         note="R1 (model.md §7): auto-commit inside poll()"),
     dict(name="R2", file="r02-commit-sync-batch.json", client="java_classic", over=scaled(3), after=40, delay=300,
-         note="SPEC R2: commitSync() after each batch"),
+         note="R2 (model.md §7): commitSync() after each batch"),
     dict(name="R6", file="r06-pool-auto-commit.json", client="java_classic", over=scaled(3), after=25, delay=300,
-         note="SPEC R6: worker pool + auto-commit"),
+         note="R6 (model.md §7): worker pool + auto-commit"),
     dict(name="R7", file="r07-pool-commit-sync.json", client="java_classic", over=scaled(3), after=25, delay=300,
-         note="SPEC R7: worker pool + commitSync() after the hand-off"),
+         note="R7 (model.md §7): worker pool + commitSync() after the hand-off"),
     dict(name="R8", file="r08-transactional.json", client="java_classic", over=scaled(3), after=44, delay=300,
-         note="SPEC R8 + 8.10: transactions; outputs read after the killed producer's transaction is aborted",
+         note="R8 (model.md §7) + 8.10: transactions; outputs read after the killed producer's transaction is aborted",
          also_read_uncommitted=True),
     # Seed 000's defaults under group.protocol=consumer, before and after KAFKA-18641. Both are
     # known disagreements (README): `known` lists the real values seen besides the model's.
     dict(name="kip848-defaults", file="r01-defaults.json", client="java_consumer_protocol",
          over={"client": "java_consumer_protocol"}, after=40, delay=200,
          known=dict(why="kafka-clients 4.2+ races the poll's auto-commit against handing out that poll's "
-                        "batch (AsyncKafkaConsumer.collectFetch does not wait for the AsyncPollEvent)",
+                        "batch (AsyncKafkaConsumer.collectFetch does not wait for the AsyncPollEvent): "
+                        "docs/model.md §8.4",
                     real={"committed": [30], "duplicated": [10]}),
          note="seed 000 defaults, group.protocol=consumer, after KAFKA-18641"),
     dict(name="kip848-pre-fix-defaults", file="r01-defaults.json", client="java_consumer_protocol_pre_fix",
          over={"client": "java_consumer_protocol_pre_fix"}, after=40, delay=200,
-         known=dict(why="the real background timer starts at the assignment, before the first records, and "
-                        "fires before the 5 s poll; the model fires it at 5 s, after that poll (SPEC 8.1)",
-                    real={"committed": [25], "duplicated": [15]}),
-         note="seed 000 defaults, group.protocol=consumer, before KAFKA-18641"),
+         note="seed 000 defaults, group.protocol=consumer, before KAFKA-18641: the timer fires just before the 5 s poll"),
     dict(name="kip848-long-record", file="s8-librdkafka-background.json", client="java_consumer_protocol",
          over={"client": "java_consumer_protocol", "record_processing_ms": 6000, "auto.commit.interval.ms": 10000},
          after=1, delay=5000, heartbeat_ms=100,
@@ -107,11 +105,11 @@ CASES = [
          over={"client": "java_consumer_protocol_pre_fix", "record_processing_ms": 6000,
                "auto.commit.interval.ms": 10000},
          after=1, delay=5000, heartbeat_ms=100,
-         note="KIP-848 before KAFKA-18641 (SPEC 8.2): the background timer commits the record in progress"),
+         note="KIP-848 before KAFKA-18641 (model.md §8.2): the background timer commits the record in progress"),
     dict(name="rdk-background", file="s8-librdkafka-background.json", client="librdkafka", over={},
-         after=1, delay=2500, note="SPEC 8.2: librdkafka background auto-commit"),
+         after=1, delay=2500, note="model.md §8.2: librdkafka background auto-commit"),
     dict(name="rdk-store-after", file="s8-librdkafka-store-after-processing.json", client="librdkafka", over={},
-         after=1, delay=2500, note="SPEC 8.3: store_offsets() after processing"),
+         after=1, delay=2500, note="model.md §8.3: store_offsets() after processing"),
     dict(name="book-lab-java", file="s8-book-lab-script.json", client="java_classic", over={}, mode="script",
          admin_reads=True, note="seed 002 lab as the book ran it: committed read with AdminClient"),
     dict(name="book-lab-rdk", file="s8-book-lab-script.json", client="librdkafka", over={"client": "librdkafka"},
@@ -120,29 +118,26 @@ CASES = [
          # 100 records × 20 ms leave no quiet stretch for close(): 10 × 400 ms do.
          over={"max.poll.records": 10, "record_processing_ms": 400, "auto.commit.interval.ms": 2000},
          mode="close", after=14, delay=200,
-         note="SPEC 8.6: close() with auto-commit commits the unprocessed position"),
+         note="model.md §8.6: close() with auto-commit commits the unprocessed position"),
     dict(name="eviction-java", file="s8-poll-interval-livelock.json", client="java_classic",
          over={"max.poll.records": 10, "record_processing_ms": 600, "max.poll.interval.ms": 5000},
          after=15, delay=300,
-         note="SPEC 8.7: evicted by max.poll.interval.ms, commitSync throws CommitFailedException, the batch repeats"),
+         note="model.md §8.7: evicted by max.poll.interval.ms, commitSync throws CommitFailedException, the batch repeats"),
     dict(name="async-retry-java", file="r01-defaults.json", client="java_classic",
          over=scaled(3, strategy="commit_async_batch", commit_failures=[2], retry_async_in_callback=True),
          after=12, delay=300,
-         note="SPEC 8.8 as amended: a failed commitAsync retried from its callback, which runs in the next "
+         note="model.md §8.8 as amended: a failed commitAsync retried from its callback, which runs in the next "
               "commitAsync(), not when the response arrives"),
     dict(name="async-retry-java-later", file="r01-defaults.json", client="java_classic",
          over=scaled(3, strategy="commit_async_batch", commit_failures=[2], retry_async_in_callback=True),
          after=18, delay=300,
-         known=dict(why="the model is not yet amended to SPEC 8.8 (fix under way): it sends the callback's retry "
-                        "after the newer commit, so the stale 10 lands last",
-                    real={"committed": [15], "duplicated": [3]}),
-         note="SPEC 8.8 as amended: the retry goes out before the newer commit and lands first"),
+         note="model.md §8.8 as amended: the retry goes out before the newer commit and lands first"),
     dict(name="per-record-java", file="s8-next-offset-commit.json", client="java_classic",
          over={"record_processing_ms": 500}, after=8, delay=250,
          note="commitSync(offset + 1) after each record"),
     dict(name="off-by-one-java", file="s8-off-by-one-commit.json", client="java_classic",
          over={"record_processing_ms": 500}, after=8, delay=250,
-         note="SPEC 8.5: commitSync(record.offset()) after each record"),
+         note="model.md §8.5: commitSync(record.offset()) after each record"),
 ]
 
 
@@ -176,9 +171,9 @@ def ms(us):
 
 
 def completed_runs(sc, t_us):
-    """Records finished before the crash instant t (SPEC §5: committed − lost + duplicated =
+    """Records finished before the crash instant t (model.md §5: committed − lost + duplicated =
     Σ k(o), the completed runs). For transactions the read_uncommitted view counts a record at
-    its completion (SPEC 8.10)."""
+    its completion (model.md §8.10)."""
     s = dict(sc, crash_at_ms=ms(t_us), horizon_ms=max(ms(t_us), sc.get("horizon_ms", 12000)))
     s.pop("close_at_ms", None)
     if s.get("strategy") == "transactional":
@@ -438,7 +433,7 @@ def event_times(lines):
 
 
 def tally(runs_by_offset, committed, position):
-    """SPEC §5 with k(o) = completed runs of offset o."""
+    """model.md §5 with k(o) = completed runs of offset o."""
     c = committed or 0
     lost = sum(1 for o in range(c) if runs_by_offset.get(o, 0) == 0)
     dup = sum(max(0, k - 1) for o, k in runs_by_offset.items() if o < c)

@@ -1,7 +1,7 @@
 // A real Apache Kafka Java consumer (kafka-clients; compiled separately against 4.3.1 and
 // 3.9.2, so only API both have) that does what one conformance scenario says: poll, process
 // (= sleep record_processing_ms per record), commit by the strategy, hand batches to a worker
-// pool when asked, close when asked, or run a SPEC §8.11 script. group.protocol is classic or
+// pool when asked, close when asked, or run a model.md §8.11 script. group.protocol is classic or
 // consumer (KIP-848). It writes every event to its own log (one line each, written straight to
 // the file so that a SIGKILL loses nothing already logged); the driver kills it after a logged
 // event of its choosing (run.py: the trigger).
@@ -11,7 +11,7 @@
 //   T0 <epoch seconds>           poll <t> <first offset> <count>     done <t> <offset>
 //   commit <t sent> <t returned> <offset or "position"> [inject]   txn <t begin> <t end> <offset>
 //   commit_failed <t> <exception>   (commitSync threw: e.g. CommitFailedException after an eviction)
-//   callback <t> <offset> ok|<exception>    retry <t> <offset>    (commitAsync callbacks, SPEC 8.8)
+//   callback <t> <offset> ok|<exception>    retry <t> <offset>    (commitAsync callbacks, model.md §8.8)
 //   step <i> <t> position <p> committed <c|none>                   close_begin <t> / close_end <t>
 //   client <version> <group.protocol>   error <text>
 import java.io.FileOutputStream;
@@ -52,7 +52,7 @@ public final class ConformanceConsumer {
     private static FileOutputStream log;
     private static long t0Nanos = -1;
     private static final Map<String, String> args = new HashMap<>();
-    // SPEC 8.8 fault injection: the commit requests (numbered from 1 in send order, retries
+    // model.md §8.8 fault injection: the commit requests (numbered from 1 in send order, retries
     // included) listed in commit_failures carry metadata longer than the broker's
     // offset.metadata.max.bytes (4096): the broker answers OFFSET_METADATA_TOO_LARGE and stores
     // nothing, a real failed round trip.
@@ -89,7 +89,7 @@ public final class ConformanceConsumer {
         log("commit " + sent + " " + now() + " " + offset + (meta.isEmpty() ? "" : " inject"));
     }
 
-    /** commitSync of `offset`; false when it threw CommitFailedException (SPEC 8.7: evicted). */
+    /** commitSync of `offset`; false when it threw CommitFailedException (model.md §8.7: evicted). */
     private static void commitSync(long offset) {
         String meta = nextCommitMetadata();
         String sent = now();
@@ -320,7 +320,7 @@ public final class ConformanceConsumer {
         log("close_end " + now());
     }
 
-    /** SPEC §8.11: poll, process N, sleep MS, commit_sync, commit_async, close, crash. */
+    /** model.md §8.11: poll, process N, sleep MS, commit_sync, commit_async, close, crash. */
     private static void runScript(KafkaConsumer<String, String> consumer, TopicPartition tp, String[] steps,
                                   double procMs) throws Exception {
         Admin admin = null;
