@@ -50,6 +50,14 @@ named_enum! {
         /// processing each record in order (librdkafka `enable.auto.offset.store=false` +
         /// `rd_kafka_offsets_store`).
         StoreOffsetsAfterProcessing = "store_offsets_after_processing", "store_offsets() after processing + auto-commit",
+        /// model.md §12: once a whole poll's records are handled, `commitSync()` of the
+        /// position if `commit_every_records` records were processed since the last commit
+        /// (Spring Kafka `AckMode.COUNT`: `ackCount` is checked after the batch).
+        CommitSyncCount = "commit_sync_count", "commitSync() after the batch once N records are done (Spring COUNT)",
+        /// model.md §12: once a whole poll's records are handled, `commitSync()` of the
+        /// position if `commit_every_ms` has passed since the last commit (Spring Kafka
+        /// `AckMode.TIME`, `ackTime`).
+        CommitSyncTime = "commit_sync_time", "commitSync() after the batch once T ms have passed (Spring TIME)",
     }
 }
 
@@ -439,6 +447,160 @@ scenario_keys! {
         initial_rebalance_delay_us: u64 = 3_000 * US_PER_MS,
             key "group.initial.rebalance.delay.ms", millis(0, 300_000), "ms",
             "how long the first member joining an empty group waits for others (a broker setting)";
+        /// For [`Strategy::CommitSyncTime`]: time between commits, µs (Spring `ackTime`).
+        commit_every_us: u64 = 5_000 * US_PER_MS,
+            key "commit_every_ms", millis(1, 3_600_000), "ms",
+            "time between commits, for commit_sync_time (Spring ackTime)";
+        /// Processing times of particular offsets, µs (model.md §12); others take
+        /// `record_processing_ms`.
+        record_processing_by_offset_us: ByOffset = ByOffset::default(),
+            key "record_processing_ms_by_offset", KeyKind::Structured(BY_OFFSET_RANGE), "ms",
+            "processing time of particular offsets, e.g. {\"0\": 2000}; the others take record_processing_ms";
+        /// Offsets whose processing fails on every attempt (model.md §12).
+        record_failures: Vec<u64> = Vec::new(),
+            key "record_failures", KeyKind::CountList { min: 0, max: MAX_OFFSET }, "offsets",
+            "offsets whose processing throws on every attempt";
+        /// Probability, in thousandths, that any processing attempt fails (seeded).
+        record_failure_per_mille: u64 = 0,
+            key "record_failure_probability", KeyKind::Thousandths { max_thousandths: 1_000 }, "",
+            "chance that any processing attempt throws (seeded)";
+        /// What the application does with a record that throws (model.md §12).
+        on_error: OnError = OnError::LogAndContinue,
+            key "on_error", KeyKind::Choice(OnError::NAMES), "",
+            "what happens to a record that throws";
+        /// For `on_error: retry`: attempts after the first.
+        error_retries: u32 = 2,
+            key "error_retries", KeyKind::Count { min: 0, max: 100 }, "retries",
+            "for on_error retry: attempts after the first, then the record is skipped";
+        /// For `on_error: retry`: the wait between attempts, µs.
+        error_retry_backoff_us: u64 = 1_000 * US_PER_MS,
+            key "error_retry_backoff_ms", millis(0, 600_000), "ms",
+            "for on_error retry: the wait between attempts";
+        /// For `on_error: seek_to_failed`: deliveries of a failing record before it is given
+        /// up (Spring `DefaultErrorHandler`: 10, `FixedBackOff(0, 9)`).
+        max_deliveries: u32 = 10,
+            key "max_deliveries", KeyKind::Count { min: 1, max: 1_000 }, "deliveries",
+            "for seek_to_failed: deliveries of a failing record before it is given up";
+        /// For `on_error: seek_to_failed`: a record given up goes to a dead-letter topic
+        /// (Spring `DeadLetterPublishingRecoverer`) instead of being skipped.
+        dead_letter: bool = false,
+            key "dead_letter", KeyKind::Flag, "",
+            "for seek_to_failed: a record given up goes to a dead-letter topic instead of being skipped";
+        /// With a worker pool: the offset every commit carries (model.md §12).
+        pool_commit: PoolCommit = PoolCommit::HandedOut,
+            key "pool_commit", KeyKind::Choice(PoolCommit::NAMES), "",
+            "with a worker pool: the offset commits carry";
+        /// How a worker pool orders its work (model.md §4, §12).
+        ordering: Ordering = Ordering::Batch,
+            key "ordering", KeyKind::Choice(Ordering::NAMES), "",
+            "how the pool orders work: whole batches per thread, or records by partition, by key or unordered (Confluent Parallel Consumer)";
+        /// For `ordering: key`: records are keyed offset mod `keys`.
+        keys: u32 = 16,
+            key "keys", KeyKind::Count { min: 1, max: 1_000_000 }, "keys",
+            "for ordering key: records are keyed offset mod keys";
+        /// Whether a record the error handler gave up on is acknowledged like a processed
+        /// one, so the next commit carries its offset + 1 (Spring Kafka `ackOnError`; since
+        /// 2.8 the error handler's `isAckAfterHandle()`, true by default).
+        ack_on_error: bool = true,
+            key "ack_on_error", KeyKind::Flag, "",
+            "Spring: a record the error handler gave up on is acknowledged like a processed one";
+        /// When Spring's COUNT and TIME modes check whether to commit (model.md §12).
+        spring_ack_check: AckCheck = AckCheck::AfterRecord,
+            key "spring_ack_check", KeyKind::Choice(AckCheck::NAMES), "",
+            "for commit_sync_count and commit_sync_time: checked after each record (Spring Kafka 3.1 and later) or once the whole poll's records are done (before 3.1)";
+    }
+}
+
+named_enum! {
+    /// When Spring Kafka's `AckMode.COUNT` and `AckMode.TIME` check whether to commit
+    /// (`KafkaMessageListenerContainer.ListenerConsumer.processCommits`).
+    AckCheck {
+        /// After each record (`invokeOnMessage` → `doProcessCommits`, Spring Kafka 3.1+,
+        /// GH-2731); COUNT also commits what is pending when a poll returns no records.
+        AfterRecord = "after_record", "after each record (Spring Kafka 3.1 and later)",
+        /// Once the whole poll's records are done (Spring Kafka before 3.1).
+        AfterPoll = "after_poll", "after the whole poll (Spring Kafka before 3.1)",
+    }
+}
+
+named_enum! {
+    /// What the application does with a record whose processing throws (model.md §12).
+    OnError {
+        /// Log it and go on: the record counts as handled, so commits pass it (lost).
+        LogAndContinue = "log_and_continue", "log and go on (the record is skipped)",
+        /// Try again `error_retries` more times, `error_retry_backoff_ms` apart, then skip it.
+        Retry = "retry", "retry, then skip",
+        /// Spring `DefaultErrorHandler`: commit what is before it, seek back to it and deliver
+        /// it again, up to `max_deliveries`, then skip it or send it to a dead-letter topic.
+        SeekToFailed = "seek_to_failed", "seek back and redeliver (Spring DefaultErrorHandler)",
+        /// The partition stops: it is paused for good and falls behind for ever.
+        Stop = "stop", "stop the partition",
+        /// Share groups (model.md §11): acknowledge it RELEASE, to be delivered again.
+        Release = "release", "release it (share group)",
+        /// Share groups (model.md §11): acknowledge it REJECT, never to be delivered again.
+        Reject = "reject", "reject it (share group)",
+    }
+}
+
+named_enum! {
+    /// The offset a worker pool's commits carry (model.md §12).
+    PoolCommit {
+        /// What §4 commits: the position (or the counters' offsets) of what was handed off.
+        HandedOut = "handed_out", "what was handed out",
+        /// The highest completed offset + 1: skips unfinished earlier records (a common bug).
+        HighestCompleted = "highest_completed", "the highest completed offset + 1",
+        /// The lowest unfinished offset: what the Confluent Parallel Consumer and Spring's
+        /// out-of-order acknowledgements commit.
+        ContiguousCompleted = "contiguous_completed", "the lowest unfinished offset",
+    }
+}
+
+named_enum! {
+    /// How a worker pool orders its work (model.md §4, §12).
+    Ordering {
+        /// §4: each thread takes the oldest waiting batch and processes it in order.
+        Batch = "batch", "whole batches per thread",
+        /// One record at a time per partition (Parallel Consumer `ProcessingOrder.PARTITION`).
+        Partition = "partition", "in order per partition",
+        /// Records of one key in order, keys in parallel (`ProcessingOrder.KEY`).
+        Key = "key", "in order per key",
+        /// Any record on any thread (`ProcessingOrder.UNORDERED`).
+        Unordered = "unordered", "unordered",
+    }
+}
+
+/// Processing times by offset (`record_processing_ms_by_offset`), µs, ascending by offset.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct ByOffset(pub std::collections::BTreeMap<u64, u64>);
+
+/// Words for the allowed values of `record_processing_ms_by_offset`.
+const BY_OFFSET_RANGE: &str = "an object from offset (0–1000000000000) to milliseconds (0.001–600000, at most 3 decimals), at most 1000 entries";
+
+impl KeyValue for ByOffset {
+    fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
+        let Value::Object(map) = value else { return Err(spec.refuse(value)) };
+        if map.len() > MAX_LIST {
+            return Err(spec.refuse(value));
+        }
+        let duration = KeySpec { kind: KeyKind::Millis { min_us: 1, max_us: 600_000 * US_PER_MS }, ..*spec };
+        map.iter()
+            .map(|(offset, ms)| {
+                let at = |message: String| {
+                    ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
+                };
+                let offset: u64 = offset
+                    .parse()
+                    .ok()
+                    .filter(|o| *o <= MAX_OFFSET)
+                    .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
+                let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
+                Ok((offset, us))
+            })
+            .collect::<Result<_, _>>()
+            .map(ByOffset)
+    }
+    fn write(&self, _: &KeySpec) -> Value {
+        Value::Object(self.0.iter().map(|(o, us)| (o.to_string(), crate::keys::millis_value(*us))).collect())
     }
 }
 
@@ -501,6 +663,11 @@ impl Scenario {
         Ok(scenario)
     }
 
+    /// Whether any processing attempt may throw (model.md §12).
+    pub fn record_failures_possible(&self) -> bool {
+        !self.record_failures.is_empty() || self.record_failure_per_mille > 0
+    }
+
     /// The strategy the loop really runs once the client is taken into account (model.md §8.4).
     pub fn effective_strategy(&self) -> Strategy {
         self.client.effective(self.strategy)
@@ -542,6 +709,40 @@ impl Scenario {
         }
         if self.log_start_offset > self.log_end_offset {
             return refuse("log_start_offset", "must not be above log_end_offset");
+        }
+        if matches!(self.on_error, OnError::Release | OnError::Reject) {
+            return refuse(
+                "on_error",
+                "\"release\" and \"reject\" are share-group acknowledgements (consumption: share_group)",
+            );
+        }
+        if self.script.is_some() && self.record_failures_possible() {
+            let key = if self.record_failures.is_empty() {
+                "record_failure_probability"
+            } else {
+                "record_failures"
+            };
+            return refuse(key, "failures apply to a loop, not a script: set script to null");
+        }
+        if self.strategy == Strategy::Transactional
+            && matches!(self.on_error, OnError::SeekToFailed | OnError::Stop)
+        {
+            return refuse(
+                "on_error",
+                "\"seek_to_failed\" and \"stop\" are modelled for loops without transactions",
+            );
+        }
+        if self.worker_pool && matches!(self.on_error, OnError::SeekToFailed | OnError::Stop) {
+            return refuse(
+                "on_error",
+                "\"seek_to_failed\" and \"stop\" need the loop to process the records itself: set worker_pool to false",
+            );
+        }
+        if !self.worker_pool
+            && (self.pool_commit != PoolCommit::HandedOut || self.ordering != Ordering::Batch)
+        {
+            let key = if self.pool_commit != PoolCommit::HandedOut { "pool_commit" } else { "ordering" };
+            return refuse(key, "applies to a worker pool: set worker_pool to true");
         }
         if self.retry_backoff_max_us < self.retry_backoff_us {
             return refuse("retry.backoff.max.ms", "must not be below retry.backoff.ms");
@@ -677,7 +878,10 @@ impl Scenario {
             }
             Jitter::Exponential => (self.record_processing_us / 64).max(1),
         };
-        let processed = threads.saturating_mul(self.horizon_us / fastest_us + 1);
+        // Records of record_processing_ms_by_offset may be shorter still (each counted as
+        // taking no time at all, a few times over for redeliveries).
+        let listed = self.record_processing_by_offset_us.0.len() as u64 * 4 * self.member_count() as u64;
+        let processed = threads.saturating_mul(self.horizon_us / fastest_us + 1).saturating_add(listed);
         let available = self
             .log_end_at(self.horizon_us)
             .saturating_sub(self.log_start_offset)

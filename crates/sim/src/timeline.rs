@@ -136,6 +136,41 @@ pub enum MarkKind {
     SessionExpired,
     /// The member's heartbeat (model.md §10.4).
     Heartbeat,
+    /// An attempt at the record threw (model.md §12): no run.
+    RecordFailed {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// The application gave up on the record (`log_and_continue`, `retry` out of attempts,
+    /// `seek_to_failed` out of deliveries): it counts as handled, with no run.
+    RecordSkipped {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// `seek_to_failed` with `dead_letter`: the record went to a dead-letter topic, which
+    /// counts as its run.
+    RecordDeadLettered {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// `on_error: stop`: the partition stopped at the record, for good.
+    PartitionStopped {
+        /// The offset it stopped at.
+        offset: u64,
+    },
+}
+
+/// What became of records that threw (model.md §12), within the horizon.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct RecordOutcomes {
+    /// Processing attempts that threw.
+    pub failed_attempts: u64,
+    /// Records given up on without a run (each one lost).
+    pub skipped: u64,
+    /// Records sent to a dead-letter topic.
+    pub dead_lettered: u64,
+    /// Partitions stopped by `on_error: stop`.
+    pub stopped_partitions: u64,
 }
 
 /// Why a commit failed (model.md §8.7, §8.8).
@@ -251,6 +286,8 @@ pub struct Run {
     pub script: Option<Vec<ScriptReading>>,
     /// A consumer group's report (model.md §10.7); `None` for the one-consumer model.
     pub group: Option<GroupReport>,
+    /// What became of records that threw (model.md §12).
+    pub records: RecordOutcomes,
 }
 
 /// The state after one step of a scripted consumer (model.md §8.11).
@@ -424,6 +461,7 @@ impl Run {
             closed_at_ms: self.closed_at_us.map(millis_f64),
             script: self.script.clone(),
             group,
+            records: self.scenario.record_failures_possible().then_some(self.records),
         }
     }
 }
@@ -463,6 +501,9 @@ pub struct Summary {
     /// A consumer group's report (model.md §10.7).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<GroupSummary>,
+    /// With record failures (model.md §12): what became of the records that threw.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub records: Option<RecordOutcomes>,
 }
 
 /// [`Worst`] in the JSON's milliseconds (`5000.001` is 1 µs after the event at 5000 ms).
@@ -530,6 +571,7 @@ pub(crate) struct Recorder<'a> {
     script_steps: Vec<(usize, u64, Option<u64>)>,
     /// The group's report (model.md §10.7), for a consumer group.
     group: Option<GroupRecorder>,
+    records: RecordOutcomes,
 }
 
 impl<'a> Recorder<'a> {
@@ -568,6 +610,7 @@ impl<'a> Recorder<'a> {
             group: scenario
                 .group_mode()
                 .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
+            records: RecordOutcomes::default(),
         }
     }
 
@@ -598,6 +641,14 @@ impl<'a> Recorder<'a> {
                     }
                     MarkKind::CommitLanded { .. } => self.commits_landed += u64::from(at_us <= horizon),
                     MarkKind::Closed => self.closed_at_us = Some(at_us),
+                    MarkKind::RecordFailed { .. } if at_us <= horizon => self.records.failed_attempts += 1,
+                    MarkKind::RecordSkipped { .. } if at_us <= horizon => self.records.skipped += 1,
+                    MarkKind::RecordDeadLettered { .. } if at_us <= horizon => {
+                        self.records.dead_lettered += 1
+                    }
+                    MarkKind::PartitionStopped { .. } if at_us <= horizon => {
+                        self.records.stopped_partitions += 1
+                    }
                     _ => {}
                 }
                 self.marks.push(Mark { at_us, member, partition, kind });
@@ -685,6 +736,7 @@ impl<'a> Recorder<'a> {
             closed_at_us: self.closed_at_us,
             script,
             group,
+            records: self.records,
         }
     }
 }

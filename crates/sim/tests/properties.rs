@@ -3,7 +3,9 @@
 #![cfg(not(target_arch = "wasm32"))]
 
 use offset_window_sim::scenario::ScriptStep;
-use offset_window_sim::scenario::{CommitValue, IsolationLevel, Jitter, OffsetReset};
+use offset_window_sim::scenario::{
+    AckCheck, ByOffset, CommitValue, IsolationLevel, Jitter, OffsetReset, OnError, Ordering, PoolCommit,
+};
 use offset_window_sim::{
     crash_state_brute_force, simulate, Client, Input, MarkKind, Scenario, Strategy as CommitStrategy,
 };
@@ -45,8 +47,96 @@ fn base_scenarios() -> impl Strategy<Value = Scenario> {
 
 /// The same with model.md §8 switched on at random: clients and offset stores, off-by-one
 /// commits, close (with or without draining the pool), eviction, failed commits and stale
-/// async retries, downtime with offset expiry and a growing log, read_uncommitted, jitter.
+/// async retries, downtime with offset expiry and a growing log, read_uncommitted, jitter;
+/// and §12: durations by offset, failing records under every `on_error`, `pool_commit`,
+/// the pool's orderings, Spring's acknowledgement rules.
 fn scenarios() -> impl Strategy<Value = Scenario> {
+    (section_8_scenarios(), record_outcomes())
+        .prop_map(|(s, outcomes)| outcomes.apply(s))
+        .prop_filter("within the event bound", |s| s.validate().is_ok())
+}
+
+/// model.md §12's knobs, drawn at random.
+#[derive(Clone, Debug)]
+struct RecordOutcomes {
+    failures: Vec<u64>,
+    failure_permille: u64,
+    on_error: OnError,
+    pool_commit: PoolCommit,
+    ordering: Ordering,
+    keys: u32,
+    by_offset: std::collections::BTreeMap<u64, u64>,
+    ack_on_error: bool,
+    after_poll: bool,
+    error_retries: u32,
+    max_deliveries: u32,
+    dead_letter: bool,
+    every_us: u64,
+}
+
+fn record_outcomes() -> impl Strategy<Value = RecordOutcomes> {
+    (
+        (
+            proptest::collection::vec(0u64..=40, 0..3),
+            prop_oneof![3 => Just(0u64), 1 => 1u64..=300],
+            0usize..4,
+        ),
+        (0usize..3, 0usize..4, 1u32..=5, proptest::collection::btree_map(0u64..=40, 1u64..=3_000_000, 0..3)),
+        (any::<bool>(), any::<bool>(), 0u32..=3, 1u32..=4, any::<bool>(), 1u64..=2_000_000),
+    )
+        .prop_map(
+            |(
+                (failures, failure_permille, on_error),
+                (pool_commit, ordering, keys, by_offset),
+                (ack_on_error, after_poll, error_retries, max_deliveries, dead_letter, every_us),
+            )| RecordOutcomes {
+                failures,
+                failure_permille,
+                on_error: OnError::ALL[on_error],
+                pool_commit: PoolCommit::ALL[pool_commit],
+                ordering: Ordering::ALL[ordering],
+                keys,
+                by_offset,
+                ack_on_error,
+                after_poll,
+                error_retries,
+                max_deliveries,
+                dead_letter,
+                every_us,
+            },
+        )
+}
+
+impl RecordOutcomes {
+    /// `s` with these knobs, where its loop allows them.
+    fn apply(self, s: Scenario) -> Scenario {
+        let loop_only = matches!(self.on_error, OnError::SeekToFailed | OnError::Stop);
+        let on_error = if loop_only && (s.worker_pool || s.strategy == CommitStrategy::Transactional) {
+            OnError::Retry
+        } else {
+            self.on_error
+        };
+        Scenario {
+            record_failures: self.failures,
+            record_failure_per_mille: self.failure_permille,
+            on_error,
+            error_retries: self.error_retries,
+            error_retry_backoff_us: s.record_processing_us,
+            max_deliveries: self.max_deliveries,
+            dead_letter: self.dead_letter,
+            ack_on_error: self.ack_on_error,
+            spring_ack_check: if self.after_poll { AckCheck::AfterPoll } else { AckCheck::AfterRecord },
+            commit_every_us: self.every_us,
+            pool_commit: if s.worker_pool { self.pool_commit } else { PoolCommit::HandedOut },
+            ordering: if s.worker_pool { self.ordering } else { Ordering::Batch },
+            keys: self.keys,
+            record_processing_by_offset_us: ByOffset(self.by_offset),
+            ..s
+        }
+    }
+}
+
+fn section_8_scenarios() -> impl Strategy<Value = Scenario> {
     (
         base_scenarios(),
         (0usize..Client::ALL.len(), 0usize..CommitStrategy::ALL.len(), any::<bool>(), any::<bool>()),
@@ -179,9 +269,17 @@ proptest! {
         let reruns = run.marks.iter().any(|m| {
             matches!(m.kind, MarkKind::Rejoined { .. } | MarkKind::TransactionAborted { .. } | MarkKind::Restarted { .. })
         });
+        // An error handler's seek moves it back too, even below a background commit; and after
+        // a move back, records of the old batches finishing count for highest_completed (§12).
+        let seeks = matches!(scenario.on_error, OnError::SeekToFailed | OnError::Stop)
+            && run.marks.iter().any(|m| matches!(m.kind, MarkKind::RecordFailed { .. }))
+            || reruns && scenario.pool_commit == PoolCommit::HighestCompleted;
         for crash_at_us in probe_instants(&run) {
             let s = run.state_at(crash_at_us);
             let (Some(committed), Some(position)) = (s.committed, s.position) else { continue };
+            if seeks {
+                continue;
+            }
             prop_assert!(committed <= position, "committed above position at {}: {:?}", crash_at_us, s);
             prop_assert!(s.lost <= committed, "{:?}", s);
             if reruns {
@@ -198,7 +296,10 @@ proptest! {
             let read_committed = scenario.isolation_level == IsolationLevel::ReadCommitted;
             let correct_commits = scenario.commit_value == CommitValue::NextOffset;
             if scenario.strategy == CommitStrategy::Transactional && read_committed && correct_commits {
-                prop_assert_eq!((s.lost, s.duplicated), (0, 0));
+                // A record given up on is committed with its transaction, never run (§12).
+                let skipped = run.marks.iter().filter(|m| m.at_us < crash_at_us && matches!(m.kind, MarkKind::RecordSkipped { .. })).count() as u64;
+                prop_assert_eq!(s.duplicated, 0);
+                prop_assert!(s.lost <= skipped, "{:?}", s);
             }
         }
         // The worst instants are the largest values the profile reaches, at their earliest.

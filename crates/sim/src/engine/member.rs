@@ -5,14 +5,17 @@
 //! The loop is a small state machine ([`Pc`], its program counter between events): each
 //! state does one step and either goes straight on or waits for an event.
 
+use super::frontier::Frontier;
 use super::membership::GroupClient;
+use super::pool::Pool;
 use super::queue::{EventQueue, Phase};
 use super::world::{CommitKind, World};
 use super::{Cx, Event, Sink};
 use crate::output::{CommitId, MemberId, MemberStatus, Output, PartitionId};
-use crate::scenario::{CommitValue, IsolationLevel, OnRevoke, Scenario, ScriptStep, Strategy};
+use crate::scenario::{
+    AckCheck, CommitValue, IsolationLevel, OnError, OnRevoke, PoolCommit, Scenario, ScriptStep, Strategy,
+};
 use crate::timeline::{CommitFailure, MarkKind};
-use std::collections::VecDeque;
 
 /// Where the application's loop is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,42 +66,26 @@ pub(super) enum Flow {
 }
 
 /// A partition assigned to the member, with the consumer's position there.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub(super) struct Assigned {
     pub(super) partition: PartitionId,
     /// Next offset `poll()` hands out (`SubscriptionState.position`); `None` before the
     /// first poll of a new group resolves it.
     position: Option<u64>,
-    /// The next offset the application processes, and what it stored after processing
-    /// (librdkafka `rd_kafka_offsets_store`, model.md §8.3).
-    stored: u64,
+    /// What the application has handled (processed, or given up on) since it took the
+    /// partition: in a loop, everything below the next offset it processes — what it
+    /// stores with librdkafka's `rd_kafka_offsets_store` (model.md §8.3); in a pool, the
+    /// records done out of order, whose frontier and highest offset `pool_commit` reads (§12).
+    done: Frontier,
+    /// The error handler stopped the partition (`on_error: stop`, model.md §12): `poll()`
+    /// never takes records from it again.
+    stopped: bool,
 }
 
-/// A batch waiting for, or being processed by, a pool thread.
-#[derive(Clone, Copy, Debug)]
-struct Batch {
-    partition: PartitionId,
-    next: u64,
-    end: u64,
-    /// The partition's handover count when the batch was polled.
-    handed_over: u32,
-}
-
-/// The worker pool of model.md §4.
-#[derive(Default)]
-pub(super) struct Pool {
-    waiting: VecDeque<Batch>,
-    workers: Vec<Option<Batch>>,
-    /// Batches submitted and not yet fully durable.
-    in_flight: u32,
-}
-
-impl Pool {
-    /// The process died: nothing queued or in progress goes on.
-    pub(super) fn clear(&mut self) {
-        self.waiting.clear();
-        self.workers.iter_mut().for_each(|w| *w = None);
-        self.in_flight = 0;
+impl Assigned {
+    /// `partition` at `position`, nothing handled yet.
+    fn at(partition: PartitionId, position: Option<u64>) -> Self {
+        Assigned { partition, position, done: Frontier::starting_at(position.unwrap_or(0)), stopped: false }
     }
 }
 
@@ -142,6 +129,20 @@ pub(crate) struct Member {
     pub(super) pool: Pool,
     /// The handover count of the partition of the batch the loop holds (model.md §10.7).
     batch_handed_over: u32,
+    /// The loop's record just threw (model.md §12); the next step hands it to `on_error`.
+    record_failed: bool,
+    /// `on_error: retry`: failed attempts at the loop's record so far.
+    failed_attempts: u32,
+    /// `on_error: seek_to_failed`: the record that failed last and its deliveries so far
+    /// (Spring `FailedRecordTracker`).
+    failed_record: Option<(PartitionId, u64, u32)>,
+    /// With `ack_on_error: false`: records given up on since the last one processed, which
+    /// a commit after them does not cover.
+    unacked_tail: u64,
+    /// Spring `AckMode.TIME`: when the member last committed, µs.
+    last_ack_commit_us: u64,
+    /// Records of the open transaction given up on: its commit makes the others visible.
+    skipped_in_transaction: Vec<u64>,
     script: Option<Script>,
     /// The consumer-group client (model.md §10); `None` for the one-consumer model.
     pub(super) group: Option<GroupClient>,
@@ -160,7 +161,7 @@ impl Member {
         let position = world.coordinator.committed(partition);
         let mut member = Member::new(s, id, Life::Running);
         member.pc = if s.script.is_some() { Pc::Script { step: 0 } } else { Pc::Poll };
-        member.assigned = vec![Assigned { partition, position, stored: position.unwrap_or(0) }];
+        member.assigned = vec![Assigned::at(partition, position)];
         world.coordinator.single_member_present(0);
         cx.emit(Output::Position { partition, position });
         member.begin(cx);
@@ -203,7 +204,6 @@ impl Member {
     }
 
     fn new(s: &Scenario, id: MemberId, life: Life) -> Member {
-        let threads = if s.worker_pool { s.pool_threads as usize } else { 0 };
         Member {
             id,
             strategy: s.effective_strategy(),
@@ -223,8 +223,14 @@ impl Member {
             blocked_since_us: None,
             commits_in_flight: 0,
             retries_pending: 0,
-            pool: Pool { workers: vec![None; threads], ..Pool::default() },
+            pool: Pool::new(s),
             batch_handed_over: 0,
+            record_failed: false,
+            failed_attempts: 0,
+            failed_record: None,
+            unacked_tail: 0,
+            last_ack_commit_us: 0,
+            skipped_in_transaction: Vec::new(),
             script: s.script.as_ref().map(|_| Script { step: None, unresolved: Vec::new() }),
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
@@ -258,7 +264,7 @@ impl Member {
     /// Takes `partition` with its position (the stored offset starts there).
     pub(super) fn add_partition<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: u64) {
         self.assigned.retain(|a| a.partition != partition);
-        self.assigned.push(Assigned { partition, position: Some(position), stored: position });
+        self.assigned.push(Assigned::at(partition, Some(position)));
         self.assigned.sort_by_key(|a| a.partition);
         cx.emit(Output::Position { partition, position: Some(position) });
     }
@@ -284,15 +290,29 @@ impl Member {
     }
 
     fn set_position<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: Option<u64>) {
-        if let Some(a) = self.assigned.iter_mut().find(|a| a.partition == partition) {
+        if let Some(a) = self.assigned_mut(partition) {
             a.position = position;
             cx.emit(Output::Position { partition, position });
         }
     }
 
+    /// The application starts `partition` over at `position` (a restart, a rejoin, an
+    /// aborted transaction): nothing handled yet.
+    fn start_over<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: u64) {
+        if let Some(a) = self.assigned_mut(partition) {
+            a.done = Frontier::starting_at(position);
+        }
+        self.set_position(cx, partition, Some(position));
+    }
+
+    fn assigned_mut(&mut self, partition: PartitionId) -> Option<&mut Assigned> {
+        self.assigned.iter_mut().find(|a| a.partition == partition)
+    }
+
     // ---------------------------------------------------------------- events
 
-    /// A record's processing ended.
+    /// A record's processing attempt ended (model.md §3, §4): it completed, or it threw
+    /// (§12; decided now, see `Failures`).
     pub(crate) fn record_done<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -316,25 +336,39 @@ impl Member {
         if self.life != Life::Running && !(draining && worker.is_some()) {
             return;
         }
-        let visible_now = self.strategy != Strategy::Transactional
-            || cx.s.isolation_level == IsolationLevel::ReadUncommitted;
-        if visible_now {
-            let handed_over = match worker {
-                Some(w) => self.pool.workers[w as usize].map_or(0, |b| b.handed_over),
-                None => self.batch_handed_over,
-            };
-            world.complete_run(cx, self.id, partition, offset, handed_over);
-        } else {
-            self.mark(cx, partition, MarkKind::RecordProcessed { offset });
-        }
+        let fails = world.failures.attempt_fails(cx.s, offset);
         match worker {
-            Some(worker) => self.worker_next_record(cx, world, worker),
+            Some(worker) => self.pool_record_done(cx, world, worker, partition, offset, fails),
             None => {
-                if let Some(a) = self.assigned.iter_mut().find(|a| a.partition == partition) {
-                    a.stored = offset + 1;
+                if fails {
+                    self.record_failed = true;
+                } else {
+                    self.complete(cx, world, partition, offset, self.batch_handed_over);
+                    if let Some(a) = self.assigned_mut(partition) {
+                        a.done = Frontier::starting_at(offset + 1);
+                    }
                 }
                 self.resume(cx, world)
             }
+        }
+    }
+
+    /// A run of `offset` completed: its side effect lands now, or — in a transaction read
+    /// `read_committed` — when the transaction commits (model.md §8.8).
+    fn complete<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        offset: u64,
+        handed_over: u32,
+    ) {
+        let visible_now = self.strategy != Strategy::Transactional
+            || cx.s.isolation_level == IsolationLevel::ReadUncommitted;
+        if visible_now {
+            world.complete_run(cx, self.id, partition, offset, handed_over);
+        } else {
+            self.mark(cx, partition, MarkKind::RecordProcessed { offset });
         }
     }
 
@@ -409,6 +443,7 @@ impl Member {
         if offsets.is_empty() {
             return false;
         }
+        let offsets = self.pool_commit_values(cx.s, kind, offsets);
         if !self.in_group {
             for &(partition, offset) in &offsets {
                 self.mark(cx, partition, MarkKind::CommitFailed { offset, reason: CommitFailure::Evicted });
@@ -438,6 +473,32 @@ impl Member {
         }
         self.dispatch_commit(cx, world, id);
         true
+    }
+
+    /// model.md §12: with a worker pool, `pool_commit` decides the value every commit
+    /// carries, whoever sends it: what was handed out (unchanged), the highest offset handled
+    /// + 1, or the lowest offset not yet handled. A transaction commits what it processed.
+    fn pool_commit_values(
+        &self,
+        s: &Scenario,
+        kind: CommitKind,
+        mut offsets: Vec<(PartitionId, u64)>,
+    ) -> Vec<(PartitionId, u64)> {
+        if self.pool.threads() == 0
+            || s.pool_commit == PoolCommit::HandedOut
+            || matches!(kind, CommitKind::Transaction { .. })
+        {
+            return offsets;
+        }
+        for (partition, offset) in &mut offsets {
+            if let Some(a) = self.assigned.iter().find(|a| a.partition == *partition) {
+                *offset = match s.pool_commit {
+                    PoolCommit::HighestCompleted => a.done.highest_end(),
+                    _ => a.done.frontier(),
+                };
+            }
+        }
+        offsets
     }
 
     /// Sends commit request `id` (first try or retry); whether it fails is decided now.
@@ -493,9 +554,12 @@ impl Member {
                 if cx.s.isolation_level == IsolationLevel::ReadCommitted {
                     let handed_over = world.partitions[partition as usize].handovers;
                     for offset in from..to {
-                        world.complete_run(cx, self.id, partition, offset, handed_over);
+                        if !self.skipped_in_transaction.contains(&offset) {
+                            world.complete_run(cx, self.id, partition, offset, handed_over);
+                        }
                     }
                 }
+                self.skipped_in_transaction.clear();
             }
             for (partition, offset) in offsets {
                 self.mark(cx, partition, MarkKind::CommitLanded { offset });
@@ -565,8 +629,9 @@ impl Member {
     /// The transaction aborted: its outputs are never visible to `read_committed` readers,
     /// and the application rewinds to the committed offset (`abortTransaction` + `seek`).
     fn abort_transaction<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, partition: PartitionId) {
+        self.skipped_in_transaction.clear();
         let rewound_to = world.start_offset(cx.s, cx.now_us, partition);
-        self.set_position(cx, partition, Some(rewound_to));
+        self.start_over(cx, partition, rewound_to);
         self.mark(cx, partition, MarkKind::TransactionAborted { rewound_to });
     }
 
@@ -595,7 +660,7 @@ impl Member {
             return;
         }
         let offsets = match self.strategy {
-            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(world),
+            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
             _ => self.positions(),
         };
         // librdkafka sends nothing when no stored offset changed since the last commit.
@@ -606,19 +671,13 @@ impl Member {
         self.send_commit(cx, world, CommitKind::AutoBackground, changed);
     }
 
-    /// The offsets the application has stored: in a pool, the durable frontier.
-    fn stored_offsets(&self, world: &World) -> Vec<(PartitionId, u64)> {
+    /// The offsets the application has stored: below them, everything is handled (in a
+    /// pool, the lowest offset not yet handled).
+    fn stored_offsets(&self) -> Vec<(PartitionId, u64)> {
         self.assigned
             .iter()
             .filter(|a| a.position.is_some())
-            .map(|a| {
-                let stored = if self.pool.workers.is_empty() {
-                    a.stored
-                } else {
-                    world.partitions[a.partition as usize].durable_frontier()
-                };
-                (a.partition, stored)
-            })
+            .map(|a| (a.partition, a.done.frontier()))
             .collect()
     }
 
@@ -660,7 +719,7 @@ impl Member {
             for i in 0..self.assigned.len() {
                 let partition = self.assigned[i].partition;
                 let position = world.start_offset(s, cx.now_us, partition);
-                self.set_position(cx, partition, Some(position));
+                self.start_over(cx, partition, position);
                 self.mark(cx, partition, MarkKind::Rejoined { position });
             }
         }
@@ -679,18 +738,17 @@ impl Member {
                 Event::PollIntervalCheck { member: self.id },
             );
         }
-        if self.assigned.is_empty() {
-            return None;
-        }
-        let index = self.turn % self.assigned.len();
+        // The next partition in turn, passing over those the error handler stopped (§12).
+        let count = self.assigned.len();
+        let index = (0..count).map(|k| (self.turn + k) % count).find(|&i| !self.assigned[i].stopped)?;
         self.turn = index + 1;
-        let Assigned { partition, position, .. } = self.assigned[index];
+        let (partition, position) = (self.assigned[index].partition, self.assigned[index].position);
         // A new group's first poll resolves where to start (model.md §8.9).
         let from = match position {
             Some(position) => position,
             None => {
                 let start = world.start_offset(s, cx.now_us, partition);
-                self.assigned[index].stored = start;
+                self.assigned[index].done = Frontier::starting_at(start);
                 start
             }
         };
@@ -757,7 +815,8 @@ impl Member {
             }
             Pc::Script { step } => self.run_script_step(cx, world, step),
             Pc::ScriptProcess { step, left } => {
-                let Assigned { partition, position, stored: next } = self.assigned[0];
+                let (partition, position, next) =
+                    (self.assigned[0].partition, self.assigned[0].position, self.assigned[0].done.frontier());
                 if left == 0 || position.is_none_or(|p| next >= p) {
                     self.pc = Pc::Script { step: step + 1 };
                     return Flow::Next;
@@ -798,7 +857,7 @@ impl Member {
 
     fn step_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Flow {
         let s = cx.s;
-        if s.worker_pool && self.pool.in_flight >= s.pool_max_in_flight_batches {
+        if s.worker_pool && self.pool.in_flight() >= s.pool_max_in_flight_batches {
             self.pc = Pc::WaitingForRoom;
             return Flow::Wait;
         }
@@ -813,7 +872,7 @@ impl Member {
                 let handed_over = world.partitions[partition as usize].handovers;
                 self.batch_handed_over = handed_over;
                 if s.worker_pool {
-                    self.submit(cx, world, Batch { partition, next: from, end: to, handed_over });
+                    self.submit(cx, world, partition, from, to, handed_over);
                     self.pc = Pc::AfterBatch { partition, from, to };
                 } else {
                     self.pc = Pc::Process { partition, from, next: from, end: to };
@@ -821,7 +880,21 @@ impl Member {
                 Flow::Next
             }
             // Nothing to hand out: poll() waits fetch.max.wait.ms and the loop goes round.
+            // Spring COUNT (3.1+, `pollAndInvoke`) first commits what is pending.
             _ => {
+                if self.strategy == Strategy::CommitSyncCount
+                    && s.spring_ack_check == AckCheck::AfterRecord
+                    && !s.worker_pool
+                    && self.records_since_commit > 0
+                {
+                    self.records_since_commit = 0;
+                    self.last_ack_commit_us = cx.now_us;
+                    let values: Vec<_> =
+                        self.positions().into_iter().map(|(p, o)| (p, Self::manual_value(s, o))).collect();
+                    if self.send_commit(cx, world, CommitKind::Sync, values) {
+                        return Flow::Wait;
+                    }
+                }
                 self.wake_at(cx, cx.now_us + s.fetch_max_wait_us);
                 Flow::Wait
             }
@@ -837,6 +910,16 @@ impl Member {
         offset: u64,
         end: u64,
     ) -> Flow {
+        let s = cx.s;
+        let failed = std::mem::take(&mut self.record_failed);
+        if failed {
+            if let Some(flow) = self.on_error(cx, world, partition, offset) {
+                return flow;
+            }
+        } else {
+            self.failed_attempts = 0;
+            self.unacked_tail = 0;
+        }
         self.pc = if offset + 1 < end {
             Pc::Process { partition, from, next: offset + 1, end }
         } else {
@@ -844,20 +927,143 @@ impl Member {
         };
         // Per-record strategies commit between records.
         self.records_since_commit += 1;
+        let after_record = s.spring_ack_check == AckCheck::AfterRecord;
         let commit = match self.strategy {
-            Strategy::CommitSyncRecord => true,
-            Strategy::CommitSyncEveryN => self.records_since_commit >= cx.s.commit_every_records as u64,
+            Strategy::CommitSyncRecord => !failed || s.ack_on_error,
+            Strategy::CommitSyncEveryN => self.records_since_commit >= s.commit_every_records as u64,
+            Strategy::CommitSyncCount => {
+                after_record && self.records_since_commit >= s.commit_every_records as u64
+            }
+            Strategy::CommitSyncTime => after_record && self.ack_time_elapsed(s, cx.now_us),
             _ => false,
         };
         if !commit {
             return Flow::Next;
         }
         self.records_since_commit = 0;
+        self.last_ack_commit_us = cx.now_us;
         if self.woken(cx, world) {
             return Flow::Wait;
         }
-        let value = Self::manual_value(cx.s, offset + 1);
+        let value = Self::manual_value(s, offset + 1 - self.unacked_tail);
         self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
+    }
+
+    /// Spring `AckMode.TIME` (`timedAcks`): more than `commit_every_ms` since the last commit.
+    fn ack_time_elapsed(&self, s: &Scenario, now_us: u64) -> bool {
+        now_us - self.last_ack_commit_us > s.commit_every_us
+    }
+
+    /// model.md §12: the loop's record `offset` threw. `on_error` decides: try again after a
+    /// backoff (`retry`), commit what is before it and seek back to it (`seek_to_failed`,
+    /// Spring `DefaultErrorHandler`), stop the partition (`stop`) — returning the loop's
+    /// flow — or give it up (`log_and_continue`, and `retry` out of attempts): `None`, the
+    /// loop goes on as after a processed record.
+    fn on_error<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        offset: u64,
+    ) -> Option<Flow> {
+        let s = cx.s;
+        self.mark(cx, partition, MarkKind::RecordFailed { offset });
+        match s.on_error {
+            OnError::Retry if self.failed_attempts < s.error_retries => {
+                self.failed_attempts += 1;
+                let done_at = cx.now_us + s.error_retry_backoff_us + world.durations.of(s, partition, offset);
+                let incarnation = self.incarnation;
+                let event =
+                    Event::RecordDone { member: self.id, partition, offset, worker: None, incarnation };
+                cx.schedule(done_at, Phase::Loop, self.id, event);
+                return Some(Flow::Wait);
+            }
+            // Spring `FailedRecordTracker` counts the deliveries of the record that failed
+            // last; `SeekUtils.seekOrRecover` seeks back to it until the back-off
+            // (`FixedBackOff(0, 9)`: 10 deliveries) is spent, then recovers it and seeks past.
+            OnError::SeekToFailed => {
+                let deliveries = match self.failed_record {
+                    Some((p, o, n)) if (p, o) == (partition, offset) => n + 1,
+                    _ => 1,
+                };
+                self.pc = Pc::Poll;
+                if deliveries < s.max_deliveries {
+                    self.failed_record = Some((partition, offset, deliveries));
+                    self.set_position(cx, partition, Some(offset));
+                    return Some(self.commit_before_seek(cx, world, partition, offset));
+                }
+                self.failed_record = None;
+                self.give_up(cx, world, partition, offset);
+                self.set_position(cx, partition, Some(offset + 1));
+                let acked = if s.ack_on_error { offset + 1 } else { offset };
+                return Some(self.commit_before_seek(cx, world, partition, acked));
+            }
+            // The partition stops where it failed and falls behind for ever.
+            OnError::Stop => {
+                self.pc = Pc::Poll;
+                self.set_position(cx, partition, Some(offset));
+                if let Some(a) = self.assigned_mut(partition) {
+                    a.stopped = true;
+                }
+                self.mark(cx, partition, MarkKind::PartitionStopped { offset });
+                return Some(self.commit_before_seek(cx, world, partition, offset));
+            }
+            _ => {}
+        }
+        self.failed_attempts = 0;
+        self.give_up(cx, world, partition, offset);
+        if !s.ack_on_error {
+            self.unacked_tail += 1;
+        }
+        None
+    }
+
+    /// The loop gives up on record `offset`: it is skipped (lost), or with `seek_to_failed`
+    /// and `dead_letter` published to a dead-letter topic (Spring
+    /// `DeadLetterPublishingRecoverer`), which counts as its run.
+    fn give_up<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, partition: PartitionId, offset: u64) {
+        if cx.s.on_error == OnError::SeekToFailed && cx.s.dead_letter {
+            self.mark(cx, partition, MarkKind::RecordDeadLettered { offset });
+            self.complete(cx, world, partition, offset, self.batch_handed_over);
+        } else {
+            self.mark(cx, partition, MarkKind::RecordSkipped { offset });
+            if self.strategy == Strategy::Transactional {
+                self.skipped_in_transaction.push(offset);
+            }
+        }
+        if let Some(a) = self.assigned_mut(partition) {
+            a.done = Frontier::starting_at(offset + 1);
+        }
+    }
+
+    /// Before an error handler seeks (Spring `invokeErrorHandler` → `processCommits`): the
+    /// records acknowledged so far are committed — below `value` — if the strategy's rule
+    /// says so now (BATCH and RECORD always, COUNT once `commit_every_records` are pending,
+    /// TIME once `commit_every_ms` has passed); auto-commit leaves it to the client.
+    fn commit_before_seek<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        value: u64,
+    ) -> Flow {
+        let s = cx.s;
+        let due = match self.strategy {
+            Strategy::CommitSyncCount => self.records_since_commit >= s.commit_every_records as u64,
+            Strategy::CommitSyncTime => self.ack_time_elapsed(s, cx.now_us),
+            strategy => !strategy.is_auto(),
+        };
+        if !due || world.coordinator.committed(partition) == Some(value) {
+            return Flow::Next;
+        }
+        self.records_since_commit = 0;
+        self.last_ack_commit_us = cx.now_us;
+        let offsets = vec![(partition, Self::manual_value(s, value))];
+        if self.strategy == Strategy::CommitAsyncBatch {
+            self.send_commit(cx, world, CommitKind::Async, offsets);
+            return Flow::Next;
+        }
+        self.blocking_commit(cx, world, CommitKind::Sync, offsets)
     }
 
     fn step_after_batch<S: Sink>(
@@ -870,8 +1076,14 @@ impl Member {
     ) -> Flow {
         let s = cx.s;
         self.pc = Pc::Poll;
-        let values: Vec<_> =
-            self.positions().into_iter().map(|(p, o)| (p, Self::manual_value(s, o))).collect();
+        // With ack_on_error false, records given up at the batch's end are not acknowledged.
+        let tail = self.unacked_tail;
+        let values: Vec<_> = self
+            .positions()
+            .into_iter()
+            .map(|(p, o)| (p, Self::manual_value(s, if p == partition { o - tail } else { o })))
+            .collect();
+        let spring_after_poll = s.worker_pool || s.spring_ack_check == AckCheck::AfterPoll;
         match self.strategy {
             Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing => {
                 Flow::Next
@@ -912,6 +1124,27 @@ impl Member {
                 let value = Self::manual_value(s, from + (reached - before));
                 self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
             }
+            // Spring COUNT and TIME checked once the poll's records are done (before 3.1;
+            // a pool hands them off instead).
+            Strategy::CommitSyncCount | Strategy::CommitSyncTime if spring_after_poll => {
+                if s.worker_pool {
+                    self.records_since_commit += to - from;
+                }
+                let due = match self.strategy {
+                    Strategy::CommitSyncCount => self.records_since_commit >= s.commit_every_records as u64,
+                    _ => self.ack_time_elapsed(s, cx.now_us),
+                };
+                if !due {
+                    return Flow::Next;
+                }
+                self.records_since_commit = 0;
+                self.last_ack_commit_us = cx.now_us;
+                if self.woken(cx, world) {
+                    return Flow::Wait;
+                }
+                self.blocking_commit(cx, world, CommitKind::Sync, values)
+            }
+            Strategy::CommitSyncCount | Strategy::CommitSyncTime => Flow::Next,
         }
     }
 
@@ -996,7 +1229,7 @@ impl Member {
         // Retries a callback would have sent are dropped: the application is closing.
         self.callbacks.clear();
         if !cx.s.drain_pool_on_close {
-            self.pool.waiting.clear();
+            self.pool.clear();
             self.incarnation += 1;
         }
         for a in &self.assigned {
@@ -1006,14 +1239,14 @@ impl Member {
     }
 
     fn try_start_close_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
-        let draining = cx.s.drain_pool_on_close && self.pool.in_flight > 0;
+        let draining = cx.s.drain_pool_on_close && self.pool.in_flight() > 0;
         if self.life != (Life::Closing { commit_sent: false, revoked: false }) || draining {
             return;
         }
         self.life = Life::Closing { commit_sent: true, revoked: false };
         if self.strategy.is_auto() && self.in_group {
             let offsets = match self.strategy {
-                Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(world),
+                Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
                 _ => self.positions(),
             };
             self.send_commit(cx, world, CommitKind::Close, offsets);
@@ -1074,11 +1307,13 @@ impl Member {
         self.pool.clear();
         self.incarnation += 1;
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
+        self.last_ack_commit_us = cx.now_us;
+        self.failed_attempts = 0;
+        self.unacked_tail = 0;
         for i in 0..self.assigned.len() {
             let partition = self.assigned[i].partition;
             let position = world.start_offset(cx.s, cx.now_us, partition);
-            self.assigned[i].stored = position;
-            self.set_position(cx, partition, Some(position));
+            self.start_over(cx, partition, position);
             self.mark(cx, partition, MarkKind::Restarted { position });
         }
         self.wake_at(cx, cx.now_us);
@@ -1086,28 +1321,32 @@ impl Member {
 
     // ---------------------------------------------------------------- pool
 
-    /// Hands a batch to the pool; an idle thread starts it at once.
-    fn submit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, batch: Batch) {
-        self.pool.in_flight += 1;
-        self.pool.waiting.push_back(batch);
-        for worker in 0..self.pool.workers.len() {
-            if self.pool.workers[worker].is_none() {
-                self.worker_take_batch(cx, world, worker as u32);
-                if self.pool.waiting.is_empty() {
-                    break;
-                }
+    /// Hands records `from..to` of `partition` to the pool; idle threads start at once.
+    fn submit<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        from: u64,
+        to: u64,
+        handed_over: u32,
+    ) {
+        self.pool.submit(partition, from, to, handed_over);
+        for worker in 0..self.pool.threads() {
+            if self.pool.work(worker).is_none() && !self.worker_take(cx, world, worker) {
+                break;
             }
         }
     }
 
-    /// An idle pool thread takes the oldest waiting batch, if any, and starts its first record.
-    fn worker_take_batch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, worker: u32) {
-        if let Some(batch) = self.pool.waiting.pop_front() {
-            self.pool.workers[worker as usize] = Some(batch);
-            self.schedule_pool_record(cx, world, worker, batch.partition, batch.next);
-        }
+    /// An idle pool thread takes its next record, if one waits; returns whether it did.
+    fn worker_take<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, worker: u32) -> bool {
+        let Some(work) = self.pool.take(worker) else { return false };
+        self.schedule_pool_record(cx, world, worker, work.partition, work.offset, cx.now_us);
+        true
     }
 
+    /// A pool thread starts an attempt at `offset` at `start_us`.
     fn schedule_pool_record<S: Sink>(
         &self,
         cx: &mut Cx<S>,
@@ -1115,8 +1354,9 @@ impl Member {
         worker: u32,
         partition: PartitionId,
         offset: u64,
+        start_us: u64,
     ) {
-        let done_at = cx.now_us + world.durations.of(cx.s, partition, offset);
+        let done_at = start_us + world.durations.of(cx.s, partition, offset);
         cx.schedule(
             done_at,
             Phase::Completion,
@@ -1131,24 +1371,38 @@ impl Member {
         );
     }
 
-    /// A pool thread finished a record: it starts the next one of its batch, or the batch is
-    /// done (out of flight: the loop may poll again) and it takes the next batch.
-    fn worker_next_record<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, worker: u32) {
-        let slot = &mut self.pool.workers[worker as usize];
-        let batch = slot.as_mut().expect("a record completed on a busy thread");
-        batch.next += 1;
-        if batch.next < batch.end {
-            let (partition, offset) = (batch.partition, batch.next);
-            self.schedule_pool_record(cx, world, worker, partition, offset);
-            return;
+    /// A pool thread's attempt at a record ended (model.md §4, §12): a failure is retried
+    /// (`on_error: retry`) or given up; the record counts as handled; the thread moves on.
+    fn pool_record_done<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        worker: u32,
+        partition: PartitionId,
+        offset: u64,
+        fails: bool,
+    ) {
+        let work = self.pool.work(worker).expect("a record completed on a busy thread");
+        if fails {
+            self.mark(cx, partition, MarkKind::RecordFailed { offset });
+            if cx.s.on_error == OnError::Retry && self.pool.failed_attempt(worker) <= cx.s.error_retries {
+                let start_us = cx.now_us + cx.s.error_retry_backoff_us;
+                self.schedule_pool_record(cx, world, worker, partition, offset, start_us);
+                return;
+            }
+            self.mark(cx, partition, MarkKind::RecordSkipped { offset });
+        } else {
+            self.complete(cx, world, partition, offset, work.handed_over);
         }
-        *slot = None;
-        self.pool.in_flight -= 1;
-        if self.pc == Pc::WaitingForRoom {
+        if let Some(a) = self.assigned_mut(partition) {
+            a.done.done(offset);
+        }
+        // Its hand-off done, the loop may poll again.
+        if self.pool.finish(worker) && self.pc == Pc::WaitingForRoom {
             self.pc = Pc::Poll;
             self.wake_at(cx, cx.now_us);
         }
-        self.worker_take_batch(cx, world, worker);
+        self.worker_take(cx, world, worker);
         if self.life == (Life::Closing { commit_sent: false, revoked: false }) {
             self.try_start_close_commit(cx, world);
         }
@@ -1157,11 +1411,7 @@ impl Member {
     /// The invariants every instant keeps (debug builds only).
     #[cfg(debug_assertions)]
     pub(crate) fn check_invariants(&self, queue: &EventQueue) {
-        let busy = self.pool.workers.iter().filter(|w| w.is_some()).count() as u32;
-        debug_assert!(
-            self.pool.in_flight >= busy && self.pool.in_flight as usize >= self.pool.waiting.len(),
-            "batches in flight cover the busy threads and the queue"
-        );
+        self.pool.check_invariants();
         if self.life == Life::Running
             && self.pc != Pc::Stopped
             && self.pc != Pc::Blocked

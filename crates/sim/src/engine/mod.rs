@@ -22,8 +22,10 @@
 
 mod assignor;
 mod coordinator;
+mod frontier;
 mod member;
 mod membership;
+mod pool;
 mod queue;
 pub(crate) mod world;
 

@@ -3,15 +3,15 @@
 //! commit requests with their fates, and the seeded per-record durations.
 //!
 //! Memory here grows with events, never with offset values: a partition remembers only the
-//! completed offsets above its durable frontier.
+//! gaps in its completed offsets above its durable frontier.
 
 use super::coordinator::Coordinator;
+use super::frontier::Frontier;
 use super::{Cx, Sink};
 use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{Jitter, OffsetReset, Scenario, US_PER_MS};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use std::collections::BTreeSet;
 use std::ops::Range;
 
 /// Everything the members share.
@@ -20,6 +20,7 @@ pub(crate) struct World {
     pub(crate) partitions: Vec<Partition>,
     pub(crate) commits: Commits,
     pub(crate) durations: Durations,
+    pub(crate) failures: Failures,
 }
 
 impl World {
@@ -28,7 +29,7 @@ impl World {
         World {
             coordinator: Coordinator::new(partitions),
             partitions: (0..partitions)
-                .map(|_| Partition { frontier: s.log_start_offset, above: BTreeSet::new(), handovers: 0 })
+                .map(|_| Partition { done: Frontier::starting_at(s.log_start_offset), handovers: 0 })
                 .collect(),
             commits: Commits {
                 list: Vec::new(),
@@ -38,6 +39,7 @@ impl World {
                 failure_rng: ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(1)),
             },
             durations: Durations::new(s, partitions),
+            failures: Failures::new(s),
         }
     }
 
@@ -48,7 +50,10 @@ impl World {
         let committed = if cx.s.script.is_some() { None } else { Some(cx.s.log_start_offset) };
         self.coordinator.set_committed(cx, committed);
         for (p, partition) in self.partitions.iter().enumerate() {
-            cx.emit(Output::DurableFrontier { partition: p as PartitionId, offset: partition.frontier });
+            cx.emit(Output::DurableFrontier {
+                partition: p as PartitionId,
+                offset: partition.durable_frontier(),
+            });
         }
     }
 
@@ -63,7 +68,7 @@ impl World {
         handed_over: u32,
     ) {
         let p = &mut self.partitions[partition as usize];
-        let durable_frontier = p.complete(offset);
+        let durable_frontier = p.done.done(offset);
         let late = handed_over != p.handovers;
         cx.emit(Output::RunCompleted { member, partition, late, offset, durable_frontier });
     }
@@ -80,10 +85,7 @@ impl World {
     #[cfg(debug_assertions)]
     pub(crate) fn check_invariants(&self) {
         for p in &self.partitions {
-            debug_assert!(
-                p.above.first().is_none_or(|&o| o > p.frontier),
-                "completed offsets above the frontier"
-            );
+            debug_assert!(p.done.well_formed(), "completed ranges above the frontier");
         }
     }
 }
@@ -97,11 +99,10 @@ pub(crate) fn reset_offset(s: &Scenario, now_us: u64) -> u64 {
     }
 }
 
-/// One partition's record completions: the durable frontier and the completed offsets above
-/// it (only those: memory grows with completions out of order, never with offset values).
+/// One partition's record completions: the durable frontier and the completed ranges above
+/// it (memory grows with the gaps, never with offset values).
 pub(crate) struct Partition {
-    frontier: u64,
-    above: BTreeSet<u64>,
+    done: Frontier,
     /// How often a member took the partition (model.md §10.7): records polled before the
     /// latest handover complete "late".
     pub(crate) handovers: u32,
@@ -110,22 +111,7 @@ pub(crate) struct Partition {
 impl Partition {
     /// The lowest offset with no completed run.
     pub(crate) fn durable_frontier(&self) -> u64 {
-        self.frontier
-    }
-
-    /// Records a completed run of `offset`; returns the durable frontier after it.
-    #[inline(always)]
-    fn complete(&mut self, offset: u64) -> u64 {
-        if offset == self.frontier {
-            self.frontier += 1;
-            while self.above.first() == Some(&self.frontier) {
-                self.above.pop_first();
-                self.frontier += 1;
-            }
-        } else if offset > self.frontier {
-            self.above.insert(offset);
-        }
-        self.frontier
+        self.done.frontier()
     }
 }
 
@@ -284,6 +270,11 @@ impl Durations {
     /// How long processing `offset` of `partition` takes, µs (at least 1).
     #[inline(always)]
     pub(crate) fn of(&mut self, s: &Scenario, partition: PartitionId, offset: u64) -> u64 {
+        if !s.record_processing_by_offset_us.0.is_empty() {
+            if let Some(&us) = s.record_processing_by_offset_us.0.get(&offset) {
+                return us;
+            }
+        }
         if self.streams.is_empty() {
             return s.record_processing_us;
         }
@@ -320,6 +311,34 @@ impl Durations {
     }
 }
 
+/// Which processing attempts throw (model.md §12): every attempt at an offset listed in
+/// `record_failures` (in any partition), and under `record_failure_probability` one draw per
+/// attempt, in the order attempts end, from `ChaCha8Rng::seed_from_u64(seed + 2)`.
+pub(crate) struct Failures {
+    /// `record_failures`, sorted.
+    listed: Vec<u64>,
+    rng: ChaCha8Rng,
+}
+
+impl Failures {
+    fn new(s: &Scenario) -> Self {
+        let mut listed = s.record_failures.clone();
+        listed.sort_unstable();
+        Failures { listed, rng: ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(2)) }
+    }
+
+    /// Whether the attempt at `offset` ending now throws.
+    #[inline(always)]
+    pub(crate) fn attempt_fails(&mut self, s: &Scenario, offset: u64) -> bool {
+        let listed = !self.listed.is_empty() && self.listed.binary_search(&offset).is_ok();
+        if s.record_failure_per_mille == 0 {
+            return listed;
+        }
+        let u = self.rng.next_u64();
+        listed || (u as u128 * 1_000) >> 64 < s.record_failure_per_mille as u128
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,15 +353,5 @@ mod tests {
             seeking.set_word_pos(offset as u128 * 2);
             assert_eq!(seeking.next_u64(), draws[offset as usize], "offset {offset}");
         }
-    }
-
-    #[test]
-    fn the_frontier_waits_for_the_lowest_unfinished_offset() {
-        let mut p = Partition { frontier: 0, above: BTreeSet::new(), handovers: 0 };
-        assert_eq!(p.complete(1), 0);
-        assert_eq!(p.complete(2), 0);
-        assert_eq!(p.complete(0), 3);
-        assert_eq!(p.complete(1), 3, "a second run");
-        assert!(p.above.is_empty());
     }
 }
