@@ -9,7 +9,7 @@
 //! producer scenario in, the partition log, batches, leader memory and counters out.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use offset_window_sim::compare::{compare_clients, compare_group};
+use offset_window_sim::compare::{compare_clients, compare_group, compare_share};
 use offset_window_sim::keys::{millis_value, KeySpec};
 use offset_window_sim::producer::{simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS};
 use offset_window_sim::report::GroupSummary;
@@ -269,6 +269,38 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
 
 fn compare(file: &str, format: Format) -> Result<String, String> {
     let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    if input.scenario.share_group() {
+        let rows = compare_share(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
+        return Ok(match format {
+            Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
+            Format::Table => {
+                let mut text = format!(
+                    "crash at {} ms\n{:<12}{:<22}{:>6}{:>12}{:>18}{:>11}{:>10}\n",
+                    format_millis(input.crash_at_us),
+                    "acks",
+                    "strategy",
+                    "lost",
+                    "duplicated",
+                    "worst duplicated",
+                    "processed",
+                    "blocked"
+                );
+                for r in &rows {
+                    text += &format!(
+                        "{:<12}{:<22}{:>6}{:>12}{:>18}{:>11}{:>9.1}%\n",
+                        r.acknowledgement_mode,
+                        r.strategy,
+                        r.lost,
+                        r.duplicated,
+                        r.worst_duplicated,
+                        r.processed,
+                        r.blocked_on_commits * 100.0
+                    );
+                }
+                text
+            }
+        });
+    }
     if input.scenario.group_mode() {
         let rows = compare_group(&input.scenario).map_err(|e| e.to_string())?;
         return Ok(match format {

@@ -1,7 +1,8 @@
 //! The same scenario and crash instant under each real client's commit behaviour
 //! (model.md §8.4): where "the timer commits mid-batch" is true and where it is not.
 
-use crate::scenario::{Assignor, Client, Scenario, ScenarioError, Strategy};
+use crate::scenario::{Assignor, Client, Scenario, ScenarioError, ShareAcknowledgementMode, Strategy};
+use crate::share_report::ShareSummary;
 use crate::simulate;
 use serde::Serialize;
 
@@ -117,6 +118,63 @@ pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, Sce
                 duplicated: group.duplicated(),
                 stalled_us: group.partitions.iter().map(|p| p.stalled_us).sum(),
                 rebalances: group.rebalances,
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// One row of the share-group comparison (model.md §11): the same group and crash instant
+/// under one acknowledgement mode and commit strategy.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ShareComparisonRow {
+    /// `share.acknowledgement.mode`'s JSON name.
+    pub acknowledgement_mode: &'static str,
+    /// The strategy's JSON name.
+    pub strategy: &'static str,
+    /// Records lost at the crash instant.
+    pub lost: u64,
+    /// Records delivered again after a crash at that instant.
+    pub duplicated: u64,
+    /// The worst `duplicated` over the horizon.
+    pub worst_duplicated: u64,
+    /// Records processed within the horizon.
+    pub processed: u64,
+    /// Fraction 0..1 of the horizon the loops spent blocked in `commitSync()`.
+    pub blocked_on_commits: f64,
+}
+
+/// Runs a share-group `scenario` under both acknowledgement modes and each commit strategy
+/// a share consumer has, reading each at `crash_at_us`. Rows whose run is refused (e.g.
+/// `on_error: release` in implicit mode) are left out. Errors: the scenario's own
+/// validation error.
+pub fn compare_share(
+    scenario: &Scenario,
+    crash_at_us: u64,
+) -> Result<Vec<ShareComparisonRow>, ScenarioError> {
+    scenario.validate()?;
+    let mut rows = Vec::new();
+    for mode in ShareAcknowledgementMode::ALL {
+        for strategy in [
+            Strategy::AutoCommit,
+            Strategy::CommitSyncBatch,
+            Strategy::CommitAsyncBatch,
+            Strategy::CommitSyncRecord,
+        ] {
+            let variant = Scenario { share_acknowledgement_mode: *mode, strategy, ..scenario.clone() };
+            if variant.validate().is_err() {
+                continue;
+            }
+            let Ok(run) = simulate(&variant) else { continue };
+            let share = ShareSummary::new(&run, crash_at_us);
+            rows.push(ShareComparisonRow {
+                acknowledgement_mode: mode.name(),
+                strategy: strategy.name(),
+                lost: share.at_crash.lost,
+                duplicated: share.at_crash.duplicated,
+                worst_duplicated: share.worst_duplicated,
+                processed: share.processed,
+                blocked_on_commits: run.blocked_on_commits(),
             });
         }
     }

@@ -56,6 +56,7 @@ pub mod producer;
 pub mod report;
 mod runs;
 pub mod scenario;
+pub mod share_report;
 pub mod sweep;
 pub mod timeline;
 

@@ -43,6 +43,9 @@ pub(crate) enum Output {
     MemberStatus { member: MemberId, status: MemberStatus },
     /// A rebalance's assignment arrived (model.md §10.7).
     Rebalance,
+    /// model.md §11: a share-partition's crash counts now — records run and not ended
+    /// (a crash delivers them again), records ended without a run.
+    ShareCounts { partition: PartitionId, duplicated: u32, lost: u32 },
 }
 
 /// What a member is doing, for the group view's member lanes (model.md §10.7).

@@ -508,6 +508,53 @@ scenario_keys! {
         spring_ack_check: AckCheck = AckCheck::AfterRecord,
             key "spring_ack_check", KeyKind::Choice(AckCheck::NAMES), "",
             "for commit_sync_count and commit_sync_time: checked after each record (Spring Kafka 3.1 and later) or once the whole poll's records are done (before 3.1)";
+        /// A consumer group, or a share group of `KafkaShareConsumer`s (model.md §11).
+        consumption: Consumption = Consumption::ConsumerGroup,
+            key "consumption", KeyKind::Choice(Consumption::NAMES), "",
+            "a consumer group (partitions assigned, offsets committed) or a share group (KIP-932: records acquired and acknowledged one by one)";
+        /// Share groups: how records are acknowledged (model.md §11).
+        share_acknowledgement_mode: ShareAcknowledgementMode = ShareAcknowledgementMode::Implicit,
+            key "share.acknowledgement.mode", KeyKind::Choice(ShareAcknowledgementMode::NAMES), "",
+            "share groups: the next poll() or commit acknowledges the last poll's records (implicit), or the application acknowledges each record (explicit)";
+        /// Share groups: how long an acquired record stays locked to its member, µs.
+        share_record_lock_duration_us: u64 = 30_000 * US_PER_MS,
+            key "group.share.record.lock.duration.ms", millis(15_000, 60_000), "ms",
+            "share groups: how long an acquired record stays locked to its consumer before it is offered again (a broker setting)";
+        /// Share groups: the most records in flight (acquired, or released but not done)
+        /// per partition.
+        share_partition_max_record_locks: u32 = 2_000,
+            key "group.share.partition.max.record.locks", KeyKind::Count { min: 100, max: 10_000 }, "records",
+            "share groups: the most records in flight per partition (a broker setting)";
+        /// Share groups: deliveries of a record before a release archives it.
+        share_delivery_count_limit: u32 = 5,
+            key "group.share.delivery.count.limit", KeyKind::Count { min: 2, max: 10 }, "deliveries",
+            "share groups: deliveries of a record before it is archived instead of offered again (a broker setting)";
+        /// Share groups: where a new share group starts (model.md §11).
+        share_auto_offset_reset: OffsetReset = OffsetReset::Earliest,
+            key "share.auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "",
+            "share groups: where a new share group starts; the model's default is earliest, Kafka's is latest (which skips the backlog)";
+    }
+}
+
+named_enum! {
+    /// Which kind of group the members form (model.md §10, §11).
+    Consumption {
+        /// A consumer group: each partition has one owner, progress is a committed offset.
+        ConsumerGroup = "consumer_group", "consumer group",
+        /// A share group (KIP-932): any member may receive any record; each record is
+        /// acquired, then acknowledged.
+        ShareGroup = "share_group", "share group (KIP-932)",
+    }
+}
+
+named_enum! {
+    /// `share.acknowledgement.mode` (KIP-932, `KafkaShareConsumer`).
+    ShareAcknowledgementMode {
+        /// The next `poll()`, `commitSync()` or `commitAsync()` acknowledges (ACCEPT) every
+        /// record the last poll returned.
+        Implicit = "implicit", "implicit (the next poll accepts the last batch)",
+        /// The application calls `acknowledge(record, type)` for each record.
+        Explicit = "explicit", "explicit (acknowledge() each record)",
     }
 }
 
@@ -710,7 +757,7 @@ impl Scenario {
         if self.log_start_offset > self.log_end_offset {
             return refuse("log_start_offset", "must not be above log_end_offset");
         }
-        if matches!(self.on_error, OnError::Release | OnError::Reject) {
+        if matches!(self.on_error, OnError::Release | OnError::Reject) && !self.share_group() {
             return refuse(
                 "on_error",
                 "\"release\" and \"reject\" are share-group acknowledgements (consumption: share_group)",
@@ -761,7 +808,12 @@ impl Scenario {
     /// Whether this is a consumer group (model.md §10): several members or partitions, or
     /// group events. Otherwise the one-consumer model of §§1–9 runs exactly.
     pub fn group_mode(&self) -> bool {
-        self.members > 1 || self.partitions > 1 || !self.group_events.is_empty()
+        !self.share_group() && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
+    }
+
+    /// Whether the members form a share group (model.md §11).
+    pub fn share_group(&self) -> bool {
+        self.consumption == Consumption::ShareGroup
     }
 
     /// Whether the members use the consumer protocol (KIP-848, `group.protocol=consumer`)
@@ -778,9 +830,51 @@ impl Scenario {
         joined.max().unwrap_or(0).max(self.members)
     }
 
+    /// The rules of model.md §11 that involve several keys.
+    fn validate_share(&self) -> Result<(), ScenarioError> {
+        let refuse = |key: &str, message: &str| Err(ScenarioError::at(key, message));
+        let strategies = [
+            Strategy::AutoCommit,
+            Strategy::CommitSyncBatch,
+            Strategy::CommitAsyncBatch,
+            Strategy::CommitSyncRecord,
+        ];
+        if !strategies.contains(&self.strategy) {
+            return refuse(
+                "strategy",
+                "a share group acknowledges with its next poll (auto_commit), commit_sync_batch, \
+                 commit_async_batch or commit_sync_record",
+            );
+        }
+        if self.worker_pool {
+            return refuse(
+                "worker_pool",
+                "the model's share consumers process their records themselves: set worker_pool to false",
+            );
+        }
+        if self.client != Client::JavaClassic {
+            return refuse(
+                "client",
+                "share groups are modelled for the Java KafkaShareConsumer: set client to java_classic",
+            );
+        }
+        match self.on_error {
+            OnError::SeekToFailed | OnError::Stop => {
+                return refuse("on_error", "a share group has no position to seek or partition to stop: use log_and_continue, retry, release or reject")
+            }
+            OnError::Release | OnError::Reject if self.share_acknowledgement_mode == ShareAcknowledgementMode::Implicit => {
+                return refuse("on_error", "release and reject are acknowledgements: set share.acknowledgement.mode to explicit")
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
     /// The rules of model.md §10 that involve several keys.
     fn validate_group(&self) -> Result<(), ScenarioError> {
-        if !self.group_mode() {
+        if self.share_group() {
+            self.validate_share()?;
+        } else if !self.group_mode() {
             return Ok(());
         }
         let refuse = |key: &str, message: String| Err(ScenarioError::at(key, message));
@@ -788,8 +882,8 @@ impl Scenario {
             if self.get(key) != Some(Value::Null) {
                 return refuse(
                     key,
-                    "must be empty in a consumer group (several members or partitions, or group_events): \
-                     closes and restarts come from group_events"
+                    "must be empty in a consumer or share group (several members or partitions, group_events, \
+                     or consumption share_group): closes and restarts come from group_events"
                         .to_string(),
                 );
             }

@@ -158,6 +158,39 @@ pub enum MarkKind {
         /// The offset it stopped at.
         offset: u64,
     },
+    /// Share groups (model.md §11): a member acquired the record, its `delivery`-th delivery.
+    ShareAcquired {
+        /// The record's offset.
+        offset: u64,
+        /// Deliveries so far, this one included.
+        delivery: u32,
+    },
+    /// An ACCEPT of the record landed: it ended.
+    ShareAccepted {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// A REJECT of the record landed: it ended, never to be delivered again.
+    ShareRejected {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// A RELEASE of the record landed: it is offered again (or archived, see
+    /// [`MarkKind::ShareArchived`]).
+    ShareReleased {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// The record's acquisition lock expired (`group.share.record.lock.duration.ms`).
+    ShareLockExpired {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// Released at `group.share.delivery.count.limit` deliveries: archived, never delivered again.
+    ShareArchived {
+        /// The record's offset.
+        offset: u64,
+    },
 }
 
 /// What became of records that threw (model.md §12), within the horizon.
@@ -433,7 +466,8 @@ impl Run {
     pub fn summary_at(&self, crash_at_us: u64) -> Summary {
         let worst = self.worst();
         let mut scenario = self.scenario.to_json_value();
-        let one_consumer = self.group.is_none();
+        // One consumer, or a share group of one partition: the crash reading of §5 / §11.
+        let one_consumer = self.group.is_none() && self.partitions.len() == 1;
         if let (serde_json::Value::Object(map), true) = (&mut scenario, one_consumer) {
             map.insert(crate::scenario::CRASH_AT_KEY.name.into(), millis_value(crash_at_us));
         }
@@ -462,6 +496,10 @@ impl Run {
             script: self.script.clone(),
             group,
             records: self.scenario.record_failures_possible().then_some(self.records),
+            share: self
+                .scenario
+                .share_group()
+                .then(|| crate::share_report::ShareSummary::new(self, crash_at_us)),
         }
     }
 }
@@ -504,6 +542,9 @@ pub struct Summary {
     /// With record failures (model.md §12): what became of the records that threw.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub records: Option<RecordOutcomes>,
+    /// A share group's report (model.md §11).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub share: Option<crate::share_report::ShareSummary>,
 }
 
 /// [`Worst`] in the JSON's milliseconds (`5000.001` is 1 µs after the event at 5000 ms).
@@ -628,12 +669,22 @@ impl<'a> Recorder<'a> {
             Output::Committed { partition, offset } => {
                 let p = &mut self.partitions[partition as usize];
                 p.committed = offset;
-                p.move_restart(offset.unwrap_or_else(|| reset_offset(self.scenario, at_us)));
+                // A share group's start offset: §11 counts instead (Output::ShareCounts).
+                if !self.scenario.share_group() {
+                    p.move_restart(offset.unwrap_or_else(|| reset_offset(self.scenario, at_us)));
+                }
+            }
+            Output::ShareCounts { partition, duplicated, lost } => {
+                let p = &mut self.partitions[partition as usize];
+                p.duplicated = u64::from(duplicated);
+                p.lost = u64::from(lost);
             }
             Output::Mark { member, partition, kind } => {
                 match kind {
                     MarkKind::Poll { from, records } => {
-                        self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
+                        if !self.scenario.share_group() {
+                            self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
+                        }
                         self.polls += u64::from(at_us <= horizon);
                         if let (Some(group), true) = (&mut self.group, records > 0) {
                             group.polled(at_us, partition, horizon);
@@ -747,6 +798,13 @@ impl Sink for Recorder<'_> {
     #[inline(always)]
     fn emit(&mut self, at_us: u64, output: Output) {
         match output {
+            Output::RunCompleted { member, partition, offset, durable_frontier, .. }
+                if self.scenario.share_group() =>
+            {
+                // §11 counts come from the share-partition (Output::ShareCounts).
+                self.partitions[partition as usize].durable = durable_frontier;
+                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+            }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
                 let p = &mut self.partitions[partition as usize];
                 let earlier_runs = p.runs.increment(offset);

@@ -136,8 +136,8 @@ pub(crate) struct Member {
     /// `on_error: seek_to_failed`: the record that failed last and its deliveries so far
     /// (Spring `FailedRecordTracker`).
     failed_record: Option<(PartitionId, u64, u32)>,
-    /// With `ack_on_error: false`: records given up on since the last one processed, which
-    /// a commit after them does not cover.
+    /// With `ack_on_error: false`: records of the loop's batch given up on since the last
+    /// one processed, which a commit after them does not cover.
     unacked_tail: u64,
     /// Spring `AckMode.TIME`: when the member last committed, µs.
     last_ack_commit_us: u64,
@@ -875,6 +875,7 @@ impl Member {
                     self.submit(cx, world, partition, from, to, handed_over);
                     self.pc = Pc::AfterBatch { partition, from, to };
                 } else {
+                    self.unacked_tail = 0;
                     self.pc = Pc::Process { partition, from, next: from, end: to };
                 }
                 Flow::Next
@@ -945,7 +946,7 @@ impl Member {
         if self.woken(cx, world) {
             return Flow::Wait;
         }
-        let value = Self::manual_value(s, offset + 1 - self.unacked_tail);
+        let value = Self::manual_value(s, (offset + 1).saturating_sub(self.unacked_tail));
         self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
     }
 
@@ -1081,7 +1082,7 @@ impl Member {
         let values: Vec<_> = self
             .positions()
             .into_iter()
-            .map(|(p, o)| (p, Self::manual_value(s, if p == partition { o - tail } else { o })))
+            .map(|(p, o)| (p, Self::manual_value(s, if p == partition { o.saturating_sub(tail) } else { o })))
             .collect();
         let spring_after_poll = s.worker_pool || s.spring_ack_check == AckCheck::AfterPoll;
         match self.strategy {

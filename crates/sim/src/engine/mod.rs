@@ -27,6 +27,8 @@ mod member;
 mod membership;
 mod pool;
 mod queue;
+mod share_consumer;
+mod share_partition;
 pub(crate) mod world;
 
 use crate::events::GroupEventKind;
@@ -34,6 +36,7 @@ use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
 use member::Member;
 use queue::{EventQueue, Phase};
+use share_consumer::ShareConsumer;
 use world::World;
 
 /// An event in the queue. Events of a member's earlier life (`incarnation`) are ignored.
@@ -81,6 +84,10 @@ pub(crate) enum Event {
     Group { index: u16, member: MemberId },
     /// A member's hang ends.
     HangEnds { member: MemberId },
+    /// model.md §11: a share consumer's acknowledgement request `request` lands.
+    AcksLand { member: MemberId, request: u32 },
+    /// model.md §11: the lock of the `delivery`-th delivery of `offset` of `partition` expires.
+    LockExpires { partition: PartitionId, offset: u64, delivery: u32 },
 }
 
 /// Whoever consumes the engine's outputs (the recorder, the brute-force count). The engine
@@ -117,6 +124,8 @@ pub(crate) struct Engine<'a> {
     now_us: u64,
     queue: EventQueue,
     members: Vec<Member>,
+    /// A share group's consumers (model.md §11); then `members` is empty.
+    share_consumers: Vec<ShareConsumer>,
     world: World,
     /// Events left before the run is refused (twice [`MAX_EVENTS`]).
     budget: u64,
@@ -137,7 +146,14 @@ impl<'a> Engine<'a> {
         let mut world = World::new(s, s.partitions as usize);
         let mut cx = Cx { s, now_us: 0, queue: &mut queue, out: sink };
         world.start(&mut cx);
-        let members = if s.group_mode() {
+        let mut share_consumers = Vec::new();
+        let members = if s.share_group() {
+            share_consumers = (0..members as MemberId)
+                .map(|id| ShareConsumer::start(&mut cx, id, (id as u32) < s.members))
+                .collect();
+            schedule_group_events(&mut cx);
+            Vec::new()
+        } else if s.group_mode() {
             let present = membership::initial_members(s);
             let assignment = world.coordinator.start_group(&mut cx, &present);
             let members = (0..members as MemberId)
@@ -150,33 +166,21 @@ impl<'a> Engine<'a> {
                     )
                 })
                 .collect();
-            for (index, event) in s.group_events.iter().enumerate() {
-                let index = index as u16;
-                match event.kind {
-                    GroupEventKind::Deploy => {
-                        for n in 1..=s.members as u16 {
-                            let at_us = event.deploy_shutdown_at_us(n);
-                            cx.schedule(
-                                at_us,
-                                Phase::Lifecycle,
-                                n - 1,
-                                Event::Group { index, member: n - 1 },
-                            );
-                        }
-                    }
-                    _ => cx.schedule(
-                        event.at_us,
-                        Phase::Lifecycle,
-                        event.member - 1,
-                        Event::Group { index, member: event.member - 1 },
-                    ),
-                }
-            }
+            schedule_group_events(&mut cx);
             members
         } else {
             vec![Member::start(&mut cx, &mut world, 0)]
         };
-        Engine { scenario, now_us: 0, queue, members, world, budget: 2 * MAX_EVENTS, error: None }
+        Engine {
+            scenario,
+            now_us: 0,
+            queue,
+            members,
+            share_consumers,
+            world,
+            budget: 2 * MAX_EVENTS,
+            error: None,
+        }
     }
 
     /// Processes every event of the next instant before `stop_before_us`, reporting to
@@ -222,11 +226,17 @@ impl<'a> Engine<'a> {
         for member in &mut self.members {
             member.finish(&mut cx, stop_us);
         }
+        for consumer in &mut self.share_consumers {
+            consumer.finish(&mut cx, stop_us);
+        }
     }
 
     fn handle<S: Sink>(&mut self, event: Event, sink: &mut S) {
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         let world = &mut self.world;
+        if !self.share_consumers.is_empty() {
+            return Self::handle_share(&mut self.share_consumers, &mut self.error, &mut cx, world, event);
+        }
         match event {
             Event::RecordDone { member, partition, offset, worker, incarnation } => self.members
                 [member as usize]
@@ -271,6 +281,7 @@ impl<'a> Engine<'a> {
                 }
             }
             Event::HangEnds { member } => self.members[member as usize].hang_ends(&mut cx),
+            Event::AcksLand { .. } | Event::LockExpires { .. } => unreachable!("share groups only"),
         }
         // Join rounds the event completed: each member gets its JoinGroup response now.
         for (member, process) in world.coordinator.take_join_responses() {
@@ -281,6 +292,38 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// An event of a share group (model.md §11).
+    fn handle_share<S: Sink>(
+        consumers: &mut [ShareConsumer],
+        error: &mut Option<ScenarioError>,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        event: Event,
+    ) {
+        match event {
+            Event::RecordDone { member, partition, offset, incarnation, .. } => {
+                consumers[member as usize].record_done(cx, world, partition, offset, incarnation)
+            }
+            Event::LoopWake { member, incarnation } => {
+                consumers[member as usize].wake(cx, world, incarnation)
+            }
+            Event::AcksLand { member, request } => {
+                consumers[member as usize].acks_land(cx, world, request as usize)
+            }
+            Event::LockExpires { partition, offset, delivery } => {
+                world.share[partition as usize].lock_expired(cx, offset, delivery)
+            }
+            Event::Group { index, member } => {
+                if let Err(e) = consumers[member as usize].group_event(cx, world, index) {
+                    error.get_or_insert(e);
+                }
+            }
+            Event::HangEnds { member } => consumers[member as usize].hang_ends(cx),
+            Event::Restart { member } => consumers[member as usize].restart(cx),
+            other => unreachable!("a share group schedules no {other:?}"),
+        }
+    }
+
     /// The invariants every instant must keep (debug builds only).
     #[cfg(debug_assertions)]
     fn check_invariants(&self) {
@@ -288,5 +331,28 @@ impl<'a> Engine<'a> {
             member.check_invariants(&self.queue);
         }
         self.world.check_invariants();
+    }
+}
+
+/// Schedules `group_events` (model.md §10.3): each at its instant for its member; a deploy
+/// reaches each member in turn, `deploy_step_ms` apart.
+fn schedule_group_events<S: Sink>(cx: &mut Cx<S>) {
+    let s = cx.s;
+    for (index, event) in s.group_events.iter().enumerate() {
+        let index = index as u16;
+        match event.kind {
+            GroupEventKind::Deploy => {
+                for n in 1..=s.members as u16 {
+                    let at_us = event.deploy_shutdown_at_us(n);
+                    cx.schedule(at_us, Phase::Lifecycle, n - 1, Event::Group { index, member: n - 1 });
+                }
+            }
+            _ => cx.schedule(
+                event.at_us,
+                Phase::Lifecycle,
+                event.member - 1,
+                Event::Group { index, member: event.member - 1 },
+            ),
+        }
     }
 }

@@ -7,6 +7,8 @@
 
 use super::coordinator::Coordinator;
 use super::frontier::Frontier;
+use super::share_consumer::AckRequests;
+use super::share_partition::SharePartition;
 use super::{Cx, Sink};
 use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{Jitter, OffsetReset, Scenario, US_PER_MS};
@@ -21,6 +23,10 @@ pub(crate) struct World {
     pub(crate) commits: Commits,
     pub(crate) durations: Durations,
     pub(crate) failures: Failures,
+    /// A share group's share-partitions (model.md §11); empty for a consumer group.
+    pub(crate) share: Vec<SharePartition>,
+    /// A share group's acknowledgements in flight.
+    pub(crate) ack_requests: AckRequests,
 }
 
 impl World {
@@ -40,6 +46,16 @@ impl World {
             },
             durations: Durations::new(s, partitions),
             failures: Failures::new(s),
+            share: if s.share_group() {
+                let start = match s.share_auto_offset_reset {
+                    OffsetReset::Earliest => s.log_start_offset,
+                    OffsetReset::Latest => s.log_end_at(0),
+                };
+                (0..partitions).map(|p| SharePartition::new(p as PartitionId, start)).collect()
+            } else {
+                Vec::new()
+            },
+            ack_requests: AckRequests::default(),
         }
     }
 
@@ -54,6 +70,10 @@ impl World {
                 partition: p as PartitionId,
                 offset: partition.durable_frontier(),
             });
+        }
+        // A share group's lines: the start offset instead of the committed one (§11).
+        for share in &self.share {
+            share.report(cx);
         }
     }
 
@@ -86,6 +106,9 @@ impl World {
     pub(crate) fn check_invariants(&self) {
         for p in &self.partitions {
             debug_assert!(p.done.well_formed(), "completed ranges above the frontier");
+        }
+        for share in &self.share {
+            share.check_invariants();
         }
     }
 }

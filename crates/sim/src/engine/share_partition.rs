@@ -1,0 +1,273 @@
+//! A share-partition on the broker (model.md §11; Kafka's `SharePartition`, KIP-932): the
+//! records in flight between the share-partition start offset and the end of what was ever
+//! acquired, each available, acquired by a member under a lock, or ended (acknowledged,
+//! rejected or archived); delivery counts; and the crash counts of §11, kept as records
+//! change state. Memory grows with the in-flight window, which
+//! `group.share.partition.max.record.locks` caps.
+
+use super::{Cx, Event, Phase, Sink};
+use crate::output::{MemberId, Output, PartitionId};
+use crate::scenario::Scenario;
+use crate::timeline::MarkKind;
+use std::collections::{BTreeSet, VecDeque};
+
+/// How a member acknowledges a record (`AcknowledgeType`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum AckKind {
+    /// Processed: the record ends.
+    Accept,
+    /// Offer it again (or archive it at the delivery count limit).
+    Release,
+    /// Unprocessable: the record ends, never delivered again.
+    Reject,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    Available,
+    /// Locked to `member` for its `delivery`-th delivery.
+    Acquired {
+        member: MemberId,
+    },
+    Ended,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct InFlight {
+    state: State,
+    deliveries: u32,
+    /// A run of the record has completed.
+    has_run: bool,
+}
+
+/// One share-partition.
+pub(crate) struct SharePartition {
+    partition: PartitionId,
+    /// The share-partition start offset: every record below it has ended.
+    start: u64,
+    /// Records `start..start + window.len()`; above that, records never acquired.
+    window: VecDeque<InFlight>,
+    /// Records whose run completed and which have not ended (§11: a crash delivers them again).
+    duplicated: u32,
+    /// Records that ended without a completed run.
+    lost: u32,
+    /// Which those are: a run completing later (a member finishing a record it held when
+    /// it was acknowledged) takes it off.
+    ended_unrun: BTreeSet<u64>,
+}
+
+impl SharePartition {
+    /// `partition`'s share-partition, starting at `start` (`share.auto.offset.reset`).
+    pub(crate) fn new(partition: PartitionId, start: u64) -> Self {
+        SharePartition {
+            partition,
+            start,
+            window: VecDeque::new(),
+            duplicated: 0,
+            lost: 0,
+            ended_unrun: BTreeSet::new(),
+        }
+    }
+
+    /// Reports the start offset and the window's end (at t = 0).
+    pub(crate) fn report<S: Sink>(&self, cx: &mut Cx<S>) {
+        let partition = self.partition;
+        cx.emit(Output::Committed { partition, offset: Some(self.start) });
+        cx.emit(Output::Position { partition, position: Some(self.end()) });
+    }
+
+    fn end(&self) -> u64 {
+        self.start + self.window.len() as u64
+    }
+
+    /// Whether a poll could acquire a record at `now_us`.
+    pub(crate) fn has_available(&self, s: &Scenario, now_us: u64) -> bool {
+        self.window.iter().any(|r| r.state == State::Available)
+            || (self.end() < s.log_end_at(now_us)
+                && (self.window.len() as u32) < s.share_partition_max_record_locks)
+    }
+
+    /// `ShareFetch`: `member` acquires up to `max` available records, lowest offsets first,
+    /// extending the window up to the log end and the lock cap; each is locked for
+    /// `group.share.record.lock.duration.ms` and counts a delivery. Returns the records
+    /// acquired, with their delivery numbers.
+    pub(crate) fn acquire<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, max: u32) -> Vec<(u64, u32)> {
+        let s = cx.s;
+        let log_end = s.log_end_at(cx.now_us);
+        let mut taken = Vec::new();
+        for (i, record) in self.window.iter_mut().enumerate() {
+            if taken.len() as u32 == max {
+                break;
+            }
+            if record.state == State::Available {
+                record.state = State::Acquired { member };
+                record.deliveries += 1;
+                taken.push((self.start + i as u64, record.deliveries));
+            }
+        }
+        while (taken.len() as u32) < max
+            && self.end() < log_end
+            && (self.window.len() as u32) < s.share_partition_max_record_locks
+        {
+            let offset = self.end();
+            self.window.push_back(InFlight {
+                state: State::Acquired { member },
+                deliveries: 1,
+                has_run: false,
+            });
+            taken.push((offset, 1));
+        }
+        let lock_until = cx.now_us + s.share_record_lock_duration_us;
+        for &(offset, delivery) in &taken {
+            cx.emit(Output::Mark {
+                member,
+                partition: self.partition,
+                kind: MarkKind::ShareAcquired { offset, delivery },
+            });
+            let event = Event::LockExpires { partition: self.partition, offset, delivery };
+            cx.schedule(lock_until, Phase::Lifecycle, member, event);
+        }
+        if !taken.is_empty() {
+            cx.emit(Output::Position { partition: self.partition, position: Some(self.end()) });
+        }
+        taken
+    }
+
+    fn get(&mut self, offset: u64) -> Option<&mut InFlight> {
+        let i = offset.checked_sub(self.start)?;
+        self.window.get_mut(i as usize)
+    }
+
+    /// A run of `offset` completed.
+    pub(crate) fn run_completed<S: Sink>(&mut self, cx: &mut Cx<S>, offset: u64) {
+        if self.ended_unrun.remove(&offset) {
+            self.lost -= 1;
+            self.report_counts(cx);
+        }
+        let Some(record) = self.get(offset) else { return };
+        if record.state != State::Ended && !record.has_run {
+            record.has_run = true;
+            self.duplicated += 1;
+            self.report_counts(cx);
+        } else {
+            record.has_run = true;
+        }
+    }
+
+    /// An acknowledgement from `member` for its `delivery`-th delivery of `offset` lands.
+    /// Returns false when the record is no longer acquired by that delivery (its lock
+    /// expired or the member left): the broker refuses it.
+    pub(crate) fn acknowledge<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        member: MemberId,
+        offset: u64,
+        delivery: u32,
+        kind: AckKind,
+    ) -> bool {
+        let held = self
+            .get(offset)
+            .is_some_and(|r| r.state == State::Acquired { member } && r.deliveries == delivery);
+        if !held {
+            return false;
+        }
+        let mark = match kind {
+            AckKind::Accept => MarkKind::ShareAccepted { offset },
+            AckKind::Reject => MarkKind::ShareRejected { offset },
+            AckKind::Release => MarkKind::ShareReleased { offset },
+        };
+        cx.emit(Output::Mark { member, partition: self.partition, kind: mark });
+        match kind {
+            AckKind::Release => self.release(cx, member, offset),
+            AckKind::Accept | AckKind::Reject => self.end_record(cx, offset),
+        }
+        true
+    }
+
+    /// The lock of `delivery` of `offset` expired: if still acquired by it, it is released.
+    pub(crate) fn lock_expired<S: Sink>(&mut self, cx: &mut Cx<S>, offset: u64, delivery: u32) {
+        let Some(record) = self.get(offset) else { return };
+        if let (State::Acquired { member }, true) = (record.state, record.deliveries == delivery) {
+            cx.emit(Output::Mark {
+                member,
+                partition: self.partition,
+                kind: MarkKind::ShareLockExpired { offset },
+            });
+            self.release(cx, member, offset);
+        }
+    }
+
+    /// `member` left (a crash closes its share session; a `close()` ends it): every record
+    /// it holds is released at once.
+    pub(crate) fn member_left<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId) {
+        let held: Vec<u64> = (0..self.window.len())
+            .filter(|&i| self.window[i].state == State::Acquired { member })
+            .map(|i| self.start + i as u64)
+            .collect();
+        for offset in held {
+            cx.emit(Output::Mark {
+                member,
+                partition: self.partition,
+                kind: MarkKind::ShareReleased { offset },
+            });
+            self.release(cx, member, offset);
+        }
+    }
+
+    /// Offers `offset` again — or archives it at `group.share.delivery.count.limit`.
+    fn release<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, offset: u64) {
+        let limit = cx.s.share_delivery_count_limit;
+        let record = self.get(offset).expect("a held record is in the window");
+        if record.deliveries >= limit {
+            cx.emit(Output::Mark {
+                member,
+                partition: self.partition,
+                kind: MarkKind::ShareArchived { offset },
+            });
+            self.end_record(cx, offset);
+        } else {
+            record.state = State::Available;
+        }
+    }
+
+    /// `offset` ends (accepted, rejected, archived): the counts, and the start offset moves
+    /// past every ended record at the front.
+    fn end_record<S: Sink>(&mut self, cx: &mut Cx<S>, offset: u64) {
+        let record = self.get(offset).expect("an ending record is in the window");
+        record.state = State::Ended;
+        if record.has_run {
+            self.duplicated -= 1;
+        } else {
+            self.lost += 1;
+            self.ended_unrun.insert(offset);
+        }
+        self.report_counts(cx);
+        let before = self.start;
+        while self.window.front().is_some_and(|r| r.state == State::Ended) {
+            self.window.pop_front();
+            self.start += 1;
+        }
+        if self.start != before {
+            cx.emit(Output::Committed { partition: self.partition, offset: Some(self.start) });
+        }
+    }
+
+    fn report_counts<S: Sink>(&self, cx: &mut Cx<S>) {
+        cx.emit(Output::ShareCounts {
+            partition: self.partition,
+            duplicated: self.duplicated,
+            lost: self.lost,
+        });
+    }
+
+    /// The window agrees with its counts (debug builds only).
+    #[cfg(debug_assertions)]
+    pub(crate) fn check_invariants(&self) {
+        let duplicated = self.window.iter().filter(|r| r.has_run && r.state != State::Ended).count() as u32;
+        debug_assert_eq!(duplicated, self.duplicated, "records run and not ended");
+        debug_assert!(
+            self.window.front().is_none_or(|r| r.state != State::Ended),
+            "the start offset moved on"
+        );
+    }
+}

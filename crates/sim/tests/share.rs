@@ -1,0 +1,247 @@
+//! model.md §11: share groups (KIP-932) — the reference scenarios S1–S3, exact numbers, and
+//! properties over random share groups: the crash counts against a recount from the marks,
+//! the broker's caps, determinism.
+#![cfg(not(target_arch = "wasm32"))]
+
+use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
+use offset_window_sim::scenario::{Consumption, OnError, ShareAcknowledgementMode};
+use offset_window_sim::share_report::ShareSummary;
+use offset_window_sim::{simulate, MarkKind, Run, Scenario, Strategy as CommitStrategy};
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+const MS: u64 = 1_000;
+
+fn run(json: &str) -> Run {
+    simulate(&Scenario::from_json(json).unwrap()).unwrap()
+}
+
+/// S1: one member, implicit: the window is one batch. Records 0–4 are done at 1 s; their
+/// ACCEPT, sent with the 1 s poll, lands at 1.005 s; a crash at 8.2 s repeats nothing (40–44
+/// are acquired, 40 not yet done).
+#[test]
+fn s1_implicit_acknowledgement_leaves_one_batch_to_repeat() {
+    let run = run(r#"{"consumption":"share_group"}"#);
+    let share = ShareSummary::new(&run, 8_200 * MS);
+    assert_eq!((share.worst_duplicated, share.worst_duplicated_at_ms), (5, Some(1_000.001)));
+    assert_eq!(share.at_crash.duplicated, 0);
+    assert_eq!(share.at_crash.lost, 0);
+    assert_eq!(share.worst_lost, 0);
+}
+
+/// S2: explicit, record 0 always fails and is RELEASEd: delivered at 0, 2, 4, 6 and 8 s
+/// (each RELEASE lands with the next poll + 5 ms, after that poll acquired the next batch),
+/// archived at the 5th: lost 1 from 9.005 s.
+#[test]
+fn s2_a_released_record_is_archived_at_the_delivery_limit() {
+    let run = run(
+        r#"{"consumption":"share_group","share.acknowledgement.mode":"explicit","record_failures":[0],"on_error":"release"}"#,
+    );
+    let deliveries: Vec<(u64, u32)> = run
+        .marks
+        .iter()
+        .filter_map(|m| match m.kind {
+            MarkKind::ShareAcquired { offset: 0, delivery } => Some((m.at_us / MS, delivery)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(deliveries, [(0, 1), (2_000, 2), (4_000, 3), (6_000, 4), (8_000, 5)]);
+    assert!(run
+        .marks
+        .iter()
+        .any(|m| m.at_us == 9_005 * MS && m.kind == MarkKind::ShareArchived { offset: 0 }));
+    let share = ShareSummary::new(&run, 12_000 * MS);
+    assert_eq!((share.worst_lost, share.worst_lost_at_ms), (1, Some(9_005.001)));
+    assert_eq!(share.archived, 1);
+}
+
+/// S3: one partition, three members polling at one instant in member order, 200 ms a
+/// record: 15 records a second against one member's 5 — 180 processed by 12 s, 60 each.
+#[test]
+fn s3_more_members_than_partitions_all_get_work() {
+    let three = ShareSummary::new(&run(r#"{"consumption":"share_group","members":3}"#), 12_000 * MS);
+    assert_eq!(three.processed, 180);
+    assert_eq!(three.processed_by_member, [60, 60, 60]);
+    let one = ShareSummary::new(&run(r#"{"consumption":"share_group"}"#), 12_000 * MS);
+    assert_eq!(one.processed, 60);
+}
+
+/// A crash releases the member's records at once; a hang keeps them until their locks
+/// expire (30 s), and the hung member's late runs repeat work another member accepted.
+#[test]
+fn a_crash_releases_at_once_a_hang_waits_for_the_locks() {
+    let crash = run(
+        r#"{"consumption":"share_group","members":2,"horizon_ms":60000,"group_events":[{"at_ms":3100,"member":1,"kind":"crash"}]}"#,
+    );
+    let released_at: Vec<u64> = crash
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::ShareReleased { .. }))
+        .map(|m| m.at_us)
+        .collect();
+    assert!(!released_at.is_empty() && released_at.iter().all(|&t| t == 3_100 * MS), "{released_at:?}");
+    let hang = run(
+        r#"{"consumption":"share_group","members":2,"horizon_ms":60000,"group_events":[{"at_ms":3100,"member":1,"kind":"hang","duration_ms":40000}]}"#,
+    );
+    let expired: Vec<u64> = hang
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::ShareLockExpired { .. }))
+        .map(|m| m.at_us)
+        .collect();
+    // consumer-1's 3 s poll acquired 5 records, locked until 33 s.
+    assert_eq!(expired, vec![33_000 * MS; 5]);
+}
+
+/// Implicit `close()` releases the last batch without acknowledging it: a graceful close
+/// repeats what the closing member had processed.
+#[test]
+fn an_implicit_close_releases_the_last_batch() {
+    let run = run(
+        r#"{"consumption":"share_group","members":2,"group_events":[{"at_ms":3100,"member":1,"kind":"shutdown","shutdown_mode":"wakeup"}]}"#,
+    );
+    let share = ShareSummary::new(&run, 12_000 * MS);
+    assert_eq!(share.released, 5, "the batch consumer-1 finished at 4 s");
+    assert_eq!(share.redeliveries, 5);
+}
+
+/// Random share groups: 1–4 members and partitions, both acknowledgement modes, failures
+/// released or rejected, crashes, hangs and shutdowns, tight locks and delivery limits.
+fn share_scenarios() -> impl Strategy<Value = Scenario> {
+    (
+        (1u32..=4, 1u32..=3, 1u32..=8, 20_000u64..=400_000, any::<bool>(), 0usize..4),
+        (proptest::collection::vec(0u64..=30, 0..3), 0u64..=200, 0usize..4, 2u32..=4),
+        proptest::collection::vec(
+            (0u64..=20_000, 1u16..=4, 0usize..3, any::<bool>(), proptest::option::of(0u64..=5_000)),
+            0..4,
+        ),
+        (0u64..=30, any::<u64>()),
+    )
+        .prop_map(
+            |(
+                (members, partitions, mpr, processing_us, explicit, strategy),
+                (failures, failure_permille, on_error, limit),
+                events,
+                (rate_per_s, seed),
+            )| {
+                let explicit_mode = explicit;
+                let on_error =
+                    [OnError::LogAndContinue, OnError::Retry, OnError::Release, OnError::Reject][on_error];
+                let on_error = if !explicit_mode && matches!(on_error, OnError::Release | OnError::Reject) {
+                    OnError::LogAndContinue
+                } else {
+                    on_error
+                };
+                let group_events = events
+                    .into_iter()
+                    .map(|(at_ms, member, kind, abrupt, restart_ms)| {
+                        let kind =
+                            [GroupEventKind::Crash, GroupEventKind::Hang, GroupEventKind::Shutdown][kind];
+                        let mut e = GroupEvent::new(at_ms * MS, member.min(members as u16), kind);
+                        e.shutdown_mode = if abrupt { ShutdownMode::Abrupt } else { ShutdownMode::Wakeup };
+                        e.restart_after_us = restart_ms.map(|ms| ms * MS);
+                        e.duration_us = 20_000 * MS;
+                        e
+                    })
+                    .collect();
+                Scenario {
+                    consumption: Consumption::ShareGroup,
+                    members,
+                    partitions,
+                    max_poll_records: mpr,
+                    record_processing_us: processing_us,
+                    share_acknowledgement_mode: if explicit_mode {
+                        ShareAcknowledgementMode::Explicit
+                    } else {
+                        ShareAcknowledgementMode::Implicit
+                    },
+                    strategy: [
+                        CommitStrategy::AutoCommit,
+                        CommitStrategy::CommitSyncBatch,
+                        CommitStrategy::CommitAsyncBatch,
+                        CommitStrategy::CommitSyncRecord,
+                    ][strategy],
+                    record_failures: failures,
+                    record_failure_per_mille: failure_permille,
+                    on_error,
+                    share_delivery_count_limit: limit,
+                    share_record_lock_duration_us: 15_000 * MS,
+                    share_partition_max_record_locks: 100,
+                    log_end_offset: 60,
+                    produce_rate_milli_per_s: rate_per_s * 1_000_000,
+                    group_events,
+                    horizon_us: 40_000 * MS,
+                    seed,
+                    ..Scenario::default()
+                }
+            },
+        )
+        .prop_filter("valid", |s| s.validate().is_ok())
+}
+
+/// §11's counts recounted from the marks: a record that has run and not ended is a
+/// duplicate; one that has ended and not run is lost.
+fn recount(run: &Run, crash_at_us: u64) -> (u64, u64) {
+    let mut records: BTreeMap<(u16, u64), (bool, bool)> = BTreeMap::new();
+    for m in run.marks.iter().take_while(|m| m.at_us < crash_at_us) {
+        let key = |offset| (m.partition, offset);
+        match m.kind {
+            MarkKind::RecordDurable { offset } => records.entry(key(offset)).or_default().0 = true,
+            MarkKind::ShareAccepted { offset }
+            | MarkKind::ShareRejected { offset }
+            | MarkKind::ShareArchived { offset } => {
+                records.entry(key(offset)).or_default().1 = true;
+            }
+            _ => {}
+        }
+    }
+    let duplicated = records.values().filter(|&&(ran, ended)| ran && !ended).count() as u64;
+    let lost = records.values().filter(|&&(ran, ended)| ended && !ran).count() as u64;
+    (lost, duplicated)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn share_counts_equal_a_recount_from_the_marks(scenario in share_scenarios()) {
+        // An event aimed at a member that is down is refused (model.md §10.3).
+        let Ok(run) = simulate(&scenario) else { return Ok(()) };
+        let mut instants: Vec<u64> = run.marks.iter().flat_map(|m| [m.at_us, m.at_us + 1]).collect();
+        instants.sort_unstable();
+        instants.dedup();
+        for t in instants.into_iter().filter(|&t| t > 0 && t <= scenario.horizon_us).step_by(3) {
+            let state = run.share_state_at(t);
+            prop_assert_eq!((state.lost, state.duplicated), recount(&run, t), "crash at {} µs", t);
+        }
+    }
+
+    #[test]
+    fn the_broker_caps_hold(scenario in share_scenarios()) {
+        let Ok(run) = simulate(&scenario) else { return Ok(()) };
+        let mut held: BTreeMap<(u16, u64), u16> = BTreeMap::new();
+        for m in &run.marks {
+            match m.kind {
+                MarkKind::ShareAcquired { offset, delivery } => {
+                    prop_assert!(delivery <= scenario.share_delivery_count_limit, "{:?}", m);
+                    // Never acquired by two members at once.
+                    prop_assert!(held.insert((m.partition, offset), m.member).is_none(), "{:?}", m);
+                }
+                MarkKind::ShareAccepted { offset } | MarkKind::ShareRejected { offset } | MarkKind::ShareReleased { offset } | MarkKind::ShareLockExpired { offset } => {
+                    held.remove(&(m.partition, offset));
+                }
+                MarkKind::ShareArchived { offset } => {
+                    held.remove(&(m.partition, offset));
+                }
+                _ => {}
+            }
+        }
+        let t = scenario.horizon_us;
+        prop_assert!(run.share_state_at(t).in_flight <= u64::from(scenario.partitions) * u64::from(scenario.share_partition_max_record_locks));
+    }
+
+    #[test]
+    fn share_runs_are_deterministic(scenario in share_scenarios()) {
+        prop_assert_eq!(simulate(&scenario), simulate(&scenario));
+    }
+}
