@@ -78,10 +78,15 @@ use timeline::Recorder;
 /// Errors: the scenario's own [`Scenario::validate`] error (a key out of range, too many
 /// events, …).
 pub fn simulate(scenario: &Scenario) -> Result<Run, ScenarioError> {
+    run_engine(scenario, |engine| engine)
+}
+
+/// [`simulate`] with a say in how the engine runs (the tests switch its fast path off).
+fn run_engine(scenario: &Scenario, setup: impl FnOnce(Engine) -> Engine) -> Result<Run, ScenarioError> {
     scenario.validate()?;
     let stop_us = scenario.horizon_us + 1;
     let mut recorder = Recorder::new(scenario, scenario.partitions as usize);
-    let mut engine = Engine::new(scenario, &mut recorder);
+    let mut engine = setup(Engine::new(scenario, &mut recorder));
     while let Some(at_us) = engine.advance(stop_us, &mut recorder)? {
         recorder.end_of_instant(at_us);
     }
@@ -140,6 +145,50 @@ impl Sink for BruteForce {
             Output::Committed { partition: 0, offset } => self.committed = offset,
             Output::RunCompleted { partition: 0, offset, .. } => *self.runs.entry(offset).or_default() += 1,
             _ => {}
+        }
+    }
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    use super::*;
+    use crate::scenario::{Jitter, OffsetReset};
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 200, ..ProptestConfig::default() })]
+
+        /// The loop's fast path (a record finishing mid-batch goes straight to the next)
+        /// gives exactly the run the step machine gives.
+        #[test]
+        fn the_fast_path_changes_nothing(
+            (mpr, processing_us, latency_us, interval_us) in (1u32..=20, 1u64..=300_000, 0u64..=40_000, 1_000u64..=3_000_000),
+            (strategy, client, jitter, seed) in (0usize..crate::Strategy::ALL.len(), 0usize..Client::ALL.len(), 0usize..3, any::<u64>()),
+            (close_at_us, downtime_us, log_end, rate) in (proptest::option::of(1u64..=5_000_000), proptest::option::of(0u64..=2_000_000), 0u64..=300, 0u64..=20),
+            (poll_interval_us, failures, earliest) in (proptest::option::of(50_000u64..=2_000_000), proptest::collection::vec(1u64..=10, 0..3), any::<bool>()),
+        ) {
+            let scenario = Scenario {
+                max_poll_records: mpr,
+                record_processing_us: processing_us,
+                commit_latency_us: latency_us,
+                auto_commit_interval_us: interval_us,
+                strategy: crate::Strategy::ALL[strategy],
+                client: Client::ALL[client],
+                record_processing_jitter: Jitter::ALL[jitter],
+                seed,
+                close_at_us,
+                downtime_us: downtime_us.filter(|_| close_at_us.is_some()),
+                log_end_offset: log_end,
+                produce_rate_milli_per_s: rate * 1_000_000,
+                max_poll_interval_us: poll_interval_us.unwrap_or(300_000_000),
+                commit_failures: failures,
+                auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
+                horizon_us: 6_000_000,
+                ..Scenario::default()
+            };
+            prop_assume!(scenario.validate().is_ok());
+            let slow = run_engine(&scenario, |engine| engine.without_fast_path());
+            prop_assert_eq!(simulate(&scenario), slow);
         }
     }
 }

@@ -160,15 +160,22 @@ impl GroupRecorder {
             return;
         }
         let Some((start, index)) = books.last else { return };
-        let handover = &mut self.report.handovers[index];
         let damage = &mut self.report.partitions[p];
         if offset >= start {
-            handover.duplicated += 1;
+            self.report.handovers[index].duplicated += 1;
             damage.duplicated += 1;
         } else if earlier_runs == 0 && books.lost_counted > 0 {
+            // No longer lost: taken off the latest handover of the partition that counted
+            // a loss (the last one may have counted none), so the totals stay its sums.
             books.lost_counted -= 1;
-            handover.lost = handover.lost.saturating_sub(1);
-            damage.lost = damage.lost.saturating_sub(1);
+            let counted = self.report.handovers[..=index]
+                .iter_mut()
+                .rev()
+                .find(|h| h.partition == partition && h.lost > 0);
+            if let Some(h) = counted {
+                h.lost -= 1;
+                damage.lost -= 1;
+            }
         }
     }
 

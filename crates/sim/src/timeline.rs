@@ -613,6 +613,8 @@ pub(crate) struct Recorder<'a> {
     /// The group's report (model.md §10.7), for a consumer group.
     group: Option<GroupRecorder>,
     records: RecordOutcomes,
+    /// A share group: §11's counts come from the share-partitions.
+    share: bool,
 }
 
 impl<'a> Recorder<'a> {
@@ -652,6 +654,7 @@ impl<'a> Recorder<'a> {
                 .group_mode()
                 .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
             records: RecordOutcomes::default(),
+            share: scenario.share_group(),
         }
     }
 
@@ -670,7 +673,7 @@ impl<'a> Recorder<'a> {
                 let p = &mut self.partitions[partition as usize];
                 p.committed = offset;
                 // A share group's start offset: §11 counts instead (Output::ShareCounts).
-                if !self.scenario.share_group() {
+                if !self.share {
                     p.move_restart(offset.unwrap_or_else(|| reset_offset(self.scenario, at_us)));
                 }
             }
@@ -682,7 +685,7 @@ impl<'a> Recorder<'a> {
             Output::Mark { member, partition, kind } => {
                 match kind {
                     MarkKind::Poll { from, records } => {
-                        if !self.scenario.share_group() {
+                        if !self.share {
                             self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
                         }
                         self.polls += u64::from(at_us <= horizon);
@@ -798,9 +801,7 @@ impl Sink for Recorder<'_> {
     #[inline(always)]
     fn emit(&mut self, at_us: u64, output: Output) {
         match output {
-            Output::RunCompleted { member, partition, offset, durable_frontier, .. }
-                if self.scenario.share_group() =>
-            {
+            Output::RunCompleted { member, partition, offset, durable_frontier, .. } if self.share => {
                 // §11 counts come from the share-partition (Output::ShareCounts).
                 self.partitions[partition as usize].durable = durable_frontier;
                 self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });

@@ -299,6 +299,12 @@ impl Coordinator {
     }
 
     /// The members whose JoinGroup response is due now, in member order.
+    /// Whether a join round completed and its members wait for their responses.
+    #[inline(always)]
+    pub(crate) fn has_join_responses(&self) -> bool {
+        !self.join_responses.is_empty()
+    }
+
     pub(crate) fn take_join_responses(&mut self) -> Vec<(MemberId, u32)> {
         let mut due = std::mem::take(&mut self.join_responses);
         due.sort_unstable();

@@ -20,6 +20,15 @@ impl Frontier {
         Frontier { frontier: offset, above: BTreeMap::new() }
     }
 
+    /// Everything below `offset` done, nothing above (a loop that handles records in order).
+    #[inline(always)]
+    pub(crate) fn restart_at(&mut self, offset: u64) {
+        self.frontier = offset;
+        if !self.above.is_empty() {
+            self.above.clear();
+        }
+    }
+
     /// The lowest offset not done.
     pub(crate) fn frontier(&self) -> u64 {
         self.frontier
@@ -35,9 +44,11 @@ impl Frontier {
     pub(crate) fn done(&mut self, offset: u64) -> u64 {
         if offset == self.frontier {
             self.frontier += 1;
-            if let Some(entry) = self.above.first_entry() {
-                if *entry.key() == self.frontier {
-                    self.frontier = entry.remove();
+            if !self.above.is_empty() {
+                if let Some(entry) = self.above.first_entry() {
+                    if *entry.key() == self.frontier {
+                        self.frontier = entry.remove();
+                    }
                 }
             }
         } else if offset > self.frontier {

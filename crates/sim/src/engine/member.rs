@@ -46,7 +46,7 @@ pub(super) enum Pc {
 }
 
 /// Where the process is in its lifecycle.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Eq)]
 pub(super) enum Life {
     Running,
     /// `close()` called: waiting for the pool to drain (if asked) and for commits to land;
@@ -57,6 +57,20 @@ pub(super) enum Life {
     },
     /// `close()` returned, or the process died.
     Down,
+}
+
+impl PartialEq for Life {
+    /// Inlined: the loop compares its life on every record.
+    #[inline(always)]
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (Life::Running, Life::Running) | (Life::Down, Life::Down) => true,
+            (Life::Closing { commit_sent: a, revoked: b }, Life::Closing { commit_sent: c, revoked: d }) => {
+                a == c && b == d
+            }
+            _ => false,
+        }
+    }
 }
 
 /// What a step of the loop leaves: go straight on, or wait for an event.
@@ -149,6 +163,10 @@ pub(crate) struct Member {
     /// The background auto-commit timer runs (model.md §8.2; it keeps its schedule across
     /// restarts).
     background_timer: bool,
+    /// Whether a record finishing mid-batch may go straight to the next one (see
+    /// [`Member::record_done`]): one synchronous consumer, no script, no failures, and a
+    /// strategy that does nothing between records.
+    pub(super) fast_path: bool,
 }
 
 impl Member {
@@ -234,6 +252,18 @@ impl Member {
             script: s.script.as_ref().map(|_| Script { step: None, unresolved: Vec::new() }),
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
+            fast_path: !s.group_mode()
+                && s.script.is_none()
+                && !s.worker_pool
+                && !s.record_failures_possible()
+                && matches!(
+                    s.effective_strategy(),
+                    Strategy::AutoCommit
+                        | Strategy::AutoCommitBackground
+                        | Strategy::StoreOffsetsAfterProcessing
+                        | Strategy::CommitSyncBatch
+                        | Strategy::CommitAsyncBatch
+                ),
         }
     }
 
@@ -325,6 +355,37 @@ impl Member {
         if incarnation != self.incarnation || self.life == Life::Down {
             return;
         }
+        // The common case without the step machine (the same steps as `resume` would take
+        // through `Pc::AfterRecord` and `Pc::Process`; tested against it in `lib.rs`).
+        if let (true, Pc::AfterRecord { partition, from, offset: o, end }) = (self.fast_path, self.pc) {
+            if o == offset && offset + 1 < end && matches!(self.life, Life::Running) {
+                world.complete_run(cx, self.id, partition, offset, self.batch_handed_over);
+                // One consumer: it holds partition 0 only.
+                self.assigned[0].done.restart_at(offset + 1);
+                self.records_since_commit += 1;
+                let next = offset + 1;
+                let done_at = cx.now_us + world.durations.of(cx.s, partition, next);
+                let event =
+                    Event::RecordDone { member: self.id, partition, offset: next, worker: None, incarnation };
+                cx.schedule(done_at, Phase::Loop, self.id, event);
+                self.pc = Pc::AfterRecord { partition, from, offset: next, end };
+                return;
+            }
+        }
+        self.record_done_slow(cx, world, partition, offset, worker, incarnation);
+    }
+
+    /// [`Member::record_done`] for everything but the fast path.
+    #[inline(never)]
+    fn record_done_slow<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        offset: u64,
+        worker: Option<u32>,
+        incarnation: u32,
+    ) {
         if worker.is_none() {
             let event = Event::RecordDone { member: self.id, partition, offset, worker, incarnation };
             if self.deferred_by_hang(cx, event) {
@@ -345,7 +406,7 @@ impl Member {
                 } else {
                     self.complete(cx, world, partition, offset, self.batch_handed_over);
                     if let Some(a) = self.assigned_mut(partition) {
-                        a.done = Frontier::starting_at(offset + 1);
+                        a.done.restart_at(offset + 1);
                     }
                 }
                 self.resume(cx, world)
@@ -430,6 +491,7 @@ impl Member {
     /// sends no request for an empty map), or a member evicted from the group, whose commit
     /// fails at once with CommitFailedException (model.md §8.7; Java
     /// `ConsumerCoordinator.sendOffsetCommitRequest` with no generation).
+    #[inline(never)] // off the per-record path
     pub(super) fn send_commit<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -841,6 +903,7 @@ impl Member {
     }
 
     /// A blocking commit: the loop waits for it if it was sent, goes on if not.
+    #[inline(never)] // off the per-record path
     fn blocking_commit<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -855,6 +918,7 @@ impl Member {
         }
     }
 
+    #[inline(never)] // off the per-record path
     fn step_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Flow {
         let s = cx.s;
         if s.worker_pool && self.pool.in_flight() >= s.pool_max_in_flight_batches {
@@ -960,6 +1024,7 @@ impl Member {
     /// Spring `DefaultErrorHandler`), stop the partition (`stop`) — returning the loop's
     /// flow — or give it up (`log_and_continue`, and `retry` out of attempts): `None`, the
     /// loop goes on as after a processed record.
+    #[inline(never)] // off the per-record path
     fn on_error<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -1033,7 +1098,7 @@ impl Member {
             }
         }
         if let Some(a) = self.assigned_mut(partition) {
-            a.done = Frontier::starting_at(offset + 1);
+            a.done.restart_at(offset + 1);
         }
     }
 
@@ -1067,6 +1132,7 @@ impl Member {
         self.blocking_commit(cx, world, CommitKind::Sync, offsets)
     }
 
+    #[inline(never)] // off the per-record path
     fn step_after_batch<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -1152,6 +1218,7 @@ impl Member {
     // ---------------------------------------------------------------- script
 
     /// Runs script step `step` (model.md §8.11).
+    #[inline(never)] // off the per-record path
     fn run_script_step<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, step: usize) -> Flow {
         // A step is read once its commits have landed, and the next waits for that.
         if self.script.as_ref().is_some_and(|s| !s.unresolved.is_empty()) {

@@ -112,7 +112,7 @@ impl<S: Sink> Cx<'_, S> {
     }
 
     /// Reports `output` at the current instant.
-    #[inline]
+    #[inline(always)]
     fn emit(&mut self, output: Output) {
         self.out.emit(self.now_us, output);
     }
@@ -218,6 +218,14 @@ impl<'a> Engine<'a> {
         Ok(Some(at_us))
     }
 
+    /// Sends every record through the loop's step machine (for the test that the fast path
+    /// of [`Member::record_done`] changes nothing).
+    #[cfg(test)]
+    pub(crate) fn without_fast_path(mut self) -> Self {
+        self.members.iter_mut().for_each(|m| m.fast_path = false);
+        self
+    }
+
     /// Ends the run at `stop_us` (the stop given to [`Self::advance`]): a loop still blocked
     /// on a commit reports its wait until then; a script reports the step in progress. The
     /// outputs carry the instant of the last event processed.
@@ -284,6 +292,9 @@ impl<'a> Engine<'a> {
             Event::AcksLand { .. } | Event::LockExpires { .. } => unreachable!("share groups only"),
         }
         // Join rounds the event completed: each member gets its JoinGroup response now.
+        if !world.coordinator.has_join_responses() {
+            return;
+        }
         for (member, process) in world.coordinator.take_join_responses() {
             let m = &mut self.members[member as usize];
             if m.process == process {

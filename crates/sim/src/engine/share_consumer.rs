@@ -225,8 +225,10 @@ impl ShareConsumer {
             if let Some(since_us) = self.blocked_since_us.take() {
                 cx.emit(Output::Unblocked { member: self.id, since_us, until_us: cx.now_us });
             }
-            self.pc = self.resume_pc;
-            self.wake_at(cx, cx.now_us);
+            if self.life == Life::Running {
+                self.pc = self.resume_pc;
+                self.wake_at(cx, cx.now_us);
+            }
         }
         if self.life == Life::Closing && self.requests_in_flight == 0 {
             self.closed(cx, world);
@@ -450,6 +452,9 @@ impl ShareConsumer {
         self.mark(cx, 0, MarkKind::CloseCalled);
         self.life = Life::Closing;
         self.pc = Pc::Stopped;
+        if let Some(since_us) = self.blocked_since_us.take() {
+            cx.emit(Output::Unblocked { member: self.id, since_us, until_us: cx.now_us });
+        }
         // The record in progress never ends; requests in flight still land (same session).
         self.incarnation += 1;
         let mut acks = std::mem::take(&mut self.pending);

@@ -79,6 +79,7 @@ impl World {
 
     /// A record run of `offset` on `partition` completed: its side effect landed.
     /// `handed_over` is the partition's handover count when the record was polled.
+    #[inline(always)]
     pub(crate) fn complete_run<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -273,6 +274,8 @@ impl Commits {
 /// cipher), so a record run again takes the same time and nothing is stored per offset.
 pub(crate) struct Durations {
     streams: Vec<(ChaCha8Rng, u64)>,
+    /// Every record takes `record_processing_ms` (no jitter, no durations by offset).
+    constant: bool,
 }
 
 impl Durations {
@@ -287,16 +290,18 @@ impl Durations {
                 })
                 .collect(),
         };
-        Durations { streams }
+        let constant = streams.is_empty() && s.record_processing_by_offset_us.0.is_empty();
+        Durations { streams, constant }
     }
 
     /// How long processing `offset` of `partition` takes, µs (at least 1).
     #[inline(always)]
     pub(crate) fn of(&mut self, s: &Scenario, partition: PartitionId, offset: u64) -> u64 {
-        if !s.record_processing_by_offset_us.0.is_empty() {
-            if let Some(&us) = s.record_processing_by_offset_us.0.get(&offset) {
-                return us;
-            }
+        if self.constant {
+            return s.record_processing_us;
+        }
+        if let Some(&us) = s.record_processing_by_offset_us.0.get(&offset) {
+            return us;
         }
         if self.streams.is_empty() {
             return s.record_processing_us;
