@@ -9,7 +9,8 @@ use serde_json::json;
 
 const GOLDEN: &str = include_str!("golden/runs.json");
 
-/// model.md §7's R1–R10 and a few worker-pool scenarios where records complete out of order.
+/// model.md §7's R1–R10, worker-pool scenarios where records complete out of order, and
+/// the groups, share groups and per-record outcomes of §§10–12.
 const SCENARIOS: &[&str] = &[
     r#"{}"#,
     r#"{"strategy": "commit_sync_batch"}"#,
@@ -28,7 +29,12 @@ const SCENARIOS: &[&str] = &[
     // model.md §10: G1, a cooperative scale-out and a consumer-protocol crash.
     r#"{"partitions": 2, "members": 2, "horizon_ms": 60000, "group_events": [{"at_ms": 8200, "member": 2, "kind": "crash"}]}"#,
     r#"{"partitions": 4, "members": 2, "horizon_ms": 30000, "partition.assignment.strategy": "cooperative-sticky", "group_events": [{"at_ms": 8200, "member": 3, "kind": "join"}]}"#,
-    r#"{"partitions": 3, "members": 2, "horizon_ms": 30000, "client": "java_consumer_protocol", "worker_pool": true, "group_events": [{"at_ms": 4100, "member": 1, "kind": "crash", "restart_after_ms": 3000}]}"#,
+    r#"{"partitions": 3, "members": 2, "horizon_ms": 30000, "client": "java_consumer_protocol", "worker_pool": true, "group_events": [{"at_ms": 4100, "member": 1, "kind": "crash", "restart_after_ms": 3000}]}"#,    // model.md §11: share groups (seeded failures, a crash, a hang past the lock).
+    r#"{"consumption": "share_group", "members": 3, "partitions": 2, "share.acknowledgement.mode": "explicit", "record_failure_probability": 0.05, "on_error": "release", "seed": 9, "horizon_ms": 60000, "group_events": [{"at_ms": 4100, "member": 2, "kind": "crash", "restart_after_ms": 2000}, {"at_ms": 9000, "member": 3, "kind": "hang", "duration_ms": 35000}]}"#,
+    // model.md §12: seeded failures under Spring's error handler; pools out of order.
+    r#"{"record_failure_probability": 0.1, "seed": 4, "on_error": "seek_to_failed", "strategy": "commit_sync_count", "commit_every_records": 3, "max_deliveries": 3, "dead_letter": true}"#,
+    r#"{"worker_pool": true, "pool_threads": 5, "ordering": "key", "keys": 3, "pool_commit": "contiguous_completed", "record_processing_jitter": "exponential", "record_failure_probability": 0.05, "on_error": "retry", "seed": 11, "max.poll.records": 20}"#,
+    r#"{"worker_pool": true, "pool_threads": 3, "ordering": "unordered", "pool_commit": "highest_completed", "record_processing_ms_by_offset": {"2": 2500, "9": 900}, "strategy": "auto_commit_background", "auto.commit.interval.ms": 700}"#,
 ];
 
 /// One line of JSON per scenario.
