@@ -1,5 +1,5 @@
 //! The producer view (the producer page, `producer/`) in headless Chromium: mount it, place a fault with
-//! a mouse click on the time axis, switch idempotence, read the counters (SPEC §9
+//! a mouse click on the time axis, switch idempotence, read the counters (docs/model.md §9
 //! reference: 4 batches of 5, ack of batch 1 lost: 25 records without idempotence, 20 with).
 //!
 //! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
