@@ -483,7 +483,10 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
     assert!(error.contains("display base offset") && error.contains("\"abc\""), "{error}");
     assert!(page.find("#describe").text_content().unwrap().contains("1025"), "the last good base stays");
     page.type_into("#crash-at", "3").await;
-    assert!(page.find("#chart-text").text_content().unwrap().contains("position 1015"), "base 1000 still added");
+    assert!(
+        page.find("#chart-text").text_content().unwrap().contains("position 1015"),
+        "base 1000 still added"
+    );
     assert!(page.find("#producer-note a").get_attribute("href").unwrap().ends_with("producer/"));
     page.click("#copy-embed").await;
     // The clipboard answers asynchronously (here it may refuse: the snippet is shown either way).

@@ -10,11 +10,14 @@
 //! * [`url`]: the state in the URL fragment (a link reproduces the page).
 //! * [`charts`]: drawing functions generic over the plotters `DrawingBackend` (the canvas
 //!   in the browser, the SVG backend for exports, the first frame and tests).
+//! * [`crash`]: how the slider's keys and drags move the crash.
 //! * [`fields`]: each scenario field's label, unit, hint and slider range.
 //! * [`text`]: exact time formatting and the sentences the views share, in words for
 //!   readers (labels, never identifiers).
 //! * [`presets`] and [`tour`]: the `scenarios/` files and the guided tour's steps, as data.
-//! * [`compare`]: the same crash under each real client; [`export`]: the result JSON.
+//! * [`compare`]: the same crash under each real client; [`export`]: the result JSON and
+//!   the slide; [`first_frame`]: the page at its defaults as static HTML and SVG, written
+//!   into `index.html` at build time (binary `first-frame`).
 //!
 //! With the `yew` feature (the page turns it on), [`state::State`] is a yew `Reducible`.
 
@@ -22,8 +25,10 @@
 
 pub mod charts;
 pub mod compare;
+pub mod crash;
 pub mod export;
 pub mod fields;
+pub mod first_frame;
 pub mod presets;
 pub mod state;
 pub mod text;

@@ -209,6 +209,44 @@ pub fn scenario_words(s: &Scenario) -> String {
     parts.join(" · ")
 }
 
+/// The page's lede, as HTML (the live page and the first frame).
+pub const LEDE: &str = concat!(
+    r#"<p class="lede">One Kafka consumer reads partition <code>orders-3</code>. Drag the crash "#,
+    r#"through time and see which records a restart would lose and which it would process a "#,
+    r#"second time.</p>"#
+);
+
+/// The charts' legend, naming the lines in Kafka's words. Static HTML, handed to the
+/// browser as one string (no per-element code in the page); the swatches repeat the
+/// chart's dashes and hatching, so it reads without colour too.
+pub const LEGEND: &str = concat!(
+    r#"<ul class="legend" aria-label="Legend of the charts">"#,
+    r#"<li><span class="sw sw-position" aria-hidden="true"></span><span><b>position</b>: next offset poll() hands out (dashed)</span></li>"#,
+    r#"<li><span class="sw sw-durable" aria-hidden="true"></span><span><b>durable frontier</b>: first record whose side effect has not landed</span></li>"#,
+    r#"<li><span class="sw sw-committed" aria-hidden="true"></span><span><b>committed offset</b>: what the group coordinator stored</span></li>"#,
+    r#"<li><span class="sw sw-landed" aria-hidden="true"></span><span>a commit lands (OffsetCommit stored)</span></li>"#,
+    r#"<li><span class="sw sw-inflight" aria-hidden="true"></span><span>commits lane: a commit in flight, filled when the loop waits for it (commitSync, commitTransaction), hollow when not</span></li>"#,
+    r#"<li><span class="sw sw-duplicated" aria-hidden="true"></span><span>crash here: records processed twice (/ hatching, above the committed offset)</span></li>"#,
+    r#"<li><span class="sw sw-lost" aria-hidden="true"></span><span>crash here: records lost (× hatching, below the committed offset)</span></li>"#,
+    r#"<li><span class="sw sw-crash" aria-hidden="true"></span><span>the crash: drag it on either chart, or use the slider</span></li>"#,
+    r#"<li><span class="sw sw-failed" aria-hidden="true">×</span><span>a commit that failed (CommitFailedException, a retriable error): it never lands</span></li>"#,
+    r#"<li><span class="sw sw-evicted" aria-hidden="true"></span><span>the member is evicted: no poll() for max.poll.interval.ms (dashed)</span></li>"#,
+    r#"<li><span class="sw sw-closed" aria-hidden="true"></span><span>close() returned (solid grey); the consumer restarted (dotted grey)</span></li>"#,
+    "</ul>"
+);
+
+/// The legend in one line, under the charts (and in the embed).
+pub const LEGEND_COMPACT: &str = concat!(
+    r#"<ul class="legend compact" aria-label="Legend">"#,
+    r#"<li><span class="sw sw-position" aria-hidden="true"></span>position</li>"#,
+    r#"<li><span class="sw sw-durable" aria-hidden="true"></span>durable frontier</li>"#,
+    r#"<li><span class="sw sw-committed" aria-hidden="true"></span>committed offset</li>"#,
+    r#"<li><span class="sw sw-duplicated" aria-hidden="true"></span>processed twice</li>"#,
+    r#"<li><span class="sw sw-lost" aria-hidden="true"></span>lost</li>"#,
+    r#"<li><span class="sw sw-crash" aria-hidden="true"></span>the crash</li>"#,
+    "</ul>"
+);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,8 +5,9 @@
 
 use super::rendered;
 use crate::state::{Action, State};
-use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel, US_PER_MS};
+use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel};
 use offset_window_sim::{Client, Strategy};
+pub use offset_window_view::crash::{crash_key_step_us, crash_key_target, snap_drag_us};
 use offset_window_view::fields::{self, Field, FIELDS};
 use offset_window_view::text::seconds_text;
 use std::rc::Rc;
@@ -26,44 +27,6 @@ pub struct CrashProps {
     pub error: Option<String>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,
-}
-
-/// The keyboard step of the crash slider: 1, 2 or 5 × 10^k µs, about 1/240 of the horizon
-/// (50 ms for the default 12 s).
-pub fn crash_key_step_us(horizon_us: u64) -> u64 {
-    let raw = (horizon_us / 240).max(1);
-    let mut mag = 1u64;
-    while mag * 10 <= raw {
-        mag *= 10;
-    }
-    [1, 2, 5, 10].into_iter().map(|m| m * mag).find(|&s| s >= raw).unwrap_or(10 * mag)
-}
-
-/// Where a key press moves the crash from `at` (µs), on the grid of `step`; `None` for keys
-/// the slider does not handle.
-pub fn crash_key_target(key: &str, at: u64, step: u64, horizon: u64) -> Option<u64> {
-    let up = |n: u64| (at / step + n) * step;
-    let down = |n: u64| (at.div_ceil(step)).saturating_sub(n) * step;
-    let target = match key {
-        "ArrowRight" | "ArrowUp" => up(1),
-        "ArrowLeft" | "ArrowDown" => down(1),
-        "PageUp" => up(10),
-        "PageDown" => down(10),
-        "Home" => 1,
-        "End" => horizon,
-        _ => return None,
-    };
-    Some(target.clamp(1, horizon))
-}
-
-/// A slider position or a pointer on the chart, µs, snapped to whole milliseconds (a
-/// reader drags to round instants; exact instants come from the worst-case buttons and the
-/// seconds field) when the horizon is long enough for that to be invisible.
-pub fn snap_drag_us(us: f64, horizon_us: u64) -> u64 {
-    let us = us.max(0.0).round() as u64;
-    let snapped =
-        if horizon_us >= 1_000 * US_PER_MS { (us + US_PER_MS / 2) / US_PER_MS * US_PER_MS } else { us };
-    snapped.clamp(1, horizon_us)
 }
 
 /// The crash instant: a slider over the horizon (mouse, touch, keyboard) and an exact

@@ -55,11 +55,6 @@ pub fn render_count(name: &str) -> u32 {
 }
 
 /// Static parts of the page, handed to the browser as strings (no per-element code).
-const LEDE: &str = concat!(
-    r#"<p class="lede">One Kafka consumer reads partition <code>orders-3</code>. Drag the crash "#,
-    r#"through time and see which records a restart would lose and which it would process a "#,
-    r#"second time.</p>"#
-);
 const FOOTER_NOTE: &str = concat!(
     "<span>Simulated time; every number comes from the offset-window simulator running in this page. ",
     "Checked against real clients (tests/conformance): it agrees with kafka-clients 4.3.0 and ",
@@ -333,7 +328,7 @@ pub fn App() -> Html {
     html! {
         <div class={page_classes}>
             <header class="top">
-                <div><h1>{ "Offset window" }</h1>{ Html::from_html_unchecked(AttrValue::Static(LEDE)) }</div>
+                <div><h1>{ "Offset window" }</h1>{ Html::from_html_unchecked(AttrValue::Static(text::LEDE)) }</div>
                 { projector_button }
             </header>
             { notices }

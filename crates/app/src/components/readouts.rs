@@ -7,7 +7,7 @@ use super::{rendered, RunRef};
 use crate::state::{Action, State};
 use offset_window_sim::CrashState;
 use offset_window_view::text::{
-    fixed, in_flight_note, in_flight_sentence, instant_text, offset_text, seconds_text, short_instant,
+    self, fixed, in_flight_note, in_flight_sentence, instant_text, offset_text, seconds_text, short_instant,
     InFlight,
 };
 use yew::prelude::*;
@@ -38,7 +38,7 @@ fn readout(
     html! {
         <div class={classes!("ro", class.into())} {id} data-value={value.clone()}>
             <dt data-short={short}><span>{ title }</span></dt>
-            <dd class="num">{ value }</dd>
+            <dd class="num" elementtiming="readout">{ value }</dd>
             <dd class="note">{ note }</dd>
         </div>
     }
@@ -146,43 +146,12 @@ pub fn WorstLine(p: &RunProps) -> Html {
     }
 }
 
-/// The charts' legend, naming the lines in Kafka's words. Static HTML, handed to the
-/// browser as one string (no per-element code in the page); the swatches repeat the
-/// chart's dashes and hatching, so it reads without colour too.
-const LEGEND: &str = concat!(
-    r#"<ul class="legend" aria-label="Legend of the charts">"#,
-    r#"<li><span class="sw sw-position" aria-hidden="true"></span><span><b>position</b>: next offset poll() hands out (dashed)</span></li>"#,
-    r#"<li><span class="sw sw-durable" aria-hidden="true"></span><span><b>durable frontier</b>: first record whose side effect has not landed</span></li>"#,
-    r#"<li><span class="sw sw-committed" aria-hidden="true"></span><span><b>committed offset</b>: what the group coordinator stored</span></li>"#,
-    r#"<li><span class="sw sw-landed" aria-hidden="true"></span><span>a commit lands (OffsetCommit stored)</span></li>"#,
-    r#"<li><span class="sw sw-inflight" aria-hidden="true"></span><span>commits lane: a commit in flight, filled when the loop waits for it (commitSync, commitTransaction), hollow when not</span></li>"#,
-    r#"<li><span class="sw sw-duplicated" aria-hidden="true"></span><span>crash here: records processed twice (/ hatching, above the committed offset)</span></li>"#,
-    r#"<li><span class="sw sw-lost" aria-hidden="true"></span><span>crash here: records lost (× hatching, below the committed offset)</span></li>"#,
-    r#"<li><span class="sw sw-crash" aria-hidden="true"></span><span>the crash: drag it on either chart, or use the slider</span></li>"#,
-    r#"<li><span class="sw sw-failed" aria-hidden="true">×</span><span>a commit that failed (CommitFailedException, a retriable error): it never lands</span></li>"#,
-    r#"<li><span class="sw sw-evicted" aria-hidden="true"></span><span>the member is evicted: no poll() for max.poll.interval.ms (dashed)</span></li>"#,
-    r#"<li><span class="sw sw-closed" aria-hidden="true"></span><span>close() returned (solid grey); the consumer restarted (dotted grey)</span></li>"#,
-    "</ul>"
-);
-
-/// The legend in one line, under the charts (and in the embed).
-pub const LEGEND_COMPACT: &str = concat!(
-    r#"<ul class="legend compact" aria-label="Legend">"#,
-    r#"<li><span class="sw sw-position" aria-hidden="true"></span>position</li>"#,
-    r#"<li><span class="sw sw-durable" aria-hidden="true"></span>durable frontier</li>"#,
-    r#"<li><span class="sw sw-committed" aria-hidden="true"></span>committed offset</li>"#,
-    r#"<li><span class="sw sw-duplicated" aria-hidden="true"></span>processed twice</li>"#,
-    r#"<li><span class="sw sw-lost" aria-hidden="true"></span>lost</li>"#,
-    r#"<li><span class="sw sw-crash" aria-hidden="true"></span>the crash</li>"#,
-    "</ul>"
-);
-
-/// The full legend (see [`LEGEND`]).
+/// The full legend (see `offset_window_view::text::LEGEND`).
 pub fn legend() -> Html {
-    Html::from_html_unchecked(AttrValue::Static(LEGEND))
+    Html::from_html_unchecked(AttrValue::Static(text::LEGEND))
 }
 
-/// The one-line legend (see [`LEGEND_COMPACT`]).
+/// The one-line legend (see `offset_window_view::text::LEGEND_COMPACT`).
 pub fn legend_compact() -> Html {
-    Html::from_html_unchecked(AttrValue::Static(LEGEND_COMPACT))
+    Html::from_html_unchecked(AttrValue::Static(text::LEGEND_COMPACT))
 }
