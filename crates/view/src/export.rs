@@ -10,9 +10,7 @@ use crate::text::{
 };
 use offset_window_sim::Run;
 use plotters::coord::Shift;
-use plotters::element::DashedPathElement;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters::prelude::{DrawingArea, IntoDrawingArea, RGBColor, SVGBackend};
 
 /// The scenario and result JSON, as `offset-window run` prints it.
 pub fn result_json(run: &Run, crash_at_us: u64) -> String {
@@ -22,8 +20,8 @@ pub fn result_json(run: &Run, crash_at_us: u64) -> String {
 /// The slide's size in px (16:9).
 pub const SLIDE: (u32, u32) = (1920, 1080);
 
-/// The slide's layout, px: where the main chart's canvas sits (x, y, width, height) and
-/// the scale its frame is drawn at. The end-to-end test reads the exported PNG's pixels
+/// The slide's layout, px: where the main chart sits (x, y, width, height); its frame is
+/// drawn at [`SLIDE_SCALE`]. The end-to-end test reads the exported PNG's pixels
 /// where this puts the crash marker.
 pub const SLIDE_MAIN: (i32, i32, u32, u32) = (40, 196, 1380, 560);
 const SLIDE_PROFILE: (i32, i32, u32, u32) = (40, 800, 1380, 200);
@@ -39,30 +37,122 @@ pub fn slide_main_frame(run: &Run) -> Frame {
 }
 
 /// The slide as an SVG document: the crash at `crash_at_us`, offsets shifted by `base`.
-/// Empty if drawing fails (it does not on the SVG backend).
+/// The charts are the page's own drawing on plotters' SVG backend, nested as `<svg>`
+/// elements; the words, readouts and legend around them are written here as plain SVG.
 pub fn slide_svg(run: &Run, crash_at_us: u64, base: u64) -> String {
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, SLIDE).into_drawing_area();
-        if paint_slide(&root, run, crash_at_us, base).and_then(|()| root.present()).is_err() {
-            return String::new();
-        }
+    let p: &Palette = &LIGHT;
+    let at = run.state_at(crash_at_us);
+    let mut out = format!(
+        r##"<svg width="{w}" height="{h}" viewBox="0 0 {w} {h}" xmlns="http://www.w3.org/2000/svg" font-family="sans-serif"><rect width="{w}" height="{h}" fill="#FFFFFF"/>"##,
+        w = SLIDE.0,
+        h = SLIDE.1
+    );
+    let headline =
+        format!("{}: {} lost, {} processed twice", crash_heading(run, crash_at_us), at.lost, at.duplicated);
+    text(&mut out, &headline, (40, 68), 46, INK, true);
+    for (i, line) in wrap(&scenario_words(&run.scenario), 1840, 24.0, true).iter().take(2).enumerate() {
+        text(&mut out, line, (40, 114 + 32 * i as i32), 24, MUTED, false);
     }
+
+    // The two charts, drawn by the page's own code at a larger scale.
+    text(&mut out, "Partition orders-3: three offsets over time", (40, 186), 26, INK, true);
+    let f = slide_main_frame(run);
+    chart(&mut out, SLIDE_MAIN, |root| {
+        charts::paint_main(root, run, &f)?;
+        charts::paint_crash(root, &f, crash_at_us, &charts::main_values(&at, p))
+    });
+    text(
+        &mut out,
+        "If the crash came at that instant: records lost and processed twice",
+        (40, 790),
+        26,
+        INK,
+        true,
+    );
+    let g =
+        Frame { font: 1.24, ..charts::profile_frame((SLIDE_PROFILE.2, SLIDE_PROFILE.3), SLIDE_SCALE, run) };
+    chart(&mut out, SLIDE_PROFILE, |root| {
+        charts::paint_profile(root, run, &g)?;
+        charts::paint_crash(root, &g, crash_at_us, &charts::profile_values(&at, p))
+    });
+
+    // The readouts at the crash, two columns of three, each with its line's colour.
+    text(&mut out, "At the crash", (PANEL_X, 190), 30, INK, true);
+    let cells = [
+        ("position", offset_text(at.position, base), p.position),
+        ("durable frontier", offset_text(Some(at.durable), base), p.durable),
+        ("committed offset", offset_text(at.committed, base), p.committed),
+        ("re-read", at.reread.to_string(), p.axis),
+        ("lost", at.lost.to_string(), p.lost),
+        ("processed twice", at.duplicated.to_string(), p.duplicated),
+    ];
+    for (i, (label, value, colour)) in cells.iter().enumerate() {
+        let (x, y) = (PANEL_X + 220 * (i as i32 % 2), 214 + 128 * (i as i32 / 2));
+        out.push_str(&format!(r#"<rect x="{x}" y="{y}" width="7" height="104" fill="{}"/>"#, hex(*colour)));
+        text(&mut out, label, (x + 18, y + 22), 21, MUTED, false);
+        text(&mut out, value, (x + 18, y + 90), 58, INK, true);
+    }
+    let mut notes: Vec<String> = Vec::new();
+    if let Some(note) = in_flight_note(&in_flight(run, crash_at_us), base) {
+        notes.push(format!("Commit in flight: {note}; the crash cancels it."));
+    }
+    notes.extend(lifecycle_at(run, crash_at_us));
+    let worst = run.worst();
+    notes.push(match worst.duplicated_at_us {
+        Some(us) => format!("Worst crash: {} processed twice, {}.", worst.duplicated, instant_text(us)),
+        None => "No crash instant processes anything twice.".to_string(),
+    });
+    notes.push(match worst.lost_at_us {
+        Some(us) => format!("Worst crash: {} lost, {}.", worst.lost, instant_text(us)),
+        None => "No crash instant loses anything.".to_string(),
+    });
+    let mut y = 630;
+    for note in &notes {
+        for line in wrap(note, 420, 22.0, false) {
+            if y > 1010 {
+                break;
+            }
+            text(&mut out, &line, (PANEL_X, y), 22, INK, false);
+            y += 30;
+        }
+        y += 10;
+    }
+    legend(&mut out, p);
+    out.push_str("</svg>");
     out
 }
 
-fn text<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    words: &str,
-    (x, y): (i32, i32),
-    size: f64,
-    color: RGBColor,
-    bold: bool,
-) -> charts::DrawResult<DB> {
-    // plotters' SVG backend writes font-size as size / 1.24.
-    let font = ("sans-serif", size * 1.24).into_font();
-    let font = if bold { font.style(FontStyle::Bold) } else { font };
-    root.draw_text(words, &font.color(&color).pos(Pos::new(HPos::Left, VPos::Top)), (x, y))
+/// `#RRGGBB`.
+fn hex(c: RGBColor) -> String {
+    format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2)
+}
+
+/// Appends a line of text, its baseline at `(x, y)`.
+fn text(out: &mut String, words: &str, (x, y): (i32, i32), size: u32, color: RGBColor, bold: bool) {
+    let escaped = words.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;");
+    let weight = if bold { r#" font-weight="bold""# } else { "" };
+    out.push_str(&format!(
+        r#"<text x="{x}" y="{y}" font-size="{size}" fill="{}"{weight}>{escaped}</text>"#,
+        hex(color)
+    ));
+}
+
+/// Appends a chart drawn by `paint` on plotters' SVG backend as a nested `<svg>` at
+/// `(x, y)`, `w × h` px.
+fn chart(
+    out: &mut String,
+    (x, y, w, h): (i32, i32, u32, u32),
+    paint: impl for<'a, 'b> FnOnce(&'b DrawingArea<SVGBackend<'a>, Shift>) -> charts::DrawResult<SVGBackend<'a>>,
+) {
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+        if paint(&root).and_then(|()| root.present()).is_err() {
+            return;
+        }
+    }
+    // The backend's own root element, placed: `<svg x=.. y=.. width=.. height=.. viewBox=..>`.
+    out.push_str(&svg.replacen("<svg ", &format!(r#"<svg x="{x}" y="{y}" "#), 1));
 }
 
 /// Splits `words` into lines of at most about `width` px at `size` px type (an average
@@ -83,132 +173,46 @@ fn wrap(words: &str, width: i32, size: f64, dots: bool) -> Vec<String> {
     lines
 }
 
-fn paint_slide<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    run: &Run,
-    crash_at_us: u64,
-    base: u64,
-) -> charts::DrawResult<DB> {
-    let p: &Palette = &LIGHT;
-    root.fill(&WHITE)?;
-    let at = run.state_at(crash_at_us);
-    let headline =
-        format!("{}: {} lost, {} processed twice", crash_heading(run, crash_at_us), at.lost, at.duplicated);
-    text(root, &headline, (40, 28), 46.0, INK, true)?;
-    for (i, line) in wrap(&scenario_words(&run.scenario), 1840, 24.0, true).iter().take(2).enumerate() {
-        text(root, line, (40, 92 + 32 * i as i32), 24.0, MUTED, false)?;
-    }
-
-    // The two charts, drawn by the page's own code at a larger scale.
-    let area = |(x, y, w, h): (i32, i32, u32, u32)| root.clone().shrink((x, y), (w, h));
-    text(root, "Partition orders-3: three offsets over time", (40, 160), 26.0, INK, true)?;
-    let main = area(SLIDE_MAIN);
-    let f = slide_main_frame(run);
-    charts::paint_main(&main, run, &f)?;
-    charts::paint_crash(&main, &f, crash_at_us, &charts::main_values(&at, p))?;
-    text(
-        root,
-        "If the crash came at that instant: records lost and processed twice",
-        (40, 766),
-        26.0,
-        INK,
-        true,
-    )?;
-    let profile = area(SLIDE_PROFILE);
-    let g =
-        Frame { font: 1.24, ..charts::profile_frame((SLIDE_PROFILE.2, SLIDE_PROFILE.3), SLIDE_SCALE, run) };
-    charts::paint_profile(&profile, run, &g)?;
-    charts::paint_crash(&profile, &g, crash_at_us, &charts::profile_values(&at, p))?;
-
-    // The readouts at the crash, two columns of three, each with its line's colour.
-    text(root, "At the crash", (PANEL_X, 160), 30.0, INK, true)?;
-    let cells = [
-        ("position", offset_text(at.position, base), p.position),
-        ("durable frontier", offset_text(Some(at.durable), base), p.durable),
-        ("committed offset", offset_text(at.committed, base), p.committed),
-        ("re-read", at.reread.to_string(), p.axis),
-        ("lost", at.lost.to_string(), p.lost),
-        ("processed twice", at.duplicated.to_string(), p.duplicated),
-    ];
-    for (i, (label, value, colour)) in cells.iter().enumerate() {
-        let (x, y) = (PANEL_X + 220 * (i as i32 % 2), 214 + 128 * (i as i32 / 2));
-        root.draw(&Rectangle::new([(x, y), (x + 7, y + 104)], colour.filled()))?;
-        text(root, label, (x + 18, y + 2), 21.0, MUTED, false)?;
-        text(root, value, (x + 18, y + 34), 58.0, INK, true)?;
-    }
-    let mut notes: Vec<String> = Vec::new();
-    if let Some(note) = in_flight_note(&in_flight(run, crash_at_us), base) {
-        notes.push(format!("Commit in flight: {note}; the crash cancels it."));
-    }
-    notes.extend(lifecycle_at(run, crash_at_us));
-    let worst = run.worst();
-    notes.push(match worst.duplicated_at_us {
-        Some(us) => format!("Worst crash: {} processed twice, {}.", worst.duplicated, instant_text(us)),
-        None => "No crash instant processes anything twice.".to_string(),
-    });
-    notes.push(match worst.lost_at_us {
-        Some(us) => format!("Worst crash: {} lost, {}.", worst.lost, instant_text(us)),
-        None => "No crash instant loses anything.".to_string(),
-    });
-    let mut y = 612;
-    for note in &notes {
-        for line in wrap(note, 420, 22.0, false) {
-            if y > 990 {
-                break;
-            }
-            text(root, &line, (PANEL_X, y), 22.0, INK, false)?;
-            y += 30;
-        }
-        y += 10;
-    }
-
-    paint_legend(root, p)?;
-    Ok(())
-}
-
 /// The legend along the foot of the slide: each line, mark and shading as the charts draw it.
-fn paint_legend<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, p: &Palette) -> charts::DrawResult<DB> {
-    enum Swatch {
-        Dashed(RGBColor),
-        Line(RGBColor, u32),
-        Dot(RGBColor),
-        Hatch(RGBColor),
-        Crash(RGBColor),
-    }
+fn legend(out: &mut String, p: &Palette) {
     let items = [
-        (Swatch::Dashed(p.position), "position", 120),
-        (Swatch::Line(p.durable, 5), "durable frontier", 190),
-        (Swatch::Line(p.committed, 6), "committed offset", 200),
-        (Swatch::Dot(p.committed), "a commit lands", 170),
-        (Swatch::Hatch(p.duplicated), "crash here: processed twice", 300),
-        (Swatch::Hatch(p.lost), "crash here: lost", 180),
-        (Swatch::Crash(p.crash), "the crash", 110),
+        (
+            format!(
+                r#"<line x2="40" stroke="{}" stroke-width="4" stroke-dasharray="12 7"/>"#,
+                hex(p.position)
+            ),
+            "position",
+            120,
+        ),
+        (format!(r#"<line x2="40" stroke="{}" stroke-width="5"/>"#, hex(p.durable)), "durable frontier", 190),
+        (
+            format!(r#"<line x2="40" stroke="{}" stroke-width="6"/>"#, hex(p.committed)),
+            "committed offset",
+            200,
+        ),
+        (format!(r#"<circle cx="20" r="7" fill="{}"/>"#, hex(p.committed)), "a commit lands", 170),
+        (hatch(p.duplicated), "crash here: processed twice", 300),
+        (hatch(p.lost), "crash here: lost", 180),
+        (
+            format!(r#"<line x1="20" x2="20" y1="-16" y2="16" stroke="{}" stroke-width="4"/>"#, hex(p.crash)),
+            "the crash",
+            110,
+        ),
     ];
-    let (mut x, y) = (40, 1040);
+    let mut x = 40;
     for (swatch, label, width) in items {
-        match swatch {
-            Swatch::Dashed(c) => {
-                root.draw(&DashedPathElement::new(vec![(x, y), (x + 40, y)], 12, 7, c.stroke_width(4)))?
-            }
-            Swatch::Line(c, w) => {
-                root.draw(&PathElement::new(vec![(x, y), (x + 40, y)], c.stroke_width(w)))?
-            }
-            Swatch::Dot(c) => root.draw(&Circle::new((x + 20, y), 7, c.filled()))?,
-            Swatch::Hatch(c) => {
-                root.draw(&Rectangle::new([(x, y - 12), (x + 40, y + 12)], c.mix(0.22).filled()))?;
-                for k in 0..4 {
-                    let x0 = x + 10 * k;
-                    root.draw(&PathElement::new(vec![(x0, y + 12), (x0 + 12, y - 12)], c.stroke_width(2)))?;
-                }
-            }
-            Swatch::Crash(c) => {
-                root.draw(&PathElement::new(vec![(x + 20, y - 16), (x + 20, y + 16)], c.stroke_width(4)))?
-            }
-        }
-        text(root, label, (x + 52, y - 14), 22.0, INK, false)?;
+        out.push_str(&format!(r#"<g transform="translate({x},1040)">{swatch}</g>"#));
+        text(out, label, (x + 52, 1048), 22, INK, false);
         x += 52 + width;
     }
-    Ok(())
+}
+
+/// A swatch of shading: the light fill and the hatching.
+fn hatch(c: RGBColor) -> String {
+    let c = hex(c);
+    format!(
+        r#"<rect y="-12" width="40" height="24" fill="{c}" fill-opacity="0.22"/><path d="M0,12 l12,-24 M10,12 l12,-24 M20,12 l12,-24 M30,12 l10,-20" stroke="{c}" stroke-width="2"/>"#
+    )
 }
 
 #[cfg(test)]
@@ -223,8 +227,9 @@ mod tests {
         if let Some(dir) = std::env::var_os("SLIDE_OUT") {
             std::fs::write(std::path::Path::new(&dir).join("slide.svg"), &svg).unwrap();
         }
-        assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert!(svg.contains(r#"width="1920""#) && svg.contains(r#"height="1080""#), "{}", &svg[..200]);
+        assert!(svg.starts_with(r#"<svg width="1920" height="1080""#) && svg.ends_with("</svg>"));
+        assert_eq!(svg.matches("<svg").count(), 3, "the slide and its two charts");
+        assert_eq!(svg.matches("</svg>").count(), 3);
         for words in [
             "Crash at 8.200 s: 0 lost, 15 processed twice",
             "5 records a poll, 200 ms each",
@@ -234,15 +239,14 @@ mod tests {
             "durable frontier",
             "crash here: processed twice",
             "Worst crash: 25 processed twice, just after 5.000 s (5.000001 s).",
-            "\n45\n",
-            "\n40\n",
-            "\n25\n",
+            ">45</text>",
+            ">40</text>",
+            ">25</text>",
         ] {
             assert!(svg.contains(words) || words_of(&svg).contains(words), "{words}");
         }
         // The crash marker, in its colour, on both charts.
         assert!(svg.matches("#7B2CBF").count() >= 4, "crash marker lines and grips");
-        assert!(svg.find("</svg>") == svg.rfind("</svg>"), "one document: nothing drawn after it closed");
     }
 
     #[test]
@@ -254,7 +258,7 @@ mod tests {
             words.contains("Commit in flight: 1025 in flight, lands at 5.005 s; the crash cancels it."),
             "{words}"
         );
-        assert!(svg.contains("\n1025\n"), "the committed offset too");
+        assert!(svg.contains(">1025</text>"), "the committed offset too");
     }
 
     /// The SVG's text, each element's words joined by one space.
@@ -262,7 +266,7 @@ mod tests {
         let texts: Vec<&str> = svg
             .split("<text")
             .skip(1)
-            .filter_map(|t| t.split_once(">\n")?.1.split_once("\n</text>").map(|w| w.0))
+            .filter_map(|t| Some(t.split_once('>')?.1.split_once("</text>")?.0.trim()))
             .collect();
         texts.join(" ")
     }

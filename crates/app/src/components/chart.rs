@@ -154,6 +154,8 @@ pub fn Chart(p: &ChartProps) -> Html {
             fit(&top, kind.fallback_css_size());
             let type_scale = f64::from_bits(size.3).max(1.0);
             let f = Frame { dark: *dark, ..kind.frame((w, h), scale * type_scale, &run.0) };
+            // The type scale, for the tests: projector mode draws everything larger.
+            let _ = canvas.set_attribute("data-type-scale", &crate::state::fixed(type_scale, 2));
             *frame.borrow_mut() = Some(f);
             let Some(backend) = CanvasBackend::with_canvas_object(canvas) else { return };
             let root = backend.into_drawing_area();
