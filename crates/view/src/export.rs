@@ -4,13 +4,14 @@
 //! scenario in words. The page rasterises the same SVG for the PNG (1920 × 1080, or twice
 //! that for print), so the two exports never differ.
 
+use crate::backend::Backend;
 use crate::charts::{self, Frame, Palette, LIGHT};
 use crate::text::{
     crash_heading, in_flight, in_flight_note, instant_text, lifecycle_at, offset_text, scenario_words,
 };
 use offset_window_sim::Run;
 use plotters::coord::Shift;
-use plotters::prelude::{DrawingArea, IntoDrawingArea, RGBColor, SVGBackend};
+use plotters::prelude::{DrawingArea, IntoDrawingArea, RGBColor};
 
 /// The scenario and result JSON, as `offset-window run` prints it.
 pub fn result_json(run: &Run, crash_at_us: u64) -> String {
@@ -142,11 +143,11 @@ fn text(out: &mut String, words: &str, (x, y): (i32, i32), size: u32, color: RGB
 fn chart(
     out: &mut String,
     (x, y, w, h): (i32, i32, u32, u32),
-    paint: impl for<'a, 'b> FnOnce(&'b DrawingArea<SVGBackend<'a>, Shift>) -> charts::DrawResult<SVGBackend<'a>>,
+    paint: impl for<'a, 'b> FnOnce(&'b DrawingArea<Backend<'a>, Shift>) -> charts::DrawResult<Backend<'a>>,
 ) {
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (w, h)).into_drawing_area();
+        let root = Backend::svg(&mut svg, (w, h)).into_drawing_area();
         if paint(&root).and_then(|()| root.present()).is_err() {
             return;
         }

@@ -10,12 +10,13 @@
 //! (`html.ff-link`) until the live page has read the link, and the embed shows nothing of
 //! it (`html.ff-embed`).
 
+use crate::backend::Backend;
 use crate::charts::{self, Frame, Palette, LIGHT};
 use crate::crash::crash_key_step_us;
 use crate::text::{offset_text, seconds_text, LEDE, LEGEND_COMPACT};
 use offset_window_sim::scenario::DEFAULT_CRASH_AT_US;
 use offset_window_sim::{simulate, CrashState, Run, Scenario, Step};
-use plotters::prelude::{IntoDrawingArea, SVGBackend};
+use plotters::prelude::IntoDrawingArea;
 
 /// Where the frame goes in the built `index.html`: this element, which `index.html` holds
 /// inside `#app`, is replaced by the frame.
@@ -118,7 +119,7 @@ fn chart_svg(
     let f = Frame { font: 1.24, ..f };
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, size).into_drawing_area();
+        let root = Backend::svg(&mut svg, size).into_drawing_area();
         let drawn =
             if main { charts::draw_main(&root, run, &f) } else { charts::draw_profile(&root, run, &f) };
         drawn.map_err(|e| format!("drawing the first frame failed: {e:?}"))?;

@@ -8,7 +8,7 @@
 //!   a pure reducer ([`state::State::apply`]). The crash instant is held in µs apart from
 //!   the scenario.
 //! * [`url`]: the state in the URL fragment (a link reproduces the page).
-//! * [`charts`]: drawing functions generic over the plotters `DrawingBackend` (the canvas
+//! * [`charts`] (over [`backend::Backend`]): drawing functions generic over the plotters `DrawingBackend` (the canvas
 //!   in the browser, the SVG backend for exports, the first frame and tests).
 //! * [`crash`]: how the slider's keys and drags move the crash.
 //! * [`fields`]: each scenario field's label, unit, hint and slider range.
@@ -23,6 +23,7 @@
 
 #![forbid(unsafe_code)]
 
+pub mod backend;
 pub mod charts;
 pub mod compare;
 pub mod crash;

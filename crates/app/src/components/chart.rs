@@ -9,6 +9,7 @@ use super::controls::snap_drag_us;
 use super::{rendered, RunRef};
 use crate::charts::{self, Frame};
 use crate::state::{Action, State};
+use offset_window_view::backend::Backend;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -158,7 +159,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             let _ = canvas.set_attribute("data-type-scale", &crate::state::fixed(type_scale, 2));
             *frame.borrow_mut() = Some(f);
             let Some(backend) = CanvasBackend::with_canvas_object(canvas) else { return };
-            let root = backend.into_drawing_area();
+            let root = Backend::Canvas(backend).into_drawing_area();
             let drawn = match kind {
                 ChartKind::Main => charts::draw_main(&root, &run.0, &f),
                 ChartKind::Profile => charts::draw_profile(&root, &run.0, &f),
@@ -199,7 +200,9 @@ pub fn Chart(p: &ChartProps) -> Html {
                 ChartKind::Profile => charts::profile_values(&at, f.pal()),
             };
             let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
-            if let Err(e) = charts::draw_crash(&backend.into_drawing_area(), &f, *crash_at_us, &values) {
+            if let Err(e) =
+                charts::draw_crash(&Backend::Canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
+            {
                 report("drawing the crash marker failed", e);
             }
             // A counter the budget check and the tests watch to know the marker was redrawn.
