@@ -35,6 +35,44 @@ pub fn is_current(row: &Row, scenario: &Scenario) -> bool {
     row.client == scenario.client && row.client.effective(row.strategy) == scenario.effective_strategy()
 }
 
+/// Text for HTML: `&`, `<`, `>` and `"` escaped.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The comparison table for `rows` at `crash_at_us`, as HTML (the page hands it to the
+/// browser as one string: far less wasm than one element at a time). The row the page shows
+/// is marked (`aria-current`); each client's note appears once, on its first row.
+pub fn table_html(rows: &[Row], scenario: &Scenario, crash_at_us: u64) -> String {
+    let mut out = String::from(concat!(
+        r#"<table id="compare-table"><thead><tr><th scope="col">client · how it commits</th>"#,
+        r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">re-read</th></tr></thead><tbody>"#
+    ));
+    for (i, row) in rows.iter().enumerate() {
+        let at = row.run.state_at(crash_at_us);
+        let first = rows[..i].iter().all(|r| r.client != row.client);
+        let current = is_current(row, scenario);
+        out.push_str(&format!(
+            r#"<tr data-client="{}" data-strategy="{}" data-lost="{}" data-duplicated="{}" data-reread="{}"{}><th scope="row">{} · {}{}{}</th><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+            row.client.name(),
+            row.strategy.name(),
+            at.lost,
+            at.duplicated,
+            at.reread,
+            if current { r#" class="current" aria-current="true""# } else { "" },
+            escape(row.client.label()),
+            escape(row.strategy.label()),
+            if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
+            if first { format!("<br><small>{}</small>", escape(row.client.note())) } else { String::new() },
+            at.lost,
+            at.duplicated,
+            at.reread
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -56,5 +94,9 @@ mod tests {
         let current: Vec<_> = rows.iter().filter(|r| is_current(r, &scenario)).collect();
         assert_eq!(current.len(), 1);
         assert_eq!((current[0].client, current[0].strategy), (Client::JavaClassic, Strategy::AutoCommit));
+        let html = table_html(&rows, &scenario, 5_500_000);
+        assert_eq!(html.matches("<tr data-client").count(), rows.len());
+        assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+        assert!(!html.contains(">java_classic"), "labels, not identifiers");
     }
 }

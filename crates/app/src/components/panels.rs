@@ -5,7 +5,7 @@
 use super::RunRef;
 use crate::state::{Action, State, MAX_BASE_OFFSET};
 use offset_window_sim::Scenario;
-use offset_window_view::compare::{compare_runs, is_current};
+use offset_window_view::compare::{compare_runs, escape, table_html};
 use offset_window_view::export::{result_json, slide_svg, SLIDE};
 use offset_window_view::presets::{self, PRESETS};
 use offset_window_view::text::{offset_text, ranges, seconds_text};
@@ -47,32 +47,7 @@ pub fn Compare(p: &CompareProps) -> Html {
             <button id="compare-toggle" aria-expanded={open.to_string()} onclick={toggle}>
                 { if *open { "Hide the comparison" } else { "Compare clients at this crash" } }</button>
             if *open {
-                <div class="table-wrap">
-                <table id="compare-table">
-                    <thead><tr><th scope="col">{ "client · how it commits" }</th>
-                        <th scope="col">{ "lost" }</th><th scope="col">{ "processed twice" }</th><th scope="col">{ "re-read" }</th></tr></thead>
-                    <tbody>
-                    { for runs.iter().enumerate().map(|(i, row)| {
-                        let at = row.run.state_at(p.crash_at_us);
-                        // Each client's note once, on its first row.
-                        let first = runs[..i].iter().all(|r| r.client != row.client);
-                        let current = is_current(row, &p.scenario);
-                        html! {
-                            <tr data-client={row.client.name()} data-strategy={row.strategy.name()}
-                                class={classes!(current.then_some("current"))}
-                                aria-current={current.then_some("true")}
-                                data-lost={at.lost.to_string()} data-duplicated={at.duplicated.to_string()}
-                                data-reread={at.reread.to_string()}>
-                                <th scope="row">{ row.client.label() }{ " · " }{ row.strategy.label() }
-                                    if current { <strong class="here">{ " — shown above" }</strong> }
-                                    if first { <br /><small>{ row.client.note() }</small> }</th>
-                                <td class="n">{ at.lost }</td><td class="n">{ at.duplicated }</td><td class="n">{ at.reread }</td>
-                            </tr>
-                        }
-                    }) }
-                    </tbody>
-                </table>
-                </div>
+                <div class="table-wrap">{ Html::from_html_unchecked(AttrValue::from(table_html(&runs, &p.scenario, p.crash_at_us))) }</div>
             }
         </section>
     }
@@ -116,11 +91,7 @@ pub fn Presets(p: &PresetsProps) -> Html {
                     values below are yours; the file's expectations are for its own settings." }</p>
             }
             if !source.is_empty() { <p class="hint">{ "From " }<a href={source.clone()}>{ source }</a></p> }
-            <ul id="preset-expect" class="expect">
-                { for presets::checks(i, &p.run.0, p.crash_at_us).into_iter().map(|c| html! {
-                    <li data-pointer={c.pointer} data-value={c.got} data-ok={c.ok.to_string()}>{ c.sentence }</li>
-                }) }
-            </ul>
+            { Html::from_html_unchecked(AttrValue::from(checks_html(i, &p.run.0, p.crash_at_us))) }
             </>
         }
     });
@@ -146,6 +117,23 @@ pub fn Presets(p: &PresetsProps) -> Html {
             <div class="preset-detail">{ for detail }</div>
         </section>
     }
+}
+
+/// The file's expectations as a list of sentences, one HTML string.
+fn checks_html(index: usize, run: &offset_window_sim::Run, crash_at_us: u64) -> String {
+    let items: String = presets::checks(index, run, crash_at_us)
+        .into_iter()
+        .map(|c| {
+            format!(
+                r#"<li data-pointer="{}" data-value="{}" data-ok="{}">{}</li>"#,
+                escape(&c.pointer),
+                escape(&c.got),
+                c.ok,
+                escape(&c.sentence)
+            )
+        })
+        .collect();
+    format!(r#"<ul id="preset-expect" class="expect">{items}</ul>"#)
 }
 
 /// Props of the panels that read the crash.
@@ -222,18 +210,15 @@ pub fn Operator(p: &OperatorProps) -> Html {
             <h2 id="operator-title">{ "As an operator reads it" }</h2>
             <p><code class="cmd">{ "$ kafka-consumer-groups.sh --describe --group orders" }</code></p>
             // A table (not preformatted text): on a phone its columns wrap instead of cutting LAG off.
-            <table id="describe" class="describe" data-lag={lag_shown.to_string()} data-records-lag={records_lag.to_string()}
-                aria-label="kafka-consumer-groups.sh --describe output">
-                <thead><tr>
-                    <th scope="col">{ "GROUP" }</th><th scope="col">{ "TOPIC" }</th><th scope="col">{ "PARTITION" }</th>
-                    <th scope="col">{ "CURRENT-OFFSET" }</th><th scope="col">{ "LOG-END-OFFSET" }</th><th scope="col">{ "LAG" }</th>
-                </tr></thead>
-                <tbody><tr>
-                    <td>{ "orders" }</td><td>{ "orders" }</td><td>{ "3" }</td>
-                    <td>{ dash(at.committed.map(|c| c.saturating_add(b))) }</td><td>{ end.saturating_add(b) }</td>
-                    <td id="describe-lag">{ dash(lag) }</td>
-                </tr></tbody>
-            </table>
+            { Html::from_html_unchecked(AttrValue::from(format!(
+                concat!(
+                    r#"<table id="describe" class="describe" data-lag="{}" data-records-lag="{}" aria-label="kafka-consumer-groups.sh --describe output">"#,
+                    r#"<thead><tr><th scope="col">GROUP</th><th scope="col">TOPIC</th><th scope="col">PARTITION</th><th scope="col">CURRENT-OFFSET</th>"#,
+                    r#"<th scope="col">LOG-END-OFFSET</th><th scope="col">LAG</th></tr></thead>"#,
+                    r#"<tbody><tr><td>orders</td><td>orders</td><td>3</td><td>{}</td><td>{}</td><td id="describe-lag">{}</td></tr></tbody></table>"#
+                ),
+                lag_shown, records_lag, dash(at.committed.map(|c| c.saturating_add(b))), end.saturating_add(b), dash(lag)
+            ))) }
             <p>{ format!("The client's own records-lag (log end − position) is {records_lag}. ") }
                 { format!("The difference, {} records, is the uncommitted window: handed out, not yet committed, \
                     and read again after a crash.", lag_shown.saturating_sub(records_lag)) }</p>
