@@ -27,9 +27,9 @@ const glue = read(loader[1]).toString('utf8').replace(/^export \{[^}]*\};?\s*$/m
 const wasm = read(wasmHref).toString('base64');
 html = html.replace(loader[0], () => `<script type="module">
 ${glue}
-const bytes = Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));
-const wasm = await __wbg_init({ module_or_path: bytes });
-dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
+const offlineBytes = Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));
+const offlineWasm = await __wbg_init({ module_or_path: offlineBytes });
+dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: offlineWasm } }));
 </script>`);
 fs.writeFileSync(path.join(dir, 'offset-window-offline.html'), html);
 console.log(`wrote ${dir}/offset-window-offline.html (${(html.length / 1024).toFixed(0)} KB, everything inlined)`);

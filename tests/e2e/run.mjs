@@ -536,6 +536,8 @@ test('screenshots: full page with the comparison open, 360 px, dark, embed', asy
   const lag = await narrow.page.locator('#describe-lag').boundingBox();
   const table = await narrow.page.locator('#describe').boundingBox();
   assert.ok(lag.x + lag.width <= table.x + table.width + 0.5 && lag.x + lag.width <= 360, 'LAG is inside the table and the screen');
+  // Element pictures: the sticky strip would cover each element's top.
+  await narrow.page.addStyleTag({ content: '.strip { position: static !important; }' });
   await narrow.page.locator('.operator').screenshot({ path: path.join(OUT, 'narrow-360-operator.png') });
   await narrow.page.locator('.compare').screenshot({ path: path.join(OUT, 'narrow-360-compare.png') });
   await narrow.context.close();

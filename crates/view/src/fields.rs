@@ -128,6 +128,18 @@ const OTHER_LABELS: &[(&str, &str)] = &[
     ("isolation.level", "isolation.level of the output's reader"),
 ];
 
+/// What an option of a named-choice key says: the core's label, but in words where the
+/// core's label is Kafka's value itself (`isolation.level`).
+pub fn option_label(key: &str, name: &'static str, core_label: &'static str) -> &'static str {
+    match (key, name) {
+        ("isolation.level", "read_committed") => "read_committed: aborted outputs stay hidden",
+        ("isolation.level", "read_uncommitted") => {
+            "read_uncommitted (Kafka's default): aborted outputs are read"
+        }
+        _ => core_label,
+    }
+}
+
 /// The field of `key`, if the page shows it as a number.
 pub fn field(key: &str) -> Option<&'static Field> {
     FIELDS.iter().find(|f| f.key == key)
@@ -152,6 +164,14 @@ mod tests {
             assert!(offset_window_sim::scenario::key_spec(f.key).is_some(), "{}", f.key);
             assert!(f.kafka || !f.label.contains('_'), "{}", f.label);
             assert!(!f.hint.contains('_'), "{}", f.hint);
+        }
+        use offset_window_sim::scenario::{CommitValue, IsolationLevel};
+        let options = CommitValue::ALL
+            .iter()
+            .map(|v| option_label("commit_value", v.name(), v.label()))
+            .chain(IsolationLevel::ALL.iter().map(|v| option_label("isolation.level", v.name(), v.label())));
+        for o in options {
+            assert!(!o.chars().all(|c| c.is_ascii_lowercase() || c == '_'), "{o}");
         }
         for (key, l) in OTHER_LABELS {
             assert!(offset_window_sim::scenario::key_spec(key).is_some(), "{key}");

@@ -6,7 +6,8 @@
 (() => {
   const d = JSON.parse(document.getElementById('ff-data').textContent);
   const slider = document.getElementById('ff-slider');
-  if (!slider) return;
+  // A link with other settings: the frame is not that page; leave the link alone.
+  if (!slider || document.documentElement.classList.contains('ff-link')) return;
   d.now = d.default_crash;
   const at = (steps, t) => {
     let lo = 0, hi = steps.length;
@@ -55,8 +56,10 @@
     slider.setAttribute('aria-valuetext', `${s} seconds`);
     document.querySelectorAll('svg.ff-main').forEach((svg) => marker(svg, [position, durable, committed]));
     document.querySelectorAll('svg.ff-profile').forEach((svg) => marker(svg, [p[2], p[1]]));
-    const hash = us === d.default_crash ? '' : `#crash_at_us=${us}`;
-    history.replaceState(null, '', hash || location.pathname + location.search);
+    // The link keeps what else it holds (projector=1); only the crash instant changes.
+    const rest = location.hash.replace(/^#/, '').split('&').filter((p) => p && !p.startsWith('crash_at_us='));
+    if (us !== d.default_crash) rest.push(`crash_at_us=${us}`);
+    history.replaceState(null, '', rest.length ? `#${rest.join('&')}` : location.pathname + location.search);
   };
   const clamp = (us) => Math.min(d.horizon, Math.max(1, us));
   slider.addEventListener('input', () => show(clamp(Math.round(+slider.value / 1000) * 1000)));

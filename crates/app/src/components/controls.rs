@@ -139,9 +139,9 @@ pub fn Controls(p: &ControlsProps) -> Html {
             <details class="advanced">
                 <summary>{ "Advanced: commit latency, pool, close, eviction, horizon" }</summary>
                 { for advanced.into_iter().map(field) }
-                { choice("commit_value", CommitValue::ALL.iter().map(|v| (v.name(), v.label())).collect()) }
+                { choice("commit_value", CommitValue::ALL.iter().map(|v| (v.name(), fields::option_label("commit_value", v.name(), v.label()))).collect()) }
                 if s.strategy == Strategy::Transactional {
-                    { choice("isolation.level", IsolationLevel::ALL.iter().map(|v| (v.name(), v.label())).collect()) }
+                    { choice("isolation.level", IsolationLevel::ALL.iter().map(|v| (v.name(), fields::option_label("isolation.level", v.name(), v.label()))).collect()) }
                 }
             </details>
         </section>

@@ -213,9 +213,9 @@ pub fn Operator(p: &OperatorProps) -> Html {
             { Html::from_html_unchecked(AttrValue::from(format!(
                 concat!(
                     r#"<table id="describe" class="describe" data-lag="{}" data-records-lag="{}" aria-label="kafka-consumer-groups.sh --describe output">"#,
-                    r#"<thead><tr><th scope="col">GROUP</th><th scope="col">TOPIC</th><th scope="col">PARTITION</th><th scope="col">CURRENT-OFFSET</th>"#,
+                    r#"<thead><tr><th scope="col" class="gt">GROUP</th><th scope="col" class="gt">TOPIC</th><th scope="col">PARTITION</th><th scope="col">CURRENT-OFFSET</th>"#,
                     r#"<th scope="col">LOG-END-OFFSET</th><th scope="col">LAG</th></tr></thead>"#,
-                    r#"<tbody><tr><td>orders</td><td>orders</td><td>3</td><td>{}</td><td>{}</td><td id="describe-lag">{}</td></tr></tbody></table>"#
+                    r#"<tbody><tr><td class="gt">orders</td><td class="gt">orders</td><td>3</td><td>{}</td><td>{}</td><td id="describe-lag">{}</td></tr></tbody></table>"#
                 ),
                 lag_shown, records_lag, dash(at.committed.map(|c| c.saturating_add(b))), end.saturating_add(b), dash(lag)
             ))) }
