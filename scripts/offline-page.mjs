@@ -1,5 +1,5 @@
 // Writes DIR/offset-window-offline.html: the built consumer page (DIR/index.html, first
-// frame included) as ONE file, for a classroom without a network: the style sheet, the
+// frame and style sheet included) as ONE file, for a classroom without a network: the
 // icon, the JS glue and the wasm (base64) inlined, nothing fetched. Opened from disk
 // (file://) it runs as served. Usage: node scripts/offline-page.mjs DIR
 import fs from 'node:fs';
@@ -16,8 +16,9 @@ const must = (re, what) => {
 };
 // No integrity checks or preloads: nothing is fetched.
 html = html.replace(/<link rel="(modulepreload|preload)"[^>]*>/g, '');
-const css = must(/<link rel="stylesheet" href="([^"]+)"[^>]*\/?>/, 'style sheet');
-html = html.replace(css[0], () => `<style>${read(css[1]).toString('utf8')}</style>`);
+// The style sheet is inlined already (index.html); a linked one would be inlined here.
+const css = html.match(/<link rel="stylesheet" href="([^"]+)"[^>]*\/?>/);
+if (css) html = html.replace(css[0], () => `<style>${read(css[1]).toString('utf8')}</style>`);
 const icon = must(/<link rel="icon" href="([^"]+)"[^>]*\/?>/, 'icon');
 html = html.replace(icon[0], () => `<link rel="icon" href="data:image/svg+xml;base64,${read(icon[1]).toString('base64')}">`);
 // Trunk's loader imports the glue module and fetches the wasm; inline both instead.

@@ -383,7 +383,9 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
   const svgText = fs.readFileSync(await svg.path(), 'utf8');
   assert.match(svgText, /^<svg width="1920" height="1080"/);
-  for (const words of ['Crash at 5.010 s: 10 lost', 'simulated time (s)', 'committed offset', 'crash here: lost', 'librdkafka']) {
+  const { at_crash: at } = JSON.parse(execFileSync(cli, ['run', '-'], { input: '{"worker_pool":true,"client":"librdkafka","crash_at_ms":5010}' }).toString());
+  const headline = `Crash at 5.010 s: ${at.lost} lost, ${at.duplicated} processed twice`;
+  for (const words of [headline, 'simulated time (s)', 'committed offset', 'crash here: lost', 'librdkafka']) {
     assert.ok(svgText.includes(words), `the slide says "${words}"`);
   }
   const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
