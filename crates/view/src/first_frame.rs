@@ -276,9 +276,8 @@ fn strip(run: &Run, at: &CrashState, crash: u64) -> String {
     let s = seconds_text(crash);
     let step = crate::text::millis_text(crash_key_step_us(horizon));
     let readout = |id: &str, class: &str, (title, short): (&str, &str), value: String, note: &str| {
-        // The element-timing attribute lets the budget check time the first painted readout.
         format!(
-            r#"<div class="ro {class}" id="ff-ro-{id}" data-value="{value}"><dt data-short="{short}"><span>{title}</span></dt><dd class="num" elementtiming="readout">{value}</dd><dd class="note">{note}</dd></div>"#
+            r#"<div class="ro {class}" id="ff-ro-{id}" data-value="{value}"><dt data-short="{short}"><span>{title}</span></dt><dd class="num">{value}</dd><dd class="note">{note}</dd></div>"#
         )
     };
     format!(

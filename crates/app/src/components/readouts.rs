@@ -38,7 +38,7 @@ fn readout(
     html! {
         <div class={classes!("ro", class.into())} {id} data-value={value.clone()}>
             <dt data-short={short}><span>{ title }</span></dt>
-            <dd class="num" elementtiming="readout">{ value }</dd>
+            <dd class="num">{ value }</dd>
             <dd class="note">{ note }</dd>
         </div>
     }
