@@ -143,35 +143,33 @@ pub fn in_flight_sentence(c: &InFlight, base: u64) -> String {
 }
 
 /// What the consumer was doing at the crash instant, when that is not simply running:
-/// closed (model §8.6) or not yet restarted. `None` while it runs.
+/// closed (model §8.6) and not restarted. `None` while it runs. O(log marks) and the few
+/// marks of the downtime: the crash slider calls it at every move.
 pub fn lifecycle_at(run: &Run, crash_at_us: u64) -> Option<String> {
-    let last = run
-        .marks
+    let closed = run.closed_at_us.filter(|&c| c < crash_at_us)?;
+    let after = run.marks.partition_point(|m| m.at_us < closed);
+    let restarted = run.marks[after..]
         .iter()
         .take_while(|m| m.at_us < crash_at_us)
-        .filter(|m| matches!(m.kind, MarkKind::Closed | MarkKind::Restarted { .. }))
-        .last()?;
-    match last.kind {
-        MarkKind::Closed => Some(format!(
+        .any(|m| matches!(m.kind, MarkKind::Restarted { .. }));
+    (!restarted).then(|| {
+        format!(
             "The consumer closed before this instant: close() returned at {} s. A crash later finds \
              nothing running; these are the numbers after close() returned.",
-            seconds_text(last.at_us)
-        )),
-        _ => None,
-    }
+            seconds_text(closed)
+        )
+    })
 }
 
 /// The heading of the readouts: "Crash at 8.200 s", or, once `close()` has returned before
-/// that instant, "After close() (returned at 6.005 s)".
+/// that instant (and the consumer has not restarted), "After close() (returned at 6.005 s)".
 pub fn crash_heading(run: &Run, crash_at_us: u64) -> String {
-    if lifecycle_at(run, crash_at_us).is_some() {
-        let closed =
-            run.marks.iter().take_while(|m| m.at_us < crash_at_us).filter(|m| m.kind == MarkKind::Closed);
-        if let Some(m) = closed.last() {
-            return format!("After close() (returned at {} s)", seconds_text(m.at_us));
+    match run.closed_at_us {
+        Some(closed) if lifecycle_at(run, crash_at_us).is_some() => {
+            format!("After close() (returned at {} s)", seconds_text(closed))
         }
+        _ => format!("Crash at {} s", seconds_text(crash_at_us)),
     }
-    format!("Crash at {} s", seconds_text(crash_at_us))
 }
 
 /// A scenario in one line of words, for the exports and the first frame: the client, how it
@@ -297,6 +295,14 @@ mod tests {
         assert!(heading.starts_with("After close() (returned at 6.0"), "{heading}");
         assert_eq!(crash_heading(&run, 3_000_000), "Crash at 3.000 s");
         assert!(lifecycle_at(&run, 8_200_000).unwrap().contains("close() returned"));
+    }
+
+    #[test]
+    fn after_a_restart_a_crash_is_a_crash_again() {
+        let i = crate::presets::by_name("s8-offset-expiry-latest").unwrap();
+        let run = simulate(&crate::presets::scenario(i).unwrap().scenario).unwrap();
+        assert!(lifecycle_at(&run, 650_000_000).is_some(), "closed at 601 s, down 100 s");
+        assert_eq!(crash_heading(&run, 800_000_000), "Crash at 800.000 s");
     }
 
     #[test]
