@@ -522,7 +522,9 @@ test('Tab reaches every control, each with a visible focus ring', async (browser
 });
 
 test('screenshots: full page with the comparison open, 360 px, dark, embed', async (browser) => {
-  const desk = await open(browser, { viewport: { width: 1280, height: 800 } });
+  // At 1440×900 the sticky chart must not cover what follows the controls (a click on the
+  // comparison's button would land on the chart).
+  const desk = await open(browser, { viewport: { width: 1440, height: 900 } });
   await desk.page.goto(`${BASE}#max.poll.records=1&record_processing_ms=3000&crash_at_us=5500000`);
   await desk.page.waitForSelector('#compare-toggle');
   await desk.page.click('#compare-toggle');

@@ -302,6 +302,7 @@ pub fn App() -> Html {
         return html! {
             <div class={page_classes}>
                 { notices }
+                <main>
                 // One screen for a room: the tour's caption, the chart, the slider and big readouts.
                 <section class="screen" aria-label="Projector screen: chart, crash and readouts">
                     <div class="screen-top">
@@ -313,13 +314,14 @@ pub fn App() -> Html {
                     <div class="screen-crash">{ crash_control }</div>
                     <div class="screen-side">{ readouts }<readouts::WorstLine run={run.clone()} /></div>
                 </section>
-                <main class="layout">
+                <div class="layout">
                     <section class="stage" aria-label="Crash profile">
                         { chart(ChartKind::Profile) }
                         { readouts::legend_compact() }
                     </section>
                     { panel }
-                    { more }
+                </div>
+                { more }
                 </main>
                 { footer }
             </div>
@@ -332,14 +334,18 @@ pub fn App() -> Html {
                 { projector_button }
             </header>
             { notices }
-            <main class="layout">
-                <section class="stage" aria-label="Chart and crash">
-                    { chart(ChartKind::Main) }
-                    <div class="strip" id="strip">{ crash_control }{ readouts }</div>
-                    { chart(ChartKind::Profile) }
-                    { readouts::legend_compact() }
-                </section>
-                { panel }
+            <main>
+                // The stage sticks within this box (a sticky grid item is held by its grid,
+                // not its row), so what follows it is outside.
+                <div class="layout">
+                    <section class="stage" aria-label="Chart and crash">
+                        { chart(ChartKind::Main) }
+                        <div class="strip" id="strip">{ crash_control }{ readouts }</div>
+                        { chart(ChartKind::Profile) }
+                        { readouts::legend_compact() }
+                    </section>
+                    { panel }
+                </div>
                 { more }
             </main>
             { footer }
