@@ -130,12 +130,6 @@ impl State {
         }
     }
 
-    /// The scenario and the crash instant: what the core would be asked about this exact
-    /// page (used for exports and tests).
-    pub fn input(&self) -> Input {
-        Input { scenario: self.scenario.clone(), crash_at_us: self.crash_at_us }
-    }
-
     /// Whether a tour step is waiting for the reader's prediction (the page then hides the
     /// numbers that would give the answer away).
     pub fn predicting(&self) -> bool {

@@ -63,7 +63,7 @@ const FOOTER_NOTE: &str = concat!(
     "off-by-one commits).</span>"
 );
 
-/// The URL fragment now, without `#`.
+/// The URL fragment now (with its `#`; empty when there is none).
 fn hash() -> String {
     web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
 }
