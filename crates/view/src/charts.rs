@@ -761,3 +761,59 @@ pub fn main_values(at: &CrashState, p: &Palette) -> Vec<(f64, RGBColor)> {
 pub fn profile_values(at: &CrashState, p: &Palette) -> Vec<(f64, RGBColor)> {
     vec![(at.duplicated as f64, p.duplicated), (at.lost as f64, p.lost)]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
+    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+        let luminance = |c: RGBColor| {
+            let lin = |v: u8| {
+                let s = f64::from(v) / 255.0;
+                if s <= 0.03928 {
+                    s / 12.92
+                } else {
+                    ((s + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+        };
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    #[test]
+    fn both_palettes_have_wcag_non_text_contrast() {
+        // WCAG 1.4.11: graphical objects need 3:1 against what is next to them; the axis ink
+        // is text (tick labels, titles): 4.5:1.
+        for (name, p) in [("light", &LIGHT), ("dark", &DARK)] {
+            for (what, c) in [
+                ("position", p.position),
+                ("durable", p.durable),
+                ("committed", p.committed),
+                ("duplicated", p.duplicated),
+                ("lost", p.lost),
+                ("crash", p.crash),
+            ] {
+                let ratio = contrast(c, p.background);
+                assert!(ratio >= 3.0, "{name} {what}: {ratio:.2}:1");
+            }
+            assert!(contrast(p.axis, p.background) >= 4.5, "{name} axis text");
+        }
+    }
+
+    #[test]
+    fn frames_map_time_and_values_both_ways() {
+        let run = offset_window_sim::simulate(&offset_window_sim::Scenario::default()).unwrap();
+        let f = main_frame((840, 420), 1.0, &run);
+        assert_eq!((f.left, f.right), (64.0, 826.0));
+        assert_eq!(f.x(0), f.left);
+        assert_eq!(f.x(run.scenario.horizon_us), f.right);
+        assert_eq!(f.time_at(f.x(8_200_000)), 8_200_000);
+        assert_eq!(f.time_at(-50.0), 1, "clamped to a valid crash instant");
+        assert_eq!(f.y(0.0), f.bottom);
+        let big = main_frame((840, 420), 2.0, &run);
+        assert_eq!(big.left, 128.0, "margins scale with the type");
+    }
+}
