@@ -134,7 +134,7 @@ async fn mounts_with_the_defaults() {
 }
 
 #[wasm_bindgen_test]
-async fn spec_reference_lost_ack_25_without_idempotence_20_with() {
+async fn model_reference_lost_ack_25_without_idempotence_20_with() {
     let view = mount().await;
     view.click_send("1.1").await; // "ack lost" is the kind selected at first
     assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 1);
