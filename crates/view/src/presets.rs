@@ -1,7 +1,8 @@
-//! The scenario files of `scenarios/` offered as presets, each with a title and a one-line
-//! story in our words (the select shows titles, never file names), the public report it
-//! came from, and the values it expects, said as sentences next to what the core computes
-//! now.
+//! The scenario files of `scenarios/` the consumer page offers as presets (the reference
+//! scenarios `r*` and the single-consumer cases `s8-*`; the group, share-group and
+//! per-record files belong to their own views), each with a title and a one-line story in
+//! our words (the select shows titles, never file names), the public report it came from,
+//! and the values it expects, said as sentences next to what the core computes now.
 
 use crate::text::{fixed, seconds_text};
 use offset_window_sim::{Input, Run};
@@ -24,7 +25,7 @@ pub struct Preset {
 
 macro_rules! presets {
     ($($file:literal, $reference:literal, $title:literal, $story:literal;)+) => {
-        /// Every file of `scenarios/`, in name order.
+        /// Every `r*` and `s8-*` file of `scenarios/`, in name order.
         pub const PRESETS: &[Preset] = &[$(Preset {
             file: $file,
             title: $title,
@@ -228,11 +229,17 @@ mod tests {
     use offset_window_sim::simulate;
 
     #[test]
-    fn every_scenario_file_is_a_preset_with_a_title() {
+    fn every_consumer_scenario_file_is_a_preset_with_a_title() {
+        // r01…r10 and s8-*: the one-consumer files; the others belong to other views.
+        let consumer = |name: &str| {
+            (name.starts_with('r') && name[1..].starts_with(|c: char| c.is_ascii_digit()))
+                || name.starts_with("s8-")
+        };
         let mut files: Vec<String> =
             std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
                 .unwrap()
                 .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".json").map(str::to_string))
+                .filter(|name| consumer(name))
                 .collect();
         files.sort();
         let presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
