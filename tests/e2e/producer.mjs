@@ -1,4 +1,4 @@
-// End-to-end tests of the producer page (producer/, SPEC §9) with real input:
+// End-to-end tests of the producer page (producer/, docs/model.md §9) with real input:
 // playwright-core drives Debian's Chromium. Usage: node tests/e2e/producer.mjs BASE_URL
 // Screenshots go to tests/e2e/output/producer-*.png (gitignored).
 import { chromium } from 'playwright-core';

@@ -15,7 +15,7 @@ if (!BASE) throw new Error('usage: node tests/e2e/run.mjs BASE_URL');
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
 fs.mkdirSync(OUT, { recursive: true });
 
-// SPEC R1's scenario (the defaults) in closed form, integer µs, for a crash at T: polls at
+// Reference R1's scenario (docs/model.md §7: the defaults) in closed form, integer µs, for a crash at T: polls at
 // every whole second hand out 5 records, a record finishes every 200 ms, auto-commits sent
 // at 5 s and 10 s land 5 ms later. Only used to check that readouts follow the crash.
 function defaultsAt(T) {
@@ -65,7 +65,7 @@ async function open(browser, options = {}, suffix = '') {
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 
-test('first load shows SPEC R1', async (browser) => {
+test('first load shows reference R1 (docs/model.md §7)', async (browser) => {
   const { page, context } = await open(browser);
   assert.match(await page.title(), /Offset window/);
   assert.deepEqual(await readouts(page), { position: 45, durable: 40, committed: 25, lost: 0, duplicated: 15, reread: 20 });
@@ -127,8 +127,8 @@ test('moving the crash slider with the keyboard', async (browser) => {
 });
 
 /** Page x of instant `s` (seconds, default 12 s horizon) on a chart canvas's bounding `box`:
- *  the plot area has 56 CSS px left margin, 14 right (crates/app/src/charts.rs). */
-const plotX = (box, s) => box.x + 56 + ((box.width - 70) * s) / 12;
+ *  the plot area has 64 CSS px left margin, 14 right (crates/view/src/charts.rs). */
+const plotX = (box, s) => box.x + 64 + ((box.width - 78) * s) / 12;
 
 test('dragging the crash marker on the chart (mouse), tapping it (touch)', async (browser) => {
   const { page, context } = await open(browser);
@@ -196,9 +196,14 @@ test('crisp at devicePixelRatio 2; phone layout fits and targets are ≥ 44 px',
   await context.close();
 });
 
-test('screenshots at 1280×800 and 390×844', async (browser) => {
-  const desk = await open(browser, { viewport: { width: 1280, height: 800 } });
-  await desk.page.screenshot({ path: path.join(OUT, 'desktop-1280x800.png') });
+test('screenshots at 1440×900 (the controls scroll beside the chart) and 390×844', async (browser) => {
+  const desk = await open(browser, { viewport: { width: 1440, height: 900 } });
+  await desk.page.screenshot({ path: path.join(OUT, 'desktop-1440x900.png') });
+  await desk.page.evaluate(() => window.scrollTo(0, 900));
+  const stage = await desk.page.locator('.stage').boundingBox();
+  assert.ok(stage.y >= -0.5 && stage.y + stage.height <= 900.5, 'the chart and readouts stay in view while the controls scroll');
+  await desk.page.screenshot({ path: path.join(OUT, 'desktop-1440x900-scrolled.png') });
+  await desk.page.evaluate(() => window.scrollTo(0, 0));
   await desk.page.screenshot({ path: path.join(OUT, 'desktop-full.png'), fullPage: true });
   await desk.context.close();
   const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
@@ -208,14 +213,14 @@ test('screenshots at 1280×800 and 390×844', async (browser) => {
 });
 
 // Issue 4: the guided tour by keyboard only, forward and back; back/forward in history.
-test('guided tour by keyboard only; browser back/forward between steps', async (browser) => {
+// Issue 17: step 4 asks for a prediction first; the last step ends with Finish.
+test('guided tour by keyboard only; predict first; browser back/forward between steps', async (browser) => {
   const { page, context } = await open(browser);
   const active = () => page.evaluate(() => document.activeElement?.id ?? '');
   for (let i = 0; i < 80 && (await active()) !== 'tour-start'; i++) await page.keyboard.press('Tab');
   assert.equal(await active(), 'tour-start', 'Tab reaches the tour');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#tour[data-step="1"]');
-  const step = () => page.$eval('#tour', (e) => Number(e.dataset.step));
   const ro = async (k) => Number(await page.$eval(`#${k}`, (e) => e.dataset.value));
   // Expected per step (issue 4), read from the readouts.
   const checks = {
@@ -237,7 +242,8 @@ test('guided tour by keyboard only; browser back/forward between steps', async (
     if (n < 8) assert.equal(await active(), 'tour-next', `focus stays on Next at step ${n}`);
   }
   assert.match(await page.evaluate(() => location.hash), /step=8/);
-  assert.equal(await active(), 'tour-back', 'Next is disabled on the last step: focus moves to Back');
+  assert.equal(await active(), 'tour-finish', 'Next gives way to Finish on the last step: focus moves there');
+  await page.focus('#tour-back');
   for (let n = 7; n >= 5; n--) {
     await page.keyboard.press('Enter');
     await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
@@ -251,10 +257,42 @@ test('guided tour by keyboard only; browser back/forward between steps', async (
   await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '5');
   await checks[5]();
   await page.screenshot({ path: path.join(OUT, 'tour-step-5.png'), fullPage: true });
+  // Step 4 asks first: the numbers are hidden until the reader answers.
+  await page.focus('#tour-back');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour[data-step="4"] #tour-guess');
+  assert.ok(await page.$('.page.predicting'), 'the numbers are hidden while the question is open');
+  assert.equal(await page.$('#tour-caption'), null, 'the caption waits for the answer');
+  await page.screenshot({ path: path.join(OUT, 'tour-step-4-predict.png') });
+  await page.focus('#tour-guess');
+  await page.keyboard.type('5');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour-reveal-text');
+  assert.match(await page.textContent('#tour-reveal-text'), /You said 5; the simulator says 25 records\./);
+  assert.equal(await page.$('.page.predicting'), null, 'revealed: the numbers show again');
   await page.focus('#tour-reset');
   await page.keyboard.press('Enter');
   await page.waitForSelector('#tour-start');
   assert.equal(await active(), 'tour-start', 'after Reset, focus is on the tour button again');
+  await context.close();
+});
+
+test('Escape leaves the tour and keeps its settings; so does Leave', async (browser) => {
+  const { page, context } = await open(browser, {}, '#step=2');
+  assert.equal(await page.$eval('#worst-duplicated', (e) => e.dataset.value), '5');
+  await page.focus('#tour-next');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#tour-start');
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tour-start', 'focus on the tour button');
+  assert.equal(await page.$eval('#worst-duplicated', (e) => e.dataset.value), '5', 'still commitSync() after each batch');
+  assert.equal(await page.$eval('#strategy', (s) => s.value), 'commit_sync_batch');
+  await page.click('#tour-start');
+  await page.waitForSelector('#tour[data-step="1"]');
+  await page.click('#tour-next');
+  await page.waitForSelector('#tour[data-step="2"]');
+  await page.click('#tour-leave');
+  await page.waitForSelector('#tour-start');
+  assert.equal(await page.$eval('#strategy', (s) => s.value), 'commit_sync_batch');
   await context.close();
 });
 
@@ -280,11 +318,11 @@ test('copy embed code → clipboard; that URL in a 400×300 iframe: drag the sli
   assert.equal(await frame.$eval('#ro-position', (e) => e.dataset.value), '15');
   assert.equal(await frame.$('.controls'), null, 'no scenario controls in embed mode');
   assert.ok(await frame.$('.full-link a'), 'a link to the full page');
-  assert.ok(await frame.evaluate(() => document.scrollingElement.scrollWidth <= 400), 'no sideways scrolling at 400 px');
-  // The whole embed fits the frame, and the chart keeps most of its height.
-  const fit = await frame.evaluate(() => [document.scrollingElement.scrollHeight,
-    document.querySelector('#main-chart canvas.base').clientHeight]);
-  assert.ok(fit[0] <= 300 && fit[1] >= 130, `page ${fit[0]} px tall (≤ 300), chart ${fit[1]} px (≥ 130)`);
+  await expectFits(frame, 'the 400×300 embed');
+  assert.ok(await frame.$('.legend'), 'a legend');
+  assert.match(await frame.textContent('#worst-line'), /Worst: 25 processed twice just after 5\.000 s/);
+  const chart = await frame.evaluate(() => document.querySelector('#main-chart canvas.base').clientHeight);
+  assert.ok(chart >= 110, `the chart keeps ${chart} px (≥ 110)`);
   const slider = frame.locator('#crash-slider');
   await slider.scrollIntoViewIfNeeded();
   const box = await slider.boundingBox();
@@ -299,6 +337,32 @@ test('copy embed code → clipboard; that URL in a 400×300 iframe: drag the sli
   const ro = await frame.evaluate(() => Number(document.querySelector('#ro-duplicated').dataset.value));
   assert.equal(ro, defaultsAt(T).duplicated);
   await page.screenshot({ path: path.join(OUT, 'embed-400x300.png') });
+  await context.close();
+});
+
+/** The document in `frame` fits its viewport: no inner scrollbar either way. */
+async function expectFits(frame, what) {
+  const [sw, cw, sh, ch] = await frame.evaluate(() => {
+    const e = document.scrollingElement;
+    return [e.scrollWidth, e.clientWidth, e.scrollHeight, e.clientHeight];
+  });
+  assert.ok(sw <= cw && sh <= ch, `${what}: content ${sw}×${sh} in a ${cw}×${ch} viewport (no inner scrolling)`);
+}
+
+test('a 640×420 embed iframe on a 390 px phone fits without inner scrolling', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const page = await context.newPage();
+  watch(page);
+  // The snippet "Copy embed code" gives (see panels.rs), in a blog's column.
+  await page.setContent(`<!doctype html><meta name="viewport" content="width=device-width, initial-scale=1">
+    <body style="margin:16px"><p>A paragraph of a blog post.</p>
+    <iframe id="embed" src="${BASE}?embed=1#crash_at_us=5001000" width="640" height="420" style="border:0;max-width:100%" title="Offset window"></iframe></body>`);
+  const frame = await (await page.waitForSelector('#embed')).contentFrame();
+  await frame.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'the blog page does not scroll sideways');
+  await expectFits(frame, 'the embed in a phone column');
+  assert.match(await frame.textContent('#flight-note'), /Commit of 25 in flight, lands at 5\.005 s/);
+  await page.screenshot({ path: path.join(OUT, 'embed-in-phone-390.png') });
   await context.close();
 });
 
@@ -317,9 +381,43 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
     assert.equal(exported, printed, name);
   }
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
-  assert.match(fs.readFileSync(await svg.path(), 'utf8'), /^<svg/);
+  const svgText = fs.readFileSync(await svg.path(), 'utf8');
+  assert.match(svgText, /^<svg width="1920" height="1080"/);
+  const { at_crash: at } = JSON.parse(execFileSync(cli, ['run', '-'], { input: '{"worker_pool":true,"client":"librdkafka","crash_at_ms":5010}' }).toString());
+  const headline = `Crash at 5.010 s: ${at.lost} lost, ${at.duplicated} processed twice`;
+  for (const words of [headline, 'simulated time (s)', 'committed offset', 'crash here: lost', 'librdkafka']) {
+    assert.ok(svgText.includes(words), `the slide says "${words}"`);
+  }
   const [png] = await Promise.all([page.waitForEvent('download'), page.click('#export-png')]);
-  assert.deepEqual([...fs.readFileSync(await png.path()).subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  const pngBytes = fs.readFileSync(await png.path());
+  assert.deepEqual([...pngBytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
+  assert.deepEqual([pngBytes.readUInt32BE(16), pngBytes.readUInt32BE(20)], [1920, 1080], 'the PNG is a 1920×1080 slide');
+  fs.writeFileSync(path.join(OUT, 'export-slide-1920x1080.png'), pngBytes);
+  // Its pixels show the crash marker where the slide puts it (crates/view/src/export.rs:
+  // main chart at x 40, frame scale 1.75: plot from 40 + 112 to 40 + 1355 px).
+  const crashX = Math.round(40 + 112 + (1355 - 112) * (5.01 / 12));
+  const marker = await page.evaluate(async ({ data, crashX }) => {
+    const img = new Image();
+    img.src = data;
+    await img.decode();
+    const c = Object.assign(document.createElement('canvas'), { width: img.width, height: img.height });
+    const ctx = c.getContext('2d', { willReadFrequently: true });
+    ctx.drawImage(img, 0, 0);
+    const near = (p) => Math.abs(p[0] - 0x7b) + Math.abs(p[1] - 0x2c) + Math.abs(p[2] - 0xbf) < 60;
+    const column = (x) => {
+      const d = ctx.getImageData(x, 260, 1, 400).data;
+      let n = 0;
+      for (let i = 0; i < d.length; i += 4) if (near(d.subarray(i, i + 3))) n++;
+      return n;
+    };
+    const hits = [];
+    for (let x = crashX - 3; x <= crashX + 3; x++) hits.push(column(x));
+    return { at: Math.max(...hits), away: column(crashX - 200) };
+  }, { data: `data:image/png;base64,${pngBytes.toString('base64')}`, crashX });
+  assert.ok(marker.at > 250 && marker.away < 20, `crash marker pixels at x ≈ ${crashX}: ${JSON.stringify(marker)}`);
+  const [png2] = await Promise.all([page.waitForEvent('download'), page.click('#export-png-2x')]);
+  const png2Bytes = fs.readFileSync(await png2.path());
+  assert.deepEqual([png2Bytes.readUInt32BE(16), png2Bytes.readUInt32BE(20)], [3840, 2160], 'the print PNG is twice that');
   await context.close();
 });
 
@@ -335,7 +433,7 @@ async function axeViolations(page) {
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
 }
 
-test('axe-core: no WCAG 2.2 A/AA violation (full page, comparison, tour, projector, 360 px, embed, producer)', async (browser) => {
+test('axe-core: no WCAG 2.2 A/AA violation (every layout, dark, tour, prediction, first frame, embed, producer)', async (browser) => {
   const layouts = [
     ['full page, advanced open, comparison open', {}, '', async (page) => {
       await page.click('.advanced summary');
@@ -343,9 +441,14 @@ test('axe-core: no WCAG 2.2 A/AA violation (full page, comparison, tour, project
       await page.waitForSelector('#compare-table');
     }],
     ['tour step 5', {}, '#step=5', null],
-    ['projector', {}, '', (page) => page.click('#projector')],
+    ['tour step 4, predicting', {}, '#step=4', null],
+    ['projector 1280×720 with the tour', { viewport: { width: 1280, height: 720 } }, '#step=5&projector=1', null],
+    ['projector by its button', {}, '', (page) => page.click('#projector')],
+    ['dark', { colorScheme: 'dark' }, '', (page) => page.click('#compare-toggle')],
+    ['dark projector', { colorScheme: 'dark', viewport: { width: 1920, height: 1080 } }, '#projector=1', null],
     ['360 px', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }, '', null],
     ['embed', { viewport: { width: 400, height: 300 } }, '?embed=1', null],
+    ['embed, dark', { viewport: { width: 400, height: 300 }, colorScheme: 'dark' }, '?embed=1#crash_at_us=5001000', null],
   ];
   const found = [];
   for (const [name, options, suffix, act] of layouts) {
@@ -361,6 +464,19 @@ test('axe-core: no WCAG 2.2 A/AA violation (full page, comparison, tour, project
   await page.waitForSelector('#pc-log');
   found.push(...(await axeViolations(page)).map((v) => `producer view: ${v}`));
   await context.close();
+  // The first frame, before the wasm arrives (held back here).
+  const ff = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const ffPage = await ff.newPage();
+  watch(ffPage);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await ffPage.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
+  await ffPage.goto(BASE);
+  await ffPage.waitForSelector('#ff-slider');
+  found.push(...(await axeViolations(ffPage)).map((v) => `first frame: ${v}`));
+  release();
+  await ffPage.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  await ff.close();
   assert.deepEqual(found, []);
 });
 
@@ -405,44 +521,163 @@ test('Tab reaches every control, each with a visible focus ring', async (browser
   await context.close();
 });
 
-test('screenshots: full page with the comparison open, embed mode, 360 px, projector', async (browser) => {
-  const desk = await open(browser, { viewport: { width: 1280, height: 800 } });
+test('screenshots: full page with the comparison open, 360 px, dark, embed', async (browser) => {
+  // At 1440×900 the sticky chart must not cover what follows the controls (a click on the
+  // comparison's button would land on the chart).
+  const desk = await open(browser, { viewport: { width: 1440, height: 900 } });
   await desk.page.goto(`${BASE}#max.poll.records=1&record_processing_ms=3000&crash_at_us=5500000`);
   await desk.page.waitForSelector('#compare-toggle');
   await desk.page.click('#compare-toggle');
-  await desk.page.waitForSelector('#compare-table');
+  await desk.page.waitForSelector('#compare-table tr.current');
   await desk.page.screenshot({ path: path.join(OUT, 'full-page-compare.png'), fullPage: true });
-  // Projector mode draws the charts' text larger too: more ink in the tick-label margin.
-  const ink = () => desk.page.$eval('#main-chart canvas.base', (c) => {
-    const w = Math.round(c.width * 0.06);
-    // Read a copy: reading the page's own canvas twice makes Chromium warn.
-    const copy = Object.assign(document.createElement('canvas'), { width: w, height: c.height });
-    const ctx = copy.getContext('2d', { willReadFrequently: true });
-    ctx.drawImage(c, 0, 0);
-    const d = ctx.getImageData(0, 0, w, c.height).data;
-    let n = 0;
-    for (let i = 0; i < d.length; i += 4) if (d[i + 3] > 128 && d[i] + d[i + 1] + d[i + 2] < 3 * 160) n++;
-    return n / (w * c.height);
-  });
-  const small = await ink();
-  await desk.page.click('#projector');
-  await desk.page.waitForFunction(() => document.querySelector('.page.projector'));
-  await desk.page.waitForTimeout(100);
-  const large = await ink();
-  assert.ok(large > 1.3 * small, `tick labels larger in projector mode: ink ${small.toFixed(4)} → ${large.toFixed(4)}`);
-  await desk.page.screenshot({ path: path.join(OUT, 'projector-1280x800.png') });
   await desk.context.close();
   const narrow = await open(browser, { viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   assert.ok(await narrow.page.evaluate(() => document.scrollingElement.scrollWidth <= 360), 'no sideways scrolling at 360 px');
   await narrow.page.screenshot({ path: path.join(OUT, 'narrow-360-full.png'), fullPage: true });
   await narrow.page.screenshot({ path: path.join(OUT, 'narrow-360x740.png') });
   await narrow.page.click('#compare-toggle');
+  // The describe table keeps its LAG column on a phone.
+  const lag = await narrow.page.locator('#describe-lag').boundingBox();
+  const table = await narrow.page.locator('#describe').boundingBox();
+  assert.ok(lag.x + lag.width <= table.x + table.width + 0.5 && lag.x + lag.width <= 360, 'LAG is inside the table and the screen');
+  // Element pictures: the sticky strip would cover each element's top.
+  await narrow.page.addStyleTag({ content: '.strip { position: static !important; }' });
   await narrow.page.locator('.operator').screenshot({ path: path.join(OUT, 'narrow-360-operator.png') });
   await narrow.page.locator('.compare').screenshot({ path: path.join(OUT, 'narrow-360-compare.png') });
   await narrow.context.close();
+  const dark = await open(browser, { viewport: { width: 1440, height: 900 }, colorScheme: 'dark' });
+  await dark.page.screenshot({ path: path.join(OUT, 'dark-1440x900.png') });
+  await dark.context.close();
   const embed = await open(browser, { viewport: { width: 400, height: 300 } }, '?embed=1#crash_at_us=5000001');
-  await embed.page.screenshot({ path: path.join(OUT, 'embed-mode.png'), fullPage: true });
+  await embed.page.screenshot({ path: path.join(OUT, 'embed-400x300-mode.png') });
   await embed.context.close();
+});
+
+test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider and the six readouts on one screen, type scaled', async (browser) => {
+  for (const [w, h, minScale] of [[1280, 720, 1.5], [1920, 1080, 2.2]]) {
+    const { page, context } = await open(browser, { viewport: { width: w, height: h } }, '#step=5&projector=1');
+    await page.waitForSelector('.page.projector #tour-caption');
+    const inside = await page.evaluate(() => {
+      const ids = ['tour-caption', 'main-chart', 'crash-slider', 'crash-at',
+        'ro-position', 'ro-durable', 'ro-committed', 'ro-lost', 'ro-duplicated', 'ro-reread'];
+      return ids.map((id) => {
+        const r = document.getElementById(id).getBoundingClientRect();
+        return [id, r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5];
+      }).filter(([, ok]) => !ok).map(([id]) => id);
+    });
+    assert.deepEqual(inside, [], `at ${w}×${h}, outside the screen`);
+    const scale = Number(await page.$eval('#main-chart canvas.base', (c) => c.dataset.typeScale));
+    assert.ok(scale >= minScale, `canvas type scale ${scale} at ${w}×${h} (≥ ${minScale})`);
+    const label = await page.$eval('.screen-side #ro-duplicated .num', (e) => parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(label >= 0.05 * h, `readout numbers ${label} px tall at ${w}×${h}`);
+    await page.screenshot({ path: path.join(OUT, `projector-${w}x${h}.png`) });
+    await context.close();
+  }
+  // The button puts projector=1 into the link; a reload keeps it.
+  const { page, context } = await open(browser, { viewport: { width: 1280, height: 720 } });
+  await page.click('#projector');
+  await page.waitForSelector('.page.projector');
+  await page.waitForFunction(() => location.hash.includes('projector=1'));
+  await page.reload();
+  await page.waitForSelector('.page.projector #main-chart canvas.overlay[data-frame]');
+  await page.click('#projector');
+  await page.waitForSelector('.page.consumer:not(.projector)');
+  await context.close();
+});
+
+test('phone: the readouts stay in view while the strategy changes, and the controls are near', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const strip = await page.locator('#strip').boundingBox();
+  const strategy = await page.locator('#strategy').boundingBox();
+  assert.ok(strategy.y - (strip.y + strip.height) < 844, `the strategy select is within a screen of the readouts (${Math.round(strategy.y)} px)`);
+  await page.locator('#strategy').scrollIntoViewIfNeeded();
+  await page.selectOption('#strategy', 'commit_sync_batch');
+  await page.waitForFunction(() => document.querySelector('#worst-duplicated').dataset.value === '5');
+  const hidden = await page.evaluate(() => ['ro-position', 'ro-durable', 'ro-committed', 'ro-lost', 'ro-duplicated', 'ro-reread', 'crash-slider']
+    .filter((id) => {
+      const r = document.getElementById(id).getBoundingClientRect();
+      return !(r.top >= 0 && r.bottom <= innerHeight && r.height > 0);
+    }));
+  assert.deepEqual(hidden, [], 'readouts and slider out of view after scrolling to the strategy');
+  assert.ok(await page.evaluate(() => document.getElementById('strategy').getBoundingClientRect().bottom <= innerHeight), 'the select too');
+  await page.screenshot({ path: path.join(OUT, 'phone-390x844-strategy.png') });
+  await context.close();
+});
+
+test('words, not identifiers: no option text reads like ^[a-z_]+$', async (browser) => {
+  const { page, context } = await open(browser, {}, '#strategy=transactional');
+  await page.click('.advanced summary');
+  const options = await page.$$eval('option', (os) => os.map((o) => o.textContent.trim()));
+  assert.ok(options.length > 30, `${options.length} options`);
+  assert.deepEqual(options.filter((t) => /^[a-z_]+$/.test(t)), []);
+  await page.selectOption('#preset', 's8-kip848-before-fix');
+  await page.waitForSelector('#preset-expect li');
+  const expect = await page.textContent('#preset-expect');
+  assert.ok(!/›|at_crash|null/.test(expect), `expectations in sentences: ${expect}`);
+  await context.close();
+});
+
+test('the first frame paints before the wasm, answers its slider, and the live page takes over at that instant', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  watch(page);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/*_bg.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(BASE);
+  await page.waitForSelector('#ff-slider');
+  const ff = () => page.evaluate(() => Object.fromEntries(['position', 'durable', 'committed', 'lost', 'duplicated', 'reread']
+    .map((k) => [k, Number(document.getElementById(`ff-ro-${k}`).dataset.value)])));
+  assert.deepEqual(await ff(), defaultsAt(8_200_000), 'reference R1 before any wasm');
+  await page.screenshot({ path: path.join(OUT, 'first-frame-1440x900.png') });
+  await page.focus('#ff-slider');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
+  assert.deepEqual(await ff(), defaultsAt(8_000_000), 'the first frame follows its slider');
+  const box = await page.locator('#ff-slider').boundingBox();
+  await page.mouse.click(box.x + box.width * (3.05 / 12), box.y + box.height / 2);
+  const T = await page.$eval('#ff-slider', (s) => Math.round(Number(s.value)));
+  assert.deepEqual(await ff(), defaultsAt(T), `clicked to ${T} µs`);
+  release();
+  await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  assert.equal(await page.$('#first-frame'), null, 'the live page replaced the frame');
+  assert.equal(await crashUs(page), T, 'the live page starts where the reader left the slider');
+  await expectFollows(page, 'after the hand-over');
+  await context.close();
+});
+
+test('the offline page: one file that runs from disk without a single request', async (browser) => {
+  const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/offset-window-offline.html');
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  const requests = [];
+  page.on('request', (r) => { if (!/^(data|blob|file):/.test(r.url())) requests.push(r.url()); });
+  page.on('pageerror', (e) => problems.push(`offline page: ${e.message}`));
+  await page.goto(`file://${file}`);
+  await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  assert.deepEqual(await readouts(page), defaultsAt(8_200_000));
+  assert.equal(await page.$('#offline'), null, 'no offline link inside the offline copy');
+  assert.deepEqual(requests, [], 'no request left the file');
+  await context.close();
+  const online = await open(browser);
+  assert.equal(await online.page.getAttribute('#offline', 'href'), 'offset-window-offline.html');
+  await online.context.close();
+});
+
+test('smaller items: crash field "13", base offset in the link, close() and in-flight readouts', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.click('#crash-at', { clickCount: 3 });
+  await page.keyboard.type('13');
+  await page.waitForSelector('#crash-error');
+  assert.equal(await crashUs(page), 8_200_000, 'a refused "13" leaves the crash where it was, not at the "1" typed on the way');
+  await page.fill('#base-offset', '1000');
+  await page.waitForFunction(() => location.hash.includes('base_offset=1000'));
+  await page.reload();
+  await page.waitForSelector('#ro-committed[data-value="1025"]');
+  await page.goto(`${BASE}#close_at_ms=6000`);
+  await page.waitForFunction(() => document.querySelector('#crash-shown')?.textContent.startsWith('After close()'));
+  await page.goto(`${BASE}#crash_at_us=5001000`);
+  await page.waitForFunction(() => /25 in flight, lands at 5\.005 s/.test(document.querySelector('#ro-committed')?.textContent));
+  await context.close();
 });
 
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });

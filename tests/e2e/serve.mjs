@@ -1,14 +1,19 @@
 // A static file server for dist/ on 127.0.0.1, on a free port (port 0 lets the kernel
 // choose), under a sub-path (as a blog hosts it: everything outside PREFIX is 404): prints
-// its base URL as the first line of stdout, then serves until killed.
-// Usage: node tests/e2e/serve.mjs DIR [PORT] [PREFIX]   (PREFIX like /blog/kafka/, default /)
+// its base URL as the first line of stdout, then serves until killed. Like a host set up
+// for precompressed files (nginx gzip_static / brotli_static), it answers with FILE.br or
+// FILE.gz when the browser accepts that encoding and the build wrote one
+// (scripts/precompress.mjs); `--plain` serves every file as it is.
+// Usage: node tests/e2e/serve.mjs DIR [PORT] [PREFIX] [--plain]   (PREFIX like /blog/kafka/, default /)
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
 
-const root = path.resolve(process.argv[2] ?? 'dist');
-const port = Number(process.argv[3] ?? 0);
-const prefix = process.argv[4] ?? '/';
+const args = process.argv.slice(2).filter((a) => a !== '--plain');
+const plain = process.argv.includes('--plain');
+const root = path.resolve(args[0] ?? 'dist');
+const port = Number(args[1] ?? 0);
+const prefix = args[2] ?? '/';
 if (!prefix.startsWith('/') || !prefix.endsWith('/')) throw new Error(`PREFIX must start and end with /: ${prefix}`);
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -17,6 +22,7 @@ const types = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
+  '.json': 'application/json',
 };
 
 const server = http.createServer((req, res) => {
@@ -31,7 +37,9 @@ const server = http.createServer((req, res) => {
     return;
   }
   if (file.endsWith(path.sep)) file = path.join(file, 'index.html');
-  fs.readFile(file, (err, body) => {
+  const accepted = plain ? [] : (req.headers['accept-encoding'] ?? '').split(',').map((e) => e.trim().split(';')[0]);
+  const encoding = [['br', '.br'], ['gzip', '.gz']].find(([e, ext]) => accepted.includes(e) && fs.existsSync(file + ext));
+  fs.readFile(encoding ? file + encoding[1] : file, (err, body) => {
     if (err) {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
@@ -39,6 +47,8 @@ const server = http.createServer((req, res) => {
     res.writeHead(200, {
       'content-type': types[path.extname(file)] ?? 'application/octet-stream',
       'cache-control': 'no-store',
+      vary: 'accept-encoding',
+      ...(encoding ? { 'content-encoding': encoding[0] } : {}),
     });
     res.end(body);
   });

@@ -3,17 +3,15 @@
 //! page (`index.html`, binary `offset-window-app`, [`start`]) and the producer page
 //! (`producer.html`, binary `offset-window-producer`, [`start_producer`]).
 //!
-//! One job per module, data flowing one way (scenario → simulate → run → draw / readouts):
+//! One job per module, data flowing one way (scenario → simulate → run → draw / readouts).
+//! The pure parts — state and reducer, URL codec, words, charts generic over the plotters
+//! `DrawingBackend` — live in `offset-window-view` (re-exported here as [`state`], [`url`],
+//! [`charts`], [`presets`], [`tour`]), which builds and is tested on the host too. Here:
 //!
-//! * [`state`]: the page's one [`state::State`], the [`state::Action`]s that change it and
-//!   a pure reducer. The crash instant is held in µs apart from the scenario.
-//! * [`url`]: the state in the URL fragment (a link reproduces the page).
-//! * [`charts`]: drawing functions generic over the plotters `DrawingBackend`.
 //! * [`components`]: the Yew components. The run is memoised on the scenario without the
 //!   crash instant, so the crash slider never re-simulates; each component takes only the
 //!   props it shows, so moving one control re-renders only what depends on it.
-//! * [`presets`] and [`tour`]: the `scenarios/` files and the guided tour's steps, as data.
-//! * [`producer`]: the producer page (SPEC §9), with its own state, chart and tour.
+//! * [`producer`]: the producer page (docs/model.md §9), with its own state, chart and tour.
 //!
 //! Everything is compiled for `wasm32` only: on the host this crate is empty, so host
 //! builds of the workspace skip yew and web-sys.
@@ -21,19 +19,11 @@
 #![forbid(unsafe_code)]
 
 #[cfg(target_arch = "wasm32")]
-pub mod charts;
-#[cfg(target_arch = "wasm32")]
 pub mod components;
-#[cfg(target_arch = "wasm32")]
-pub mod presets;
 #[cfg(target_arch = "wasm32")]
 pub mod producer;
 #[cfg(target_arch = "wasm32")]
-pub mod state;
-#[cfg(target_arch = "wasm32")]
-pub mod tour;
-#[cfg(target_arch = "wasm32")]
-pub mod url;
+pub use offset_window_view::{charts, presets, state, tour, url};
 
 #[cfg(target_arch = "wasm32")]
 pub use components::App;
@@ -56,7 +46,7 @@ pub fn start() {
 }
 
 /// The producer page (`producer.html`, served as `producer/`): the panic hook, then
-/// [`producer::ProducerApp`] (SPEC §9). Its own wasm, so the consumer page never loads it.
+/// [`producer::ProducerApp`] (docs/model.md §9). Its own wasm, so the consumer page never loads it.
 #[cfg(target_arch = "wasm32")]
 pub fn start_producer() {
     console_error_panic_hook::set_once();

@@ -1,5 +1,5 @@
 //! The producer view (the producer page, `producer/`) in headless Chromium: mount it, place a fault with
-//! a mouse click on the time axis, switch idempotence, read the counters (SPEC §9
+//! a mouse click on the time axis, switch idempotence, read the counters (docs/model.md §9
 //! reference: 4 batches of 5, ack of batch 1 lost: 25 records without idempotence, 20 with).
 //!
 //! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
@@ -134,7 +134,7 @@ async fn mounts_with_the_defaults() {
 }
 
 #[wasm_bindgen_test]
-async fn spec_reference_lost_ack_25_without_idempotence_20_with() {
+async fn model_reference_lost_ack_25_without_idempotence_20_with() {
     let view = mount().await;
     view.click_send("1.1").await; // "ack lost" is the kind selected at first
     assert_eq!(view.root.query_selector_all("#faults li").unwrap().length(), 1);

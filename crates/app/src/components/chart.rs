@@ -1,12 +1,15 @@
 //! A chart on two stacked canvases: the base (lines, shading, axes) is redrawn only when
-//! the run or the canvas size changes; the overlay (the crash marker) whenever the crash
-//! moves. Both backing stores are sized by `devicePixelRatio`. Pointer events on the
-//! overlay drag the crash (mouse, pen and touch alike).
+//! the run, the canvas size or the look (projector type, dark colours) changes; the overlay
+//! (the crash marker) whenever the crash moves. Both backing stores are sized by
+//! `devicePixelRatio`; a `ResizeObserver` follows the canvas box (a window resize, a layout
+//! change such as projector mode). Pointer events on the overlay drag the crash (mouse, pen
+//! and touch alike).
 
 use super::controls::snap_drag_us;
 use super::{rendered, RunRef};
 use crate::charts::{self, Frame};
 use crate::state::{Action, State};
+use offset_window_view::backend::Backend;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -61,13 +64,22 @@ pub struct ChartProps {
     pub crash_at_us: u64,
     /// Where a drag on the chart sends the crash.
     pub dispatch: UseReducerDispatcher<State>,
-    /// Projector mode: text, lines and marks drawn 1.5 times larger.
+    /// Projector mode: text, lines and marks drawn larger ([`projector_type`]).
     #[prop_or_default]
-    pub large_type: bool,
+    pub projector: bool,
+    /// The dark palette (`prefers-color-scheme: dark`).
+    #[prop_or_default]
+    pub dark: bool,
 }
 
-/// How much larger projector mode draws the charts' text, lines and marks.
-const LARGE_TYPE: f64 = 1.5;
+/// How much larger projector mode draws the charts' text, lines and marks: 1.5 at
+/// 1280 × 720, growing with the window to 2.25 at 1920 × 1080 (at most 3).
+fn projector_type() -> f64 {
+    let Some(w) = web_sys::window() else { return 1.5 };
+    let px = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
+    let (width, height) = (px(w.inner_width()), px(w.inner_height()));
+    1.5 * (width / 1280.0).min(height / 720.0).clamp(1.0, 2.0)
+}
 
 /// Sizes `canvas`'s backing store to its CSS box × `devicePixelRatio`; returns the size in
 /// device px and the device px per CSS px.
@@ -103,35 +115,37 @@ pub fn Chart(p: &ChartProps) -> Html {
     let overlay_count = use_mut_ref(|| 0u32);
     // Where the crash marker was last drawn (frame, x): moving it clears only that strip.
     let last_marker: Rc<RefCell<Option<(Frame, f64)>>> = use_mut_ref(|| None);
-    // The CSS size and pixel ratio: a window resize changes it and redraws.
-    let size = use_state_eq(|| (0i32, 0i32, 0u64));
+    // The CSS size, pixel ratio and projector type scale: a change redraws.
+    let size = use_state_eq(|| (0i32, 0i32, 0u64, 0u64));
     {
-        let base = base.clone();
-        let size = size.setter();
-        use_effect_with((), move |_| {
+        let (base, size) = (base.clone(), size.setter());
+        let projector = p.projector;
+        use_effect_with(projector, move |_| {
+            let watched = base_box(&base);
             let measure = move || {
                 if let Some(c) = base.cast::<HtmlCanvasElement>() {
                     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-                    size.set((c.client_width(), c.client_height(), dpr.to_bits()));
+                    let scale = if projector { projector_type() } else { 1.0 };
+                    size.set((c.client_width(), c.client_height(), dpr.to_bits(), scale.to_bits()));
                 }
             };
             measure();
             let listener = Closure::<dyn Fn()>::new(measure);
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+            let observer = web_sys::ResizeObserver::new(listener.as_ref().unchecked_ref()).ok();
+            if let (Some(o), Some(b)) = (&observer, watched) {
+                o.observe(&b);
             }
             move || {
-                if let Some(w) = window {
-                    let _ =
-                        w.remove_event_listener_with_callback("resize", listener.as_ref().unchecked_ref());
+                if let Some(o) = observer {
+                    o.disconnect();
                 }
+                drop(listener);
             }
         });
     }
     {
         let (base, overlay, frame) = (base.clone(), overlay.clone(), frame.clone());
-        use_effect_with((p.run.clone(), *size, p.large_type), move |(run, _, large_type)| {
+        use_effect_with((p.run.clone(), *size, p.dark), move |(run, size, dark)| {
             let (Some(canvas), Some(top)) =
                 (base.cast::<HtmlCanvasElement>(), overlay.cast::<HtmlCanvasElement>())
             else {
@@ -139,10 +153,13 @@ pub fn Chart(p: &ChartProps) -> Html {
             };
             let (w, h, scale) = fit(&canvas, kind.fallback_css_size());
             fit(&top, kind.fallback_css_size());
-            let f = kind.frame((w, h), if *large_type { scale * LARGE_TYPE } else { scale }, &run.0);
+            let type_scale = f64::from_bits(size.3).max(1.0);
+            let f = Frame { dark: *dark, ..kind.frame((w, h), scale * type_scale, &run.0) };
+            // The type scale, for the tests: projector mode draws everything larger.
+            let _ = canvas.set_attribute("data-type-scale", &crate::state::fixed(type_scale, 2));
             *frame.borrow_mut() = Some(f);
             let Some(backend) = CanvasBackend::with_canvas_object(canvas) else { return };
-            let root = backend.into_drawing_area();
+            let root = Backend::Canvas(backend).into_drawing_area();
             let drawn = match kind {
                 ChartKind::Main => charts::draw_main(&root, &run.0, &f),
                 ChartKind::Profile => charts::draw_profile(&root, &run.0, &f),
@@ -156,53 +173,43 @@ pub fn Chart(p: &ChartProps) -> Html {
         let (overlay, frame, count, last) =
             (overlay.clone(), frame.clone(), overlay_count.clone(), last_marker);
         // After the base effect (declared first), so a new frame is in place.
-        use_effect_with(
-            (p.run.clone(), p.crash_at_us, *size, p.large_type),
-            move |(run, crash_at_us, ..)| {
-                let (Some(top), Some(f)) = (overlay.cast::<HtmlCanvasElement>(), *frame.borrow()) else {
-                    return;
-                };
-                if let Some(ctx) = top
-                    .get_context("2d")
-                    .ok()
-                    .flatten()
-                    .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
-                {
-                    let (w, h) = (top.width() as f64, top.height() as f64);
-                    match *last.borrow() {
-                        // Same frame: only the strip of the old marker (line, grip, dots) is dirty.
-                        Some((old, x)) if old == f => {
-                            let pad = charts::CRASH_MARKER_HALF_WIDTH * f.scale;
-                            ctx.clear_rect(x - pad, 0.0, 2.0 * pad, h);
-                        }
-                        _ => ctx.clear_rect(0.0, 0.0, w, h),
+        use_effect_with((p.run.clone(), p.crash_at_us, *size, p.dark), move |(run, crash_at_us, ..)| {
+            let (Some(top), Some(f)) = (overlay.cast::<HtmlCanvasElement>(), *frame.borrow()) else {
+                return;
+            };
+            if let Some(ctx) = top
+                .get_context("2d")
+                .ok()
+                .flatten()
+                .and_then(|c| c.dyn_into::<CanvasRenderingContext2d>().ok())
+            {
+                let (w, h) = (top.width() as f64, top.height() as f64);
+                match *last.borrow() {
+                    // Same frame: only the strip of the old marker (line, grip, dots) is dirty.
+                    Some((old, x)) if old == f => {
+                        let pad = charts::CRASH_MARKER_HALF_WIDTH * f.scale;
+                        ctx.clear_rect(x - pad, 0.0, 2.0 * pad, h);
                     }
+                    _ => ctx.clear_rect(0.0, 0.0, w, h),
                 }
-                *last.borrow_mut() = Some((f, f.x(*crash_at_us).round()));
-                let at = run.0.state_at(*crash_at_us);
-                let values: Vec<(f64, plotters::style::RGBColor)> = match kind {
-                    ChartKind::Main => [
-                        (at.position, charts::POSITION),
-                        (Some(at.durable), charts::DURABLE),
-                        (at.committed, charts::COMMITTED),
-                    ]
-                    .into_iter()
-                    .filter_map(|(v, colour)| Some((v? as f64, colour)))
-                    .collect(),
-                    ChartKind::Profile => {
-                        vec![(at.duplicated as f64, charts::DUPLICATED), (at.lost as f64, charts::LOST)]
-                    }
-                };
-                let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
-                if let Err(e) = charts::draw_crash(&backend.into_drawing_area(), &f, *crash_at_us, &values) {
-                    report("drawing the crash marker failed", e);
-                }
-                // A counter the budget check and the tests watch to know the marker was redrawn.
-                let mut n = count.borrow_mut();
-                *n += 1;
-                let _ = top.set_attribute("data-frame", &n.to_string());
-            },
-        );
+            }
+            *last.borrow_mut() = Some((f, f.x(*crash_at_us).round()));
+            let at = run.0.state_at(*crash_at_us);
+            let values = match kind {
+                ChartKind::Main => charts::main_values(&at, f.pal()),
+                ChartKind::Profile => charts::profile_values(&at, f.pal()),
+            };
+            let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
+            if let Err(e) =
+                charts::draw_crash(&Backend::Canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
+            {
+                report("drawing the crash marker failed", e);
+            }
+            // A counter the budget check and the tests watch to know the marker was redrawn.
+            let mut n = count.borrow_mut();
+            *n += 1;
+            let _ = top.set_attribute("data-frame", &n.to_string());
+        });
     }
 
     // A finger that lands on the chart may be scrolling the page: touch moves the crash only
@@ -272,21 +279,25 @@ pub fn Chart(p: &ChartProps) -> Html {
              offset, with shading where a crash would lose or duplicate records",
         ),
         ChartKind::Profile => (
-            html! { <>{ "If the crash came at that instant: records lost and duplicated" }</> },
-            "Records a crash would lose and duplicate, for every crash instant",
+            html! { <>{ "If the crash came at that instant: records lost and processed twice" }</> },
+            "Records a crash would lose and process twice, for every crash instant",
         ),
     };
+    // The axis titles are drawn on the canvas (they go into the exports too).
     html! {
         <figure class={classes!("chart", kind.id())} id={kind.id()}>
             <figcaption><h2 class="chart-title">{ title }</h2></figcaption>
-            <p class="axis-y">{ if kind == ChartKind::Main { "offset ↑" } else { "records ↑" } }</p>
             <div class="canvas-box">
                 <canvas class="base" ref={base} role="img" aria-label={label}></canvas>
                 <canvas class="overlay" ref={overlay} aria-hidden="true"
                     onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}
                     onpointerup={on_pointer.clone()} onpointercancel={on_pointer.clone()}></canvas>
             </div>
-            <p class="axis-x">{ "simulated time (s)" }</p>
         </figure>
     }
+}
+
+/// The box both canvases fill (the base canvas's parent): what the `ResizeObserver` watches.
+fn base_box(base: &NodeRef) -> Option<Element> {
+    base.cast::<HtmlCanvasElement>()?.parent_element()
 }

@@ -1,11 +1,15 @@
 //! The controls: the crash instant, and one field per scenario key, each labelled with the
-//! Kafka property name (or our own name where Kafka has none) and its unit. Ranges come
-//! from the core's key table; refused input keeps the text and shows the core's message.
+//! Kafka property name (or our own words where Kafka has none) and its unit, every choice
+//! shown by its label. Ranges come from the core's key table; refused input keeps the text
+//! and shows a message naming the field and its range.
 
 use super::rendered;
-use crate::state::{seconds_text, Action, State};
-use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, US_PER_MS};
+use crate::state::{Action, State};
+use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel};
 use offset_window_sim::{Client, Strategy};
+pub use offset_window_view::crash::{crash_key_step_us, crash_key_target, snap_drag_us};
+use offset_window_view::fields::{self, Field, FIELDS};
+use offset_window_view::text::seconds_text;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -23,44 +27,6 @@ pub struct CrashProps {
     pub error: Option<String>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,
-}
-
-/// The keyboard step of the crash slider: 1, 2 or 5 × 10^k µs, about 1/240 of the horizon
-/// (50 ms for the default 12 s).
-pub fn crash_key_step_us(horizon_us: u64) -> u64 {
-    let raw = (horizon_us / 240).max(1);
-    let mut mag = 1u64;
-    while mag * 10 <= raw {
-        mag *= 10;
-    }
-    [1, 2, 5, 10].into_iter().map(|m| m * mag).find(|&s| s >= raw).unwrap_or(10 * mag)
-}
-
-/// Where a key press moves the crash from `at` (µs), on the grid of `step`; `None` for keys
-/// the slider does not handle.
-pub fn crash_key_target(key: &str, at: u64, step: u64, horizon: u64) -> Option<u64> {
-    let up = |n: u64| (at / step + n) * step;
-    let down = |n: u64| (at.div_ceil(step)).saturating_sub(n) * step;
-    let target = match key {
-        "ArrowRight" | "ArrowUp" => up(1),
-        "ArrowLeft" | "ArrowDown" => down(1),
-        "PageUp" => up(10),
-        "PageDown" => down(10),
-        "Home" => 1,
-        "End" => horizon,
-        _ => return None,
-    };
-    Some(target.clamp(1, horizon))
-}
-
-/// A slider position or a pointer on the chart, µs, snapped to whole milliseconds (a
-/// reader drags to round instants; exact instants come from the worst-case buttons and the
-/// seconds field) when the horizon is long enough for that to be invisible.
-pub fn snap_drag_us(us: f64, horizon_us: u64) -> u64 {
-    let us = us.max(0.0).round() as u64;
-    let snapped =
-        if horizon_us >= 1_000 * US_PER_MS { (us + US_PER_MS / 2) / US_PER_MS * US_PER_MS } else { us };
-    snapped.clamp(1, horizon_us)
 }
 
 /// The crash instant: a slider over the horizon (mouse, touch, keyboard) and an exact
@@ -116,21 +82,19 @@ pub struct ControlsProps {
     pub dispatch: UseReducerDispatcher<State>,
 }
 
-/// Slider range of a numeric field: min, max, step, in the field's unit.
-type Slider = (u32, u32, u32);
-
-/// Every scenario control; the less-used ones in an "advanced" group.
+/// Every scenario control, labelled in the page's words (`offset_window_view::fields`): how
+/// the application commits first (what the article's steps change), the less-used ones in
+/// an "advanced" group.
 #[function_component]
 pub fn Controls(p: &ControlsProps) -> Html {
     rendered("Controls");
     let s = &p.fields.scenario;
-    let field = |key: &'static str, label: &'static str, kafka: bool, unit: &'static str, slider: Slider| {
+    let field = |f: &'static Field| {
         // The exact decimal text of the value (a slider reads it as a number).
-        let value = s.get(key).map(|v| v.to_string()).unwrap_or_default();
+        let value = s.get(f.key).map(|v| v.to_string()).unwrap_or_default();
         html! {
-            <NumberField key_name={key} {label} {kafka} {unit} slider={Some(slider)} {value}
-                text={p.fields.field_text(key)} error={p.fields.errors.get(key).cloned()}
-                dispatch={p.dispatch.clone()} />
+            <NumberField field={f} {value} text={p.fields.field_text(f.key)}
+                error={p.fields.errors.get(f.key).cloned()} dispatch={p.dispatch.clone()} />
         }
     };
     let current = |key: &str| s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
@@ -138,7 +102,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
         let shown: Vec<(String, String)> = CHOICES.iter().map(|&k| (choice_id(k), current(k))).collect();
         use_effect(move || shown.iter().for_each(|(id, value)| show_choice(id, value)));
     }
-    let choice = |key: &'static str, label: &'static str, names: &'static [&'static str]| {
+    let choice = |key: &'static str, options: Vec<(&'static str, &'static str)>| {
         let current = current(key);
         let id = choice_id(key);
         let onchange = {
@@ -152,38 +116,32 @@ pub fn Controls(p: &ControlsProps) -> Html {
         };
         html! {
             <div class="field">
-                <label for={id.clone()}>{ label }</label>
+                <label for={id.clone()}>{ fields::label(key) }</label>
                 <select {id} {onchange}>
-                    { for names.iter().map(|n| html! { <option value={*n} selected={*n == current}>{ *n }</option> }) }
+                    { for options.into_iter().map(|(name, label)| html! {
+                        <option value={name} selected={name == current}>{ label }</option>
+                    }) }
                 </select>
                 if let Some(e) = p.fields.errors.get(key) { <p class="field-error" role="alert">{ e }</p> }
             </div>
         }
     };
+    let (main, advanced): (Vec<&'static Field>, Vec<&'static Field>) =
+        FIELDS.iter().partition(|f| !f.advanced);
     html! {
         <section class="controls" aria-labelledby="controls-title">
             <h2 id="controls-title">{ "The consumer" }</h2>
-            { field("max.poll.records", "max.poll.records", true, "records", (1, 50, 1)) }
-            { field("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", (100, 12_000, 100)) }
-            { field("record_processing_ms", "record processing time", false, "ms", (10, 1_000, 10)) }
             <CommitChoice strategy={s.strategy} worker_pool={s.worker_pool} client={s.client}
                 error={p.fields.errors.get("worker_pool").or(p.fields.errors.get("strategy"))
                     .or(p.fields.errors.get("client")).cloned()}
                 dispatch={p.dispatch.clone()} />
+            { for main.into_iter().map(field) }
             <details class="advanced">
                 <summary>{ "Advanced: commit latency, pool, close, eviction, horizon" }</summary>
-                { field("commit_latency_ms", "commit latency (OffsetCommit round trip)", false, "ms", (0, 500, 1)) }
-                { field("pool_max_in_flight_batches", "pool capacity (batches in flight)", false, "batches", (1, 16, 1)) }
-                { field("pool_threads", "pool threads", false, "threads", (1, 16, 1)) }
-                { field("commit_every_records", "commit every N records (for commitSync every N)", false, "records", (1, 100, 1)) }
-                { field("horizon_ms", "horizon (simulated time shown)", false, "ms", (1_000, 60_000, 1_000)) }
-                { field("max.poll.interval.ms", "max.poll.interval.ms", true, "ms", (1_000, 300_000, 1_000)) }
-                <NumberField key_name="close_at_ms" label="close() at (empty: never)" kafka={false} unit="ms"
-                    slider={None::<Slider>} value={String::new()} text={p.fields.field_text("close_at_ms")}
-                    error={p.fields.errors.get("close_at_ms").cloned()} dispatch={p.dispatch.clone()} />
-                { choice("commit_value", "manual commits send", &["next_offset", "record_offset"]) }
+                { for advanced.into_iter().map(field) }
+                { choice("commit_value", CommitValue::ALL.iter().map(|v| (v.name(), fields::option_label("commit_value", v.name(), v.label()))).collect()) }
                 if s.strategy == Strategy::Transactional {
-                    { choice("isolation.level", "isolation.level of the output's reader", &["read_committed", "read_uncommitted"]) }
+                    { choice("isolation.level", IsolationLevel::ALL.iter().map(|v| (v.name(), fields::option_label("isolation.level", v.name(), v.label()))).collect()) }
                 }
             </details>
         </section>
@@ -193,80 +151,54 @@ pub fn Controls(p: &ControlsProps) -> Html {
 /// Props of [`NumberField`].
 #[derive(Properties, PartialEq)]
 pub struct NumberFieldProps {
-    /// The scenario key (a name from `scenario::KEYS`).
-    pub key_name: &'static str,
-    /// The label: the Kafka property name when `kafka`, else our words.
-    pub label: &'static str,
-    /// Whether `label` is a Kafka property name (shown as code).
-    pub kafka: bool,
-    /// The unit, as shown.
-    pub unit: &'static str,
+    /// The field: key, label, unit, hint, slider range.
+    pub field: &'static Field,
     /// The current value, in the unit, as decimal text, for the slider.
     pub value: String,
     /// What the text field shows.
     pub text: String,
-    /// The slider's range; `None` for a text field only.
-    pub slider: Option<Slider>,
     /// Why the typed text was refused, if it was.
     pub error: Option<String>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,
 }
 
-fn range_hint(key: &str) -> String {
-    let Some(spec) = key_spec(key) else { return String::new() };
-    match spec.kind {
-        KeyKind::Count { min, max } => format!("{min} to {max} {}", spec.unit),
-        KeyKind::Millis { min_us, max_us } | KeyKind::OptionalMillis { min_us, max_us } => {
-            format!("{} to {} ms", format_millis(min_us), format_millis(max_us))
-        }
-        _ => String::new(),
-    }
-}
-
 /// A numeric scenario key: a slider over a comfortable range and a text field that takes
 /// anything in the key's full range (`scenario::KEYS`).
 #[function_component]
 pub fn NumberField(p: &NumberFieldProps) -> Html {
-    rendered(match p.key_name {
+    let f = p.field;
+    rendered(match f.key {
         "max.poll.records" => "control:max.poll.records",
-        "auto.commit.interval.ms" => "control:auto.commit.interval.ms",
         "record_processing_ms" => "control:record_processing_ms",
-        "commit_latency_ms" => "control:commit_latency_ms",
-        "pool_max_in_flight_batches" => "control:pool_max_in_flight_batches",
-        "pool_threads" => "control:pool_threads",
-        "commit_every_records" => "control:commit_every_records",
-        "horizon_ms" => "control:horizon_ms",
-        "max.poll.interval.ms" => "control:max.poll.interval.ms",
-        "close_at_ms" => "control:close_at_ms",
         _ => "control:other",
     });
-    let key = p.key_name;
+    let key = f.key;
     let id = format!("f-{}", key.replace('.', "-"));
     let on_input = p.dispatch.to_callback().reform(move |e: InputEvent| {
         let input: HtmlInputElement = e.target_unchecked_into();
         Action::SetField { key, text: input.value() }
     });
-    let help = key_spec(key).map(|k| k.help).unwrap_or_default();
     let error_id = format!("{id}-error");
+    let range = crate::state::page_range(key).unwrap_or_default();
     html! {
         <div class="field">
             <label for={id.clone()}>
-                if p.kafka { <code>{ p.label }</code> } else { { p.label } }
-                { " " }<span class="unit">{ format!("({})", p.unit) }</span>
+                if f.kafka { <code>{ f.label }</code> } else { { f.label } }
+                { " " }<span class="unit">{ format!("({})", f.unit) }</span>
             </label>
             <div class="field-row">
-                if let Some((min, max, step)) = p.slider {
+                if let Some((min, max, step)) = f.slider {
                     <input type="range" id={format!("{id}-slider")} min={min.to_string()} max={max.to_string()} step={step.to_string()}
                         value={p.value.clone()} oninput={on_input.clone()}
-                        aria-label={format!("{} {}", p.label, p.unit)}
-                        aria-valuetext={format!("{} {}", p.value, p.unit)} />
+                        aria-label={format!("{} {}", f.label, f.unit)}
+                        aria-valuetext={format!("{} {}", p.value, f.unit)} />
                 }
                 <input type="text" id={id} class="num" inputmode="decimal" autocomplete="off"
                     value={p.text.clone()} oninput={on_input}
                     aria-invalid={p.error.is_some().to_string()} aria-describedby={error_id.clone()} />
             </div>
-            <p class="hint">{ format!("{help}; {}", range_hint(key)) }</p>
+            <p class="hint">{ format!("{}; {range}", f.hint) }</p>
             if let Some(e) = &p.error { <p class="field-error" id={error_id} role="alert">{ e }</p> }
         </div>
     }
@@ -325,7 +257,7 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
             <label for="client">{ "client" }</label>
             <select id="client" onchange={on_client} aria-describedby="client-note">
                 { for Client::ALL.iter().map(|c| html! {
-                    <option value={c.name()} selected={*c == p.client}>{ c.name() }</option>
+                    <option value={c.name()} selected={*c == p.client}>{ c.label() }</option>
                 }) }
             </select>
             <p class="hint" id="client-note">{ p.client.note() }</p>

@@ -1,6 +1,7 @@
-//! The Yew components of the page. [`App`] owns the state and the memoised run; every
-//! other component takes only what it shows, as props compared cheaply (the run by
-//! pointer), so a change re-renders just the components that depend on it.
+//! The Yew components of the page. [`App`] owns the state and the memoised run and lays the
+//! page out for its mode (page, projector, embed); every other component takes only what it
+//! shows, as props compared cheaply (the run by pointer), so a change re-renders just the
+//! components that depend on it.
 
 mod chart;
 mod controls;
@@ -9,10 +10,11 @@ mod readouts;
 mod tour;
 
 pub use chart::{Chart, ChartKind};
-pub use panels::{chart_svg, compare_runs, embed_snippet, result_json};
+pub use panels::embed_snippet;
 
-use crate::state::{Action, CRASH_FIELD};
+use crate::state::{Action, State, CRASH_FIELD};
 use offset_window_sim::{simulate, Run, ScenarioError};
+use offset_window_view::text;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -53,11 +55,6 @@ pub fn render_count(name: &str) -> u32 {
 }
 
 /// Static parts of the page, handed to the browser as strings (no per-element code).
-const HEADER: &str = concat!(
-    r#"<header class="top"><h1>Offset window</h1><p class="lede">One Kafka consumer reads partition "#,
-    r#"<code>orders-3</code>. Drag the crash through time and see which records a restart would lose "#,
-    r#"and which it would process a second time.</p></header>"#
-);
 const FOOTER_NOTE: &str = concat!(
     "<span>Simulated time; every number comes from the offset-window simulator running in this page. ",
     "Checked against real clients (tests/conformance): it agrees with kafka-clients 4.3.0 and ",
@@ -66,62 +63,76 @@ const FOOTER_NOTE: &str = concat!(
     "off-by-one commits).</span>"
 );
 
-/// The whole page.
-#[function_component]
-pub fn App() -> Html {
-    rendered("App");
-    let state = use_reducer(|| {
-        let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-        crate::url::state_from(&hash)
-    });
-    let dispatch = state.dispatcher();
-    let embed = use_memo((), |_| crate::query_has("embed=1"));
-    let projector = use_state_eq(|| false);
-    // Back and forward between tour steps: the URL is the state.
+/// The URL fragment now (with its `#`; empty when there is none).
+fn hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Whether the reader's system asks for dark colours, following changes while the page is
+/// open.
+#[hook]
+fn use_dark() -> bool {
+    let query =
+        || web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
+    let dark = use_state_eq(move || query().is_some_and(|q| q.matches()));
     {
-        let dispatch = dispatch.clone();
+        let dark = dark.setter();
         use_effect_with((), move |_| {
-            let listener = Closure::<dyn Fn()>::new(move || {
-                let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-                dispatch.dispatch(Action::Restore(Box::new(crate::url::state_from(&hash))));
+            let list = query();
+            let listener = Closure::<dyn Fn()>::new({
+                let list = list.clone();
+                move || dark.set(list.as_ref().is_some_and(|q| q.matches()))
             });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+            if let Some(l) = &list {
+                let _ = l.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
             }
             move || {
-                if let Some(w) = window {
+                if let Some(l) = list {
                     let _ =
-                        w.remove_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+                        l.remove_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
                 }
             }
         });
     }
-    let written_step = use_mut_ref(|| state.tour_step);
-    // The link to this state; its scenario part only changes with the scenario.
-    let scenario_part = use_memo(state.scenario.clone(), crate::url::scenario_fragment);
-    let fragment = crate::url::join((*scenario_part).clone(), state.crash_at_us, state.tour_step);
-    // Keep the URL fragment in step: a new tour step is a new history entry at once; any
-    // other change replaces the entry, at most every 250 ms (no history flood while dragging).
-    use_effect_with((fragment.clone(), state.tour_step), move |(fragment, step)| {
+    *dark
+}
+
+/// Keeps the URL fragment in step with the state: a new tour step is a new history entry at
+/// once; any other change replaces the entry, at most every 250 ms (no history flood while
+/// dragging). Back and forward restore the state they land on.
+#[hook]
+fn use_url(fragment: String, step: Option<usize>, dispatch: UseReducerDispatcher<State>) {
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn Fn()>::new(move || {
+            dispatch.dispatch(Action::Restore(Box::new(crate::url::state_from(&hash()))));
+        });
+        let window = web_sys::window();
+        if let Some(w) = &window {
+            let _ = w.add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = window {
+                let _ = w.remove_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+            }
+        }
+    });
+    let written_step = use_mut_ref(|| step);
+    use_effect_with((fragment, step), move |(fragment, step)| {
         let fragment = fragment.clone();
         let window = web_sys::window().expect("a window");
         let new_step = *written_step.borrow() != *step;
         *written_step.borrow_mut() = *step;
-        if new_step {
-            let location = window.location();
-            if location.hash().unwrap_or_default().trim_start_matches('#') != fragment {
-                if let Ok(history) = window.history() {
-                    let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
-                }
+        if new_step && hash().trim_start_matches('#') != fragment {
+            if let Ok(history) = window.history() {
+                let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
             }
         }
         let write = Closure::<dyn Fn()>::new(move || {
             let Some(w) = web_sys::window() else { return };
-            let location = w.location();
-            if location.hash().unwrap_or_default().trim_start_matches('#') == fragment {
+            if hash().trim_start_matches('#') == fragment {
                 return;
             }
+            let location = w.location();
             let url = if fragment.is_empty() {
                 location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
             } else {
@@ -142,11 +153,27 @@ pub fn App() -> Html {
             drop(write);
         }
     });
-    // The crash instant is not part of `state.scenario` (pinned to the horizon), so moving
-    // it never re-runs the simulation.
+}
+
+/// The whole page.
+#[function_component]
+pub fn App() -> Html {
+    rendered("App");
+    let state = use_reducer(|| crate::url::state_from(&hash()));
+    let dispatch = state.dispatcher();
+    let embed = *use_memo((), |_| crate::query_has("embed=1"));
+    let dark = use_dark();
+    // The link to this state; its scenario part only changes with the scenario.
+    let scenario_part = use_memo(state.scenario.clone(), crate::url::scenario_fragment);
+    let fragment = crate::url::join(&scenario_part, &state);
+    use_url(fragment.clone(), state.tour_step, dispatch.clone());
+    // The crash instant is not part of `state.scenario`, so moving it never re-runs the
+    // simulation.
     let run: Rc<Result<RunRef, ScenarioError>> =
         use_memo(state.scenario.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
     let crash_at_us = state.crash_at_us;
+    let base = state.base_offset;
+    let projector = state.projector && !embed;
     // What the scenario controls show: the state without the crash instant and its field,
     // so that moving the crash leaves them alone.
     let fields = {
@@ -156,77 +183,9 @@ pub fn App() -> Html {
         f.errors.remove(CRASH_FIELD);
         Rc::new(f)
     };
-
-    let latest = use_mut_ref(|| (0u64, String::new()));
-    *latest.borrow_mut() = (crash_at_us, fragment.clone());
+    let latest = use_mut_ref(|| (0u64, String::new(), 0u64));
+    *latest.borrow_mut() = (crash_at_us, fragment.clone(), base);
     let latest = panels::Latest(latest);
-    // In projector mode the tour's caption sits above the charts, where the room looks.
-    let crash_moved = state.tour_step.is_some_and(|n| crate::tour::scenario(n).crash_at_us != crash_at_us);
-    let tour = html! {
-        <tour::Tour step={state.tour_step} left_at={state.tour_left} {crash_moved} dispatch={dispatch.clone()} />
-    };
-    let body = match &*run {
-        Ok(run) if *embed => {
-            let at = run.0.state_at(crash_at_us);
-            let full =
-                format!("./{}", if fragment.is_empty() { String::new() } else { format!("#{fragment}") });
-            html! {
-                <section class="charts embedded" aria-label="Chart">
-                    <Chart kind={ChartKind::Main} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} />
-                    <controls::CrashControl
-                        {crash_at_us}
-                        horizon_us={state.scenario.horizon_us}
-                        text={state.field_text(CRASH_FIELD)}
-                        error={state.errors.get(CRASH_FIELD).cloned()}
-                        dispatch={dispatch.clone()} />
-                    <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
-                    <panels::TextAlternative run={run.clone()} {crash_at_us} />
-                    <p class="full-link"><a href={full} target="_blank" rel="noopener">{ "Open the full page ↗" }</a></p>
-                </section>
-            }
-        }
-        Ok(run) => {
-            let at = run.0.state_at(crash_at_us);
-            html! {
-                <>
-                <section class="charts" aria-label="Charts">
-                    <Chart kind={ChartKind::Main} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} large_type={*projector} />
-                    <controls::CrashControl
-                        {crash_at_us}
-                        horizon_us={state.scenario.horizon_us}
-                        text={state.field_text(CRASH_FIELD)}
-                        error={state.errors.get(CRASH_FIELD).cloned()}
-                        dispatch={dispatch.clone()} />
-                    <Chart kind={ChartKind::Profile} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} large_type={*projector} />
-                    { readouts::legend() }
-                    <panels::TextAlternative run={run.clone()} {crash_at_us} />
-                    <panels::Operator run={run.clone()} {crash_at_us} />
-                    <panels::Compare scenario={state.scenario.clone()} {crash_at_us} />
-                </section>
-                <aside class="panel">
-                    if !*projector { { tour.clone() } }
-                    <readouts::AtCrash {at} in_flight={readouts::in_flight(&run.0, crash_at_us)} />
-                    { panels::producer_note(at.duplicated) }
-                    <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
-                    <panels::Presets preset={state.preset} run={run.clone()}
-                        crash_at_us={if state.preset.is_some() { crash_at_us } else { 0 }} dispatch={dispatch.clone()} />
-                    <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
-                    <panels::Export run={run.clone()} latest={latest.clone()} />
-                </aside>
-                </>
-            }
-        }
-        // Cannot happen (the state only ever holds validated scenarios), but a message is
-        // better than a blank page if it ever does.
-        Err(e) => html! {
-            <>
-            <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
-            <aside class="panel">
-                <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
-            </aside>
-            </>
-        },
-    };
 
     let notices = html! {
         if !state.notices.is_empty() {
@@ -235,32 +194,161 @@ pub fn App() -> Html {
             </div>
         }
     };
-    if *embed {
-        return html! { <div class="page embed">{ notices }<main class="layout">{ body }</main></div> };
-    }
-    let toggle_projector = {
-        let projector = projector.clone();
-        Callback::from(move |_| {
-            if !*projector {
-                // The button is at the foot of the page; projector mode starts at the top.
-                if let Some(w) = web_sys::window() {
-                    w.scroll_to_with_x_and_y(0.0, 0.0);
-                }
+    let run = match &*run {
+        Ok(run) => run.clone(),
+        // Cannot happen (the state only ever holds validated scenarios), but a message is
+        // better than a blank page if it ever does.
+        Err(e) => {
+            return html! {
+                <div class="page">
+                    { notices }
+                    <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
+                    <controls::Controls fields={fields} dispatch={dispatch.clone()} />
+                </div>
             }
-            projector.set(!*projector)
+        }
+    };
+    let at = run.0.state_at(crash_at_us);
+    let chart = |kind: ChartKind| {
+        html! { <Chart {kind} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} {projector} {dark} /> }
+    };
+    let crash_control = html! {
+        <controls::CrashControl {crash_at_us} horizon_us={state.scenario.horizon_us}
+            text={state.field_text(CRASH_FIELD)} error={state.errors.get(CRASH_FIELD).cloned()}
+            dispatch={dispatch.clone()} />
+    };
+    let readouts = html! {
+        <readouts::AtCrash {at} {base}
+            heading={text::crash_heading(&run.0, crash_at_us)}
+            lifecycle={text::lifecycle_at(&run.0, crash_at_us)}
+            in_flight={text::in_flight(&run.0, crash_at_us)} />
+    };
+    let text_alternative = html! { <panels::TextAlternative run={run.clone()} {crash_at_us} {base} /> };
+
+    if embed {
+        let full = format!("./{}", if fragment.is_empty() { String::new() } else { format!("#{fragment}") });
+        return html! {
+            <div class={classes!("page", "embed", dark.then_some("dark"))}>
+                { notices }
+                <main class="layout">
+                    <section class="stage" aria-label="Chart and crash">
+                        { chart(ChartKind::Main) }
+                        <div class="strip">{ crash_control }{ readouts }</div>
+                        <readouts::WorstLine run={run.clone()} />
+                        { readouts::legend_compact() }
+                        { text_alternative }
+                        <p class="full-link"><a href={full} target="_blank" rel="noopener">{ "Open the full page ↗" }</a></p>
+                    </section>
+                </main>
+            </div>
+        };
+    }
+
+    let tour = html! {
+        <tour::Tour step={state.tour_step} left_at={state.tour_left} prediction={state.prediction.clone()}
+            crash_moved={state.tour_step.is_some_and(|n| crate::tour::scenario(n).crash_at_us != crash_at_us)}
+            dispatch={dispatch.clone()} />
+    };
+    let toggle_projector = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_| {
+            // Projector mode starts at the top, where its screen is.
+            if let Some(w) = web_sys::window() {
+                w.scroll_to_with_x_and_y(0.0, 0.0);
+            }
+            dispatch.dispatch(Action::SetProjector(!projector));
         })
     };
+    let projector_button = html! {
+        <button id="projector" class="projector-toggle" aria-pressed={projector.to_string()} onclick={toggle_projector}>
+            { if projector { "Leave projector mode" } else { "Projector mode" } }
+        </button>
+    };
+    let panel = html! {
+        <div class="panel">
+            if !projector { { tour.clone() } }
+            <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
+            <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
+            { panels::producer_note(at.duplicated) }
+            <panels::Presets preset={state.preset} run={run.clone()}
+                crash_at_us={if state.preset.is_some() { crash_at_us } else { 0 }} dispatch={dispatch.clone()} />
+            <panels::Export run={run.clone()} latest={latest.clone()} />
+        </div>
+    };
+    let more = html! {
+        <div class="more">
+            { readouts::legend() }
+            { text_alternative.clone() }
+            <panels::Operator run={run.clone()} {crash_at_us} {base}
+                text={state.field_text(crate::state::BASE_FIELD)}
+                error={state.errors.get(crate::state::BASE_FIELD).cloned()} dispatch={dispatch.clone()} />
+            <panels::Compare scenario={state.scenario.clone()} {crash_at_us} />
+        </div>
+    };
+    let page_classes = classes!(
+        "page",
+        "consumer",
+        projector.then_some("projector"),
+        state.predicting().then_some("predicting"),
+        dark.then_some("dark")
+    );
+    let footer = html! {
+        <footer class="foot">
+            <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
+            { Html::from_html_unchecked(AttrValue::Static(FOOTER_NOTE)) }
+        </footer>
+    };
+    if projector {
+        return html! {
+            <div class={page_classes}>
+                { notices }
+                <main>
+                // One screen for a room: the tour's caption, the chart, the slider and big readouts.
+                <section class="screen" aria-label="Projector screen: chart, crash and readouts">
+                    <div class="screen-top">
+                        <h1 class="screen-title">{ "Offset window" }</h1>
+                        { tour }
+                        { projector_button }
+                    </div>
+                    <div class="screen-chart">{ chart(ChartKind::Main) }</div>
+                    <div class="screen-crash">{ crash_control }</div>
+                    <div class="screen-side">{ readouts }<readouts::WorstLine run={run.clone()} /></div>
+                </section>
+                <div class="layout">
+                    <section class="stage" aria-label="Crash profile">
+                        { chart(ChartKind::Profile) }
+                        { readouts::legend_compact() }
+                    </section>
+                    { panel }
+                </div>
+                { more }
+                </main>
+                { footer }
+            </div>
+        };
+    }
     html! {
-        <div class={classes!("page", projector.then_some("projector"))}>
-            { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
+        <div class={page_classes}>
+            <header class="top">
+                <div><h1>{ "Offset window" }</h1>{ Html::from_html_unchecked(AttrValue::Static(text::LEDE)) }</div>
+                { projector_button }
+            </header>
             { notices }
-            if *projector { <div class="tour-top">{ tour }</div> }
-            <main class="layout">{ body }</main>
-            <footer class="foot">
-                <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
-                <button id="projector" aria-pressed={projector.to_string()} onclick={toggle_projector}>{ "Projector mode (large type)" }</button>
-                { Html::from_html_unchecked(AttrValue::Static(FOOTER_NOTE)) }
-            </footer>
+            <main>
+                // The stage sticks within this box (a sticky grid item is held by its grid,
+                // not its row), so what follows it is outside.
+                <div class="layout">
+                    <section class="stage" aria-label="Chart and crash">
+                        { chart(ChartKind::Main) }
+                        <div class="strip" id="strip">{ crash_control }{ readouts }</div>
+                        { chart(ChartKind::Profile) }
+                        { readouts::legend_compact() }
+                    </section>
+                    { panel }
+                </div>
+                { more }
+            </main>
+            { footer }
         </div>
     }
 }

@@ -1,33 +1,21 @@
 //! Panels around the chart: the same crash under each real client, the presets, the
 //! operator's view, the chart's text alternative, export and embedding. Every number is
-//! the core's; every sentence is ours.
+//! the core's; every sentence is ours, with labels, never identifiers.
 
 use super::RunRef;
-use crate::state::{seconds_text, Action, State};
-use offset_window_sim::compare::PAIRS;
-use offset_window_sim::{simulate, Run, Scenario, Strategy};
-use std::ops::Range;
+use crate::state::{Action, State, MAX_BASE_OFFSET};
+use offset_window_sim::Scenario;
+use offset_window_view::compare::{compare_runs, escape, table_html};
+use offset_window_view::export::{result_json, slide_svg, SLIDE};
+use offset_window_view::presets::{self, PRESETS};
+use offset_window_view::text::{offset_text, ranges, seconds_text};
+use offset_window_view::url::encode;
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-use web_sys::{HtmlCanvasElement, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlImageElement, HtmlInputElement, HtmlSelectElement};
 use yew::platform::spawn_local;
 use yew::prelude::*;
-
-/// The runs of [`compare_runs`]: one per (client, strategy) pair the scenario allows.
-pub type PairRuns = Vec<(&'static str, &'static str, &'static str, Run)>;
-
-/// The scenario under each pair of `compare::PAIRS` (as `compare::compare_clients`
-/// does), simulated once; the crash instant is read per row, so moving it re-runs nothing.
-pub fn compare_runs(scenario: &Scenario) -> PairRuns {
-    PAIRS
-        .iter()
-        .filter(|(_, st)| !(scenario.worker_pool && *st == Strategy::Transactional))
-        .filter_map(|&(client, strategy)| {
-            let run = simulate(&Scenario { client, strategy, ..scenario.clone() }).ok()?;
-            Some((client.name(), strategy.name(), client.note(), run))
-        })
-        .collect()
-}
 
 /// Props of [`Compare`].
 #[derive(Properties, PartialEq)]
@@ -39,7 +27,7 @@ pub struct CompareProps {
 }
 
 /// "Compare clients": the same scenario and crash under each real client's commit
-/// behaviour. Simulates only while open.
+/// behaviour, the row the page shows now marked. Simulates only while open.
 #[function_component]
 pub fn Compare(p: &CompareProps) -> Html {
     let open = use_state_eq(|| false);
@@ -59,28 +47,7 @@ pub fn Compare(p: &CompareProps) -> Html {
             <button id="compare-toggle" aria-expanded={open.to_string()} onclick={toggle}>
                 { if *open { "Hide the comparison" } else { "Compare clients at this crash" } }</button>
             if *open {
-                <div class="table-wrap">
-                <table id="compare-table">
-                    <thead><tr><th scope="col">{ "client · strategy" }</th>
-                        <th scope="col">{ "lost" }</th><th scope="col">{ "duplicated" }</th><th scope="col">{ "re-read" }</th></tr></thead>
-                    <tbody>
-                    { for runs.iter().enumerate().map(|(i, (client, strategy, note, run))| {
-                        let at = run.state_at(p.crash_at_us);
-                        // Each client's note once, on its first row.
-                        let first = runs[..i].iter().all(|r| r.0 != *client);
-                        html! {
-                            <tr data-client={*client} data-strategy={*strategy}
-                                data-lost={at.lost.to_string()} data-duplicated={at.duplicated.to_string()}
-                                data-reread={at.reread.to_string()}>
-                                <th scope="row"><code>{ *client }</code>{ " · " }<code>{ *strategy }</code>
-                                    if first { <br /><small>{ *note }</small> }</th>
-                                <td class="n">{ at.lost }</td><td class="n">{ at.duplicated }</td><td class="n">{ at.reread }</td>
-                            </tr>
-                        }
-                    }) }
-                    </tbody>
-                </table>
-                </div>
+                <div class="table-wrap">{ Html::from_html_unchecked(AttrValue::from(table_html(&runs, &p.scenario, p.crash_at_us))) }</div>
             }
         </section>
     }
@@ -99,59 +66,51 @@ pub struct PresetsProps {
     pub dispatch: UseReducerDispatcher<State>,
 }
 
-/// The scenario files as presets: pick one, read its description, see its expected values
-/// beside what the core computes now.
+/// The scenario files as presets, by title: pick one, read its story, see its expected
+/// values said as sentences beside what the core computes now.
 #[function_component]
 pub fn Presets(p: &PresetsProps) -> Html {
     let onchange = p.dispatch.to_callback().reform(|e: Event| {
         let select: HtmlSelectElement = e.target_unchecked_into();
-        match crate::presets::by_name(&select.value()) {
+        match presets::by_name(&select.value()) {
             Some(i) => Action::LoadPreset(i),
             None => Action::Reset,
         }
     });
-    let current = p.preset.map(|i| crate::presets::PRESETS[i].0).unwrap_or_default();
+    let current = p.preset.map(|i| PRESETS[i].file).unwrap_or_default();
     let detail = p.preset.map(|i| {
-        let (description, source) = crate::presets::describe(i);
-        // Through the export's text (the same serializer and parser the page has anyway):
-        // a `to_value` here alone costs the page 2 KB of wasm.
-        let result: serde_json::Value =
-            serde_json::from_str(&result_json(&p.run.0, p.crash_at_us)).unwrap_or_default();
+        let source = presets::source(i);
         // The file's expectations are for its own settings and crash instant.
-        let edited = crate::presets::scenario(i)
+        let edited = presets::scenario(i)
             .is_none_or(|file| file.scenario != p.run.0.scenario || file.crash_at_us != p.crash_at_us);
         html! {
             <>
-            <p id="preset-description">{ description }</p>
+            <p id="preset-description">{ PRESETS[i].story }</p>
             if edited {
                 <p class="hint" id="preset-edited">{ "You changed a setting or the crash since loading it: the \
                     values below are yours; the file's expectations are for its own settings." }</p>
             }
             if !source.is_empty() { <p class="hint">{ "From " }<a href={source.clone()}>{ source }</a></p> }
-            <ul id="preset-expect" class="expect">
-                { for crate::presets::expected(i).into_iter().map(|(pointer, want)| {
-                    let got = result.pointer(&pointer).cloned().unwrap_or_default();
-                    let ok = same_value(&got, &want);
-                    html! {
-                        <li data-pointer={pointer.clone()} data-value={got.to_string()} data-ok={ok.to_string()}>
-                            <code>{ pointer.trim_start_matches('/').replace('/', " › ") }</code>{ ": " }
-                            <strong>{ got.to_string() }</strong>
-                            { if ok { " (as the file expects)".to_string() } else { format!(" (the file expects {want})") } }
-                        </li>
-                    }
-                }) }
-            </ul>
+            { Html::from_html_unchecked(AttrValue::from(checks_html(i, &p.run.0, p.crash_at_us))) }
             </>
         }
     });
+    let group = |reference: bool, label: &'static str| {
+        html! {
+            <optgroup {label}>
+                { for PRESETS.iter().filter(|p| p.reference == reference).map(|p| html! {
+                    <option value={p.file} selected={p.file == current}>{ p.title }</option>
+                }) }
+            </optgroup>
+        }
+    };
     html! {
         <section class="presets" aria-labelledby="presets-title">
             <h2 id="presets-title"><label for="preset">{ "Scenarios" }</label></h2>
             <select id="preset" {onchange}>
-                <option value="" selected={p.preset.is_none()}>{ "choose a scenario…" }</option>
-                { for crate::presets::PRESETS.iter().map(|(name, _)| html! {
-                    <option value={*name} selected={*name == current}>{ *name }</option>
-                }) }
+                <option value="" selected={p.preset.is_none()}>{ "Choose a scenario…" }</option>
+                { group(true, "The model's reference scenarios") }
+                { group(false, "Real clients and incidents") }
             </select>
             // Always there, so that loading a preset never replaces the select (which would
             // drop its keyboard focus).
@@ -160,39 +119,21 @@ pub fn Presets(p: &PresetsProps) -> Html {
     }
 }
 
-/// Whether a result value is what a scenario file expects: numbers compare by their decimal
-/// text with trailing fraction zeros dropped (the core writes `4825.0` where a file says
-/// `4825`); exact, and without the float parser `as_f64` would add (15 KB of wasm).
-fn same_value(got: &serde_json::Value, want: &serde_json::Value) -> bool {
-    use serde_json::Value::Number;
-    fn plain(text: &str) -> &str {
-        if text.contains('.') && !text.contains(['e', 'E']) {
-            text.trim_end_matches('0').trim_end_matches('.')
-        } else {
-            text
-        }
-    }
-    match (got, want) {
-        (Number(a), Number(b)) => plain(&a.to_string()) == plain(&b.to_string()),
-        _ => got == want,
-    }
-}
-
-fn ranges(rs: &[Range<u64>]) -> String {
-    if rs.is_empty() {
-        return "none".into();
-    }
-    let parts: Vec<String> =
-        rs.iter()
-            .map(|r| {
-                if r.end - r.start == 1 {
-                    r.start.to_string()
-                } else {
-                    format!("{}–{}", r.start, r.end - 1)
-                }
-            })
-            .collect();
-    parts.join(", ")
+/// The file's expectations as a list of sentences, one HTML string.
+fn checks_html(index: usize, run: &offset_window_sim::Run, crash_at_us: u64) -> String {
+    let items: String = presets::checks(index, run, crash_at_us)
+        .into_iter()
+        .map(|c| {
+            format!(
+                r#"<li data-pointer="{}" data-value="{}" data-ok="{}">{}</li>"#,
+                escape(&c.pointer),
+                escape(&c.got),
+                c.ok,
+                escape(&c.sentence)
+            )
+        })
+        .collect();
+    format!(r#"<ul id="preset-expect" class="expect">{items}</ul>"#)
 }
 
 /// Props of the panels that read the crash.
@@ -202,12 +143,14 @@ pub struct AtProps {
     pub run: RunRef,
     /// The crash instant, µs.
     pub crash_at_us: u64,
+    /// Added to every offset shown.
+    pub base: u64,
 }
 
 /// The chart in words: the three values at the crash and the offsets lost and repeated.
 #[function_component]
 pub fn TextAlternative(p: &AtProps) -> Html {
-    let run = &p.run.0;
+    let (run, b) = (&p.run.0, p.base);
     let at = run.state_at(p.crash_at_us);
     let offsets = run.offsets_at(p.crash_at_us);
     // An offset that already ran several times repeats each run: say so when the count of
@@ -222,72 +165,78 @@ pub fn TextAlternative(p: &AtProps) -> Html {
         <p id="chart-text" class="sr-text" aria-live="polite">
             { format!(
                 "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
-                seconds_text(p.crash_at_us), offset_text(at.position), at.durable, offset_text(at.committed),
-                ranges(&offsets.lost), ranges(&offsets.duplicated)) }
+                seconds_text(p.crash_at_us), offset_text(at.position, b), offset_text(Some(at.durable), b),
+                offset_text(at.committed, b), ranges(&offsets.lost, b), ranges(&offsets.duplicated, b)) }
         </p>
     }
 }
 
+/// Props of [`Operator`].
+#[derive(Properties, PartialEq)]
+pub struct OperatorProps {
+    /// The run.
+    pub run: RunRef,
+    /// The crash instant, µs.
+    pub crash_at_us: u64,
+    /// The display base offset.
+    pub base: u64,
+    /// What the base offset field shows.
+    pub text: String,
+    /// Why the typed base was refused, if it was.
+    pub error: Option<String>,
+    /// Where actions go.
+    pub dispatch: UseReducerDispatcher<State>,
+}
+
 /// What `kafka-consumer-groups.sh --describe` would print at the crash, next to the
-/// client's own `records-lag`.
+/// client's own `records-lag`, and the display base offset (it is in the link).
 #[function_component]
-pub fn Operator(p: &AtProps) -> Html {
-    const MAX_BASE: u64 = 1_000_000_000_000;
-    let base = use_state_eq(|| 0u64);
-    let base_error = use_state_eq(|| None::<String>);
+pub fn Operator(p: &OperatorProps) -> Html {
     let run = &p.run.0;
     let at = run.state_at(p.crash_at_us);
     let end = run.scenario.log_end_at(p.crash_at_us);
-    let on_base = {
-        let (base, base_error) = (base.clone(), base_error.clone());
-        Callback::from(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let text = input.value();
-            match text.trim().parse::<u64>() {
-                Ok(v) if v <= MAX_BASE => {
-                    base.set(v);
-                    base_error.set(None);
-                }
-                _ => base_error.set(Some(format!(
-                    "display base offset: must be a whole number from 0 to {MAX_BASE} (got \"{text}\"); still showing {}",
-                    *base
-                ))),
-            }
-        })
-    };
-    let b = *base;
+    let b = p.base;
     // With no committed offset the tool prints "-" for CURRENT-OFFSET and LAG.
     let lag = at.committed.map(|c| end.saturating_sub(c));
     let records_lag = at.position.map_or(0, |p| end.saturating_sub(p));
     let dash = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
-    let table = format!(
-        "GROUP   TOPIC   PARTITION  CURRENT-OFFSET  LOG-END-OFFSET  LAG\norders  orders  3          {:<14}  {:<14}  {}",
-        dash(at.committed.map(|c| c + b)),
-        end + b,
-        dash(lag)
-    );
-    let lag = lag.unwrap_or(0);
+    let on_base = p.dispatch.to_callback().reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        Action::SetBaseText(input.value())
+    });
+    let lag_shown = lag.unwrap_or(0);
     html! {
         <section class="operator" aria-labelledby="operator-title">
             <h2 id="operator-title">{ "As an operator reads it" }</h2>
-            <pre id="describe" tabindex="0" aria-label="kafka-consumer-groups.sh --describe output" data-lag={lag.to_string()} data-records-lag={records_lag.to_string()}>
-                <code>{ "$ kafka-consumer-groups.sh --describe --group orders\n" }{ table }</code></pre>
+            <p><code class="cmd">{ "$ kafka-consumer-groups.sh --describe --group orders" }</code></p>
+            // A table (not preformatted text): on a phone its columns wrap instead of cutting LAG off.
+            { Html::from_html_unchecked(AttrValue::from(format!(
+                concat!(
+                    r#"<table id="describe" class="describe" data-lag="{}" data-records-lag="{}" aria-label="kafka-consumer-groups.sh --describe output">"#,
+                    r#"<thead><tr><th scope="col" class="gt">GROUP</th><th scope="col" class="gt">TOPIC</th><th scope="col">PARTITION</th><th scope="col">CURRENT-OFFSET</th>"#,
+                    r#"<th scope="col">LOG-END-OFFSET</th><th scope="col">LAG</th></tr></thead>"#,
+                    r#"<tbody><tr><td class="gt">orders</td><td class="gt">orders</td><td>3</td><td>{}</td><td>{}</td><td id="describe-lag">{}</td></tr></tbody></table>"#
+                ),
+                lag_shown, records_lag, dash(at.committed.map(|c| c.saturating_add(b))), end.saturating_add(b), dash(lag)
+            ))) }
             <p>{ format!("The client's own records-lag (log end − position) is {records_lag}. ") }
                 { format!("The difference, {} records, is the uncommitted window: handed out, not yet committed, \
-                    and read again after a crash.", lag.saturating_sub(records_lag)) }</p>
+                    and read again after a crash.", lag_shown.saturating_sub(records_lag)) }</p>
             <div class="field">
-                <label for="base-offset">{ "display base offset (added to every offset shown here)" }</label>
-                <input type="text" id="base-offset" class="num" inputmode="numeric" value={b.to_string()} oninput={on_base}
-                    aria-invalid={base_error.is_some().to_string()}
-                    aria-describedby={base_error.as_ref().map(|_| "base-offset-error")} />
-                if let Some(message) = (*base_error).clone() {
-                    <p class="field-error" id="base-offset-error" role="alert">{ message }</p>
+                <label for="base-offset">{ "display base offset (added to every offset the page shows)" }</label>
+                <input type="text" id="base-offset" class="num" inputmode="numeric" value={p.text.clone()} oninput={on_base}
+                    aria-invalid={p.error.is_some().to_string()}
+                    aria-describedby={p.error.as_ref().map(|_| "base-offset-error")} />
+                <p class="hint">{ format!("a whole number from 0 to {MAX_BASE_OFFSET}; it goes into the link") }</p>
+                if let Some(message) = &p.error {
+                    <p class="field-error" id="base-offset-error" role="alert">{ message.clone() }</p>
                 }
             </div>
         </section>
     }
 }
 
+/// Makes the browser download `href` as `name`.
 fn download(name: &str, href: &str) {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     let Ok(a) = doc.create_element("a") else { return };
@@ -298,36 +247,43 @@ fn download(name: &str, href: &str) {
     }
 }
 
-/// An offset, or "none".
-pub fn offset_text(offset: Option<u64>) -> String {
-    offset.map_or("none".to_string(), |o| o.to_string())
-}
-
-/// The scenario and result JSON, as `offset-window run` prints it.
-pub fn result_json(run: &Run, crash_at_us: u64) -> String {
-    serde_json::to_string(&run.summary_at(crash_at_us)).unwrap_or_default()
-}
-
-/// The main chart as an SVG document, drawn by the same code as the canvas
-/// (`charts::draw_main`) on plotters' SVG backend, 1200 × 540 px.
-pub fn chart_svg(run: &Run) -> String {
-    use plotters::prelude::{IntoDrawingArea, SVGBackend};
-    let size = (1200, 540);
-    let frame = crate::charts::main_frame(size, 1.0, run);
-    let mut out = String::new();
-    {
-        let root = SVGBackend::with_string(&mut out, size).into_drawing_area();
-        if crate::charts::draw_main(&root, run, &frame).is_err() {
-            return String::new();
+/// Rasterises the slide SVG at `scale` × 1920 × 1080 and downloads it as a PNG: the PNG is
+/// the SVG export, pixel for pixel.
+fn download_png(svg: &str, scale: u32, name: &'static str) {
+    let Ok(img) = HtmlImageElement::new() else { return };
+    let loaded = img.clone();
+    let onload = Closure::once_into_js(move || {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Some(canvas) =
+            doc.create_element("canvas").ok().and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok())
+        else {
+            return;
+        };
+        let (w, h) = (SLIDE.0 * scale, SLIDE.1 * scale);
+        canvas.set_width(w);
+        canvas.set_height(h);
+        let ctx = canvas
+            .get_context("2d")
+            .ok()
+            .flatten()
+            .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+        if let Some(ctx) = ctx {
+            let _ =
+                ctx.draw_image_with_html_image_element_and_dw_and_dh(&loaded, 0.0, 0.0, w as f64, h as f64);
+            if let Ok(url) = canvas.to_data_url() {
+                download(name, &url);
+            }
         }
-    }
-    out
+    });
+    img.set_onload(Some(onload.unchecked_ref()));
+    img.set_src(&format!("data:image/svg+xml;charset=utf-8,{}", encode(svg)));
 }
 
-/// The crash instant (µs) and URL fragment of the page now, read when a button is pressed:
-/// equal to itself always, so moving the crash does not re-render the export panel.
+/// The crash instant (µs), URL fragment and display base offset of the page now, read when
+/// a button is pressed: equal to itself always, so moving the crash does not re-render the
+/// export panel.
 #[derive(Clone, Debug)]
-pub struct Latest(pub std::rc::Rc<std::cell::RefCell<(u64, String)>>);
+pub struct Latest(pub std::rc::Rc<std::cell::RefCell<(u64, String, u64)>>);
 
 impl PartialEq for Latest {
     fn eq(&self, other: &Self) -> bool {
@@ -340,42 +296,37 @@ impl PartialEq for Latest {
 pub struct ExportProps {
     /// The run.
     pub run: RunRef,
-    /// The crash instant and URL fragment now.
+    /// The crash instant, URL fragment and base offset now.
     pub latest: Latest,
 }
 
-/// Export (PNG, JSON) and the embed code.
+/// Export (the slide as PNG and SVG, JSON), the embed code, and the page for offline use.
 #[function_component]
 pub fn Export(p: &ExportProps) -> Html {
     let copied = use_state_eq(String::new);
-    let png = Callback::from(|_| {
-        let canvas = web_sys::window()
-            .and_then(|w| w.document())
-            .and_then(|d| d.query_selector("#main-chart canvas.base").ok().flatten())
-            .and_then(|c| c.dyn_into::<HtmlCanvasElement>().ok());
-        if let Some(url) = canvas.and_then(|c| c.to_data_url().ok()) {
-            download("offset-window.png", &url);
+    let slide = |p: &ExportProps| {
+        let (run, latest) = (p.run.clone(), p.latest.clone());
+        move || {
+            let (crash, _, base) = *latest.0.borrow();
+            slide_svg(&run.0, crash, base)
         }
-    });
+    };
+    let png = |scale: u32, name: &'static str| {
+        let slide = slide(p);
+        Callback::from(move |_| download_png(&slide(), scale, name))
+    };
+    let svg = {
+        let slide = slide(p);
+        Callback::from(move |_| {
+            download("offset-window.svg", &format!("data:image/svg+xml;charset=utf-8,{}", encode(&slide())));
+        })
+    };
     let json = {
         let (run, latest) = (p.run.clone(), p.latest.clone());
         Callback::from(move |_| {
             let crash = latest.0.borrow().0;
             let text = result_json(&run.0, crash);
-            download(
-                "offset-window.json",
-                &format!("data:application/json;charset=utf-8,{}", js_sys::encode_uri_component(&text)),
-            );
-        })
-    };
-    let svg = {
-        let run = p.run.clone();
-        Callback::from(move |_| {
-            let text = chart_svg(&run.0);
-            download(
-                "offset-window.svg",
-                &format!("data:image/svg+xml;charset=utf-8,{}", js_sys::encode_uri_component(&text)),
-            );
+            download("offset-window.json", &format!("data:application/json;charset=utf-8,{}", encode(&text)));
         })
     };
     let copy = {
@@ -395,21 +346,31 @@ pub fn Export(p: &ExportProps) -> Html {
             });
         })
     };
+    // The offline copy is this page in one file: from inside it there is nothing to fetch.
+    let online = web_sys::window().and_then(|w| w.location().protocol().ok()).is_some_and(|p| p != "file:");
     html! {
         <section class="export" aria-labelledby="export-title">
             <h2 id="export-title">{ "Export and embed" }</h2>
+            <p class="hint">{ "The slide: both charts with the crash, axis titles, legend, the readouts and the scenario in words." }</p>
             <div class="buttons">
-                <button id="export-png" onclick={png}>{ "Chart as PNG" }</button>
-                <button id="export-svg" onclick={svg}>{ "Chart as SVG" }</button>
+                <button id="export-png" onclick={png(1, "offset-window.png")}>{ "Slide as PNG (1920 × 1080)" }</button>
+                <button id="export-png-2x" onclick={png(2, "offset-window-print.png")}>{ "PNG for print (3840 × 2160)" }</button>
+                <button id="export-svg" onclick={svg}>{ "Slide as SVG" }</button>
                 <button id="export-json" onclick={json}>{ "Scenario + result as JSON" }</button>
                 <button id="copy-embed" onclick={copy}>{ "Copy embed code" }</button>
             </div>
             <p class="hint embed-code" id="embed-code">{ (*copied).clone() }</p>
+            if online {
+                <p><a id="offline" href="offset-window-offline.html" download="offset-window-offline.html">
+                    { "Download the page for offline use" }</a>
+                    { " — one HTML file with everything inside, for a classroom without a network." }</p>
+            }
         </section>
     }
 }
 
-/// The `<iframe>` snippet for the page at `fragment`, in embed mode.
+/// The `<iframe>` snippet for the page at `fragment`, in embed mode: 640 × 420, never wider
+/// than its column (the embed fits any frame from 320 × 300 up without scrolling).
 pub fn embed_snippet(fragment: &str) -> String {
     let loc = web_sys::window().map(|w| w.location());
     let origin = loc.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();

@@ -1,10 +1,15 @@
 //! The guided tour's panel: the step's title and caption (numbers from the core, see
-//! `crate::tour`), Back, Next and Reset to defaults; a note when the crash was moved away
-//! from the step's instant; an offer to resume when changing a setting ended the tour.
+//! `crate::tour`), or first its question on a "predict first" step; Back, Next (Finish on
+//! the last step), Leave (keeping the settings; Escape does the same) and Reset; a note
+//! when the crash was moved away from the step's instant; an offer to resume when changing
+//! a setting ended the tour.
 
-use crate::state::{seconds_text, Action, State};
-use crate::tour::{caption, scenario, STEPS};
-use web_sys::HtmlElement;
+use crate::state::{Action, Prediction, State};
+use crate::tour::{caption, prediction, reveal_text, scenario, STEPS};
+use offset_window_view::text::seconds_text;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
 use yew::prelude::*;
 
 /// Props of [`Tour`].
@@ -14,6 +19,8 @@ pub struct TourProps {
     pub step: Option<usize>,
     /// The step a change of setting ended the tour on, if it did.
     pub left_at: Option<usize>,
+    /// On a prediction step: asking, or the reader's guess once revealed.
+    pub prediction: Option<Prediction>,
     /// Whether the crash is away from the step's own instant (the caption is about that one).
     pub crash_moved: bool,
     /// Where actions go.
@@ -23,15 +30,38 @@ pub struct TourProps {
 /// The tour panel; a "Take the tour" button while it is off.
 #[function_component]
 pub fn Tour(p: &TourProps) -> Html {
-    // A tour button pressed from the keyboard can vanish (Take the tour, Reset) or become
-    // disabled (Next on the last step): focus then goes to the tour's next useful button
-    // instead of falling back to the page.
+    // A tour button pressed from the keyboard can vanish (Take the tour, Next on the
+    // second-last step, Leave) or become disabled: focus then goes to the tour's next useful
+    // button instead of falling back to the page.
     let pressed = use_mut_ref(|| false);
     {
         let pressed = pressed.clone();
         use_effect(move || {
             if std::mem::take(&mut *pressed.borrow_mut()) {
                 refocus();
+            }
+        });
+    }
+    // Escape leaves the tour, keeping what is on screen.
+    {
+        let (pressed, dispatch) = (pressed.clone(), p.dispatch.clone());
+        use_effect_with(p.step.is_some(), move |on| {
+            let on = *on;
+            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                if on && e.key() == "Escape" {
+                    *pressed.borrow_mut() = true;
+                    dispatch.dispatch(Action::Tour(None));
+                }
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ =
+                        w.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+                }
             }
         });
     }
@@ -62,11 +92,37 @@ pub fn Tour(p: &TourProps) -> Html {
     };
     let (title, body) = &*text;
     let step_crash_us = scenario(n).crash_at_us;
+    let last = n + 1 == STEPS;
+    let asking = p.prediction == Some(Prediction::Asking);
+    let reveal = {
+        let pressed = pressed.clone();
+        p.dispatch.to_callback().reform(move |e: SubmitEvent| {
+            e.prevent_default();
+            *pressed.borrow_mut() = true;
+            let guess =
+                crate::element_by_id::<HtmlInputElement>("tour-guess").map(|i| i.value()).unwrap_or_default();
+            Action::Reveal(guess)
+        })
+    };
     html! {
         <section class="tour" aria-labelledby="tour-title" id="tour" data-step={(n + 1).to_string()}>
             <p class="tour-count">{ format!("Guided tour, step {} of {STEPS}", n + 1) }</p>
             <h2 id="tour-title">{ *title }</h2>
-            <p id="tour-caption" aria-live="polite">{ body.clone() }</p>
+            if asking {
+                <form class="predict" id="tour-predict" onsubmit={reveal}>
+                    <label for="tour-guess">{ prediction(n).map(|q| q.ask).unwrap_or_default() }</label>
+                    <div class="field-row">
+                        <input type="text" id="tour-guess" class="num" inputmode="numeric" autocomplete="off" />
+                        <button type="submit" id="tour-reveal">{ "Show the answer" }</button>
+                    </div>
+                    <p class="hint">{ "The numbers on the page stay hidden until you answer." }</p>
+                </form>
+            } else {
+                if let Some(Prediction::Revealed(guess)) = &p.prediction {
+                    <p class="reveal" id="tour-reveal-text"><strong>{ reveal_text(n, *guess) }</strong></p>
+                }
+                <p id="tour-caption" aria-live="polite">{ body.clone() }</p>
+            }
             if p.crash_moved {
                 <p class="tour-moved" id="tour-moved">
                     { format!("You moved the crash: this caption is about a crash at {} s. ", seconds_text(step_crash_us)) }
@@ -77,7 +133,12 @@ pub fn Tour(p: &TourProps) -> Html {
             }
             <div class="buttons">
                 <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1))}>{ "Back" }</button>
-                <button id="tour-next" disabled={n + 1 == STEPS} onclick={go(Some(n + 1))}>{ "Next" }</button>
+                if last {
+                    <button id="tour-finish" onclick={go(None)}>{ "Finish the tour" }</button>
+                } else {
+                    <button id="tour-next" onclick={go(Some(n + 1))}>{ "Next" }</button>
+                    <button id="tour-leave" onclick={go(None)} title="Escape">{ "Leave the tour, keep these settings" }</button>
+                }
                 <button id="tour-reset" onclick={press(Action::Reset)}>{ "Reset to defaults" }</button>
             </div>
         </section>
@@ -85,8 +146,7 @@ pub fn Tour(p: &TourProps) -> Html {
 }
 
 /// If the focus fell back to the page (or sits on a disabled button), puts it on the first
-/// tour button that can take it:
-/// Next, Back, Back to step N, Take the tour.
+/// tour button that can take it: Next, Finish, Back, Back to step N, Take the tour.
 fn refocus() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     // A button that just became disabled still holds the focus until the browser's next
@@ -97,7 +157,7 @@ fn refocus() {
     if !lost {
         return;
     }
-    let usable = ["tour-next", "tour-back", "tour-resume", "tour-start"]
+    let usable = ["tour-next", "tour-finish", "tour-back", "tour-resume", "tour-start"]
         .into_iter()
         .filter_map(crate::element_by_id::<HtmlElement>)
         .find(|b| !b.has_attribute("disabled"));

@@ -1,4 +1,4 @@
-//! The producer view (the producer page, `producer/`; SPEC §9): one producer writing batches to
+//! The producer view (the producer page, `producer/`; docs/model.md §9): one producer writing batches to
 //! `orders-3`, the faults the reader places on a time axis, the partition log, the
 //! leader's memory of the last five batches per producer id, and the counters.
 //!

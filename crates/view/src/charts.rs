@@ -3,16 +3,17 @@
 //! share one code path.
 //!
 //! Everything is drawn in device pixels: the caller sizes the backing store by
-//! `devicePixelRatio` and passes that ratio as [`Frame::scale`], which every line width,
-//! dash and font size is multiplied by. Titles and legends are HTML, not canvas text;
-//! the only text drawn here is the tick labels, written straight to the backend (no
-//! measuring).
+//! `devicePixelRatio` (times a type scale in projector mode) and passes that ratio as
+//! [`Frame::scale`], which every margin, line width, dash and font size is multiplied by.
+//! Chart titles and the legend are HTML; the text drawn here is the tick labels and the
+//! axis titles, written straight to the backend (no measuring). [`Frame::dark`] picks the
+//! dark palette ([`Palette`]).
 //!
 //! Every step line, shaded band and mark is decimated to the pixel columns it covers,
 //! so a run of a million records draws in about the time of a small one.
 
-use crate::state::fixed;
-use offset_window_sim::{MarkKind, Run, Step};
+use crate::text::fixed;
+use offset_window_sim::{CrashState, MarkKind, Run, Step};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -33,16 +34,66 @@ pub const DUPLICATED: RGBColor = RGBColor(0xB8, 0x78, 0x00);
 pub const LOST: RGBColor = RGBColor(0xD5, 0x3E, 0x4F);
 /// The crash marker.
 pub const CRASH: RGBColor = RGBColor(0x7B, 0x2C, 0xBF);
-const GRID: RGBColor = RGBColor(0xE3, 0xE6, 0xEA);
-const AXIS: RGBColor = RGBColor(0x55, 0x5B, 0x66);
 
-/// Margins around the plot area, CSS px: room for tick labels left and below, and above
-/// the main chart for the lane of commits in flight.
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 14.0;
+/// The colours of a chart. The light one is the constants above on white; the dark one,
+/// for `prefers-color-scheme: dark`, keeps each line's hue with at least 3:1 against its
+/// background (WCAG 1.4.11), as the light one does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Palette {
+    /// The plot's background.
+    pub background: RGBColor,
+    /// Grid lines.
+    pub grid: RGBColor,
+    /// Axes, tick labels, titles, close marks.
+    pub axis: RGBColor,
+    /// The position line.
+    pub position: RGBColor,
+    /// The durable frontier.
+    pub durable: RGBColor,
+    /// The committed offset, landed commits, the commit lane.
+    pub committed: RGBColor,
+    /// Duplicated shading.
+    pub duplicated: RGBColor,
+    /// Lost shading, failed commits, eviction.
+    pub lost: RGBColor,
+    /// The crash marker.
+    pub crash: RGBColor,
+}
+
+/// The palette on white.
+pub const LIGHT: Palette = Palette {
+    background: WHITE,
+    grid: RGBColor(0xE3, 0xE6, 0xEA),
+    axis: RGBColor(0x55, 0x5B, 0x66),
+    position: POSITION,
+    durable: DURABLE,
+    committed: COMMITTED,
+    duplicated: DUPLICATED,
+    lost: LOST,
+    crash: CRASH,
+};
+
+/// The palette on a dark background (`prefers-color-scheme: dark`).
+pub const DARK: Palette = Palette {
+    background: RGBColor(0x16, 0x1A, 0x1F),
+    grid: RGBColor(0x2C, 0x33, 0x3C),
+    axis: RGBColor(0xA9, 0xB1, 0xBC),
+    position: RGBColor(0x56, 0xB4, 0xE9),
+    durable: RGBColor(0x1F, 0xBF, 0x8F),
+    committed: RGBColor(0xEE, 0xEE, 0xEE),
+    duplicated: RGBColor(0xE6, 0x9F, 0x00),
+    lost: RGBColor(0xFF, 0x7A, 0x8A),
+    crash: RGBColor(0xC0, 0x92, 0xF0),
+};
+
+/// Margins around the plot area, CSS px: room for tick labels and the axis titles left and
+/// below, and above the main chart for the lane of commits in flight.
+pub const LEFT: f64 = 64.0;
+/// Right margin, CSS px.
+pub const RIGHT: f64 = 14.0;
 const MAIN_TOP: f64 = 26.0;
 const PROFILE_TOP: f64 = 10.0;
-const BOTTOM: f64 = 26.0;
+const BOTTOM: f64 = 42.0;
 /// The lane of commits in flight, CSS px above the plot area: `LANE_TOP..LANE_TOP + LANE_H`.
 const LANE_TOP: f64 = 6.0;
 const LANE_H: f64 = 12.0;
@@ -63,8 +114,15 @@ pub struct Frame {
     pub horizon_us: u64,
     /// The value axis runs over `0..=y_max`.
     pub y_max: f64,
-    /// Device pixels per CSS pixel (`devicePixelRatio`).
+    /// Device pixels per CSS pixel (`devicePixelRatio`, times the type scale).
     pub scale: f64,
+    /// Dark palette ([`DARK`]) instead of the light one.
+    pub dark: bool,
+    /// Text size factor of the backend: 1 for a canvas; plotters' SVG backend writes
+    /// `font-size` as size / 1.24, so SVG output passes 1.24 to match the canvas.
+    pub font: f64,
+    /// The axis titles, (x, y); empty strings draw none.
+    pub titles: (&'static str, &'static str),
 }
 
 impl Frame {
@@ -74,7 +132,32 @@ impl Frame {
         let right = (w - RIGHT * scale).round().max(left + 1.0);
         let top = (top_css * scale).round();
         let bottom = (h - BOTTOM * scale).round().max(top + 1.0);
-        Frame { left, top, right, bottom, horizon_us: horizon_us.max(1), y_max: y_max.max(1.0), scale }
+        Frame {
+            left,
+            top,
+            right,
+            bottom,
+            horizon_us: horizon_us.max(1),
+            y_max: y_max.max(1.0),
+            scale,
+            dark: false,
+            font: 1.0,
+            titles: ("", ""),
+        }
+    }
+
+    /// The colours to draw with.
+    pub fn pal(&self) -> &'static Palette {
+        if self.dark {
+            &DARK
+        } else {
+            &LIGHT
+        }
+    }
+
+    /// A font of `css` px for this frame's backend.
+    fn font_px(&self, css: f64) -> f64 {
+        css * self.scale * self.font
     }
 
     /// The x of instant `t_us`, device px.
@@ -107,13 +190,15 @@ impl Frame {
 pub fn main_frame(size: (u32, u32), scale: f64, run: &Run) -> Frame {
     let lines = run.lines();
     let top_value = last(&lines.position).max(last(&lines.committed)) as f64;
-    Frame::new(size, scale, MAIN_TOP, run.scenario.horizon_us, (top_value * 1.06).ceil().max(5.0))
+    let f = Frame::new(size, scale, MAIN_TOP, run.scenario.horizon_us, (top_value * 1.06).ceil().max(5.0));
+    Frame { titles: ("simulated time (s)", "offset"), ..f }
 }
 
 /// The profile chart's frame: y from 0 to the worst lost or duplicated count.
 pub fn profile_frame(size: (u32, u32), scale: f64, run: &Run) -> Frame {
     let worst = run.lines().profile.iter().map(|p| p.lost.max(p.duplicated)).max().unwrap_or(0) as f64;
-    Frame::new(size, scale, PROFILE_TOP, run.scenario.horizon_us, (worst * 1.1).ceil().max(2.0))
+    let f = Frame::new(size, scale, PROFILE_TOP, run.scenario.horizon_us, (worst * 1.1).ceil().max(2.0));
+    Frame { titles: ("crash instant (s)", "records"), ..f }
 }
 
 /// The highest value a line reaches (0 when it has none).
@@ -124,7 +209,15 @@ fn last(steps: &[Step<Option<u64>>]) -> u64 {
 /// Draws the main chart: grid, the lost/duplicated shading from the crash profile, the lane
 /// of commits in flight, the three lines and the marks where commits land, and the axes.
 pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
-    root.fill(&WHITE)?;
+    paint_main(root, run, f)?;
+    root.present()?;
+    Ok(())
+}
+
+/// As [`draw_main`], without presenting: for several drawings on one backend (the slide).
+pub fn paint_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
+    let p = f.pal();
+    root.fill(&p.background)?;
     draw_grid(root, f, 5)?;
     draw_axes(root, f, 5)?; // under the data: a line at offset 0 stays visible
 
@@ -139,29 +232,29 @@ pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f
     let dup = segments.iter().map(|&(s, committed)| {
         (s.from_us, s.to_us, committed as f64, ((committed + s.duplicated) as f64).min(f.y_max))
     });
-    draw_bands(root, f, columns(f, dup.filter(|b| b.3 > b.2)), DUPLICATED, Hatch::Diagonal)?;
+    draw_bands(root, f, columns(f, dup.filter(|b| b.3 > b.2)), p.duplicated, Hatch::Diagonal)?;
     let lost = segments.iter().map(|&(s, committed)| {
         (s.from_us, s.to_us, committed.saturating_sub(s.lost) as f64, committed as f64)
     });
-    draw_bands(root, f, columns(f, lost.filter(|b| b.3 > b.2)), LOST, Hatch::Cross)?;
+    draw_bands(root, f, columns(f, lost.filter(|b| b.3 > b.2)), p.lost, Hatch::Cross)?;
 
     draw_commit_lane(root, run, f)?;
 
     let w2 = f.width_px(2.0);
     let lines = run.lines();
     for piece in step_paths(&lines.durable_frontier, f) {
-        root.draw(&PathElement::new(piece, DURABLE.stroke_width(f.width_px(2.5))))?;
+        root.draw(&PathElement::new(piece, p.durable.stroke_width(f.width_px(2.5))))?;
     }
     for piece in step_paths(&lines.position, f) {
         root.draw(&DashedPathElement::new(
             piece,
             f.px(7.0) as i32,
             f.px(4.0) as i32,
-            POSITION.stroke_width(w2),
+            p.position.stroke_width(w2),
         ))?;
     }
     for piece in step_paths(&lines.committed, f) {
-        root.draw(&PathElement::new(piece, COMMITTED.stroke_width(f.width_px(3.0))))?;
+        root.draw(&PathElement::new(piece, p.committed.stroke_width(f.width_px(3.0))))?;
     }
 
     // Where commits land: a dot on the committed line, unless they are too dense to tell apart.
@@ -177,18 +270,16 @@ pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f
         let r = f.width_px(3.5);
         for (at, offset) in landings {
             let c = (f.x(at).round() as i32, f.y(offset as f64).round() as i32);
-            root.draw(&Circle::new(c, r + f.width_px(1.0), WHITE.filled()))?;
-            root.draw(&Circle::new(c, r, COMMITTED.filled()))?;
+            root.draw(&Circle::new(c, r + f.width_px(1.0), p.background.filled()))?;
+            root.draw(&Circle::new(c, r, p.committed.filled()))?;
         }
     }
 
     draw_lifecycle_marks(root, run, f)?;
-
-    root.present()?;
     Ok(())
 }
 
-/// Eviction, close, restart and failed commits (SPEC §8.6–8.9): a dashed vertical line in
+/// Eviction, close, restart and failed commits (docs/model.md §8.6–8.9): a dashed vertical line in
 /// the lost colour where the member is evicted, a grey one where `close()` returns (dotted
 /// where the consumer restarts), and a × on the offset a failed commit would have stored.
 fn draw_lifecycle_marks<DB: DrawingBackend>(
@@ -197,9 +288,10 @@ fn draw_lifecycle_marks<DB: DrawingBackend>(
     f: &Frame,
 ) -> DrawResult<DB> {
     let (t, b) = (f.top as i32, f.bottom as i32);
+    let p = f.pal();
     let arm = f.px(4.5) as i32;
-    let cross = LOST.stroke_width(f.width_px(2.5));
-    let halo = WHITE.stroke_width(f.width_px(5.0));
+    let cross = p.lost.stroke_width(f.width_px(2.5));
+    let halo = p.background.stroke_width(f.width_px(5.0));
     let mut last_cross = i32::MIN;
     for m in run.marks.iter().take_while(|m| m.at_us <= f.horizon_us) {
         let x = f.x(m.at_us).round() as i32;
@@ -208,16 +300,16 @@ fn draw_lifecycle_marks<DB: DrawingBackend>(
                 vec![(x, t), (x, b)],
                 f.px(6.0) as i32,
                 f.px(4.0) as i32,
-                LOST.stroke_width(f.width_px(2.0)),
+                p.lost.stroke_width(f.width_px(2.0)),
             ))?,
             MarkKind::Closed => {
-                root.draw(&PathElement::new(vec![(x, t), (x, b)], AXIS.stroke_width(f.width_px(2.0))))?
+                root.draw(&PathElement::new(vec![(x, t), (x, b)], p.axis.stroke_width(f.width_px(2.0))))?
             }
             MarkKind::Restarted { .. } => root.draw(&DashedPathElement::new(
                 vec![(x, t), (x, b)],
                 f.px(2.0) as i32,
                 f.px(3.0) as i32,
-                AXIS.stroke_width(f.width_px(2.0)),
+                p.axis.stroke_width(f.width_px(2.0)),
             ))?,
             // One × per few pixels: a livelock fails a commit every poll.
             MarkKind::CommitFailed { offset, .. } if x >= last_cross + 2 * arm => {
@@ -241,26 +333,37 @@ pub fn draw_profile<DB: DrawingBackend>(
     run: &Run,
     f: &Frame,
 ) -> DrawResult<DB> {
-    root.fill(&WHITE)?;
+    paint_profile(root, run, f)?;
+    root.present()?;
+    Ok(())
+}
+
+/// As [`draw_profile`], without presenting.
+pub fn paint_profile<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    f: &Frame,
+) -> DrawResult<DB> {
+    let p = f.pal();
+    root.fill(&p.background)?;
     draw_grid(root, f, 3)?;
     draw_axes(root, f, 3)?;
     let profile = &run.lines().profile;
     let dup_steps: Vec<Step> = profile.iter().map(|p| Step { at_us: p.at_us, value: p.duplicated }).collect();
     let lost_steps: Vec<Step> = profile.iter().map(|p| Step { at_us: p.at_us, value: p.lost }).collect();
     for (steps, color, hatch) in
-        [(&dup_steps, DUPLICATED, Hatch::Diagonal), (&lost_steps, LOST, Hatch::Cross)]
+        [(&dup_steps, p.duplicated, Hatch::Diagonal), (&lost_steps, p.lost, Hatch::Cross)]
     {
         let bands = step_segments(steps, f.horizon_us).map(|(from, to, v)| (from, to, 0.0, v as f64));
         draw_bands(root, f, columns(f, bands.filter(|b| b.3 > 0.0)), color, hatch)?;
     }
     for piece in step_paths(&dup_steps, f) {
-        root.draw(&PathElement::new(piece, DUPLICATED.stroke_width(f.width_px(2.0))))?;
+        root.draw(&PathElement::new(piece, p.duplicated.stroke_width(f.width_px(2.0))))?;
     }
     for piece in step_paths(&lost_steps, f) {
-        let style = LOST.stroke_width(f.width_px(2.0));
+        let style = p.lost.stroke_width(f.width_px(2.0));
         root.draw(&DashedPathElement::new(piece, f.px(5.0) as i32, f.px(3.0) as i32, style))?;
     }
-    root.present()?;
     Ok(())
 }
 
@@ -277,18 +380,30 @@ pub fn draw_crash<DB: DrawingBackend>(
     crash_at_us: u64,
     values: &[(f64, RGBColor)],
 ) -> DrawResult<DB> {
+    paint_crash(root, f, crash_at_us, values)?;
+    root.present()?;
+    Ok(())
+}
+
+/// As [`draw_crash`], without presenting.
+pub fn paint_crash<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    crash_at_us: u64,
+    values: &[(f64, RGBColor)],
+) -> DrawResult<DB> {
     let x = f.x(crash_at_us).round() as i32;
     let (top, bottom) = (f.top as i32, f.bottom as i32);
-    root.draw(&PathElement::new(vec![(x, top), (x, bottom)], CRASH.stroke_width(f.width_px(2.0))))?;
+    let p = f.pal();
+    root.draw(&PathElement::new(vec![(x, top), (x, bottom)], p.crash.stroke_width(f.width_px(2.0))))?;
     // The grip: a triangle pointing down at the line, in the margin above the plot.
     let g = f.px(6.0) as i32;
-    root.draw(&Polygon::new(vec![(x - g, top - 2 * g), (x + g, top - 2 * g), (x, top)], CRASH.filled()))?;
+    root.draw(&Polygon::new(vec![(x - g, top - 2 * g), (x + g, top - 2 * g), (x, top)], p.crash.filled()))?;
     for &(value, color) in values {
         let c = (x, f.y(value).round() as i32);
-        root.draw(&Circle::new(c, f.width_px(5.5), WHITE.filled()))?;
+        root.draw(&Circle::new(c, f.width_px(5.5), p.background.filled()))?;
         root.draw(&Circle::new(c, f.width_px(4.0), color.filled()))?;
     }
-    root.present()?;
     Ok(())
 }
 
@@ -452,15 +567,17 @@ fn draw_commit_lane<DB: DrawingBackend>(
             }
         }
     }
-    let label = ("sans-serif", f.px(11.0)).into_font().color(&AXIS).pos(Pos::new(HPos::Right, VPos::Center));
+    let p = f.pal();
+    let label =
+        ("sans-serif", f.font_px(11.0)).into_font().color(&p.axis).pos(Pos::new(HPos::Right, VPos::Center));
     root.draw_text("commits", &label, ((f.left - f.px(6.0)) as i32, (y0 + y1) / 2))?;
     for (x0, x1, blocking) in spans {
         let rect = [(x0, y0), (x1, y1)];
         if blocking {
-            root.draw(&Rectangle::new(rect, COMMITTED.filled()))?;
+            root.draw(&Rectangle::new(rect, p.committed.filled()))?;
         } else {
-            root.draw(&Rectangle::new(rect, WHITE.filled()))?;
-            root.draw(&Rectangle::new(rect, COMMITTED.stroke_width(f.width_px(1.5))))?;
+            root.draw(&Rectangle::new(rect, p.background.filled()))?;
+            root.draw(&Rectangle::new(rect, p.committed.stroke_width(f.width_px(1.5))))?;
         }
     }
     Ok(())
@@ -580,7 +697,7 @@ fn draw_grid<DB: DrawingBackend>(
     f: &Frame,
     y_target: usize,
 ) -> DrawResult<DB> {
-    let style = GRID.stroke_width(f.width_px(1.0));
+    let style = f.pal().grid.stroke_width(f.width_px(1.0));
     let (l, r, t, b) = (f.left as i32, f.right as i32, f.top as i32, f.bottom as i32);
     for v in value_ticks(f, y_target as f64) {
         let y = f.y(v).round() as i32;
@@ -598,23 +715,105 @@ fn draw_axes<DB: DrawingBackend>(
     f: &Frame,
     y_target: usize,
 ) -> DrawResult<DB> {
-    let axis = AXIS.stroke_width(f.width_px(1.0));
+    let ink = f.pal().axis;
+    let axis = ink.stroke_width(f.width_px(1.0));
     let (l, r, t, b) = (f.left as i32, f.right as i32, f.top as i32, f.bottom as i32);
     root.draw(&PathElement::new(vec![(l, t), (l, b), (r, b)], axis))?;
-    let font = ("sans-serif", f.px(12.0)).into_font();
+    let font = ("sans-serif", f.font_px(12.0)).into_font();
     let tick = f.px(4.0) as i32;
-    let below = font.color(&AXIS).pos(Pos::new(HPos::Center, VPos::Top));
+    let below = font.color(&ink).pos(Pos::new(HPos::Center, VPos::Top));
     let (decimals, ticks) = time_ticks(f);
     for s in ticks {
         let x = f.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, b), (x, b + tick)], axis))?;
         root.draw_text(&fixed(s, decimals), &below, (x, b + tick + f.px(2.0) as i32))?;
     }
-    let left_of = font.color(&AXIS).pos(Pos::new(HPos::Right, VPos::Center));
+    let left_of = font.color(&ink).pos(Pos::new(HPos::Right, VPos::Center));
     for v in value_ticks(f, y_target as f64) {
         let y = f.y(v).round() as i32;
         root.draw(&PathElement::new(vec![(l - tick, y), (l, y)], axis))?;
         root.draw_text(&fixed(v, 0), &left_of, (l - tick - f.px(3.0) as i32, y))?;
     }
+    // Axis titles: along the time axis under its labels, and up the value axis at the left edge.
+    let (x_title, y_title) = f.titles;
+    let title = ("sans-serif", f.font_px(12.5)).into_font().color(&ink);
+    if !x_title.is_empty() {
+        let at = ((l + r) / 2, b + tick + f.px(19.0) as i32);
+        root.draw_text(x_title, &title.pos(Pos::new(HPos::Center, VPos::Top)), at)?;
+    }
+    if !y_title.is_empty() {
+        let up = title.transform(FontTransform::Rotate270).pos(Pos::new(HPos::Center, VPos::Top));
+        root.draw_text(y_title, &up, (f.px(3.0) as i32, (t + b) / 2))?;
+    }
     Ok(())
+}
+
+/// Where the crash marker crosses the main chart's lines: (value, colour) for the position,
+/// the durable frontier and the committed offset (those that have a value).
+pub fn main_values(at: &CrashState, p: &Palette) -> Vec<(f64, RGBColor)> {
+    [(at.position, p.position), (Some(at.durable), p.durable), (at.committed, p.committed)]
+        .into_iter()
+        .filter_map(|(v, colour)| Some((v? as f64, colour)))
+        .collect()
+}
+
+/// Where it crosses the profile chart's two curves: duplicated and lost.
+pub fn profile_values(at: &CrashState, p: &Palette) -> Vec<(f64, RGBColor)> {
+    vec![(at.duplicated as f64, p.duplicated), (at.lost as f64, p.lost)]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
+    fn contrast(a: RGBColor, b: RGBColor) -> f64 {
+        let luminance = |c: RGBColor| {
+            let lin = |v: u8| {
+                let s = f64::from(v) / 255.0;
+                if s <= 0.03928 {
+                    s / 12.92
+                } else {
+                    ((s + 0.055) / 1.055).powf(2.4)
+                }
+            };
+            0.2126 * lin(c.0) + 0.7152 * lin(c.1) + 0.0722 * lin(c.2)
+        };
+        let (x, y) = (luminance(a), luminance(b));
+        (x.max(y) + 0.05) / (x.min(y) + 0.05)
+    }
+
+    #[test]
+    fn both_palettes_have_wcag_non_text_contrast() {
+        // WCAG 1.4.11: graphical objects need 3:1 against what is next to them; the axis ink
+        // is text (tick labels, titles): 4.5:1.
+        for (name, p) in [("light", &LIGHT), ("dark", &DARK)] {
+            for (what, c) in [
+                ("position", p.position),
+                ("durable", p.durable),
+                ("committed", p.committed),
+                ("duplicated", p.duplicated),
+                ("lost", p.lost),
+                ("crash", p.crash),
+            ] {
+                let ratio = contrast(c, p.background);
+                assert!(ratio >= 3.0, "{name} {what}: {ratio:.2}:1");
+            }
+            assert!(contrast(p.axis, p.background) >= 4.5, "{name} axis text");
+        }
+    }
+
+    #[test]
+    fn frames_map_time_and_values_both_ways() {
+        let run = offset_window_sim::simulate(&offset_window_sim::Scenario::default()).unwrap();
+        let f = main_frame((840, 420), 1.0, &run);
+        assert_eq!((f.left, f.right), (64.0, 826.0));
+        assert_eq!(f.x(0), f.left);
+        assert_eq!(f.x(run.scenario.horizon_us), f.right);
+        assert_eq!(f.time_at(f.x(8_200_000)), 8_200_000);
+        assert_eq!(f.time_at(-50.0), 1, "clamped to a valid crash instant");
+        assert_eq!(f.y(0.0), f.bottom);
+        let big = main_frame((840, 420), 2.0, &run);
+        assert_eq!(big.left, 128.0, "margins scale with the type");
+    }
 }

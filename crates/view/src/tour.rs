@@ -2,7 +2,8 @@
 //! the controls. Captions are our words; every number in them is read from the core when
 //! the step is shown, never typed here.
 
-use crate::state::{fixed, seconds_text, State};
+use crate::state::{Prediction, State};
+use crate::text::{fixed, seconds_text};
 use offset_window_sim::{simulate, Input, MarkKind, Run, Scenario, Strategy};
 
 /// How many steps the tour has.
@@ -32,10 +33,49 @@ pub fn scenario(n: usize) -> Input {
     Input { scenario, crash_at_us }
 }
 
-/// The page state of step `n`.
+/// The page state of step `n`: its settings, and on a prediction step the question asked.
 pub fn state(n: usize) -> State {
     let n = n.min(STEPS - 1);
-    State { tour_step: Some(n), ..State::from_input(scenario(n)) }
+    State {
+        tour_step: Some(n),
+        prediction: prediction(n).map(|_| Prediction::Asking),
+        ..State::from_input(scenario(n))
+    }
+}
+
+/// A "predict first" step: the reader guesses a number before the page shows it.
+#[derive(Clone, Copy, Debug)]
+pub struct Question {
+    /// What the reader is asked, in our words.
+    pub ask: &'static str,
+    /// The number the question is about, read from the step's run.
+    pub answer: fn(&Run) -> u64,
+    /// The answer's unit, in words ("records").
+    pub unit: &'static str,
+}
+
+/// The question step `n` asks before showing its numbers, if it asks one.
+pub fn prediction(n: usize) -> Option<Question> {
+    match n {
+        3 => Some(Question {
+            ask: "Predict first: auto-commit now fires every 100 ms instead of every 5 s, with the same \
+                  25-record batches. How many records can the worst crash repeat now?",
+            answer: |run| run.worst().duplicated,
+            unit: "records",
+        }),
+        _ => None,
+    }
+}
+
+/// What the page says once a prediction is revealed: the guess beside the core's number.
+pub fn reveal_text(n: usize, guess: Option<u64>) -> String {
+    let (Some(q), Some(run)) = (prediction(n), run_of(&scenario(n).scenario)) else { return String::new() };
+    let answer = (q.answer)(&run);
+    match guess {
+        Some(g) if g == answer => format!("You said {g}: right, {answer} {}.", q.unit),
+        Some(g) => format!("You said {g}; the simulator says {answer} {}.", q.unit),
+        None => format!("The simulator says {answer} {}.", q.unit),
+    }
 }
 
 fn run_of(s: &Scenario) -> Option<Run> {

@@ -1,0 +1,27 @@
+//! Writes the first frame into built pages: `first-frame PAGE.html…` replaces the marker
+//! `<div id="first-frame-here"></div>` in each file with the consumer page at its defaults,
+//! rendered here by the native core (see `offset_window_view::first_frame`). Run by the
+//! Trunk post-build hook (`scripts/trunk-post-build.sh`) on the staged `index.html`.
+
+use std::process::ExitCode;
+
+fn main() -> ExitCode {
+    let files: Vec<String> = std::env::args().skip(1).collect();
+    if files.is_empty() {
+        eprintln!("usage: first-frame PAGE.html…");
+        return ExitCode::from(2);
+    }
+    for file in files {
+        let filled = std::fs::read_to_string(&file)
+            .map_err(|e| e.to_string())
+            .and_then(|html| offset_window_view::first_frame::fill(&html));
+        match filled.and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string())) {
+            Ok(()) => eprintln!("first frame written into {file}"),
+            Err(e) => {
+                eprintln!("first-frame: {file}: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    ExitCode::SUCCESS
+}

@@ -1,0 +1,102 @@
+//! "Compare clients": the same scenario and crash under each real client's commit
+//! behaviour (the core's `compare::PAIRS`), simulated once per scenario and read at any
+//! crash instant.
+
+use offset_window_sim::compare::PAIRS;
+use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
+
+/// One row of the comparison: a client, a strategy and its run.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The client.
+    pub client: Client,
+    /// The strategy.
+    pub strategy: Strategy,
+    /// The scenario's run under them.
+    pub run: Run,
+}
+
+/// The scenario under each pair of `compare::PAIRS` (as `compare::compare_clients`
+/// does), simulated once; the crash instant is read per row, so moving it re-runs nothing.
+pub fn compare_runs(scenario: &Scenario) -> Vec<Row> {
+    PAIRS
+        .iter()
+        .filter(|(_, st)| !(scenario.worker_pool && *st == Strategy::Transactional))
+        .filter_map(|&(client, strategy)| {
+            let run = simulate(&Scenario { client, strategy, ..scenario.clone() }).ok()?;
+            Some(Row { client, strategy, run })
+        })
+        .collect()
+}
+
+/// Whether `row` is what the page shows now: the same client, and the same strategy as
+/// the loop really runs (auto-commit under a client with a background timer is that timer).
+pub fn is_current(row: &Row, scenario: &Scenario) -> bool {
+    row.client == scenario.client && row.client.effective(row.strategy) == scenario.effective_strategy()
+}
+
+/// Text for HTML: `&`, `<`, `>` and `"` escaped.
+pub fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The comparison table for `rows` at `crash_at_us`, as HTML (the page hands it to the
+/// browser as one string: far less wasm than one element at a time). The row the page shows
+/// is marked (`aria-current`); each client's note appears once, on its first row.
+pub fn table_html(rows: &[Row], scenario: &Scenario, crash_at_us: u64) -> String {
+    let mut out = String::from(concat!(
+        r#"<table id="compare-table"><thead><tr><th scope="col">client · how it commits</th>"#,
+        r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">re-read</th></tr></thead><tbody>"#
+    ));
+    for (i, row) in rows.iter().enumerate() {
+        let at = row.run.state_at(crash_at_us);
+        let first = rows[..i].iter().all(|r| r.client != row.client);
+        let current = is_current(row, scenario);
+        out.push_str(&format!(
+            r#"<tr data-client="{}" data-strategy="{}" data-lost="{}" data-duplicated="{}" data-reread="{}"{}><th scope="row">{} · {}{}{}</th><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+            row.client.name(),
+            row.strategy.name(),
+            at.lost,
+            at.duplicated,
+            at.reread,
+            if current { r#" class="current" aria-current="true""# } else { "" },
+            escape(row.client.label()),
+            escape(row.strategy.label()),
+            if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
+            if first { format!("<br><small>{}</small>", escape(row.client.note())) } else { String::new() },
+            at.lost,
+            at.duplicated,
+            at.reread
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_are_the_cores_comparison_and_one_is_current() {
+        let scenario = Scenario::from_json(
+            r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000}"#,
+        )
+        .unwrap();
+        let rows = compare_runs(&scenario);
+        let core = offset_window_sim::compare::compare_clients(&scenario, 5_500_000).unwrap();
+        assert_eq!(rows.len(), core.len());
+        for (row, c) in rows.iter().zip(&core) {
+            let at = row.run.state_at(5_500_000);
+            assert_eq!((row.client.name(), row.strategy.name()), (c.client, c.strategy));
+            assert_eq!([at.lost, at.duplicated, at.reread], [c.lost, c.duplicated, c.reread]);
+        }
+        let current: Vec<_> = rows.iter().filter(|r| is_current(r, &scenario)).collect();
+        assert_eq!(current.len(), 1);
+        assert_eq!((current[0].client, current[0].strategy), (Client::JavaClassic, Strategy::AutoCommit));
+        let html = table_html(&rows, &scenario, 5_500_000);
+        assert_eq!(html.matches("<tr data-client").count(), rows.len());
+        assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+        assert!(!html.contains(">java_classic"), "labels, not identifiers");
+    }
+}

@@ -1,0 +1,37 @@
+//! The pure parts of the offset-window page: everything the page computes that is not a
+//! browser call. It builds for the host (so `cargo test` covers it) and for wasm32 (where
+//! the page, `offset-window-app`, uses it); the yew components stay in the page.
+//!
+//! One job per module, data flowing one way (scenario → simulate → run → draw / words):
+//!
+//! * [`state`]: the page's one [`state::State`], the [`state::Action`]s that change it and
+//!   a pure reducer ([`state::State::apply`]). The crash instant is held in µs apart from
+//!   the scenario.
+//! * [`url`]: the state in the URL fragment (a link reproduces the page).
+//! * [`charts`] (over [`backend::Backend`]): drawing functions generic over the plotters `DrawingBackend` (the canvas
+//!   in the browser, the SVG backend for exports, the first frame and tests).
+//! * [`crash`]: how the slider's keys and drags move the crash.
+//! * [`fields`]: each scenario field's label, unit, hint and slider range.
+//! * [`text`]: exact time formatting and the sentences the views share, in words for
+//!   readers (labels, never identifiers).
+//! * [`presets`] and [`tour`]: the `scenarios/` files and the guided tour's steps, as data.
+//! * [`compare`]: the same crash under each real client; [`export`]: the result JSON and
+//!   the slide; [`first_frame`]: the page at its defaults as static HTML and SVG, written
+//!   into `index.html` at build time (binary `first-frame`).
+//!
+//! With the `yew` feature (the page turns it on), [`state::State`] is a yew `Reducible`.
+
+#![forbid(unsafe_code)]
+
+pub mod backend;
+pub mod charts;
+pub mod compare;
+pub mod crash;
+pub mod export;
+pub mod fields;
+pub mod first_frame;
+pub mod presets;
+pub mod state;
+pub mod text;
+pub mod tour;
+pub mod url;

@@ -1,0 +1,272 @@
+//! The scenario files of `scenarios/` the consumer page offers as presets (the reference
+//! scenarios `r*` and the single-consumer cases `s8-*`; the group, share-group and
+//! per-record files belong to their own views), each with a title and a one-line story in
+//! our words (the select shows titles, never file names), the public report it came from,
+//! and the values it expects, said as sentences next to what the core computes now.
+
+use crate::text::{fixed, seconds_text};
+use offset_window_sim::{Input, Run};
+use serde_json::Value;
+
+/// One scenario file as the page offers it.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// The file's name in `scenarios/`, without `.json` (the select's value; never shown).
+    pub file: &'static str,
+    /// What the select shows.
+    pub title: &'static str,
+    /// One line on what it shows.
+    pub story: &'static str,
+    /// Which group of the select it sits in: true for the reference scenarios of the model.
+    pub reference: bool,
+    /// The file's JSON text.
+    pub json: &'static str,
+}
+
+macro_rules! presets {
+    ($($file:literal, $reference:literal, $title:literal, $story:literal;)+) => {
+        /// Every `r*` and `s8-*` file of `scenarios/`, in name order.
+        pub const PRESETS: &[Preset] = &[$(Preset {
+            file: $file,
+            title: $title,
+            story: $story,
+            reference: $reference,
+            json: include_str!(concat!("../../../scenarios/", $file, ".json")),
+        },)+];
+    };
+}
+
+presets! {
+    "r01-defaults", true, "The defaults: auto-commit every 5 s",
+        "Five records a poll, auto-commit every 5 s: a crash at 8.2 s repeats 15 records, the worst instant 25.";
+    "r02-commit-sync-batch", true, "commitSync() after each batch",
+        "Committing once each batch is done shrinks the worst crash to one batch.";
+    "r03-big-batch-auto-commit", true, "Bigger batches: 25 records a poll",
+        "With 25 records a poll, auto-commit's worst crash repeats the whole batch.";
+    "r04-big-batch-commit-sync", true, "25 records a poll, committed after the batch",
+        "The same batch with commitSync() after it: the worst crash is no smaller.";
+    "r05-short-interval", true, "Auto-commit every 100 ms",
+        "A shorter interval changes nothing: the classic client commits only inside poll(), so the batch sets the window.";
+    "r06-pool-auto-commit", true, "A worker pool with auto-commit",
+        "The loop hands each batch to a pool and auto-commit commits records that never ran: a crash at 5.01 s loses them.";
+    "r07-pool-commit-sync", true, "A worker pool with commitSync()",
+        "Committing after the hand-off, not after the work, loses even more at the same crash.";
+    "r08-transactional", true, "Transactions",
+        "Outputs and offsets commit together: nothing lost or processed twice, though the handler runs a batch again.";
+    "r09-blocked-batch", true, "The cost of one commit per batch",
+        "One blocking commitSync() per 25-record batch: how long the loop waits.";
+    "r10-blocked-record", true, "The cost of one commit per record",
+        "A blocking commitSync() after every record: the loop waits far longer.";
+    "s8-book-lab-script", false, "A new group, step by step (the book's lab)",
+        "poll, process 3, sleep 3 s, poll, close: the committed offset after each step.";
+    "s8-close-commits-unprocessed", false, "close() with auto-commit",
+        "close() commits the position: records handed out but never processed are marked done.";
+    "s8-crash-instead-of-close", false, "A crash where close() was",
+        "The same instant as a crash instead of a close: nothing lost, a batch processed again.";
+    "s8-java-500-records", false, "Java client, 500 records a poll",
+        "The classic client's auto-commit with 10 ms records: what a crash at 6 s repeats.";
+    "s8-java-slow-records", false, "Java client, 3-second records",
+        "The auto-commit timer waits for poll(), so a crash at 5.5 s repeats only the record in hand.";
+    "s8-kip848-after-fix", false, "Consumer protocol (KIP-848), Kafka 4.0 and later",
+        "After KAFKA-18641 the new consumer commits inside poll() again: the same as the classic client.";
+    "s8-kip848-before-fix", false, "Consumer protocol (KIP-848) before the fix, 3.9",
+        "Its background timer committed records still being processed: the same crash loses hundreds.";
+    "s8-librdkafka-background", false, "librdkafka's default auto-commit",
+        "A background timer commits what was handed out: the record in progress is lost.";
+    "s8-librdkafka-store-after-processing", false, "librdkafka, storing each offset after processing",
+        "store_offsets() once a record is done, auto-commit on the timer: nothing lost, nothing repeated.";
+    "s8-next-offset-commit", false, "A commit of offset + 1 after each record",
+        "The correct per-record commit: a crash repeats nothing.";
+    "s8-off-by-one-commit", false, "Off by one: committing the record's own offset",
+        "Every restart repeats the last record processed.";
+    "s8-offset-expiry-earliest", false, "Offsets expired, reset to earliest",
+        "Down longer than the offset retention: the restart replays records already processed.";
+    "s8-offset-expiry-latest", false, "Offsets expired, reset to latest",
+        "Down longer than the offset retention: the restart skips what was produced meanwhile.";
+    "s8-poll-interval-fits", false, "A slow batch within max.poll.interval.ms",
+        "Half the batch fits in the interval: commits land, and a crash repeats part of a batch.";
+    "s8-poll-interval-livelock", false, "A batch longer than max.poll.interval.ms",
+        "Evicted mid-batch, the commit fails and the batch repeats for ever: nothing is committed.";
+    "s8-transactional-read-committed", false, "Transactions, read by a read_committed consumer",
+        "The downstream reader never sees aborted outputs: no duplicates.";
+    "s8-transactional-read-uncommitted", false, "Transactions, read by a read_uncommitted consumer",
+        "Kafka's default isolation level sees the aborted outputs: duplicates downstream.";
+}
+
+fn file(index: usize) -> Option<Value> {
+    PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
+}
+
+/// The preset's scenario and its own crash instant, if the file reads.
+pub fn scenario(index: usize) -> Option<Input> {
+    Input::from_value(file(index)?.get("scenario")?).ok()
+}
+
+/// The preset's index by file name (`s8-kip848-before-fix`).
+pub fn by_name(name: &str) -> Option<usize> {
+    PRESETS.iter().position(|p| p.file == name)
+}
+
+/// The address of the public report the file came from (empty when none).
+pub fn source(index: usize) -> String {
+    file(index).and_then(|v| v.get("source")?.as_str().map(str::to_string)).unwrap_or_default()
+}
+
+/// The expected values: (JSON pointer into the result, value).
+pub fn expected(index: usize) -> Vec<(String, Value)> {
+    match file(index).and_then(|v| v.get("expect").cloned()) {
+        Some(Value::Object(map)) => map.into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// One expectation checked against a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The JSON pointer into the result.
+    pub pointer: String,
+    /// The value the core gives now, as JSON text.
+    pub got: String,
+    /// Whether it is what the file expects.
+    pub ok: bool,
+    /// The sentence a reader sees.
+    pub sentence: String,
+}
+
+/// The file's expectations for preset `index`, checked against `run` read at `crash_at_us`,
+/// each said as a sentence.
+pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
+    let result: Value =
+        serde_json::from_str(&crate::export::result_json(run, crash_at_us)).unwrap_or_default();
+    expected(index)
+        .into_iter()
+        .map(|(pointer, want)| {
+            let got = result.pointer(&pointer).cloned().unwrap_or_default();
+            let ok = same_value(&got, &want);
+            let said = sentence(&pointer, &got, run, crash_at_us);
+            let sentence = if ok {
+                format!("{said}, as the file expects.")
+            } else {
+                format!("{said}; the file expects {want}.")
+            };
+            Check { pointer, got: got.to_string(), ok, sentence }
+        })
+        .collect()
+}
+
+/// What one result value means, with the value, in words.
+fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
+    let n = match got {
+        Value::Null => "none".to_string(),
+        other => other.to_string(),
+    };
+    let crash = seconds_text(crash_at_us);
+    let close = || {
+        run.closed_at_us.map_or(String::new(), |c| format!(" (close() returned at {} s)", seconds_text(c)))
+    };
+    let parts: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
+    match parts.as_slice() {
+        ["at_crash", field] => {
+            let what = match *field {
+                "position" => "The position at the crash",
+                "durable" => "The durable frontier at the crash",
+                "committed" => "The committed offset at the crash",
+                "lost" => "Records a crash loses",
+                "duplicated" => "Records a crash processes twice",
+                "reread" => "Records re-read after the crash",
+                other => other,
+            };
+            format!("{what} at {crash} s: {n}")
+        }
+        ["at_close", field] => {
+            let what = match *field {
+                "committed" => "The committed offset",
+                "lost" => "Records lost",
+                "duplicated" => "Records processed twice",
+                other => other,
+            };
+            format!("{what} after close(){}: {n}", close())
+        }
+        ["worst", "duplicated"] => format!("The worst crash processes {n} records twice"),
+        ["worst", "lost"] => format!("The worst crash loses {n} records"),
+        ["worst", "duplicated_at_ms"] => format!("It first does so at {n} ms"),
+        ["worst", "lost_at_ms"] => format!("It first loses them at {n} ms"),
+        ["blocked_on_commits"] => {
+            format!("The loop waits for commits {} % of the time", fixed(run.blocked_on_commits() * 100.0, 2))
+        }
+        ["closed_at_ms"] => format!("close() returns at {n} ms"),
+        ["commits_landed"] => format!("Commits that land within the horizon: {n}"),
+        ["script", step, "committed"] => {
+            let i = step.parse::<usize>().unwrap_or(0);
+            let text = run.script.as_ref().and_then(|s| s.get(i)).map_or(String::new(), |r| r.step.clone());
+            format!("The committed offset after step {} ({text}): {n}", i + 1)
+        }
+        _ => format!("{}: {n}", pointer.trim_start_matches('/').replace('/', " ")),
+    }
+}
+
+/// Whether a result value is what a scenario file expects: numbers compare by their decimal
+/// text with trailing fraction zeros dropped (the core writes `4825.0` where a file says
+/// `4825`); exact, and without the float parser `as_f64` would add (15 KB of wasm).
+fn same_value(got: &Value, want: &Value) -> bool {
+    use serde_json::Value::Number;
+    fn plain(text: &str) -> &str {
+        if text.contains('.') && !text.contains(['e', 'E']) {
+            text.trim_end_matches('0').trim_end_matches('.')
+        } else {
+            text
+        }
+    }
+    match (got, want) {
+        (Number(a), Number(b)) => plain(&a.to_string()) == plain(&b.to_string()),
+        _ => got == want,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offset_window_sim::simulate;
+
+    #[test]
+    fn every_consumer_scenario_file_is_a_preset_with_a_title() {
+        // r01…r10 and s8-*: the one-consumer files; the others belong to other views.
+        let consumer = |name: &str| {
+            (name.starts_with('r') && name[1..].starts_with(|c: char| c.is_ascii_digit()))
+                || name.starts_with("s8-")
+        };
+        let mut files: Vec<String> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
+                .unwrap()
+                .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".json").map(str::to_string))
+                .filter(|name| consumer(name))
+                .collect();
+        files.sort();
+        let presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
+        assert_eq!(presets, files);
+        for p in PRESETS {
+            assert!(!p.title.is_empty() && !p.story.is_empty(), "{}", p.file);
+        }
+    }
+
+    #[test]
+    fn every_preset_meets_its_expectations_said_in_sentences() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            let input = scenario(i).unwrap_or_else(|| panic!("{} does not read", p.file));
+            let run = simulate(&input.scenario).unwrap();
+            let checks = checks(i, &run, input.crash_at_us);
+            assert!(!checks.is_empty(), "{}", p.file);
+            for c in checks {
+                assert!(c.ok, "{}: {}", p.file, c.sentence);
+                assert!(c.sentence.ends_with("as the file expects."), "{}", c.sentence);
+                assert!(!c.sentence.contains('›') && !c.sentence.contains("at_crash"), "{}", c.sentence);
+            }
+        }
+        let i = by_name("s8-kip848-before-fix").unwrap();
+        let input = scenario(i).unwrap();
+        let run = simulate(&input.scenario).unwrap();
+        let lost =
+            checks(i, &run, input.crash_at_us).into_iter().find(|c| c.pointer == "/at_crash/lost").unwrap();
+        assert_eq!(lost.sentence, "Records a crash loses at 6.000 s: 401, as the file expects.");
+    }
+}

@@ -1,0 +1,366 @@
+//! The page's state in the URL fragment, so that a link reproduces what the reader sees:
+//! `#strategy=commit_sync_batch&crash_at_us=5000001`. Only keys that differ from the
+//! defaults are written; scenario keys keep their JSON names and values (milliseconds as
+//! exact decimals, lists and null as JSON, percent-encoded as `encodeURIComponent` does),
+//! the crash instant is in µs, the tour's step is `step` (1-based), then how the page is
+//! shown: `base_offset` (the display base offset) and `projector=1`. Reading goes through
+//! the reducer, so a bad value in a link shows the same message as a bad value typed into
+//! its field, and a notice naming it; nothing in a link can make the page panic.
+
+use crate::state::{Action, State};
+use offset_window_sim::scenario::{key_spec, KeyKind, KEYS};
+use offset_window_sim::{Scenario, Strategy};
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use serde_json::Value;
+use std::rc::Rc;
+
+/// The key of the crash instant, µs.
+pub const CRASH_KEY: &str = "crash_at_us";
+/// The key of the tour's step, 1-based.
+pub const STEP_KEY: &str = "step";
+/// The key of projector mode (`projector=1`).
+pub const PROJECTOR_KEY: &str = "projector";
+/// The key of the display base offset.
+pub const BASE_KEY: &str = crate::state::BASE_FIELD;
+
+fn text(value: Option<Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s,
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// A value percent-encoded as `encodeURIComponent` does.
+pub fn encode(s: &str) -> String {
+    utf8_percent_encode(s, COMPONENT).to_string()
+}
+
+/// A percent-encoded value decoded; text that is not valid UTF-8 once decoded is kept as it
+/// was (the page then names it in a notice).
+pub fn decode(s: &str) -> String {
+    percent_decode_str(s).decode_utf8().map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
+}
+
+/// The fragment (without `#`) for a scenario and crash instant; empty for the defaults.
+pub fn fragment(scenario: &Scenario, crash_at_us: u64) -> String {
+    join(&scenario_fragment(scenario), &State { crash_at_us, ..State::default() })
+}
+
+/// The scenario's part of a fragment: its keys that differ from the defaults (the crash
+/// instant aside). The costly part (every key read as JSON): the page memoises it on the
+/// scenario, so that moving the crash does not recompute it.
+pub fn scenario_fragment(scenario: &Scenario) -> String {
+    let defaults = Scenario::default();
+    KEYS.iter()
+        .filter(|k| scenario.get(k.name) != defaults.get(k.name))
+        .map(|k| format!("{}={}", k.name, encode(&text(scenario.get(k.name)))))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A whole fragment from the scenario's part ([`scenario_fragment`], memoised by the page)
+/// and the rest of `state`: the crash instant (µs), the tour's step (0-based; written
+/// 1-based), the display base offset and projector mode. Its scenario is not read.
+pub fn join(scenario_part: &str, state: &State) -> String {
+    let mut parts = scenario_part.to_string();
+    let mut push = |part: String| {
+        if !parts.is_empty() {
+            parts.push('&');
+        }
+        parts.push_str(&part);
+    };
+    if state.crash_at_us != offset_window_sim::scenario::DEFAULT_CRASH_AT_US {
+        push(format!("{CRASH_KEY}={}", state.crash_at_us));
+    }
+    if let Some(n) = state.tour_step {
+        push(format!("{STEP_KEY}={}", n + 1));
+    }
+    if state.base_offset != 0 {
+        push(format!("{BASE_KEY}={}", state.base_offset));
+    }
+    if state.projector {
+        push(format!("{PROJECTOR_KEY}=1"));
+    }
+    parts
+}
+
+/// The fragment of a whole page state.
+pub fn state_fragment(state: &State) -> String {
+    join(&scenario_fragment(&state.scenario), state)
+}
+
+/// The state a fragment describes: the defaults (or the tour step named), then each pair
+/// applied as the action a reader would take (`client` first, since it decides which
+/// strategies are allowed; the crash last, once the horizon is known). A value the page
+/// refuses or does not know leaves a notice naming it.
+pub fn state_from(fragment: &str) -> State {
+    let mut pairs: Vec<(String, String)> = fragment
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect();
+    pairs.sort_by_key(|(k, _)| k != "client");
+    let mut state = Rc::new(State::default());
+    let mut notices = Vec::new();
+    let mut crash = None;
+    let mut step = None;
+    let mut screen = Vec::new();
+    for (key, value) in &pairs {
+        let action = match key.as_str() {
+            CRASH_KEY => {
+                crash = Some(value.clone());
+                continue;
+            }
+            PROJECTOR_KEY => {
+                match value.as_str() {
+                    "1" | "0" => screen.push(Action::SetProjector(value == "1")),
+                    _ => notices
+                        .push(format!("The link's {PROJECTOR_KEY}={value} was not used: it is 1 or 0.")),
+                }
+                continue;
+            }
+            BASE_KEY => {
+                screen.push(Action::SetBaseText(value.clone()));
+                continue;
+            }
+            STEP_KEY => {
+                match value.parse::<usize>() {
+                    Ok(n) if (1..=crate::tour::STEPS).contains(&n) => step = Some(n - 1),
+                    _ => notices.push(format!(
+                        "The link's step={value} was not used: the tour has steps 1 to {}.",
+                        crate::tour::STEPS
+                    )),
+                }
+                continue;
+            }
+            "strategy" => match Strategy::from_name(value) {
+                Some(s) => Action::SetStrategy(s),
+                None => {
+                    notices.push(format!("The link's strategy={value} was not used: no such strategy."));
+                    continue;
+                }
+            },
+            "worker_pool" => match value.as_str() {
+                "true" | "false" => Action::SetWorkerPool(value == "true"),
+                _ => {
+                    notices
+                        .push(format!("The link's worker_pool={value} was not used: it is true or false."));
+                    continue;
+                }
+            },
+            _ => match key_spec(key) {
+                Some(spec) => match spec.kind {
+                    KeyKind::Choice(_) => Action::SetChoice { key: spec.name, value: value.clone() },
+                    KeyKind::Structured(_)
+                    | KeyKind::CountList { .. }
+                    | KeyKind::Flag
+                    | KeyKind::OptionalFlag => match serde_json::from_str::<Value>(value) {
+                        Ok(v) => Action::SetValue { key: spec.name, value: v },
+                        Err(_) => Action::SetValue { key: spec.name, value: Value::String(value.clone()) },
+                    },
+                    _ => Action::SetField { key: spec.name, text: value.clone() },
+                },
+                None => {
+                    notices.push(format!(
+                        "The link's {key}={value} was not used: the page has no such setting."
+                    ));
+                    continue;
+                }
+            },
+        };
+        state = state.apply(action);
+    }
+    if let Some(n) = step {
+        // A step alone sets every control; beside other keys it must agree with them.
+        let own = crate::tour::state(n);
+        if pairs.iter().all(|(k, _)| [STEP_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
+            state = Rc::new(own);
+        } else if state.scenario == own.scenario {
+            let s = Rc::make_mut(&mut state);
+            s.tour_step = Some(n);
+            s.prediction = own.prediction;
+        } else {
+            // The caption would describe settings the page does not show.
+            notices.push(format!(
+                "The link's step={} was not used: its other settings are not that tour step's.",
+                n + 1
+            ));
+        }
+    }
+    if let Some(us) = crash {
+        state = match us.parse::<u64>() {
+            Ok(us) => {
+                let horizon = state.scenario.horizon_us;
+                if !(1..=horizon).contains(&us) {
+                    notices.push(format!(
+                        "The link's {CRASH_KEY}={us} is outside 1 to {horizon} µs: the crash is put at {} µs.",
+                        us.clamp(1, horizon)
+                    ));
+                }
+                state.apply(Action::SetCrash(us))
+            }
+            Err(_) => state.apply(Action::SetCrashText(us)),
+        };
+    }
+    for action in screen {
+        state = state.apply(action);
+    }
+    let mut state = Rc::unwrap_or_clone(state);
+    for (key, message) in state.errors.iter() {
+        let shown = pairs.iter().find(|(k, _)| k == key || (key == "crash" && k == CRASH_KEY));
+        let value = shown.map(|(_, v)| v.as_str()).unwrap_or("");
+        notices.push(format!(
+            "The link's {}={value} was not used, the page shows the last good value instead: {message}",
+            if key == "crash" { CRASH_KEY } else { key }
+        ));
+    }
+    state.notices = notices;
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offset_window_sim::{Client, Input, Strategy};
+
+    /// A small deterministic generator (xorshift), so the tests need no RNG crate.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn only_what_differs_from_the_defaults_is_written() {
+        assert_eq!(fragment(&Scenario::default(), 8_200_000), "");
+        assert_eq!(
+            fragment(&Scenario { max_poll_records: 25, ..Scenario::default() }, 5_000_001),
+            "max.poll.records=25&crash_at_us=5000001"
+        );
+        let s = State { projector: true, base_offset: 1000, ..State::default() };
+        assert_eq!(state_fragment(&s), "base_offset=1000&projector=1");
+        let back = state_from("#base_offset=1000&projector=1");
+        assert!(back.projector && back.base_offset == 1000 && back.notices.is_empty());
+    }
+
+    #[test]
+    fn encoding_is_encode_uri_component() {
+        assert_eq!(encode("[1,7]"), "%5B1%2C7%5D");
+        assert_eq!(encode("a b&c=d/é"), "a%20b%26c%3Dd%2F%C3%A9");
+        assert_eq!(encode("-_.!~*'()"), "-_.!~*'()");
+        assert_eq!(decode("%5B1%2C7%5D"), "[1,7]");
+        assert_eq!(decode("%zz"), "%zz");
+        assert_eq!(decode("%ff"), "%ff", "not UTF-8: kept as typed");
+    }
+
+    #[test]
+    fn url_round_trip_for_random_states() {
+        let mut g = Gen(0x2545_f491_4f6c_dd1d);
+        for _ in 0..300 {
+            let mut s = Scenario::default();
+            s.max_poll_records = 1 + g.next(60) as u32;
+            s.auto_commit_interval_us = (1 + g.next(12_000)) * 1_000 + g.next(2);
+            s.record_processing_us = 1 + g.next(500_000);
+            s.commit_latency_us = g.next(100_000);
+            s.client = Client::ALL[g.next(Client::ALL.len() as u64) as usize];
+            s.strategy = Strategy::ALL[g.next(Strategy::ALL.len() as u64) as usize];
+            s.worker_pool = g.next(2) == 1 && s.strategy != Strategy::Transactional;
+            s.close_at_us = (g.next(3) == 0).then(|| 1 + g.next(11_000_000));
+            s.commit_failures = if g.next(4) == 0 { vec![1 + g.next(5), 7] } else { vec![] };
+            if s.validate().is_err() {
+                continue;
+            }
+            // A tour step shows its own settings (changing one leaves the tour), at any crash.
+            let mut state = if g.next(3) == 0 {
+                let mut step = crate::tour::state(g.next(crate::tour::STEPS as u64) as usize);
+                step.crash_at_us = 1 + g.next(step.scenario.horizon_us);
+                step
+            } else {
+                let crash_at_us = 1 + g.next(s.horizon_us);
+                State::from_input(Input { scenario: s, crash_at_us })
+            };
+            state.projector = g.next(2) == 1;
+            state.base_offset = g.next(3) * 1_000_000;
+            let back = state_from(&state_fragment(&state));
+            assert_eq!(back.notices, Vec::<String>::new(), "{}", state_fragment(&state));
+            assert_eq!(
+                (&back.scenario, back.crash_at_us, back.tour_step, back.projector, back.base_offset),
+                (&state.scenario, state.crash_at_us, state.tour_step, state.projector, state.base_offset)
+            );
+        }
+    }
+
+    #[test]
+    fn a_bad_link_names_each_bad_value_and_keeps_a_working_state() {
+        let s = state_from(
+            "#max.poll.records=abc&record_processing_ms=-5&nonsense=1&worker_pool=maybe&crash_at_us=99999999999&projector=2&base_offset=x",
+        );
+        let all = s.notices.join(" ");
+        for key in [
+            "max.poll.records=abc",
+            "record_processing_ms=-5",
+            "nonsense",
+            "worker_pool=maybe",
+            "crash_at_us",
+            "projector=2",
+            "base_offset=x",
+        ] {
+            assert!(all.contains(key), "{key} in {all}");
+        }
+        assert_eq!(s.scenario, Scenario::default());
+        assert_eq!(s.crash_at_us, 12_000_000, "clamped into the horizon");
+    }
+
+    #[test]
+    fn a_step_link_sets_the_tour_and_its_question() {
+        let s = state_from("#step=4&projector=1");
+        assert_eq!(s.tour_step, Some(3));
+        assert!(s.projector);
+        assert_eq!(s.predicting(), crate::tour::prediction(3).is_some());
+        let s = state_from("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5");
+        assert_eq!(s.tour_step, None);
+        assert!(s.notices.iter().any(|n| n.contains("step=5")));
+    }
+
+    #[test]
+    fn no_input_makes_it_panic() {
+        let mut g = Gen(7);
+        let alphabet: Vec<char> =
+            "#&=%._-0123456789abcdefxyz[]{},\"\u{e9}\u{1F600} stepcrash_at_usmax.pollrecordsprojector"
+                .chars()
+                .collect();
+        for _ in 0..3_000 {
+            let len = g.next(40) as usize;
+            let text: String = (0..len).map(|_| alphabet[g.next(alphabet.len() as u64) as usize]).collect();
+            let s = state_from(&text);
+            assert!((1..=s.scenario.horizon_us).contains(&s.crash_at_us), "{text}");
+        }
+        for key in offset_window_sim::scenario::KEYS {
+            for value in ["", "-1", "1e999", "null", "[", "\"x\"", "18446744073709551616", "0.0001"] {
+                let _ = state_from(&format!("{}={}", key.name, encode(value)));
+            }
+        }
+    }
+}
