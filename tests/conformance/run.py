@@ -34,6 +34,8 @@ from confluent_kafka import Consumer, Producer, TopicPartition, libversion  # no
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry,  # noqa: E402
                                    ConfigResource, NewTopic)
 
+import group  # noqa: E402  (the consumer-group cases, issue 14)
+
 # run.sh builds the CLI into .cache/target: the shared target/ can hold another checkout's build.
 MODEL = os.environ.get("OFFSET_WINDOW", os.path.join(CACHE, "target", "debug", "offset-window"))
 KAFKA_VERSION = "4.3.1"
@@ -139,6 +141,24 @@ CASES = [
          over={"record_processing_ms": 500}, after=8, delay=250,
          note="model.md §8.5: commitSync(record.offset()) after each record"),
 ]
+
+# Consumer-group cases (issue 14, model.md §10; group.py says how they run). Each starts from a
+# group scenario (`scenario`), with the expected initial assignment (`initial`), the events
+# triggered by a member's own progress (`after`: ("done", member, N) = its N-th finished record
+# after G, ("assigned", member, p) = its first assignment of partition p after G; `delay` ms
+# later) and the final SIGKILL of every member still alive (`final`), each in a quiet stretch.
+GROUP_CASES = [
+    dict(name="group-eager-kill", kind="group", client="java_classic", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=200)],
+         note="G1 (model.md §10.7) with 400 ms records and a 2 s session: SIGKILL of consumer-2; after its "
+              "session expires consumer-1 joins in its next poll (eager: onJoinPrepare commits orders-0) and "
+              "takes orders-1 from its committed offset, repeating what consumer-2 had done past it"),
+]
+CASES += GROUP_CASES
 
 
 def derive(case):
@@ -623,6 +643,10 @@ def timelines(case, sc, real, lines, info):
     return out
 
 
+GCTX = group.Ctx(model=lambda sc: model(sc), model_done_instant=lambda sc, n: model_done_instant(sc, n),
+                 ms=ms, CLIENTS=CLIENTS, CACHE=CACHE, LIB=LIB, HERE=HERE)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
@@ -645,14 +669,20 @@ def main():
             for attempt in range(1, ATTEMPTS + 1):
                 workdir = tempfile.mkdtemp(prefix="conformance-%s-" % case["name"])
                 info = {}
+                is_group = case.get("kind") == "group"
                 try:
-                    sc, m, real, lines, info = run_case(case, broker, workdir, attempt)
-                    pairs = compare(case, sc, m, real)
+                    if is_group:
+                        sc, m, real, lines, info = group.run_group_case(GCTX, case, broker, workdir, attempt)
+                        pairs = group.compare(case, sc, m, real)
+                    else:
+                        sc, m, real, lines, info = run_case(case, broker, workdir, attempt)
+                        pairs = compare(case, sc, m, real)
                     ok = all(p[1] == p[2] for p in pairs)
                     err = None
                 except Exception as e:  # a client or broker failure is a failed case, with its reason
-                    ok, err, pairs, real, sc = False, e, [], {}, derive(case)
-                    lines = read_log(os.path.join(workdir, "consumer.log"))
+                    ok, err, pairs, real, m = False, e, [], {}, None
+                    sc = group.base_scenario(case) if is_group else derive(case)
+                    lines = [] if is_group else read_log(os.path.join(workdir, "consumer.log"))
                 margin = real.get("margin_ms", float("inf"))
                 if err is None and margin < MIN_MARGIN_MS:
                     ok = False
@@ -669,11 +699,14 @@ def main():
                         continue
                 break
             mode = case.get("mode", "crash")
-            when = {"crash": "crash %sms (record %s + %sms)" % (sc.get("crash_at_ms"), case.get("after"),
-                                                                 case.get("delay")),
-                    "close": "close %sms (record %s + %sms)" % (sc.get("close_at_ms"), case.get("after"),
-                                                                 case.get("delay")),
-                    "script": "script"}[mode]
+            if is_group:
+                when = group.describe_events(case, sc)
+            else:
+                when = {"crash": "crash %sms (record %s + %sms)" % (sc.get("crash_at_ms"), case.get("after"),
+                                                                     case.get("delay")),
+                        "close": "close %sms (record %s + %sms)" % (sc.get("close_at_ms"), case.get("after"),
+                                                                     case.get("delay")),
+                        "script": "script"}[mode]
             extra = []
             if "killed_at_ms" in real:
                 extra.append("real kill %.1fms after T0, %.1fms after its trigger" % (
@@ -686,9 +719,12 @@ def main():
             if not ok and err is None and kn and not STRICT and all(
                     rv in kn["real"].get(lbl, []) for lbl, mv, rv in pairs if mv != rv):
                 verdict = "KNOWN"
+            show = (lambda side: group.summary(pairs, side)) if is_group else (lambda side: fmt(pairs, side))
             print("%s %-27s %s | %s | model: %s | real: %s | %s" % (
-                verdict, case["name"], case["client"], when, fmt(pairs, 1), fmt(pairs, 2), ", ".join(extra)),
+                verdict, case["name"], case["client"], when, show(1), show(2), ", ".join(extra)),
                 flush=True)
+            if is_group and real.get("events"):
+                print("  events: " + "; ".join(group.describe_real_event(e) for e in real["events"]), flush=True)
             if ok and case.get("known"):
                 print("  note %s: this run agrees with the model (known disagreement: %s)"
                       % (case["name"], case["known"]["why"]))
@@ -710,15 +746,19 @@ def main():
                     print("  real: %s" % json.dumps(real))
                 print("  client: %s; log (%s):" % (client, workdir))
                 try:
-                    for line in timelines(case, sc, real, lines, info):
-                        print(line)
+                    if is_group:
+                        for line in group.timelines(case, sc, m, real, workdir):
+                            print(line)
+                    else:
+                        for line in timelines(case, sc, real, lines, info):
+                            print(line)
                 except Exception as e:  # noqa: BLE001
                     print("  (no timelines: %r)" % (e,))
-                errf = os.path.join(workdir, "consumer.stderr")
-                if os.path.exists(errf):
-                    tail = [ln for ln in open(errf).read().splitlines() if "SLF4J" not in ln][-10:]
+                for errf in sorted(f for f in os.listdir(workdir) if f.endswith(".stderr")):
+                    tail = [ln for ln in open(os.path.join(workdir, errf)).read().splitlines()
+                            if "SLF4J" not in ln][-10:]
                     for ln in tail:
-                        print("    stderr: " + ln)
+                        print("    stderr %s: %s" % (errf, ln))
             if (ok or verdict == "KNOWN") and not a.keep:
                 subprocess.run(["rm", "-rf", workdir])
     finally:
