@@ -157,6 +157,35 @@ GROUP_CASES = [
          note="G1 (model.md §10.7) with 400 ms records and a 2 s session: SIGKILL of consumer-2; after its "
               "session expires consumer-1 joins in its next poll (eager: onJoinPrepare commits orders-0) and "
               "takes orders-1 from its committed offset, repeating what consumer-2 had done past it"),
+    # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
+    # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
+    dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=200)],
+         note="G2 (model.md §10.3, §10.7): SIGTERM → wakeup(); consumer-2 finishes its batch, poll() throws, "
+              "close() commits its position and leaves; consumer-1 takes orders-1 at the rebalance: nothing lost "
+              "or repeated"),
+    dict(name="group-eager-shutdown-abrupt", kind="group", client="java_classic", file="g2-shutdown-abrupt.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", shutdown_mode="abrupt", member=2, after=("done", 2, 20), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=200)],
+         note="G2 abrupt (model.md §8.6, §10.3): SIGTERM → close() at once, mid-record: it commits the position "
+              "of the batch in hand; consumer-1 takes orders-1 from there: the unprocessed records are lost"),
+    dict(name="group-static-restart", kind="group", client="java_classic", file="g3-static-member-restarts.json",
+         scenario={"partitions": 2, "members": 2, "group.instance.id": True, "record_processing_ms": 400,
+                   "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200, restart_after_ms=3985)],
+         final=[dict(member=2, after=("assigned", 2, 1), delay=200),
+                dict(member=1, after=("done", 1, 36), delay=200)],
+         note="G3 static (KIP-345, model.md §10.3): consumer-2 (group.instance.id consumer-2) closes without "
+              "leaving and a new process with its id is back within the session: no rebalance, orders-1 returns "
+              "to it from the committed offset, consumer-1 never stops"),
 ]
 CASES += GROUP_CASES
 
