@@ -206,8 +206,11 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
         args["group.protocol"] = client["protocol"]
         cp = os.pathsep.join([os.path.join(ctx.CACHE, "classes", client["jar"]),
                               os.path.join(ctx.LIB, "client" + client["jar"], "*")])
+        debug = ["-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals=debug",
+                 "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"] if os.environ.get("GROUP_DEBUG") else []
         cmd = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-               "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "ConformanceConsumer"]
+               "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"] + debug + ["-cp", cp, "ConformanceConsumer"]
         cmd += ["%s=%s" % kv for kv in args.items()]
     else:
         cfgf = os.path.join(workdir, "%s.json" % name)
@@ -271,7 +274,7 @@ def event_instants(lines):
     for w in lines:
         # (`committed` lines are left out: they carry the instant a commit's response was handled.)
         if w[0] in ("poll", "done", "assigned", "revoked", "lost", "close_begin", "close_end", "commit_failed",
-                    "go", "start"):
+                    "go", "start", "created"):
             ts.append(float(w[1]))
         elif w[0] in ("commit", "revoke_commit"):
             ts += [float(w[1]), float(w[2])]
@@ -314,8 +317,24 @@ def run_group_case(ctx, case, broker, workdir, attempt):
         while True:
             state = {p.member: owned_now(p.lines()) for p in procs[:M]}
             gens = {s[2] for s in state.values()}
-            if all(state[n][0] == initial[n] and state[n][1] is not None for n in initial) and (
-                    ctx.CLIENTS[case["client"]]["protocol"] == "consumer" or len(gens) == 1):
+            held = sorted(sorted(s[0]) for s in state.values())
+            if all(s[1] is not None for s in state.values()) and held == sorted(sorted(v) for v in initial.values()) \
+                    and (ctx.CLIENTS[case["client"]]["protocol"] == "consumer" or len(gens) == 1):
+                # The model orders members by N. The consumer protocol's uniform assignor walks
+                # members in the order of their random ids (model.md §10.2), so there the process
+                # that holds consumer-N's partitions plays consumer-N.
+                relabel = {p.member: next(n for n, v in initial.items() if v == state[p.member][0])
+                           for p in procs[:M]}
+                if any(k != v for k, v in relabel.items()):
+                    if not case.get("any_initial_order"):
+                        raise RuntimeError("initial assignment %s, expected %s" % (
+                            {n: sorted(s[0]) for n, s in state.items()}, {n: sorted(v) for n, v in initial.items()}))
+                    for p in procs[:M]:
+                        p.member = relabel[p.member]
+                    real["relabelled"] = {"process consumer-%d" % k: "model consumer-%d" % v for k, v in relabel.items()}
+                    with open(os.path.join(workdir, "relabel.json"), "w") as f:
+                        json.dump({str(k): v for k, v in relabel.items()}, f)
+                state = {p.member: owned_now(p.lines()) for p in procs[:M]}
                 break
             for p in procs:
                 if p.proc.poll() is not None:
@@ -325,6 +344,13 @@ def run_group_case(ctx, case, broker, workdir, attempt):
             time.sleep(0.005)
         last_assign = max(s[1] for s in state.values())
         G = max(last_assign + case.get("go_after_ms", 500), now_ms(epoch_ns) + 100)
+        if case.get("go_phase"):
+            # A client whose timer runs from the consumer's creation (librdkafka's auto-commit,
+            # rd_kafka_cgrp_new): G on that timer's phase, as the model starts it at t = 0.
+            member, period = case["go_phase"]
+            created = next(float(w[1]) for p in procs[:M] if p.member == member for w in p.lines()
+                           if w[0] == "created")
+            G = created + period * max(1, -(-(G - created) // period))
         write_instant(go_file, G)
         real["G"] = round(G, 3)
         real["formation_ms"] = round(G - min(s[1] for s in state.values()), 1)
@@ -539,7 +565,11 @@ def timelines(case, sc, m, real, workdir):
     the model's handovers."""
     procs = [Proc(int(f.split("-")[1].split(".")[0]), f[:-4], os.path.join(workdir, f), None)
              for f in sorted(os.listdir(workdir)) if f.startswith("member-") and f.endswith(".log")]
-    out = ["  model handovers (at_ms partition from→to committed lost dup) | real handovers:"]
+    if real.get("relabelled"):
+        out_relabel = ["  (processes relabelled to the model's members: %s)" % json.dumps(real["relabelled"])]
+    else:
+        out_relabel = []
+    out = out_relabel + ["  model handovers (at_ms partition from→to committed lost dup) | real handovers:"]
     m = m or {"group": {"handovers": [], "rebalances": None, "partitions": [], "members": []}}
     mh = m["group"]["handovers"]
     rh = real.get("handovers", [])
@@ -548,8 +578,9 @@ def timelines(case, sc, m, real, workdir):
         b = rh[i] if i < len(rh) else None
 
         def f(h):
-            return "" if h is None else "%9.3f orders-%d %s→%s c=%s lost %d dup %d" % (
-                h["at_ms"], h["partition"], h["from"], h["to"], h["committed"], h["lost"], h["duplicated"])
+            return "" if h is None else "%9s orders-%s %s→%s c=%s lost %s dup %s" % (
+                h.get("at_ms"), h.get("partition"), h.get("from"), h.get("to"), h.get("committed"), h.get("lost"),
+                h.get("duplicated"))
         out.append("    %-52s | %s" % (f(a), f(b)))
     out.append("  model: rebalances %d, partitions %s, members %s" % (
         m["group"]["rebalances"], json.dumps(m["group"]["partitions"]), json.dumps(m["group"]["members"])))

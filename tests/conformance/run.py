@@ -157,6 +157,19 @@ GROUP_CASES = [
          note="G1 (model.md §10.7) with 400 ms records and a 2 s session: SIGKILL of consumer-2; after its "
               "session expires consumer-1 joins in its next poll (eager: onJoinPrepare commits orders-0) and "
               "takes orders-1 from its committed offset, repeating what consumer-2 had done past it"),
+    dict(name="group-rdk-kill", kind="group", client="librdkafka", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=200)],
+         compare_rebalances=False,
+         # librdkafka's fetcher otherwise waits up to fetch.wait.max.ms (500) before the first fetch
+         # after resume(), while its background auto-commit timer runs on the wall clock.
+         client_props={"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10},
+         go_phase=(2, 5000),
+         note="G1 under librdkafka (model.md §8.2, §10.5): the background auto-commit of what was handed out; "
+              "SIGKILL of consumer-2; consumer-1 takes orders-1 after the session expires"),
     # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
     # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
     dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",
@@ -176,6 +189,19 @@ GROUP_CASES = [
          final=[dict(member=1, after=("assigned", 1, 1), delay=200)],
          note="G2 abrupt (model.md §8.6, §10.3): SIGTERM → close() at once, mid-record: it commits the position "
               "of the batch in hand; consumer-1 takes orders-1 from there: the unprocessed records are lost"),
+    dict(name="group-eager-shutdown-sync", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000, "strategy": "commit_sync_batch"},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=200)],
+         known=dict(why="a commitSync() woken up by wakeup() sends its OffsetCommit before it throws "
+                        "WakeupException (ConsumerNetworkClient.poll: trySend, then maybeTriggerWakeup), and close() "
+                        "waits for it before LeaveGroup: the batch is committed (README 'Known disagreements')",
+                    real={"orders-1 handovers (from,to,committed,lost,dup)": [[[2, 1, 25, 0, 0], [1, None, 25, 0, 0]]], "orders-1.committed": [25],
+                          "orders-1.duplicated": [0]}),
+         note="G2 with commitSync after each batch (model.md §10.3): wakeup() during the batch; the commitSync() "
+              "after it throws WakeupException"),
     dict(name="group-static-restart", kind="group", client="java_classic", file="g3-static-member-restarts.json",
          scenario={"partitions": 2, "members": 2, "group.instance.id": True, "record_processing_ms": 400,
                    "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
@@ -186,6 +212,47 @@ GROUP_CASES = [
          note="G3 static (KIP-345, model.md §10.3): consumer-2 (group.instance.id consumer-2) closes without "
               "leaving and a new process with its id is back within the session: no rebalance, orders-1 returns "
               "to it from the committed offset, consumer-1 never stops"),
+    dict(name="group-cooperative-join", kind="group", client="java_classic", file="group-scale-out.json",
+         scenario={"partitions": 2, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+                   "record_processing_ms": 400, "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 15), delay=100)],
+         final=[dict(member=2, after=("assigned", 2, 1), delay=200),
+                dict(member=1, after=("done", 1, 48), delay=200)],
+         known=dict(why="kafka-clients 4.3.1 hands out one partition's fetched records until they run out (not one "
+                        "partition per poll in turn, model.md §10.1), and a cooperative member with records in hand "
+                        "does not block in poll() for JoinGroup / SyncGroup: each step of the two rounds waits for its "
+                        "next poll (README 'Known disagreements')",
+                    real={"orders-0 handovers (from,to,committed,lost,dup)": [[[1, None, 35, 0, 13]]], "orders-1 handovers (from,to,committed,lost,dup)": [[[1, 2, 0, 0, 0], [2, None, 0, 0, 0]]],
+                          "orders-0.duplicated": [13], "orders-1.committed": [0]}),
+         note="scale-out under cooperative-sticky (model.md §10.5): consumer-2 joins; consumer-1 keeps "
+              "processing, revokes orders-1 after the first round and rejoins; the second round hands it over"),
+    dict(name="group-kip848-crash", kind="group", client="java_consumer_protocol",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 4000,
+                   "group.consumer.heartbeat.interval.ms": 200, "strategy": "commit_sync_batch"},
+         group_configs={"consumer.heartbeat.interval.ms": 200, "consumer.session.timeout.ms": 4000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("done", 1, 36), delay=200)],
+         compare_rebalances=False, any_initial_order=True,
+         note="G1 under the consumer protocol (KIP-848, model.md §10.6), commitSync after each batch: SIGKILL of "
+              "consumer-2; its session (the group's consumer.session.timeout.ms) expires and consumer-1 receives "
+              "orders-1 at its next heartbeat, from the committed offset"),
+    dict(name="group-kip848-leave", kind="group", client="java_consumer_protocol", file="g2-shutdown-with-wakeup.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "group.consumer.heartbeat.interval.ms": 1000, "strategy": "commit_sync_batch"},
+         group_configs={"consumer.heartbeat.interval.ms": 1000, "consumer.session.timeout.ms": 10000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("done", 1, 31), delay=200)],
+         compare_rebalances=False, any_initial_order=True,
+         known=dict(why="AsyncKafkaConsumer.commitSync hands its commit to the background thread before a pending "
+                        "wakeup() fails the wait: the batch is committed (README 'Known disagreements')",
+                    real={"orders-1 handovers (from,to,committed,lost,dup)": [[[2, 1, 25, 0, 0], [1, None, 25, 0, 0]]], "orders-1.committed": [25],
+                          "orders-1.duplicated": [0]}),
+         note="G2 under the consumer protocol (KIP-848, model.md §10.6): consumer-2 closes and leaves (epoch -1); "
+              "consumer-1 receives orders-1 at its next heartbeat"),
 ]
 CASES += GROUP_CASES
 

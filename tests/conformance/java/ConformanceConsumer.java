@@ -574,6 +574,7 @@ public final class ConformanceConsumer {
 
             warmUp(p, topic);
             consumer = new KafkaConsumer<>(p);
+            log("created " + t());
             log("client " + AppInfoParser.getVersion() + " " + protocol + " member " + member);
             Thread main = Thread.currentThread();
             String mode = arg("shutdown_mode", "wakeup");
