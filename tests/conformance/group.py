@@ -347,10 +347,12 @@ def run_group_case(ctx, case, broker, workdir, attempt):
         if case.get("go_phase"):
             # A client whose timer runs from the consumer's creation (librdkafka's auto-commit,
             # rd_kafka_cgrp_new): G on that timer's phase, as the model starts it at t = 0.
-            member, period = case["go_phase"]
+            # `offset` moves G ahead of the timer (its commits then fall |offset| ms after the
+            # model's, mid-batch, so that the client's lag after resume() moves none across a poll).
+            member, period, offset = case["go_phase"]
             created = next(float(w[1]) for p in procs[:M] if p.member == member for w in p.lines()
                            if w[0] == "created")
-            G = created + period * max(1, -(-(G - created) // period))
+            G = created + offset + period * max(1, -(-(G - created - offset) // period))
         write_instant(go_file, G)
         real["G"] = round(G, 3)
         real["formation_ms"] = round(G - min(s[1] for s in state.values()), 1)
@@ -361,14 +363,17 @@ def run_group_case(ctx, case, broker, workdir, attempt):
         todo = [("event", i, ev) for i, ev in enumerate(case["events"])] + \
                [("final", i, fk) for i, fk in enumerate(case["final"])]
         pending_restart = {}
+        windows = []
         while todo or pending_restart:
             progressed = False
-            for item in list(todo):
+            ready = []
+            for item in todo:
+                t = trigger_time(procs, item[2]["after"], G)
+                if t is not None:
+                    ready.append((t + item[2]["delay"], t, item))
+            # Those due first go first (the driver sleeps until each one's instant).
+            for at, t, item in sorted(ready, key=lambda r: r[0]):
                 what, i, ev = item
-                t = trigger_time(procs, ev["after"], G)
-                if t is None:
-                    continue
-                at = t + ev["delay"]
                 target = [p for p in procs if p.member == ev["member"] and p.proc.poll() is None and
                           (p.start_file is None or "start" in [w[0] for w in p.lines()])]
                 kind = "crash" if what == "final" else ev["kind"]
@@ -386,10 +391,18 @@ def run_group_case(ctx, case, broker, workdir, attempt):
                     rec = {"what": "final kill" if what == "final" else kind, "member": ev["member"],
                            "process": proc.name, "trigger_ms": round(t - G, 3), "at_ms": round(at - G, 3),
                            "sent_ms": round(sent - G, 3)}
-                    own = event_instants([w for w in proc.lines() if w[0] not in ("wakeup", "abrupt")])
-                    lo, hi = at, max(at, sent)
-                    rec["margin_ms"] = round(min([0.0 if lo <= x <= hi else min(abs(x - lo), abs(x - hi))
-                                                  for x in own] or [float("inf")]), 1)
+                    if kind == "shutdown":
+                        # The shutdown happens when the member's SIGTERM handler runs (a JVM starts
+                        # its shutdown hooks tens of ms after the signal, more on a loaded machine).
+                        wait_line(proc, "abrupt" if ev.get("shutdown_mode") == "abrupt" else "wakeup", 30,
+                                  allow_exit=True)
+                        handled = next((float(w[1]) for w in proc.lines() if w[0] in ("abrupt", "wakeup")), sent)
+                        rec["handled_ms"] = round(handled - G, 3)
+                        sent = max(sent, handled)
+                    # The margin (computed when the case is over, from the whole log): the distance
+                    # from the window [planned instant, signal sent or handled] to the member's
+                    # nearest own event.
+                    windows.append((rec, proc, at, max(at, sent)))
                     if kind == "shutdown" and ev.get("restart_after_ms") is not None:
                         pending_restart[i] = (proc, ev)
                 real["events"].append(rec)
@@ -421,6 +434,13 @@ def run_group_case(ctx, case, broker, workdir, attempt):
             if p.proc.poll() is None:
                 p.proc.kill()
                 p.proc.wait()
+    for rec, proc, lo, hi in windows:
+        # The loop's own steps (what a shutdown then does — close_begin, the revocation in
+        # close() — follows from it and is no neighbour).
+        own = event_instants([w for w in proc.lines() if w[0] in ("poll", "done", "commit", "commit_failed",
+                                                                   "revoke_commit")])
+        rec["margin_ms"] = round(min([0.0 if lo <= x <= hi else min(abs(x - lo), abs(x - hi))
+                                      for x in own] or [float("inf")]), 1)
     final, reads = settled_committed(broker, group, topic, P, end)
     real["committed_reads"] = reads
     real.update(analyse(case, sc, procs, G, final))
@@ -428,12 +448,14 @@ def run_group_case(ctx, case, broker, workdir, attempt):
     return sc, m, real, procs, {"model_at_us": model_at}
 
 
-def wait_line(proc, word, timeout):
+def wait_line(proc, word, timeout, allow_exit=False):
     deadline = time.time() + timeout
     while time.time() < deadline:
         if any(w[0] == word for w in proc.lines()):
             return
         if proc.proc.poll() is not None:
+            if allow_exit:
+                return
             raise RuntimeError("%s exited before logging %s" % (proc.name, word))
         time.sleep(0.01)
     raise RuntimeError("%s did not log %s within %d s" % (proc.name, word, timeout))
@@ -553,6 +575,8 @@ def describe_real_event(e):
         d += " (trigger %.1f)" % e["trigger_ms"]
     if "sent_ms" in e:
         d += " sent %+.1f" % (e["sent_ms"] - e["at_ms"])
+    if "handled_ms" in e:
+        d += " handled %+.1f" % (e["handled_ms"] - e["at_ms"])
     if "margin_ms" in e:
         d += " margin %.1f" % e["margin_ms"]
     if "close_end_ms" in e:
