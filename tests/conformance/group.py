@@ -276,7 +276,7 @@ def event_instants(lines):
         if w[0] in ("poll", "done", "assigned", "revoked", "lost", "close_begin", "close_end", "commit_failed",
                     "go", "start", "created"):
             ts.append(float(w[1]))
-        elif w[0] in ("commit", "revoke_commit"):
+        elif w[0] in ("commit", "revoke_commit", "commit_woken"):
             ts += [float(w[1]), float(w[2])]
     return ts
 
@@ -437,7 +437,7 @@ def run_group_case(ctx, case, broker, workdir, attempt):
     for rec, proc, lo, hi in windows:
         # The loop's own steps (what a shutdown then does — close_begin, the revocation in
         # close() — follows from it and is no neighbour).
-        own = event_instants([w for w in proc.lines() if w[0] in ("poll", "done", "commit", "commit_failed",
+        own = event_instants([w for w in proc.lines() if w[0] in ("poll", "done", "commit", "commit_failed", "commit_woken",
                                                                    "revoke_commit")])
         rec["margin_ms"] = round(min([0.0 if lo <= x <= hi else min(abs(x - lo), abs(x - hi))
                                       for x in own] or [float("inf")]), 1)
@@ -622,7 +622,7 @@ def timelines(case, sc, m, real, workdir):
                     shown.append(" ".join(w))
                     continue
                 rest = w[2:]
-                if w[0] in ("commit", "revoke_commit"):
+                if w[0] in ("commit", "revoke_commit", "commit_woken"):
                     rest = ["→%.3f" % (float(w[2]) - G)] + w[3:]
                 shown.append("%-9s %10.3f %s" % (w[0], t, " ".join(rest)))
         if len(shown) > 70:

@@ -431,6 +431,7 @@ public final class ConformanceConsumer {
      *   done <t> <p> <offset>
      *   committed <t> <p>:<offset> ...      (ConsumerInterceptor.onCommit: any commit that succeeded, auto-commits included)
      *   commit <t sent> <t returned> position   commit_failed <t> <exception>
+     *   commit_woken <t sent> <t thrown> position  (commitSync() threw WakeupException: its commit went out)
      *   revoke_commit <t sent> <t returned> <p>:<offset> ...   (on_revoke: commit_sync)
      *   wakeup <t> | abrupt <t>  (SIGTERM arrived)    close_begin <t>    close_end <t>    error <t> <text>
      */
@@ -693,6 +694,8 @@ public final class ConformanceConsumer {
                         consumer.commitSync();
                         log("commit " + sent + " " + t() + " position");
                     } catch (org.apache.kafka.common.errors.WakeupException e) {
+                        // Thrown after the OffsetCommit went out (model.md §10.8): logged, then close().
+                        log("commit_woken " + sent + " " + t() + " position");
                         return;
                     } catch (RuntimeException e) {
                         log("commit_failed " + t() + " " + e.getClass().getSimpleName());
