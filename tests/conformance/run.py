@@ -197,13 +197,8 @@ GROUP_CASES = [
          initial={1: [0], 2: [1]},
          events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
          final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
-         known=dict(why="a commitSync() woken up by wakeup() sends its OffsetCommit before it throws "
-                        "WakeupException (ConsumerNetworkClient.poll: trySend, then maybeTriggerWakeup), and close() "
-                        "waits for it before LeaveGroup: the batch is committed (README 'Known disagreements')",
-                    real={"orders-1 handovers (from,to,committed,lost,dup)": [[[2, 1, 25, 0, 0], [1, None, 25, 0, 0]]], "orders-1.committed": [25],
-                          "orders-1.duplicated": [0]}),
          note="G2 with commitSync after each batch (model.md §10.3): wakeup() during the batch; the commitSync() "
-              "after it throws WakeupException"),
+              "after it sends its commit, then throws WakeupException; close() waits for it before leaving"),
     dict(name="group-static-restart", kind="group", client="java_classic", file="g3-static-member-restarts.json",
          scenario={"partitions": 2, "members": 2, "group.instance.id": True, "record_processing_ms": 400,
                    "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
@@ -255,10 +250,6 @@ GROUP_CASES = [
          events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
          final=[dict(member=1, after=("done", 1, 31), delay=200)],
          compare_rebalances=False, any_initial_order=True,
-         known=dict(why="AsyncKafkaConsumer.commitSync hands its commit to the background thread before a pending "
-                        "wakeup() fails the wait: the batch is committed (README 'Known disagreements')",
-                    real={"orders-1 handovers (from,to,committed,lost,dup)": [[[2, 1, 25, 0, 0], [1, None, 25, 0, 0]]], "orders-1.committed": [25],
-                          "orders-1.duplicated": [0]}),
          note="G2 under the consumer protocol (KIP-848, model.md §10.6): consumer-2 closes and leaves (epoch -1); "
               "consumer-1 receives orders-1 at its next heartbeat"),
 ]
