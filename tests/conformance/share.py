@@ -343,6 +343,10 @@ def analyse(sc, kind, logs, real):
                     fails.setdefault(o, []).append(d)
     for o, ds in fails.items():
         v["offset %d deliveries" % o] = ds
+        # Not compared (the model's result has no per-poll view; crates/sim/tests/share.rs checks
+        # the rule): how many records came in each poll that delivered it.
+        v["offset %d poll sizes (info)" % o] = [len(recs) for n in names for _, recs in all_polls[n]
+                                                 if any(oo == o for oo, _ in recs)]
     return v
 
 
