@@ -141,6 +141,20 @@ CASES = [
     dict(name="off-by-one-java", file="s8-off-by-one-commit.json", client="java_classic",
          over={"record_processing_ms": 500}, after=8, delay=250,
          note="model.md §8.5: commitSync(record.offset()) after each record"),
+    # Issue 16 (model.md §12.5, §12.6): a record-at-a-time pool (2 threads, unordered) with one slow
+    # record (offset 3: 6 s; the others 600 ms) commits after each hand-off what pool_commit says.
+    # Record 10 is done at 5.4 s; the kill at + 300 ms falls while 3 is still running.
+    dict(name="pool-contiguous-java", file="s12-pool-contiguous-completed.json", client="java_classic",
+         over={"pool_threads": 2, "strategy": "commit_sync_batch", "record_processing_ms": 600,
+               "record_processing_ms_by_offset": {"3": 6000}},
+         after=10, delay=300,
+         note="model.md §12.6 pool_commit contiguous_completed: the commit waits at 3, the record still running: "
+              "nothing lost, the records done above it repeated"),
+    dict(name="pool-highest-java", file="s12-pool-highest-completed-skips-unfinished.json", client="java_classic",
+         over={"pool_threads": 2, "strategy": "commit_sync_batch", "record_processing_ms": 600,
+               "record_processing_ms_by_offset": {"3": 6000}},
+         after=10, delay=300,
+         note="model.md §12.6 pool_commit highest_completed: the commit passes 3 while it runs: a crash loses it"),
 ]
 
 # Consumer-group cases (issue 14, model.md §10; group.py says how they run). Each starts from a
@@ -512,6 +526,9 @@ def start_consumer(case, sc, broker, workdir, topic, group):
                      "max.poll.interval.ms": sc.get("max.poll.interval.ms", 300000),
                      "commit_failures": ",".join(str(n) for n in sc.get("commit_failures", [])),
                      "retry_async_in_callback": str(sc.get("retry_async_in_callback", False)).lower(),
+                     "ordering": sc.get("ordering", "batch"), "pool_commit": sc.get("pool_commit", "handed_out"),
+                     "record_processing_ms_by_offset": ",".join("%s:%s" % kv for kv in
+                                                                 sc.get("record_processing_ms_by_offset", {}).items()),
                      "out_topic": topic + "-out", "txn_id": group + "-txn"})
         if case.get("mode") == "close":
             args["close_after"] = case["after"] - 1  # offsets from 0, in order: the N-th record is offset N - 1
