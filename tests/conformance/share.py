@@ -22,13 +22,14 @@ How a share case runs (README "Share-group cases"):
   side as far as the clients can tell (each offset done — or, for records that fail every
   time, delivered `group.share.delivery.count.limit` times — and the last acknowledgement
   answered), then 2 s more in which nothing may be delivered, then asks every member still
-  alive to stop: it reads the share-partition start offset (Admin `listShareGroupOffsets`) and
-  exits without `close()` (an implicit `close()` would release its last batch, §11.4).
+  alive to stop: it exits without `close()` (an implicit `close()` would release its last
+  batch, §11.4). (Admin `listShareGroupOffsets` is not used: it reads the persisted share
+  state, whose start offset lagged one acknowledgement behind.)
 * **verdict** — counts, never instants: which offsets were delivered again and with which
   delivery counts, deliveries, redeliveries, records processed per member, what a crash of the
   whole group at the event would repeat (`duplicated`) and what ended unprocessed (`lost`),
-  RELEASEs that landed, and nothing delivered in the 2 s after the end. The model's redelivered offsets are
-  read from its result: a crashed member's records are the window at the crash instant
+  RELEASEs that landed, and nothing delivered in the 2 s after the end. The model's
+  redelivered offsets are read from its result: a crashed member's records are the window at the crash instant
   (`at_crash.committed` = the start offset … `at_crash.position` = the window's end, §11.1).
 """
 
