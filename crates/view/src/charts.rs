@@ -176,11 +176,11 @@ impl Frame {
         ((f * self.horizon_us as f64).round() as u64).clamp(1, self.horizon_us)
     }
 
-    fn px(&self, css: f64) -> f64 {
+    pub(crate) fn px(&self, css: f64) -> f64 {
         css * self.scale
     }
 
-    fn width_px(&self, css: f64) -> u32 {
+    pub(crate) fn width_px(&self, css: f64) -> u32 {
         (css * self.scale).round().max(1.0) as u32
     }
 }
@@ -276,6 +276,7 @@ pub fn paint_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, 
     }
 
     draw_lifecycle_marks(root, run, f)?;
+    crate::records::draw_record_marks(root, run, f)?;
     Ok(())
 }
 

@@ -13,6 +13,8 @@ use crate::text::{ranges, seconds_text};
 use offset_window_sim::keys::MAX_LIST;
 use offset_window_sim::scenario::{format_millis, ByOffset, MAX_OFFSET};
 use offset_window_sim::{MarkKind, Run};
+use plotters::coord::Shift;
+use plotters::prelude::*;
 use serde_json::{Map, Value};
 use std::ops::Range;
 
@@ -59,6 +61,82 @@ pub fn record_at(run: &Run, f: &Frame, x: f64, y: f64, radius: f64) -> Option<u6
         }
     }
     best.map(|(_, offset)| offset)
+}
+
+/// Draws what became of the records that threw (docs/model.md §12) on the main chart, where
+/// each attempt ended: a ring in the lost colour per failed attempt, a filled square where a
+/// record was given up (skipped), a triangle where it went to the dead-letter topic, and a
+/// bar from where the partition stopped to the chart's right edge. Marks closer than a few
+/// px to the last one of their kind are left out (seeded failures can throw at every poll).
+pub fn draw_record_marks<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    f: &Frame,
+) -> Result<(), DrawingAreaErrorKind<DB::ErrorType>> {
+    if run.scenario.share_group() || !run.scenario.record_failures_possible() {
+        return Ok(());
+    }
+    let p = f.pal();
+    let r = f.px(5.0);
+    let halo = p.background.stroke_width(f.width_px(4.0));
+    let mut last: [(f64, f64); 3] = [(f64::MIN, f64::MIN); 3];
+    let mut near = |kind: usize, x: f64, y: f64| {
+        let (lx, ly) = last[kind];
+        let close = (x - lx).abs() < r && (y - ly).abs() < r;
+        if !close {
+            last[kind] = (x, y);
+        }
+        close
+    };
+    for m in run.marks.iter().take_while(|m| m.at_us <= f.horizon_us).filter(|m| m.partition == 0) {
+        let at = |offset: u64| {
+            let (x, y) = record_point(f, m.at_us, offset);
+            (x.round() as i32, y.round() as i32)
+        };
+        match m.kind {
+            MarkKind::RecordFailed { offset } => {
+                let (x, y) = at(offset);
+                if !near(0, x as f64, y as f64) {
+                    root.draw(&Circle::new((x, y), r as i32, halo))?;
+                    root.draw(&Circle::new((x, y), r as i32, p.lost.stroke_width(f.width_px(2.0))))?;
+                }
+            }
+            MarkKind::RecordSkipped { offset } => {
+                let (x, y) = at(offset);
+                if !near(1, x as f64, y as f64) {
+                    let h = (r * 0.9) as i32;
+                    root.draw(&Rectangle::new(
+                        [(x - h - 1, y - h - 1), (x + h + 1, y + h + 1)],
+                        p.background.filled(),
+                    ))?;
+                    root.draw(&Rectangle::new([(x - h, y - h), (x + h, y + h)], p.lost.filled()))?;
+                }
+            }
+            MarkKind::RecordDeadLettered { offset } => {
+                let (x, y) = at(offset);
+                if !near(2, x as f64, y as f64) {
+                    let h = (r * 1.2) as i32;
+                    let tri = vec![(x, y - h), (x + h, y + h), (x - h, y + h)];
+                    root.draw(&Polygon::new(tri.clone(), p.background.filled()))?;
+                    root.draw(&PathElement::new(
+                        [tri.clone(), vec![tri[0]]].concat(),
+                        p.durable.stroke_width(f.width_px(2.5)),
+                    ))?;
+                }
+            }
+            MarkKind::PartitionStopped { offset } => {
+                let x = f.x(m.at_us).round() as i32;
+                let y = f.y(offset as f64).round() as i32;
+                let band = f.width_px(3.0) as i32;
+                root.draw(&Rectangle::new(
+                    [(x, y - band), (f.right.round() as i32, y + band)],
+                    p.lost.mix(0.55).filled(),
+                ))?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 /// `list` with `offset` added, or taken out if it was there; ascending, without repeats.
@@ -293,5 +371,39 @@ mod tests {
         let text = outcomes_sentence(&run, 1000).unwrap();
         assert!(text.contains("1012 (1 failed attempt)") && text.contains("skipped, never run"), "{text}");
         assert_eq!(outcomes_sentence(&simulate(&Scenario::default()).unwrap(), 0), None);
+    }
+
+    #[test]
+    fn the_chart_marks_failed_skipped_and_dead_lettered_records() {
+        use crate::backend::Backend;
+        let svg_of = |s: &Scenario| {
+            let run = simulate(s).unwrap();
+            let f = main_frame((840, 420), 1.0, &run);
+            let mut svg = String::new();
+            {
+                let root = Backend::svg(&mut svg, (840, 420)).into_drawing_area();
+                crate::charts::draw_main(&root, &run, &f).unwrap();
+            }
+            svg
+        };
+        let lost = "#D53E4F";
+        let plain = svg_of(&Scenario::default());
+        // Record 12 skipped at 2.6 s (log and go on): one ring, one square.
+        let skipped = svg_of(&Scenario { record_failures: vec![12], ..Scenario::default() });
+        let rings = |svg: &str| svg.matches("<circle").count();
+        assert!(rings(&skipped) > rings(&plain), "a ring where record 12 threw");
+        assert!(
+            skipped.matches(&format!("fill=\"{lost}\"")).count()
+                > plain.matches(&format!("fill=\"{lost}\"")).count()
+        );
+        // Spring's handler with a dead-letter topic: ten rings, then a triangle (a polygon).
+        let dead = svg_of(&Scenario {
+            record_failures: vec![12],
+            on_error: offset_window_sim::scenario::OnError::SeekToFailed,
+            dead_letter: true,
+            ..Scenario::default()
+        });
+        assert!(rings(&dead) >= rings(&plain) + 10, "ten failed deliveries");
+        assert!(dead.contains("<polygon"), "the dead-lettered record");
     }
 }
