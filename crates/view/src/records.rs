@@ -222,6 +222,38 @@ pub fn parse_durations(text: &str) -> Result<Value, String> {
     Ok(Value::Object(map))
 }
 
+/// Failing or slow offsets that the log never holds within the horizon (at or past the log
+/// end offset at the horizon, docs/model.md §8.9), said with the field's label and the
+/// offsets the log does hold; `None` when every offset is in the log. Not a refusal: the
+/// core accepts any offset (a longer horizon or a producer may reach it), but the reader
+/// should know that these never throw.
+pub fn beyond_log(s: &offset_window_sim::Scenario) -> Option<String> {
+    let end = s.log_end_at(s.horizon_us);
+    let held = if end > s.log_start_offset {
+        format!("the log holds offsets {} to {} by the end of the horizon", s.log_start_offset, end - 1)
+    } else {
+        "the log is empty".to_string()
+    };
+    let failing: Vec<u64> = s.record_failures.iter().copied().filter(|&o| o >= end).collect();
+    let slow: Vec<u64> = s.record_processing_by_offset_us.0.keys().copied().filter(|&o| o >= end).collect();
+    let say = |key: &str, list: &[u64]| {
+        let (it, verb) = if list.len() == 1 { ("it is", "is") } else { ("they are", "are") };
+        format!(
+            "{}: {} {verb} beyond the log ({held}), so {it} never read",
+            crate::fields::label(key),
+            offsets_text(list)
+        )
+    };
+    let mut parts = Vec::new();
+    if !failing.is_empty() {
+        parts.push(say(FAILURES_KEY, &failing));
+    }
+    if !slow.is_empty() {
+        parts.push(say(SLOW_KEY, &slow));
+    }
+    (!parts.is_empty()).then(|| parts.join(". ") + ".")
+}
+
 /// What became of the records that threw within the horizon, from the marks of partition 0.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Outcomes {
@@ -331,6 +363,20 @@ mod tests {
         assert_eq!(offsets_text(&[]), "");
         assert_eq!(toggled(&[3, 12], 12), vec![3]);
         assert_eq!(toggled(&[12], 3), vec![3, 12]);
+    }
+
+    #[test]
+    fn offsets_beyond_the_log_are_named_with_the_offsets_it_holds() {
+        let mut s = Scenario { record_failures: vec![12, 100_000, 100_001], ..Scenario::default() };
+        assert_eq!(
+            beyond_log(&s).unwrap(),
+            "records that throw: 100000–100001 are beyond the log (the log holds offsets 0 to 99999 by the end \
+             of the horizon), so they are never read."
+        );
+        s.record_failures = vec![12];
+        assert_eq!(beyond_log(&s), None);
+        s.set_key(SLOW_KEY, &parse_durations("200000: 5").unwrap()).unwrap();
+        assert!(beyond_log(&s).unwrap().starts_with("slow records: 200000 is beyond the log"));
     }
 
     #[test]

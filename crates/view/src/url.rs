@@ -244,6 +244,7 @@ pub fn state_from(fragment: &str) -> State {
             if key == "crash" { CRASH_KEY } else { key }
         ));
     }
+    notices.extend(crate::records::beyond_log(&state.scenario));
     state.notices = notices;
     state
 }
@@ -410,6 +411,20 @@ mod tests {
         );
         assert_eq!(by_hand.notices, Vec::<String>::new());
         assert_eq!(by_hand.scenario, s);
+    }
+
+    #[test]
+    fn a_failing_offset_beyond_the_log_in_a_link_says_so() {
+        let s = state_from("#record_failures=12,250000");
+        assert_eq!(s.scenario.record_failures, vec![12, 250_000], "kept: the core accepts any offset");
+        assert_eq!(s.notices.len(), 1, "{:?}", s.notices);
+        assert!(
+            s.notices[0].starts_with(
+                "records that throw: 250000 is beyond the log (the log holds offsets 0 to 99999"
+            ),
+            "{}",
+            s.notices[0]
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::state::{Action, State};
 use offset_window_sim::scenario::OnError;
 use offset_window_sim::Strategy;
 use offset_window_view::fields::{self, RECORD_FIELDS};
-use offset_window_view::records::{outcomes, FAILURES_KEY, SLOW_KEY};
+use offset_window_view::records::{beyond_log, outcomes, FAILURES_KEY, SLOW_KEY};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -127,6 +127,7 @@ pub fn Records(p: &RecordsProps) -> Html {
                 </div>
             }
             { text_field(FAILURES_KEY, "f-record-failures", "offsets such as 12, 30–32; any offset the run reaches") }
+            if let Some(words) = beyond_log(s) { <p class="field-error" id="records-beyond" role="status">{ words }</p> }
             if possible {
                 { choice_field("on_error", handlers, s.on_error.name(), p.fields.errors.get("on_error"), &p.dispatch) }
                 if s.on_error == OnError::Retry {
