@@ -66,7 +66,8 @@ pub fn record_at(run: &Run, f: &Frame, x: f64, y: f64, radius: f64) -> Option<u6
 /// Draws what became of the records that threw (docs/model.md §12) on the main chart, where
 /// each attempt ended: a ring in the lost colour per failed attempt, a filled square where a
 /// record was given up (skipped), a triangle where it went to the dead-letter topic, and a
-/// bar from where the partition stopped to the chart's right edge. Marks closer than a few
+/// bar in the stopped record's row from where the partition stopped to the chart's right
+/// edge. Marks closer than a few
 /// px to the last one of their kind are left out (seeded failures can throw at every poll).
 pub fn draw_record_marks<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -125,8 +126,8 @@ pub fn draw_record_marks<DB: DrawingBackend>(
                 }
             }
             MarkKind::PartitionStopped { offset } => {
-                let x = f.x(m.at_us).round() as i32;
-                let y = f.y(offset as f64).round() as i32;
+                // In the record's own row, above the lines that stop at its offset.
+                let (x, y) = at(offset);
                 let band = f.width_px(3.0) as i32;
                 root.draw(&Rectangle::new(
                     [(x, y - band), (f.right.round() as i32, y + band)],
