@@ -514,6 +514,8 @@ test('axe-core: no WCAG 2.2 A/AA violation (every layout, dark, tour, prediction
     ['dark', { colorScheme: 'dark' }, '', (page) => page.click('#compare-toggle')],
     ['dark projector', { colorScheme: 'dark', viewport: { width: 1920, height: 1080 } }, '#projector=1', null],
     ['360 px', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }, '', null],
+    ['records: failing, skipped and dead-lettered, error policy shown', {}, '#record_failures=12,20&on_error=seek_to_failed&dead_letter=true&max_deliveries=2', null],
+    ['records, dark, phone', { colorScheme: 'dark', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, '#record_failures=12&strategy=commit_sync_batch', null],
     ['embed', { viewport: { width: 400, height: 300 } }, '?embed=1', null],
     ['embed, dark', { viewport: { width: 400, height: 300 }, colorScheme: 'dark' }, '?embed=1#crash_at_us=5001000', null],
   ];

@@ -119,7 +119,8 @@ pub fn Records(p: &RecordsProps) -> Html {
         <section class="records" aria-labelledby="records-title">
             <h2 id="records-title">{ "When a record throws" }</h2>
             <p class="hint" id="records-how">{ "Click a record on the chart (where the green line steps over it) or a \
-                number below to make it throw on every attempt; click it again to make it succeed." }</p>
+                number below to make it throw on every attempt; click it again to make it succeed. A shaded number was given \
+                up: red when skipped, green when sent to the dead-letter topic." }</p>
             if shown > 0 {
                 <div class="record-strip" role="group" aria-describedby="records-how"
                     aria-label="The first records: pressed ones throw">
