@@ -659,8 +659,27 @@ async fn a_click_on_record_12_in_the_chart_makes_it_throw_and_a_second_heals_it(
     assert_eq!(field.value(), "12");
     let twelve = page.find(".record-strip [data-offset=\"12\"]");
     assert_eq!(twelve.get_attribute("aria-pressed").unwrap(), "true");
-    // The chart's ring and square where it threw.
+    // The chart's ring and square where it threw. The record marks' legend under the
+    // charts leaves the main chart less room: wait for its redraw at the new size.
     let base = page.find("#main-chart canvas.base").dyn_into::<HtmlCanvasElement>().unwrap();
+    let run = simulate(&Scenario { record_failures: vec![12], ..Scenario::default() }).unwrap();
+    let mut at = (0.0, 0.0);
+    for _ in 0..50 {
+        let tick = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(tick).await.unwrap();
+        yew::scheduler::flush().await;
+        let f = ChartKind::Main.frame((base.width(), base.height()), scale, &run);
+        at = offset_window_view::records::record_point(&f, 2_600_000, 12);
+        if pixels(&base, at.0, at.1, 1).iter().any(|p| near(*p, charts::LOST)) {
+            break;
+        }
+    }
+    let (x, y) = at;
     assert!(pixels(&base, x, y, 1).iter().any(|p| near(*p, charts::LOST)), "the skipped record's square");
     // Again, where it now ends: it succeeds again; the strip's button does the same.
     click_canvas(&overlay, x, y).await;
