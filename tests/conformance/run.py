@@ -35,6 +35,7 @@ from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, 
                                    ConfigResource, NewTopic)
 
 import group  # noqa: E402  (the consumer-group cases, issue 14)
+import share  # noqa: E402  (the share-group cases, issue 15)
 
 # run.sh builds the CLI into .cache/target: the shared target/ can hold another checkout's build.
 MODEL = os.environ.get("OFFSET_WINDOW", os.path.join(CACHE, "target", "debug", "offset-window"))
@@ -140,6 +141,21 @@ CASES = [
     dict(name="off-by-one-java", file="s8-off-by-one-commit.json", client="java_classic",
          over={"record_processing_ms": 500}, after=8, delay=250,
          note="model.md §8.5: commitSync(record.offset()) after each record"),
+    # Issue 16 (model.md §12.5, §12.6): a record-at-a-time pool (2 threads, unordered) with one slow
+    # record (offset 3: 9 s; the others 600 ms) commits after each hand-off what pool_commit says.
+    # Record 10 is done at 5.4 s; the kill at + 300 ms falls while 3 is still running (until 9.6 s:
+    # the other thread's sleeps may drift seconds behind before 3 finishes).
+    dict(name="pool-contiguous-java", file="s12-pool-contiguous-completed.json", client="java_classic",
+         over={"pool_threads": 2, "strategy": "commit_sync_batch", "record_processing_ms": 600,
+               "record_processing_ms_by_offset": {"3": 9000}},
+         after=10, delay=300,
+         note="model.md §12.6 pool_commit contiguous_completed: the commit waits at 3, the record still running: "
+              "nothing lost, the records done above it repeated"),
+    dict(name="pool-highest-java", file="s12-pool-highest-completed-skips-unfinished.json", client="java_classic",
+         over={"pool_threads": 2, "strategy": "commit_sync_batch", "record_processing_ms": 600,
+               "record_processing_ms_by_offset": {"3": 9000}},
+         after=10, delay=300,
+         note="model.md §12.6 pool_commit highest_completed: the commit passes 3 while it runs: a crash loses it"),
 ]
 
 # Consumer-group cases (issue 14, model.md §10; group.py says how they run). Each starts from a
@@ -254,6 +270,36 @@ GROUP_CASES = [
               "consumer-1 receives orders-1 at its next heartbeat"),
 ]
 CASES += GROUP_CASES
+
+# Share-group cases (issue 15, model.md §11; share.py says how they run): KafkaShareConsumer
+# (kafka-clients 4.3.1). `scenario` is the model's share-group scenario the real members run
+# (log_end_offset records, all produced before consumer-1 starts); `event` is consumer-1's crash or
+# hang at its N-th finished record + delay (mid-record), after which consumer-2 starts.
+SHARE_CASES = [
+    dict(name="share-crash-implicit", kind="share", client="java_classic", file="share-crash-releases-at-once.json",
+         scenario={"members": 1, "record_processing_ms": 500, "log_end_offset": 15, "horizon_ms": 30000},
+         event=dict(kind="crash", after=8, delay=250),
+         note="model.md §11.4: SIGKILL of a share consumer mid-batch in implicit mode; its acquired batch is "
+              "released at once and a second consumer gets it again (delivery 2), repeating the records done"),
+    dict(name="share-release-archived", kind="share", client="java_classic",
+         file="s11-s2-release-until-archived.json",
+         scenario={"share.acknowledgement.mode": "explicit", "record_failures": [0], "on_error": "release",
+                   "record_processing_ms": 200, "log_end_offset": 40, "horizon_ms": 60000,
+                   "crash_at_ms": 60000},
+         note="S2 (model.md §11.2, §11.4): explicit mode, offset 0 RELEASEd at every delivery until "
+              "group.share.delivery.count.limit (5) archives it: never delivered again, lost 1; its 4th and 5th "
+              "deliveries come alone (Kafka's delivery throttling), with new records still left"),
+    dict(name="share-hang-lock-expires", kind="share", client="java_classic",
+         file="share-hang-waits-for-the-lock.json",
+         scenario={"members": 1, "record_processing_ms": 500, "log_end_offset": 30, "horizon_ms": 60000,
+                   "group.share.record.lock.duration.ms": 15000},
+         group_configs={"share.record.lock.duration.ms": 15000},
+         event=dict(kind="hang", after=8, delay=250, hang_ms=25000),
+         note="model.md §11.4: consumer-1 stops polling mid-batch for 25 s; its records stay locked until "
+              "the 15 s lock (the broker's minimum) expires, then consumer-2 gets them (delivery 2); "
+              "consumer-1 wakes, finishes them and its acknowledgements are refused"),
+]
+CASES += SHARE_CASES
 
 
 def derive(case):
@@ -481,6 +527,9 @@ def start_consumer(case, sc, broker, workdir, topic, group):
                      "max.poll.interval.ms": sc.get("max.poll.interval.ms", 300000),
                      "commit_failures": ",".join(str(n) for n in sc.get("commit_failures", [])),
                      "retry_async_in_callback": str(sc.get("retry_async_in_callback", False)).lower(),
+                     "ordering": sc.get("ordering", "batch"), "pool_commit": sc.get("pool_commit", "handed_out"),
+                     "record_processing_ms_by_offset": ",".join("%s:%s" % kv for kv in
+                                                                 sc.get("record_processing_ms_by_offset", {}).items()),
                      "out_topic": topic + "-out", "txn_id": group + "-txn"})
         if case.get("mode") == "close":
             args["close_after"] = case["after"] - 1  # offsets from 0, in order: the N-th record is offset N - 1
@@ -765,8 +814,12 @@ def main():
                 workdir = tempfile.mkdtemp(prefix="conformance-%s-" % case["name"])
                 info = {}
                 is_group = case.get("kind") == "group"
+                is_share = case.get("kind") == "share"
                 try:
-                    if is_group:
+                    if is_share:
+                        sc, m, real, lines, info = share.run_share_case(GCTX, case, broker, workdir, attempt)
+                        pairs = share.compare(case, sc, m, real)
+                    elif is_group:
                         sc, m, real, lines, info = group.run_group_case(GCTX, case, broker, workdir, attempt)
                         pairs = group.compare(case, sc, m, real)
                     else:
@@ -776,7 +829,8 @@ def main():
                     err = None
                 except Exception as e:  # a client or broker failure is a failed case, with its reason
                     ok, err, pairs, real, m = False, e, [], {}, None
-                    sc = group.base_scenario(case) if is_group else derive(case)
+                    sc = share.base_scenario(case) if is_share else group.base_scenario(case) if is_group \
+                        else derive(case)
                     lines = [] if is_group else read_log(os.path.join(workdir, "consumer.log"))
                 margin = real.get("margin_ms", float("inf"))
                 if err is None and margin < MIN_MARGIN_MS:
@@ -794,7 +848,9 @@ def main():
                         continue
                 break
             mode = case.get("mode", "crash")
-            if is_group:
+            if is_share:
+                when = share.describe_events(case, sc)
+            elif is_group:
                 when = group.describe_events(case, sc)
             else:
                 when = {"crash": "crash %sms (record %s + %sms)" % (sc.get("crash_at_ms"), case.get("after"),
@@ -814,10 +870,14 @@ def main():
             if not ok and err is None and kn and not STRICT and all(
                     rv in kn["real"].get(lbl, []) for lbl, mv, rv in pairs if mv != rv):
                 verdict = "KNOWN"
-            show = (lambda side: group.summary(pairs, side)) if is_group else (lambda side: fmt(pairs, side))
+            show = (lambda side: share.summary(pairs, side)) if is_share else \
+                (lambda side: group.summary(pairs, side)) if is_group else (lambda side: fmt(pairs, side))
             print("%s %-27s %s | %s | model: %s | real: %s | %s" % (
                 verdict, case["name"], case["client"], when, show(1), show(2), ", ".join(extra)),
                 flush=True)
+            if is_share and any(k.endswith("(info)") for k in real):
+                print("  real, not compared: " + "; ".join("%s %s" % (k[:-7], json.dumps(v))
+                                                            for k, v in real.items() if k.endswith("(info)")))
             if is_group and real.get("events"):
                 print("  events: " + "; ".join(group.describe_real_event(e) for e in real["events"]), flush=True)
             if ok and case.get("known"):
@@ -841,7 +901,10 @@ def main():
                     print("  real: %s" % json.dumps(real))
                 print("  client: %s; log (%s):" % (client, workdir))
                 try:
-                    if is_group:
+                    if is_share:
+                        for line in share.timelines(case, sc, m, real, workdir, info):
+                            print(line)
+                    elif is_group:
                         for line in group.timelines(case, sc, m, real, workdir):
                             print(line)
                     else:

@@ -46,6 +46,15 @@ for v in 431 392; do
   fi
 done
 
+# The share consumer (KafkaShareConsumer, share groups): kafka-clients 4.3.1 only.
+src="$here/java/ShareConformanceConsumer.java"
+out="$cache/classes/431"
+if [ ! -f "$out/ShareConformanceConsumer.class" ] || [ "$src" -nt "$out/ShareConformanceConsumer.class" ] ||
+  [ "$cache/lib/client431.done" -nt "$out/ShareConformanceConsumer.class" ]; then
+  javac -nowarn -cp "$cache/lib/client431/*" -d "$out" "$src" 2>&1 | grep -v '^Note:' || true
+  [ -f "$out/ShareConformanceConsumer.class" ]
+fi
+
 if [ -z "${OFFSET_WINDOW:-}" ]; then
   # A private target dir: the shared target/ may hold another checkout's build of the CLI.
   (cd "$root" && cargo build --quiet -p offset-window-cli --target-dir "$cache/target")

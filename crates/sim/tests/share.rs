@@ -29,9 +29,10 @@ fn s1_implicit_acknowledgement_leaves_one_batch_to_repeat() {
     assert_eq!(share.worst_lost, 0);
 }
 
-/// S2: explicit, record 0 always fails and is RELEASEd: delivered at 0, 2, 4, 6 and 8 s
-/// (each RELEASE lands with the next poll + 5 ms, after that poll acquired the next batch),
-/// archived at the 5th: lost 1 from 9.005 s.
+/// S2: explicit, record 0 always fails and is RELEASEd: delivered at 0, 2, 4, 6 and 7.2 s
+/// (each RELEASE lands with the next poll + 5 ms, after that poll acquired the next batch; from
+/// its 4th delivery on, Kafka's throttling delivers it alone: 6 s and 7.2 s), archived at the
+/// 5th: lost 1 from 7.405 s.
 #[test]
 fn s2_a_released_record_is_archived_at_the_delivery_limit() {
     let run = run(
@@ -45,14 +46,54 @@ fn s2_a_released_record_is_archived_at_the_delivery_limit() {
             _ => None,
         })
         .collect();
-    assert_eq!(deliveries, [(0, 1), (2_000, 2), (4_000, 3), (6_000, 4), (8_000, 5)]);
+    assert_eq!(deliveries, [(0, 1), (2_000, 2), (4_000, 3), (6_000, 4), (7_200, 5)]);
+    let acquired_at = |t: u64| {
+        run.marks.iter().filter(|m| m.at_us == t && matches!(m.kind, MarkKind::ShareAcquired { .. })).count()
+    };
+    assert_eq!((acquired_at(4_000 * MS), acquired_at(6_000 * MS), acquired_at(7_200 * MS)), (5, 1, 1));
     assert!(run
         .marks
         .iter()
-        .any(|m| m.at_us == 9_005 * MS && m.kind == MarkKind::ShareArchived { offset: 0 }));
+        .any(|m| m.at_us == 7_405 * MS && m.kind == MarkKind::ShareArchived { offset: 0 }));
     let share = ShareSummary::new(&run, 12_000 * MS);
-    assert_eq!((share.worst_lost, share.worst_lost_at_ms), (1, Some(9_005.001)));
+    assert_eq!((share.worst_lost, share.worst_lost_at_ms), (1, Some(7_405.001)));
     assert_eq!(share.archived, 1);
+}
+
+/// Kafka's delivery throttling (`SharePartition.acquire`, `shouldThrottleRecordsDelivery`;
+/// seen on Apache Kafka 4.3.1, conformance share-release-archived): a record already delivered
+/// max(2, ⌈limit / 2⌉) times is delivered alone. Records 0 and 1 always fail and are RELEASEd:
+/// from their 4th delivery (limit 5) each comes alone, 0 before 1, and no new record rides along.
+#[test]
+fn a_record_delivered_half_the_limit_times_is_delivered_alone() {
+    for limit in [3u32, 5, 10] {
+        let run = run(&format!(
+            r#"{{"consumption":"share_group","share.acknowledgement.mode":"explicit","record_failures":[0,1],"on_error":"release","group.share.delivery.count.limit":{limit},"horizon_ms":60000}}"#
+        ));
+        let throttle = limit.div_ceil(2).max(2);
+        let acquired: Vec<(u64, u64, u32)> = run
+            .marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::ShareAcquired { offset, delivery } => Some((m.at_us, offset, delivery)),
+                _ => None,
+            })
+            .collect();
+        let mut late = 0;
+        for &(at, offset, delivery) in &acquired {
+            if delivery > throttle {
+                late += 1;
+                let same_poll = acquired.iter().filter(|a| a.0 == at).count();
+                assert_eq!(
+                    same_poll, 1,
+                    "limit {limit}: offset {offset}, delivery {delivery} at {at} not alone"
+                );
+            }
+        }
+        assert_eq!(late, 2 * (limit - throttle), "limit {limit}");
+        let archived = run.marks.iter().filter(|m| matches!(m.kind, MarkKind::ShareArchived { .. })).count();
+        assert_eq!(archived, 2, "limit {limit}");
+    }
 }
 
 /// S3: one partition, three members polling at one instant in member order, 200 ms a

@@ -216,6 +216,11 @@ public final class ConformanceConsumer {
         long closeDelayNanos = (long) (Double.parseDouble(arg("close_delay_ms", "0")) * 1e6);
         long closeDeadline = -1;
 
+        if (pool && arg("ordering", "batch").equals("unordered")) {
+            recordPool(consumer, tp, records, procMs, strategy);
+            return;
+        }
+
         if (pool) {
             int threads = (int) num("pool_threads", 1);
             Semaphore slots = new Semaphore((int) num("pool_max_in_flight_batches", 3));
@@ -292,6 +297,90 @@ public final class ConformanceConsumer {
                 close(consumer);
                 return;
             }
+            records = consumer.poll(Duration.ofMillis(1000));
+        }
+    }
+
+    /**
+     * model.md §12.5, §12.6: a pool whose threads take one record at a time, any record on any
+     * thread (`ordering: unordered`, the Confluent Parallel Consumer's UNORDERED), in hand-off
+     * order; a hand-off is in flight until all its records are done (at most
+     * pool_max_in_flight_batches); after each hand-off the loop commits (commitSync) what
+     * `pool_commit` says: contiguous_completed = the lowest offset not yet done since the
+     * partition was taken, highest_completed = 1 + the highest offset done, handed_out = the
+     * position. record_processing_ms_by_offset ("3:6000,...") gives single records their own time.
+     */
+    private static void recordPool(KafkaConsumer<String, String> consumer, TopicPartition tp,
+                                   ConsumerRecords<String, String> records, double procMs, String strategy)
+            throws Exception {
+        int threads = (int) num("pool_threads", 1);
+        String poolCommit = arg("pool_commit", "handed_out");
+        if (!strategy.equals("commit_sync_batch")) {
+            throw new IllegalArgumentException("the record pool implements commit_sync_batch only");
+        }
+        Map<Long, Double> byOffset = new HashMap<>();
+        for (String kv : arg("record_processing_ms_by_offset", "").split(",")) {
+            if (kv.isEmpty()) continue;
+            String[] p = kv.split(":");
+            byOffset.put(Long.parseLong(p[0]), Double.parseDouble(p[1]));
+        }
+        Semaphore slots = new Semaphore((int) num("pool_max_in_flight_batches", 3));
+        java.util.concurrent.LinkedBlockingQueue<Object[]> queue = new java.util.concurrent.LinkedBlockingQueue<>();
+        java.util.concurrent.ConcurrentSkipListSet<Long> completed = new java.util.concurrent.ConcurrentSkipListSet<>();
+        long[] highest = {-1};
+        long[] from = {-1};
+        for (int i = 0; i < threads; i++) {
+            Thread t = new Thread(() -> {
+                try {
+                    while (true) {
+                        Object[] item = queue.take();
+                        long offset = (Long) item[0];
+                        java.util.concurrent.atomic.AtomicInteger left = (java.util.concurrent.atomic.AtomicInteger) item[1];
+                        sleepUnlessClose(byOffset.getOrDefault(offset, procMs), -1);
+                        synchronized (completed) {
+                            completed.add(offset);
+                            highest[0] = Math.max(highest[0], offset);
+                        }
+                        log("done " + now() + " " + offset);
+                        if (left.decrementAndGet() == 0) slots.release();
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            });
+            t.setDaemon(true);
+            t.start();
+        }
+        slots.acquire();
+        while (true) {
+            logPoll(records);
+            if (records.isEmpty()) {
+                slots.release();
+            } else {
+                java.util.concurrent.atomic.AtomicInteger left = new java.util.concurrent.atomic.AtomicInteger(records.count());
+                for (ConsumerRecord<String, String> r : records) {
+                    if (from[0] < 0) from[0] = r.offset();
+                    queue.add(new Object[] {r.offset(), left});
+                }
+                long value;
+                synchronized (completed) {
+                    switch (poolCommit) {
+                        case "contiguous_completed": {
+                            long c = from[0];
+                            while (completed.contains(c)) c++;
+                            value = c;
+                            break;
+                        }
+                        case "highest_completed":
+                            value = highest[0] < 0 ? from[0] : highest[0] + 1;
+                            break;
+                        default:
+                            value = consumer.position(tp);
+                    }
+                }
+                commitSync(value);
+            }
+            slots.acquire();
             records = consumer.poll(Duration.ofMillis(1000));
         }
     }

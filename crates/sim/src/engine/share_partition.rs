@@ -95,17 +95,33 @@ impl SharePartition {
         let s = cx.s;
         let log_end = s.log_end_at(cx.now_us);
         let mut taken = Vec::new();
+        // model.md §11.2, Kafka's delivery throttling (`SharePartition.acquire`,
+        // `shouldThrottleRecordsDelivery`): a record already delivered at least
+        // max(2, ⌈limit / 2⌉) times is delivered alone — a poll that has taken something stops
+        // before it, and one that takes it takes nothing else.
+        let throttle = s.share_delivery_count_limit.div_ceil(2).max(2);
+        let mut throttled = false;
         for (i, record) in self.window.iter_mut().enumerate() {
             if taken.len() as u32 == max {
                 break;
             }
             if record.state == State::Available {
+                if record.deliveries >= throttle {
+                    throttled = true;
+                    if !taken.is_empty() {
+                        break;
+                    }
+                }
                 record.state = State::Acquired { member };
                 record.deliveries += 1;
                 taken.push((self.start + i as u64, record.deliveries));
+                if throttled {
+                    break;
+                }
             }
         }
-        while (taken.len() as u32) < max
+        while !throttled
+            && (taken.len() as u32) < max
             && self.end() < log_end
             && (self.window.len() as u32) < s.share_partition_max_record_locks
         {
