@@ -23,6 +23,148 @@ log_fd = os.open(cfg["log"], os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
 t0 = None
 
 
+def group_member():
+    """One member of a consumer group among several (run.py group cases, group.py): the librdkafka
+    twin of ConformanceConsumer.GroupMember, same log lines. Times are ms since the driver's
+    epoch on CLOCK_MONOTONIC. librdkafka has no wakeup(): SIGTERM sets a flag the loop checks
+    before its next consume() (the batch in hand finishes), or, `abrupt`, interrupts the record in
+    progress; then close() (which commits the stored offsets and leaves)."""
+    import signal
+
+    epoch = int(cfg["epoch_ns"])
+
+    def t():
+        return "%.3f" % ((time.monotonic_ns() - epoch) / 1e6)
+
+    def sleep_until(at_ns):
+        while True:
+            left = epoch + at_ns - time.monotonic_ns()
+            if left <= 0:
+                return
+            time.sleep(left / 1e9)
+
+    def read_instant(path):
+        try:
+            s = open(path).read().strip()
+        except OSError:
+            return None
+        return int(s[:-1]) if s.endswith(";") else None
+
+    strategy = cfg["strategy"]
+    if strategy == "auto_commit":
+        strategy = "auto_commit_background"  # model.md §8.4: under librdkafka auto_commit is §8.2
+    auto = strategy in ("auto_commit_background", "store_offsets_after_processing")
+    conf = {
+        "bootstrap.servers": cfg["bootstrap"], "group.id": cfg["group"], "client.id": "consumer-%s" % cfg["member"],
+        "enable.auto.commit": auto, "auto.commit.interval.ms": int(cfg["auto.commit.interval.ms"]),
+        "enable.auto.offset.store": strategy != "store_offsets_after_processing",
+        "auto.offset.reset": "earliest",
+        "session.timeout.ms": int(cfg["session.timeout.ms"]),
+        "heartbeat.interval.ms": int(cfg["heartbeat.interval.ms"]),
+        "max.poll.interval.ms": int(cfg["max.poll.interval.ms"]),
+        "partition.assignment.strategy": cfg["assignor"],
+    }
+    if cfg.get("instance_id"):
+        conf["group.instance.id"] = cfg["instance_id"]
+    for k, v in cfg.items():
+        if k.startswith("kafka."):
+            conf[k[6:]] = v
+    state = {"going": bool(cfg.get("start_file")), "stop": False}
+    max_poll = int(cfg["max.poll.records"])
+    proc_s = float(cfg["record_processing_ms"]) / 1000.0
+    topic = cfg["topic"]
+    consumer = Consumer(conf)
+    # librdkafka's auto-commit timer starts here (rd_kafka_cgrp_new), not at an assignment.
+    log("created " + t())
+    log("client %s classic member %s" % (__import__("confluent_kafka").libversion()[0], cfg["member"]))
+
+    class Abrupt(Exception):
+        pass
+
+    def on_term(signum, frame):
+        if cfg.get("shutdown_mode", "wakeup") == "abrupt":
+            log("abrupt " + t())
+            raise Abrupt()
+        log("wakeup " + t())
+        state["stop"] = True
+
+    signal.signal(signal.SIGTERM, on_term)
+
+    def on_assign(c, partitions):
+        at = t()
+        parts = sorted(partitions, key=lambda p: p.partition)
+        desc, com = "", {}
+        if parts:
+            com = {p.partition: p.offset for p in c.committed(parts, timeout=10)}
+            desc = "".join(" %d:%s" % (p.partition, "none" if com[p.partition] < 0 else com[p.partition])
+                           for p in parts)
+        log("assigned %s -1%s" % (at, desc))
+        # Start where the committed offset says (the log starts at 0): librdkafka then needs no
+        # offset lookup when the partition is resumed.
+        start = [TopicPartition(topic, p.partition, com[p.partition] if com[p.partition] >= 0 else 0) for p in parts]
+        if cfg["assignor"] == "cooperative-sticky":
+            c.incremental_assign(start)
+        else:
+            c.assign(start)
+        if not state["going"] and parts:
+            c.pause(partitions)
+
+    def on_revoke(c, partitions):
+        log("revoked %s -1%s" % (t(), "".join(" %d" % p.partition for p in sorted(partitions, key=lambda p: p.partition))))
+
+    def on_lost(c, partitions):
+        log("lost %s%s" % (t(), "".join(" %d" % p.partition for p in sorted(partitions, key=lambda p: p.partition))))
+
+    if cfg.get("start_file"):
+        consumer.list_topics(topic, timeout=10)
+        consumer.committed([TopicPartition(topic, 0)], timeout=10)
+        log("ready " + t())
+        while True:
+            at = read_instant(cfg["start_file"])
+            if at is not None:
+                break
+            time.sleep(0.002)
+        sleep_until(at)
+        log("start " + t())
+    consumer.subscribe([topic], on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
+    try:
+        while not state["going"]:
+            consumer.consume(num_messages=max_poll, timeout=0.01)
+            g = read_instant(cfg.get("go_file", ""))
+            if g is not None:
+                sleep_until(g)
+                consumer.resume(consumer.assignment())
+                state["going"] = True
+                log("go " + t())
+        while not state["stop"]:
+            msgs = [m for m in consumer.consume(num_messages=max_poll, timeout=1.0) if not m.error()]
+            at = t()
+            if not msgs:
+                log("poll %s - - 0" % at)
+            seen = []
+            for m in msgs:
+                if m.partition() not in seen:
+                    seen.append(m.partition())
+            for p in seen:
+                mine = [m for m in msgs if m.partition() == p]
+                log("poll %s %d %d %d" % (at, p, mine[0].offset(), len(mine)))
+            for m in msgs:
+                time.sleep(proc_s)
+                log("done %s %d %d" % (t(), m.partition(), m.offset()))
+                if strategy == "store_offsets_after_processing":
+                    consumer.store_offsets(message=m)
+            if strategy == "commit_sync_batch" and msgs:
+                sent = t()
+                consumer.commit(asynchronous=False)
+                log("commit %s %s position" % (sent, t()))
+    except Abrupt:
+        pass
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    log("close_begin " + t())
+    consumer.close()
+    log("close_end " + t())
+
+
 def log(line):
     os.write(log_fd, (line + "\n").encode())
 
@@ -30,6 +172,10 @@ def log(line):
 def now():
     return "%.3f" % ((time.monotonic() - t0) * 1000.0)
 
+
+if cfg.get("member"):
+    group_member()
+    sys.exit(0)
 
 strategy = cfg["strategy"]
 if strategy == "auto_commit":

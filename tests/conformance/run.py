@@ -34,6 +34,8 @@ from confluent_kafka import Consumer, Producer, TopicPartition, libversion  # no
 from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry,  # noqa: E402
                                    ConfigResource, NewTopic)
 
+import group  # noqa: E402  (the consumer-group cases, issue 14)
+
 # run.sh builds the CLI into .cache/target: the shared target/ can hold another checkout's build.
 MODEL = os.environ.get("OFFSET_WINDOW", os.path.join(CACHE, "target", "debug", "offset-window"))
 KAFKA_VERSION = "4.3.1"
@@ -139,6 +141,119 @@ CASES = [
          over={"record_processing_ms": 500}, after=8, delay=250,
          note="model.md §8.5: commitSync(record.offset()) after each record"),
 ]
+
+# Consumer-group cases (issue 14, model.md §10; group.py says how they run). Each starts from a
+# group scenario (`scenario`), with the expected initial assignment (`initial`), the events
+# triggered by a member's own progress (`after`: ("done", member, N) = its N-th finished record
+# after G, ("assigned", member, p) = its first assignment of partition p after G; `delay` ms
+# later) and the final SIGKILL of every member still alive (`final`), each in a quiet stretch
+# (after an assignment: + 300 ms, as the new owner's first poll comes 50–150 ms after its
+# onPartitionsAssigned and its first record 400 ms after that poll).
+GROUP_CASES = [
+    dict(name="group-eager-kill", kind="group", client="java_classic", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         note="G1 (model.md §10.7) with 400 ms records and a 2 s session: SIGKILL of consumer-2; after its "
+              "session expires consumer-1 joins in its next poll (eager: onJoinPrepare commits orders-0) and "
+              "takes orders-1 from its committed offset, repeating what consumer-2 had done past it"),
+    dict(name="group-rdk-kill", kind="group", client="librdkafka", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         compare_rebalances=False,
+         # librdkafka's fetcher otherwise waits up to fetch.wait.max.ms (500) before the first fetch
+         # after resume(), while its background auto-commit timer runs on the wall clock.
+         client_props={"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10},
+         go_phase=(2, 5000, -500),
+         note="G1 under librdkafka (model.md §8.2, §10.5): the background auto-commit of what was handed out; "
+              "SIGKILL of consumer-2; consumer-1 takes orders-1 after the session expires"),
+    # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
+    # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
+    dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         note="G2 (model.md §10.3, §10.7): SIGTERM → wakeup(); consumer-2 finishes its batch, poll() throws, "
+              "close() commits its position and leaves; consumer-1 takes orders-1 at the rebalance: nothing lost "
+              "or repeated"),
+    dict(name="group-eager-shutdown-abrupt", kind="group", client="java_classic", file="g2-shutdown-abrupt.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", shutdown_mode="abrupt", member=2, after=("done", 2, 20), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         note="G2 abrupt (model.md §8.6, §10.3): SIGTERM → close() at once, mid-record: it commits the position "
+              "of the batch in hand; consumer-1 takes orders-1 from there: the unprocessed records are lost"),
+    dict(name="group-eager-shutdown-sync", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000, "strategy": "commit_sync_batch"},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         note="G2 with commitSync after each batch (model.md §10.3): wakeup() during the batch; the commitSync() "
+              "after it sends its commit, then throws WakeupException; close() waits for it before leaving"),
+    dict(name="group-static-restart", kind="group", client="java_classic", file="g3-static-member-restarts.json",
+         scenario={"partitions": 2, "members": 2, "group.instance.id": True, "record_processing_ms": 400,
+                   "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200, restart_after_ms=3985)],
+         final=[dict(member=2, after=("assigned", 2, 1), delay=300),
+                dict(member=1, after=("done", 1, 36), delay=200)],
+         note="G3 static (KIP-345, model.md §10.3): consumer-2 (group.instance.id consumer-2) closes without "
+              "leaving and a new process with its id is back within the session: no rebalance, orders-1 returns "
+              "to it from the committed offset, consumer-1 never stops"),
+    dict(name="group-cooperative-join", kind="group", client="java_classic", file="group-scale-out.json",
+         scenario={"partitions": 2, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+                   "record_processing_ms": 400, "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 15), delay=100)],
+         final=[dict(member=2, after=("assigned", 2, 1), delay=300),
+                dict(member=1, after=("assigned", 2, 1), delay=250)],
+         known=dict(why="kafka-clients 4.3.1 hands out one partition's fetched records until they run out (not one "
+                        "partition per poll in turn, model.md §10.1), and a cooperative member with records in hand "
+                        "does not block in poll() for JoinGroup / SyncGroup: each step of the two rounds waits for its "
+                        "next poll (README 'Known disagreements')",
+                    # consumer-1's last commit is onJoinPrepare's in the poll after its revocation
+                    # (35, or 40 when it learned of the join one poll later); consumer-2 gets orders-1
+                    # one or two polls after that (a commit that lands within that poll lets the
+                    # JoinGroup go out at once): 5 or 10 records done past it at the kill.
+                    real={"orders-0 handovers (from,to,committed,lost,dup)": [[[1, None, c, 0, d]] for c in (35, 40) for d in (5, 10)],
+                          "orders-1 handovers (from,to,committed,lost,dup)": [[[1, 2, 0, 0, 0], [2, None, 0, 0, 0]]],
+                          "orders-0.committed": [35, 40], "orders-0.duplicated": [5, 10],
+                          "orders-1.committed": [0]}),
+         note="scale-out under cooperative-sticky (model.md §10.5): consumer-2 joins; consumer-1 keeps "
+              "processing, revokes orders-1 after the first round and rejoins; the second round hands it over"),
+    dict(name="group-kip848-crash", kind="group", client="java_consumer_protocol",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 4000,
+                   "group.consumer.heartbeat.interval.ms": 200, "strategy": "commit_sync_batch"},
+         group_configs={"consumer.heartbeat.interval.ms": 200, "consumer.session.timeout.ms": 4000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("done", 1, 36), delay=200)],
+         compare_rebalances=False, any_initial_order=True,
+         note="G1 under the consumer protocol (KIP-848, model.md §10.6), commitSync after each batch: SIGKILL of "
+              "consumer-2; its session (the group's consumer.session.timeout.ms) expires and consumer-1 receives "
+              "orders-1 at its next heartbeat, from the committed offset"),
+    dict(name="group-kip848-leave", kind="group", client="java_consumer_protocol", file="g2-shutdown-with-wakeup.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "group.consumer.heartbeat.interval.ms": 1000, "strategy": "commit_sync_batch"},
+         group_configs={"consumer.heartbeat.interval.ms": 1000, "consumer.session.timeout.ms": 10000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="shutdown", member=2, after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("done", 1, 31), delay=200)],
+         compare_rebalances=False, any_initial_order=True,
+         note="G2 under the consumer protocol (KIP-848, model.md §10.6): consumer-2 closes and leaves (epoch -1); "
+              "consumer-1 receives orders-1 at its next heartbeat"),
+]
+CASES += GROUP_CASES
 
 
 def derive(case):
@@ -623,6 +738,10 @@ def timelines(case, sc, real, lines, info):
     return out
 
 
+GCTX = group.Ctx(model=lambda sc: model(sc), model_done_instant=lambda sc, n: model_done_instant(sc, n),
+                 ms=ms, CLIENTS=CLIENTS, CACHE=CACHE, LIB=LIB, HERE=HERE)
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
@@ -645,14 +764,20 @@ def main():
             for attempt in range(1, ATTEMPTS + 1):
                 workdir = tempfile.mkdtemp(prefix="conformance-%s-" % case["name"])
                 info = {}
+                is_group = case.get("kind") == "group"
                 try:
-                    sc, m, real, lines, info = run_case(case, broker, workdir, attempt)
-                    pairs = compare(case, sc, m, real)
+                    if is_group:
+                        sc, m, real, lines, info = group.run_group_case(GCTX, case, broker, workdir, attempt)
+                        pairs = group.compare(case, sc, m, real)
+                    else:
+                        sc, m, real, lines, info = run_case(case, broker, workdir, attempt)
+                        pairs = compare(case, sc, m, real)
                     ok = all(p[1] == p[2] for p in pairs)
                     err = None
                 except Exception as e:  # a client or broker failure is a failed case, with its reason
-                    ok, err, pairs, real, sc = False, e, [], {}, derive(case)
-                    lines = read_log(os.path.join(workdir, "consumer.log"))
+                    ok, err, pairs, real, m = False, e, [], {}, None
+                    sc = group.base_scenario(case) if is_group else derive(case)
+                    lines = [] if is_group else read_log(os.path.join(workdir, "consumer.log"))
                 margin = real.get("margin_ms", float("inf"))
                 if err is None and margin < MIN_MARGIN_MS:
                     ok = False
@@ -669,11 +794,14 @@ def main():
                         continue
                 break
             mode = case.get("mode", "crash")
-            when = {"crash": "crash %sms (record %s + %sms)" % (sc.get("crash_at_ms"), case.get("after"),
-                                                                 case.get("delay")),
-                    "close": "close %sms (record %s + %sms)" % (sc.get("close_at_ms"), case.get("after"),
-                                                                 case.get("delay")),
-                    "script": "script"}[mode]
+            if is_group:
+                when = group.describe_events(case, sc)
+            else:
+                when = {"crash": "crash %sms (record %s + %sms)" % (sc.get("crash_at_ms"), case.get("after"),
+                                                                     case.get("delay")),
+                        "close": "close %sms (record %s + %sms)" % (sc.get("close_at_ms"), case.get("after"),
+                                                                     case.get("delay")),
+                        "script": "script"}[mode]
             extra = []
             if "killed_at_ms" in real:
                 extra.append("real kill %.1fms after T0, %.1fms after its trigger" % (
@@ -686,9 +814,12 @@ def main():
             if not ok and err is None and kn and not STRICT and all(
                     rv in kn["real"].get(lbl, []) for lbl, mv, rv in pairs if mv != rv):
                 verdict = "KNOWN"
+            show = (lambda side: group.summary(pairs, side)) if is_group else (lambda side: fmt(pairs, side))
             print("%s %-27s %s | %s | model: %s | real: %s | %s" % (
-                verdict, case["name"], case["client"], when, fmt(pairs, 1), fmt(pairs, 2), ", ".join(extra)),
+                verdict, case["name"], case["client"], when, show(1), show(2), ", ".join(extra)),
                 flush=True)
+            if is_group and real.get("events"):
+                print("  events: " + "; ".join(group.describe_real_event(e) for e in real["events"]), flush=True)
             if ok and case.get("known"):
                 print("  note %s: this run agrees with the model (known disagreement: %s)"
                       % (case["name"], case["known"]["why"]))
@@ -710,15 +841,19 @@ def main():
                     print("  real: %s" % json.dumps(real))
                 print("  client: %s; log (%s):" % (client, workdir))
                 try:
-                    for line in timelines(case, sc, real, lines, info):
-                        print(line)
+                    if is_group:
+                        for line in group.timelines(case, sc, m, real, workdir):
+                            print(line)
+                    else:
+                        for line in timelines(case, sc, real, lines, info):
+                            print(line)
                 except Exception as e:  # noqa: BLE001
                     print("  (no timelines: %r)" % (e,))
-                errf = os.path.join(workdir, "consumer.stderr")
-                if os.path.exists(errf):
-                    tail = [ln for ln in open(errf).read().splitlines() if "SLF4J" not in ln][-10:]
+                for errf in sorted(f for f in os.listdir(workdir) if f.endswith(".stderr")):
+                    tail = [ln for ln in open(os.path.join(workdir, errf)).read().splitlines()
+                            if "SLF4J" not in ln][-10:]
                     for ln in tail:
-                        print("    stderr: " + ln)
+                        print("    stderr %s: %s" % (errf, ln))
             if (ok or verdict == "KNOWN") and not a.keep:
                 subprocess.run(["rm", "-rf", workdir])
     finally:

@@ -16,6 +16,7 @@ use offset_window_sim::report::GroupSummary;
 use offset_window_sim::scenario::{
     format_millis, Client, Scenario, Strategy, CRASH_AT_KEY, DEFAULT_CRASH_AT_US, KEYS,
 };
+use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{simulate, Input, Summary};
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -148,9 +149,26 @@ fn read_input(file: &str) -> Result<String, String> {
 }
 
 fn table(summary: &Summary) -> String {
-    if let Some(group) = &summary.group {
-        return group_table(group);
+    let mut text = if let Some(group) = &summary.group {
+        group_table(group)
+    } else if let Some(share) = &summary.share {
+        share_table(summary, share)
+    } else {
+        consumer_table(summary)
+    };
+    if let Some(r) = &summary.records {
+        text += &format!(
+            "
+records that threw: {} failed attempts, {} skipped, {} dead-lettered, {} partitions stopped
+",
+            r.failed_attempts, r.skipped, r.dead_lettered, r.stopped_partitions
+        );
     }
+    text
+}
+
+/// One consumer's result for people: the state at the crash instant and the worst instants.
+fn consumer_table(summary: &Summary) -> String {
     let (Some(at), Some(w)) = (&summary.at_crash, &summary.worst) else { return String::new() };
     let at_ms = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("at {ms} ms"));
     let offset = |v: Option<u64>| v.map_or("none".to_string(), |o| o.to_string());
@@ -169,6 +187,31 @@ fn table(summary: &Summary) -> String {
         ("polls / s", format!("{:.2}", summary.polls_per_s)),
     ];
     rows.iter().map(|(k, v)| format!("{k:<28} {v}\n")).collect()
+}
+
+/// A share group's result for people (model.md §11): a crash of the whole group, the worst
+/// instants, what happened to the records.
+fn share_table(summary: &Summary, share: &ShareSummary) -> String {
+    let at_ms = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("at {ms} ms"));
+    let members: Vec<String> = share.processed_by_member.iter().map(u64::to_string).collect();
+    let rows = [
+        ("crash at", format!("{} ms", summary.scenario["crash_at_ms"])),
+        ("lost", share.at_crash.lost.to_string()),
+        ("duplicated (delivered again)", share.at_crash.duplicated.to_string()),
+        ("in flight", share.at_crash.in_flight.to_string()),
+        ("worst lost", format!("{} {}", share.worst_lost, at_ms(share.worst_lost_at_ms))),
+        ("worst duplicated", format!("{} {}", share.worst_duplicated, at_ms(share.worst_duplicated_at_ms))),
+        ("deliveries", format!("{} ({} redeliveries)", share.deliveries, share.redeliveries)),
+        ("processed (per member)", format!("{} ({})", share.processed, members.join(", "))),
+        (
+            "acknowledged",
+            format!("{} accepted, {} released, {} rejected", share.accepted, share.released, share.rejected),
+        ),
+        ("locks expired", share.locks_expired.to_string()),
+        ("archived", share.archived.to_string()),
+        ("blocked on commits", format!("{:.1} %", summary.blocked_on_commits * 100.0)),
+    ];
+    rows.iter().map(|(k, v)| format!("{k:<30} {v}\n")).collect()
 }
 
 /// A consumer group's result for people: totals, each partition, each handover.

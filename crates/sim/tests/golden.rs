@@ -29,7 +29,7 @@ const SCENARIOS: &[&str] = &[
     // model.md §10: G1, a cooperative scale-out and a consumer-protocol crash.
     r#"{"partitions": 2, "members": 2, "horizon_ms": 60000, "group_events": [{"at_ms": 8200, "member": 2, "kind": "crash"}]}"#,
     r#"{"partitions": 4, "members": 2, "horizon_ms": 30000, "partition.assignment.strategy": "cooperative-sticky", "group_events": [{"at_ms": 8200, "member": 3, "kind": "join"}]}"#,
-    r#"{"partitions": 3, "members": 2, "horizon_ms": 30000, "client": "java_consumer_protocol", "worker_pool": true, "group_events": [{"at_ms": 4100, "member": 1, "kind": "crash", "restart_after_ms": 3000}]}"#,    // model.md §11: share groups (seeded failures, a crash, a hang past the lock).
+    r#"{"partitions": 3, "members": 2, "horizon_ms": 30000, "client": "java_consumer_protocol", "worker_pool": true, "group_events": [{"at_ms": 4100, "member": 1, "kind": "crash", "restart_after_ms": 3000}]}"#, // model.md §11: share groups (seeded failures, a crash, a hang past the lock).
     r#"{"consumption": "share_group", "members": 3, "partitions": 2, "share.acknowledgement.mode": "explicit", "record_failure_probability": 0.05, "on_error": "release", "seed": 9, "horizon_ms": 60000, "group_events": [{"at_ms": 4100, "member": 2, "kind": "crash", "restart_after_ms": 2000}, {"at_ms": 9000, "member": 3, "kind": "hang", "duration_ms": 35000}]}"#,
     // model.md §12: seeded failures under Spring's error handler; pools out of order.
     r#"{"record_failure_probability": 0.1, "seed": 4, "on_error": "seek_to_failed", "strategy": "commit_sync_count", "commit_every_records": 3, "max_deliveries": 3, "dead_letter": true}"#,

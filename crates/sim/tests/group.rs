@@ -1,6 +1,7 @@
 //! model.md §10: the consumer group — the reference scenarios G1–G4, exact numbers.
 
 use offset_window_sim::report::GroupReport;
+use offset_window_sim::MarkKind;
 use offset_window_sim::{simulate, Run, Scenario};
 
 const MS: u64 = 1_000;
@@ -46,6 +47,29 @@ fn g2_a_wakeup_shutdown_commits_what_it_finished() {
     ));
     let p1 = group(&abrupt).partitions[1];
     assert_eq!((p1.lost, p1.duplicated), (5, 0), "close() at 8.2 s commits 45 with 40 completed");
+}
+
+/// model.md §10.3: with `commitSync()` after each batch, the wakeup makes the 9 s
+/// `commitSync(45)` throw — but it was sent first (Java `ConsumerNetworkClient.poll` sends
+/// before `maybeTriggerWakeup`) and `close()` waits for it (`awaitPendingRequests`): orders-1
+/// passes on at 45 with nothing repeated. Confirmed on Apache Kafka 4.3.1
+/// (`tests/conformance`, group-eager-shutdown-sync).
+#[test]
+fn g2_a_woken_commit_sync_still_commits() {
+    let run = run(&format!(
+        r#"{{{BASE}, "strategy": "commit_sync_batch", "group_events": [{{"at_ms": 8200, "member": 2, "kind": "shutdown"}}]}}"#
+    ));
+    let g = group(&run);
+    let to_consumer_1 = g.handovers.iter().find(|h| h.partition == 1 && h.to == Some(0)).unwrap();
+    assert_eq!((to_consumer_1.committed, to_consumer_1.lost, to_consumer_1.duplicated), (Some(45), 0, 0));
+    // The batch 40–44 ends at 9.04 s (eight 5 ms commits before it); its commit lands at 9.045 s.
+    let landed: Vec<u64> = run
+        .marks
+        .iter()
+        .filter(|m| (m.member, m.partition) == (1, 1) && m.kind == MarkKind::CommitLanded { offset: 45 })
+        .map(|m| m.at_us)
+        .collect();
+    assert_eq!(landed, [9_045 * MS]);
 }
 
 #[test]

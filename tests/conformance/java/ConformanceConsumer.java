@@ -140,6 +140,10 @@ public final class ConformanceConsumer {
             args.put(a.substring(0, i), a.substring(i + 1));
         }
         log = new FileOutputStream(arg("log", "consumer.log"), true);
+        if (!arg("member", "").isEmpty()) {
+            GroupMember.run();
+            return;
+        }
         String topic = arg("topic", "in");
         TopicPartition tp = new TopicPartition(topic, 0);
         String strategy = arg("strategy", "auto_commit");
@@ -400,6 +404,329 @@ public final class ConformanceConsumer {
             if (v.equals(last) || System.nanoTime() > deadline) return v;
             last = v;
             Thread.sleep(200);
+        }
+    }
+
+    // ------------------------------------------------------------------ a group member (model.md §10)
+
+    /**
+     * One member of a consumer group among several (run.py group cases; the driver starts one
+     * process per member). Times are milliseconds since the driver's epoch `epoch_ns` on
+     * CLOCK_MONOTONIC (System.nanoTime on Linux), which the driver and every member share, so
+     * the members' logs line up.
+     *
+     * Arguments (besides the ones above): member=N (client.id consumer-N), instance_id (static
+     * membership: group.instance.id), assignor (range | roundrobin | cooperative-sticky, classic
+     * only), on_revoke (nothing | commit_sync), shutdown_mode (wakeup | abrupt: what SIGTERM
+     * does), go_file (the initial members pause what they are assigned until the driver writes
+     * the common start instant G there), start_file (a standby process: pre-warmed, it
+     * subscribes at the instant the driver writes there: a joining member or a restart),
+     * kafka.<property>=value (any other consumer property).
+     *
+     * Log lines (t = ms since the epoch):
+     *   client <version> <protocol> member <N>      ready <t>      start <t>      go <t>
+     *   assigned <t> <generation> [<p>:<committed|none> ...]   (onPartitionsAssigned, its added partitions)
+     *   revoked <t> <generation> [<p> ...]    lost <t> [<p> ...]
+     *   poll <t> <p> <first offset> <count>  (one line per partition in the batch; "poll t - - 0": empty)
+     *   done <t> <p> <offset>
+     *   committed <t> <p>:<offset> ...      (ConsumerInterceptor.onCommit: any commit that succeeded, auto-commits included)
+     *   commit <t sent> <t returned> position   commit_failed <t> <exception>
+     *   commit_woken <t sent> <t thrown> position  (commitSync() threw WakeupException: its commit went out)
+     *   revoke_commit <t sent> <t returned> <p>:<offset> ...   (on_revoke: commit_sync)
+     *   wakeup <t> | abrupt <t>  (SIGTERM arrived)    close_begin <t>    close_end <t>    error <t> <text>
+     */
+    static final class GroupMember {
+        static long epochNanos;
+        static KafkaConsumer<String, String> consumer;
+        static volatile boolean going;
+        static volatile boolean abrupt;
+        static boolean consumerProtocol;
+        static final Map<TopicPartition, Long> next = new HashMap<>();
+
+        static String t() {
+            return String.format("%.3f", (System.nanoTime() - epochNanos) / 1e6);
+        }
+
+        static void sleepUntil(long atNanosSinceEpoch) throws InterruptedException {
+            while (true) {
+                long left = epochNanos + atNanosSinceEpoch - System.nanoTime();
+                if (left <= 0) return;
+                Thread.sleep(left / 1_000_000, (int) (left % 1_000_000));
+            }
+        }
+
+        /** The instant (ns since the epoch) the driver wrote to `path`, or -1 while there is none. */
+        static long readInstant(String path) {
+            try {
+                String s = new String(java.nio.file.Files.readAllBytes(java.nio.file.Paths.get(path)),
+                        StandardCharsets.UTF_8).trim();
+                return s.endsWith(";") ? Long.parseLong(s.substring(0, s.length() - 1)) : -1;
+            } catch (IOException | NumberFormatException e) {
+                return -1;
+            }
+        }
+
+        static String parts(java.util.Collection<TopicPartition> ps) {
+            StringBuilder b = new StringBuilder();
+            new java.util.TreeSet<>(ps.stream().map(TopicPartition::partition).collect(java.util.stream.Collectors.toList()))
+                    .forEach(p -> b.append(' ').append(p));
+            return b.toString();
+        }
+
+        static int generation() {
+            try {
+                return consumer.groupMetadata().generationId();
+            } catch (RuntimeException e) {
+                return -1;
+            }
+        }
+
+        static final org.apache.kafka.clients.consumer.ConsumerRebalanceListener LISTENER =
+                new org.apache.kafka.clients.consumer.ConsumerRebalanceListener() {
+            @Override
+            public void onPartitionsAssigned(java.util.Collection<TopicPartition> partitions) {
+                String at = t();
+                StringBuilder b = new StringBuilder("assigned " + at + " " + generation());
+                // Where each added partition starts: its committed offset. The classic client's
+                // position() here runs the OffsetFetch the next poll would run anyway; the
+                // consumer protocol's callback asks committed() (one round trip).
+                java.util.List<TopicPartition> sorted = new ArrayList<>(partitions);
+                sorted.sort(java.util.Comparator.comparingInt(TopicPartition::partition));
+                Map<TopicPartition, OffsetAndMetadata> committed = consumerProtocol && !sorted.isEmpty()
+                        ? consumer.committed(new java.util.HashSet<>(sorted), Duration.ofSeconds(10)) : null;
+                for (TopicPartition p : sorted) {
+                    String c;
+                    if (committed != null) {
+                        OffsetAndMetadata om = committed.get(p);
+                        c = om == null ? "none" : Long.toString(om.offset());
+                    } else {
+                        c = Long.toString(consumer.position(p, Duration.ofSeconds(10)));
+                    }
+                    b.append(' ').append(p.partition()).append(':').append(c);
+                }
+                log(b.toString());
+                if (!going && !partitions.isEmpty()) consumer.pause(partitions);
+            }
+
+            @Override
+            public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
+                log("revoked " + t() + " " + generation() + parts(partitions));
+                if (arg("on_revoke", "nothing").equals("commit_sync") && !partitions.isEmpty()) {
+                    Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                    for (TopicPartition p : partitions) {
+                        Long n = next.get(p);
+                        if (n != null) offsets.put(p, new OffsetAndMetadata(n));
+                    }
+                    if (!offsets.isEmpty()) {
+                        String sent = t();
+                        try {
+                            consumer.commitSync(offsets);
+                            StringBuilder b = new StringBuilder("revoke_commit " + sent + " " + t());
+                            offsets.forEach((p, o) -> b.append(' ').append(p.partition()).append(':').append(o.offset()));
+                            log(b.toString());
+                        } catch (RuntimeException e) {
+                            log("commit_failed " + t() + " " + e.getClass().getSimpleName());
+                        }
+                    }
+                }
+            }
+
+            @Override
+            public void onPartitionsLost(java.util.Collection<TopicPartition> partitions) {
+                log("lost " + t() + parts(partitions));
+            }
+        };
+
+        public static void run() throws Exception {
+            epochNanos = Long.parseLong(arg("epoch_ns", "0"));
+            String topic = arg("topic", "in");
+            String protocol = arg("group.protocol", "classic");
+            consumerProtocol = protocol.equals("consumer");
+            String strategy = arg("strategy", "auto_commit");
+            double procMs = Double.parseDouble(arg("record_processing_ms", "200"));
+            String member = arg("member", "1");
+
+            Properties p = new Properties();
+            p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, arg("bootstrap", "127.0.0.1:9092"));
+            p.put(ConsumerConfig.GROUP_ID_CONFIG, arg("group", "g"));
+            p.put(ConsumerConfig.CLIENT_ID_CONFIG, "consumer-" + member);
+            p.put(ConsumerConfig.GROUP_PROTOCOL_CONFIG, protocol);
+            p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, Boolean.toString(strategy.equals("auto_commit")));
+            p.put(ConsumerConfig.AUTO_COMMIT_INTERVAL_MS_CONFIG, arg("auto.commit.interval.ms", "5000"));
+            p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, arg("max.poll.records", "5"));
+            p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+            p.put(ConsumerConfig.MAX_POLL_INTERVAL_MS_CONFIG, arg("max.poll.interval.ms", "300000"));
+            if (!consumerProtocol) {
+                p.put(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG, arg("session.timeout.ms", "45000"));
+                p.put(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG, arg("heartbeat.interval.ms", "3000"));
+                String assignor = arg("assignor", "range");
+                p.put(ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+                        assignor.equals("roundrobin") ? org.apache.kafka.clients.consumer.RoundRobinAssignor.class.getName()
+                        : assignor.equals("cooperative-sticky") ? org.apache.kafka.clients.consumer.CooperativeStickyAssignor.class.getName()
+                        : org.apache.kafka.clients.consumer.RangeAssignor.class.getName());
+            }
+            if (!arg("instance_id", "").isEmpty()) p.put(ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, arg("instance_id", ""));
+            p.put(ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, CommitLog.class.getName());
+            p.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            p.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            for (Map.Entry<String, String> e : args.entrySet()) {
+                if (e.getKey().startsWith("kafka.")) p.put(e.getKey().substring(6), e.getValue());
+            }
+
+            warmUp(p, topic);
+            consumer = new KafkaConsumer<>(p);
+            log("created " + t());
+            log("client " + AppInfoParser.getVersion() + " " + protocol + " member " + member);
+            Thread main = Thread.currentThread();
+            String mode = arg("shutdown_mode", "wakeup");
+            Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                // SIGTERM: a shutdown hook as applications write it (model.md §10.3).
+                if (mode.equals("abrupt")) {
+                    log("abrupt " + t());
+                    abrupt = true;
+                    main.interrupt();
+                } else {
+                    log("wakeup " + t());
+                    consumer.wakeup();
+                }
+                try {
+                    main.join(30000);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }));
+
+            String startFile = arg("start_file", "");
+            going = !startFile.isEmpty();
+            if (going) {
+                // A standby process (a member that joins later, or a restart): metadata and the
+                // coordinator are looked up now, so that the join at the start instant costs only
+                // the group's own round trips.
+                consumer.partitionsFor(topic);
+                consumer.committed(Set.of(new TopicPartition(topic, 0)), Duration.ofSeconds(10));
+                log("ready " + t());
+                long at;
+                while ((at = readInstant(startFile)) < 0) Thread.sleep(2);
+                sleepUntil(at);
+                log("start " + t());
+            }
+            consumer.subscribe(List.of(topic), LISTENER);
+            String goFile = arg("go_file", "");
+            try {
+                while (!going) {
+                    consumer.poll(Duration.ofMillis(10));
+                    long g = readInstant(goFile);
+                    if (g >= 0) {
+                        sleepUntil(g);
+                        consumer.resume(consumer.assignment());
+                        going = true;
+                        log("go " + t());
+                    }
+                }
+                loop(strategy, procMs);
+            } catch (org.apache.kafka.common.errors.WakeupException e) {
+                // wakeup() before the loop started: close below
+            }
+            Thread.interrupted();
+            log("close_begin " + t());
+            consumer.close();
+            log("close_end " + t());
+        }
+
+        /**
+         * Loads and compiles the fetch path before the group's clock starts: a consumer without a
+         * group reads a few records of the topic (otherwise the first poll after G costs ≈ 150 ms).
+         */
+        static void warmUp(Properties groupProps, String topic) {
+            Properties w = new Properties();
+            w.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, groupProps.get(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG));
+            w.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
+            w.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, groupProps.get(ConsumerConfig.MAX_POLL_RECORDS_CONFIG));
+            w.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            w.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+            try (KafkaConsumer<String, String> c = new KafkaConsumer<>(w)) {
+                TopicPartition tp = new TopicPartition(topic, 0);
+                c.assign(List.of(tp));
+                c.seekToBeginning(List.of(tp));
+                long deadline = System.nanoTime() + 10_000_000_000L;
+                int n = 0;
+                while (n < 10 && System.nanoTime() < deadline) {
+                    for (ConsumerRecord<String, String> r : c.poll(Duration.ofMillis(100))) {
+                        n += r.value().length() > 0 ? 1 : 0;
+                        String.format("%.3f %d %d", 1.0, r.partition(), r.offset());
+                    }
+                }
+            }
+        }
+
+        static void loop(String strategy, double procMs) {
+            while (true) {
+                ConsumerRecords<String, String> records;
+                try {
+                    records = consumer.poll(Duration.ofMillis(1000));
+                } catch (org.apache.kafka.common.errors.WakeupException e) {
+                    return;
+                } catch (org.apache.kafka.common.errors.InterruptException e) {
+                    return; // abrupt: SIGTERM while inside poll()
+                }
+                String at = t();
+                if (records.isEmpty()) {
+                    log("poll " + at + " - - 0");
+                } else {
+                    for (TopicPartition tp : records.partitions()) {
+                        List<ConsumerRecord<String, String>> rs = records.records(tp);
+                        log("poll " + at + " " + tp.partition() + " " + rs.get(0).offset() + " " + rs.size());
+                    }
+                }
+                for (ConsumerRecord<String, String> r : records) {
+                    try {
+                        Thread.sleep((long) procMs, (int) ((procMs - (long) procMs) * 1e6));
+                    } catch (InterruptedException e) {
+                        return; // abrupt: close() now, the record in progress is not done
+                    }
+                    log("done " + t() + " " + r.partition() + " " + r.offset());
+                    next.put(new TopicPartition(r.topic(), r.partition()), r.offset() + 1);
+                }
+                if (abrupt) return;
+                if (strategy.equals("commit_sync_batch") && !records.isEmpty()) {
+                    String sent = t();
+                    try {
+                        consumer.commitSync();
+                        log("commit " + sent + " " + t() + " position");
+                    } catch (org.apache.kafka.common.errors.WakeupException e) {
+                        // Thrown after the OffsetCommit went out (model.md §10.8): logged, then close().
+                        log("commit_woken " + sent + " " + t() + " position");
+                        return;
+                    } catch (RuntimeException e) {
+                        log("commit_failed " + t() + " " + e.getClass().getSimpleName());
+                    }
+                }
+            }
+        }
+    }
+
+    /** Logs every successful commit the consumer makes (auto-commits included). */
+    public static final class CommitLog implements org.apache.kafka.clients.consumer.ConsumerInterceptor<String, String> {
+        @Override
+        public ConsumerRecords<String, String> onConsume(ConsumerRecords<String, String> records) {
+            return records;
+        }
+
+        @Override
+        public void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            StringBuilder b = new StringBuilder("committed " + GroupMember.t());
+            new java.util.TreeMap<Integer, Long>(offsets.entrySet().stream().collect(java.util.stream.Collectors.toMap(
+                    e -> e.getKey().partition(), e -> e.getValue().offset())))
+                    .forEach((p, o) -> b.append(' ').append(p).append(':').append(o));
+            log(b.toString());
+        }
+
+        @Override
+        public void close() {
+        }
+
+        @Override
+        public void configure(Map<String, ?> configs) {
         }
     }
 }

@@ -499,7 +499,7 @@ impl Member {
         kind: CommitKind,
         offsets: Vec<(PartitionId, u64)>,
     ) -> bool {
-        if matches!(kind, CommitKind::Sync | CommitKind::Async) {
+        if matches!(kind, CommitKind::Sync | CommitKind::Async | CommitKind::Woken) {
             self.run_callbacks(cx, world);
         }
         if offsets.is_empty() {
@@ -1007,11 +1007,27 @@ impl Member {
         }
         self.records_since_commit = 0;
         self.last_ack_commit_us = cx.now_us;
-        if self.woken(cx, world) {
+        let value = Self::manual_value(s, (offset + 1).saturating_sub(self.unacked_tail));
+        self.commit_sync(cx, world, vec![(partition, value)])
+    }
+
+    /// The loop's `commitSync(offsets)`: it waits for the outcome — unless a `wakeup()` is
+    /// pending (model.md §10.3): the commit is sent all the same (it lands one round trip
+    /// later), the call throws WakeupException, and `close()` begins, which leaves the group
+    /// only once that commit has landed (Java `ConsumerNetworkClient.poll` sends before
+    /// `maybeTriggerWakeup`; `AbstractCoordinator.close` → `awaitPendingRequests`).
+    fn commit_sync<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        offsets: Vec<(PartitionId, u64)>,
+    ) -> Flow {
+        if self.group.as_ref().is_some_and(|g| g.wakeup) {
+            self.send_commit(cx, world, CommitKind::Woken, offsets);
+            self.woken(cx, world);
             return Flow::Wait;
         }
-        let value = Self::manual_value(s, (offset + 1).saturating_sub(self.unacked_tail));
-        self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
+        self.blocking_commit(cx, world, CommitKind::Sync, offsets)
     }
 
     /// Spring `AckMode.TIME` (`timedAcks`): more than `commit_every_ms` since the last commit.
@@ -1155,12 +1171,7 @@ impl Member {
             Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing => {
                 Flow::Next
             }
-            Strategy::CommitSyncBatch => {
-                if self.woken(cx, world) {
-                    return Flow::Wait;
-                }
-                self.blocking_commit(cx, world, CommitKind::Sync, values)
-            }
+            Strategy::CommitSyncBatch => self.commit_sync(cx, world, values),
             Strategy::CommitAsyncBatch => {
                 self.send_commit(cx, world, CommitKind::Async, values);
                 Flow::Next
@@ -1206,10 +1217,7 @@ impl Member {
                 }
                 self.records_since_commit = 0;
                 self.last_ack_commit_us = cx.now_us;
-                if self.woken(cx, world) {
-                    return Flow::Wait;
-                }
-                self.blocking_commit(cx, world, CommitKind::Sync, values)
+                self.commit_sync(cx, world, values)
             }
             Strategy::CommitSyncCount | Strategy::CommitSyncTime => Flow::Next,
         }

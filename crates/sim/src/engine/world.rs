@@ -159,6 +159,9 @@ pub(crate) enum CommitKind {
     /// `onJoinPrepare`'s asynchronous commit of every position, which the join waits for
     /// (model.md §10.5); not retried.
     JoinPrepare,
+    /// A `commitSync()` that a pending `wakeup()` interrupted (model.md §10.3): sent, then
+    /// the call threw; nobody waits for it or retries it, and `close()` waits for it.
+    Woken,
 }
 
 impl CommitKind {
