@@ -328,7 +328,7 @@ fn add_at_us(horizon_us: u64) -> u64 {
 }
 
 /// The settings a share group cannot have, put back to what it can (docs/model.md §11).
-fn make_shareable(s: &mut Scenario) {
+pub(crate) fn make_shareable(s: &mut Scenario) {
     s.consumption = Consumption::ShareGroup;
     s.worker_pool = false;
     s.client = Client::JavaClassic;

@@ -8,7 +8,7 @@ use super::words::duration_text;
 use crate::compare::escape;
 use crate::text::fixed;
 use offset_window_sim::compare::GroupComparisonRow;
-use offset_window_sim::scenario::{Assignor, ShareAcknowledgementMode};
+use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
 
@@ -139,6 +139,137 @@ pub fn share_table_html(rows: &[ShareRow], s: &Scenario, crash_at_us: u64) -> St
     out
 }
 
+/// One side of the "consumer group vs share group" comparison: the same workload and the
+/// same group events run as a consumer group (docs/model.md §10) and as a share group (§11).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersusRow {
+    /// The share group's side.
+    pub share: bool,
+    /// Records lost by the horizon: a consumer group's at its handovers (§10.7); a share
+    /// group's records that ended with no run (archived, rejected, §11.5).
+    pub lost: u64,
+    /// Runs of records that had run before, all partitions, within the horizon (the same
+    /// count for both: a record's second, third, … completed run).
+    pub processed_twice: u64,
+    /// Completed runs within the horizon, all partitions.
+    pub processed: u64,
+    /// The horizon, µs (for the throughput).
+    pub horizon_us: u64,
+}
+
+impl VersusRow {
+    /// Completed runs per second of simulated time.
+    pub fn per_s(&self) -> f64 {
+        self.processed as f64 * 1e6 / self.horizon_us.max(1) as f64
+    }
+}
+
+/// The runs completed within the horizon and how many of them were repeats, from the
+/// `RecordDurable` marks (one per completed run).
+fn runs(run: &Run) -> (u64, u64) {
+    let mut seen = std::collections::HashSet::new();
+    let (mut processed, mut again) = (0, 0);
+    for m in run.marks.iter().take_while(|m| m.at_us <= run.scenario.horizon_us) {
+        if let offset_window_sim::MarkKind::RecordDurable { offset } = m.kind {
+            processed += 1;
+            if !seen.insert((m.partition, offset)) {
+                again += 1;
+            }
+        }
+    }
+    (processed, again)
+}
+
+/// The scenario's workload and events as a consumer group and as a share group; a side the
+/// core refuses (an event only one kind of group can have) is left out.
+pub fn versus(s: &Scenario) -> Vec<VersusRow> {
+    let mut consumer = s.clone();
+    consumer.consumption = offset_window_sim::scenario::Consumption::ConsumerGroup;
+    if matches!(consumer.on_error, OnError::Release | OnError::Reject) {
+        consumer.on_error = OnError::LogAndContinue;
+    }
+    let mut share = s.clone();
+    super::state::make_shareable(&mut share);
+    let mut rows = Vec::new();
+    for (is_share, scenario) in [(false, consumer), (true, share)] {
+        if scenario.validate().is_err() {
+            continue;
+        }
+        let Ok(run) = simulate(&scenario) else { continue };
+        let (processed, processed_twice) = runs(&run);
+        let lost = if is_share {
+            ShareSummary::new(&run, scenario.horizon_us).at_crash.lost
+        } else {
+            run.group.as_ref().map_or(0, |g| g.lost())
+        };
+        rows.push(VersusRow {
+            share: is_share,
+            lost,
+            processed_twice,
+            processed,
+            horizon_us: scenario.horizon_us,
+        });
+    }
+    rows
+}
+
+/// The comparison as HTML, the kind of group shown above marked.
+pub fn versus_html(rows: &[VersusRow], share_shown: bool) -> String {
+    let mut out = String::from(concat!(
+        r#"<table id="versus-table" class="cmp"><thead><tr><th scope="col">the same workload and events as</th>"#,
+        r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">processed</th>"#,
+        r#"<th scope="col">throughput</th></tr></thead><tbody>"#
+    ));
+    for row in rows {
+        let current = row.share == share_shown;
+        out.push_str(&format!(
+            r#"<tr data-kind="{}" data-lost="{}" data-duplicated="{}" data-processed="{}"{}><th scope="row">{}{}</th><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} records/s</td></tr>"#,
+            if row.share { "share" } else { "consumer" },
+            row.lost,
+            row.processed_twice,
+            row.processed,
+            if current { r#" class="current" aria-current="true""# } else { "" },
+            if row.share { "a share group (KafkaShareConsumer)" } else { "a consumer group (KafkaConsumer)" },
+            if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
+            row.lost,
+            row.processed_twice,
+            row.processed,
+            fixed(row.per_s(), 1)
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// The options of a named-choice key the group page shows: (JSON name, words), for a share
+/// group (`share`) or a consumer group.
+pub fn choice_options(key: &str, share: bool) -> Vec<(&'static str, &'static str)> {
+    use offset_window_sim::scenario::{OffsetReset, OnRevoke};
+    fn all<T: Copy>(
+        list: &[T],
+        name: fn(T) -> &'static str,
+        label: fn(T) -> &'static str,
+    ) -> Vec<(&'static str, &'static str)> {
+        list.iter().map(|&v| (name(v), label(v))).collect()
+    }
+    match key {
+        "client" => all(Client::ALL, Client::name, Client::label),
+        "partition.assignment.strategy" => all(Assignor::ALL, Assignor::name, Assignor::label),
+        "strategy" if share => {
+            SHARE_STRATEGIES.iter().map(|&s| (s.name(), share_strategy_words(s))).collect()
+        }
+        "strategy" => all(Strategy::ALL, Strategy::name, Strategy::label),
+        "on_revoke" => all(OnRevoke::ALL, OnRevoke::name, OnRevoke::label),
+        "share.acknowledgement.mode" => all(
+            ShareAcknowledgementMode::ALL,
+            ShareAcknowledgementMode::name,
+            ShareAcknowledgementMode::label,
+        ),
+        "share.auto.offset.reset" => all(OffsetReset::ALL, OffsetReset::name, OffsetReset::label),
+        _ => Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -188,6 +319,44 @@ mod tests {
             let html = share_table_html(&rows, &s, crash);
             assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
             assert!(!html.contains("auto_commit") && !html.contains("commit_sync"), "words: {html}");
+        }
+    }
+
+    #[test]
+    fn consumer_group_versus_share_group_on_g1() {
+        // G1 (docs/model.md §10.7): the consumer group repeats orders-1's 15 uncommitted
+        // records after the session timeout; a share group releases the crashed member's
+        // records at once (§11.4), so what was processed and not yet accepted runs again.
+        let s = super::super::state::default_scenario();
+        let rows = versus(&s);
+        assert_eq!(rows.len(), 2);
+        let (c, sh) = (&rows[0], &rows[1]);
+        assert!(!c.share && sh.share);
+        let g = simulate(&s).unwrap().group.unwrap();
+        assert_eq!(
+            (c.lost, c.processed_twice),
+            (g.lost(), g.duplicated()),
+            "the marks agree with the report"
+        );
+        assert_eq!(c.processed_twice, 15);
+        assert!(sh.processed_twice < c.processed_twice, "{sh:?}");
+        assert!(sh.processed > c.processed, "no 45 s stall: {sh:?} vs {c:?}");
+        let html = versus_html(&rows, false);
+        assert!(html.contains(r#"data-kind="consumer" data-lost="0" data-duplicated="15""#), "{html}");
+        assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+    }
+
+    #[test]
+    fn every_choice_has_options_in_words() {
+        for (key, _, shown) in super::super::words::CHOICES {
+            for share in [false, true] {
+                if shown.on(share) {
+                    let options = choice_options(key, share);
+                    assert!(options.len() >= 2, "{key}");
+                    // Words, not the JSON names (a label may quote a client's call, `store_offsets()`).
+                    assert!(options.iter().all(|(_, l)| !l.contains('_') || l.contains("()")), "{key}: {options:?}");
+                }
+            }
         }
     }
 }
