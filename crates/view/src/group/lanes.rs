@@ -515,12 +515,15 @@ pub fn strip_css_height(rows: usize) -> f64 {
 
 /// Draws the share strip: a row per record, coloured by who holds it, grey while it is
 /// available again, hatched once it was rejected or archived, a thin dark bar once it is
-/// acknowledged; a tick where a run of it completed; the crash of the whole group.
+/// acknowledged; each acquisition's lock as an outline to where it runs out (`lock_us`
+/// after it, docs/model.md §11.2); a tick where a run of it completed; the crash of the
+/// whole group.
 pub fn draw_strip<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     lines: &[RecordLine],
     f: &Frame,
     crash_at_us: u64,
+    lock_us: u64,
 ) -> DrawResult<DB> {
     let p = f.pal();
     root.fill(&p.background)?;
@@ -544,7 +547,10 @@ pub fn draw_strip<DB: DrawingBackend>(
             let x1 = x1.max(x0 + 1);
             match s.what {
                 RecordState::Acquired { member, .. } => {
-                    root.draw(&Rectangle::new([(x0, t), (x1, b)], member_color(member, f.dark).filled()))?
+                    let color = member_color(member, f.dark);
+                    let lock_end = f.x(s.from_us.saturating_add(lock_us).min(f.horizon_us)).round() as i32;
+                    root.draw(&Rectangle::new([(x0, t), (lock_end.max(x1), b)], color.stroke_width(1)))?;
+                    root.draw(&Rectangle::new([(x0, t), (x1, b)], color.filled()))?
                 }
                 RecordState::Available => {
                     root.draw(&Rectangle::new([(x0, t), (x1, b)], p.axis.mix(0.25).filled()))?;
@@ -687,7 +693,8 @@ mod tests {
                     let h = strip_css_height(20) as u32;
                     let root = Backend::svg(&mut svg, (900, h)).into_drawing_area();
                     let f = strip_frame((900, h), 1.0, s.horizon_us, 20);
-                    draw_strip(&root, &lines, &f, 20_000_000).unwrap();
+                    draw_strip(&root, &lines, &f, 20_000_000, run.scenario.share_record_lock_duration_us)
+                        .unwrap();
                 }
                 assert!(svg.contains("offset 20"), "{name}");
             }

@@ -88,6 +88,15 @@ presets! {
         "close() releases the last batch without accepting it: 5 records already processed are delivered again.";
 }
 
+/// The group page's short guided tour: each step loads a preset (by file name) and says what
+/// to look at, in one or two sentences.
+pub const TOUR: &[(&str, &str)] = &[
+    ("g1-crash-waits-out-the-session", "consumer-2 is killed at 8.2 s. Nothing tells the coordinator, so orders-1 has no owner until session.timeout.ms (45 s) runs out; then consumer-1 starts from the committed offset and repeats the 15 records consumer-2 had not committed. Drag the crash along the top row and watch the totals."),
+    ("g3-static-member-restarts", "With group.instance.id the restarted member is the same member: back within session.timeout.ms it gets orders-1 again with no rebalance, and nothing is repeated."),
+    ("group-deploy-eager", "A rolling deploy with an eager assignor: every restart stops all partitions (the hatched member lanes are rebalances). Switch partition.assignment.strategy to cooperative-sticky, or the client to the consumer protocol (KIP-848), and compare the rebalances."),
+    ("share-crash-releases-at-once", "The same kind of crash in a share group: the broker releases the dead member's records at once and another member acquires them; no partition waits for a session timeout. The strip shows each record's state; the table below compares the two kinds of group."),
+];
+
 fn file(index: usize) -> Option<Value> {
     PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
 }
@@ -339,5 +348,13 @@ mod tests {
             &"Records processed by each member: consumer-1 60, consumer-2 60, consumer-3 60, as the file expects."
                 .to_string()
         ));
+    }
+
+    #[test]
+    fn every_tour_step_is_a_preset() {
+        for (file, caption) in TOUR {
+            assert!(by_name(file).is_some(), "{file}");
+            assert!(!caption.contains('_'), "{caption}");
+        }
     }
 }

@@ -354,7 +354,10 @@ mod tests {
                     let options = choice_options(key, share);
                     assert!(options.len() >= 2, "{key}");
                     // Words, not the JSON names (a label may quote a client's call, `store_offsets()`).
-                    assert!(options.iter().all(|(_, l)| !l.contains('_') || l.contains("()")), "{key}: {options:?}");
+                    assert!(
+                        options.iter().all(|(_, l)| !l.contains('_') || l.contains("()")),
+                        "{key}: {options:?}"
+                    );
                 }
             }
         }

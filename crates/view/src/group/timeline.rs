@@ -323,10 +323,43 @@ pub fn strip_words(lines: &[RecordLine], at_us: u64) -> String {
                 Some(r) if r.end == o => r.end = o + 1,
                 _ => ranges.push(o..o + 1),
             },
-            None => groups.push((key, vec![o..o + 1])),
+            None => groups.push((key, std::iter::once(o..o + 1).collect())),
         }
     }
     groups.iter().map(|(k, r)| format!("{k}: {}", crate::text::ranges(r, 0))).collect::<Vec<_>>().join("; ")
+}
+
+/// The acquisition locks held at `at_us` among `lines`, each with when it runs out
+/// (acquired + `group.share.record.lock.duration.ms`, docs/model.md §11.2): "consumer-1
+/// holds 30–34 (delivery 1), lock runs out at 33.000 s". Empty when no record is held.
+pub fn lock_words(lines: &[RecordLine], at_us: u64, lock_us: u64) -> Vec<String> {
+    // (member, delivery, expiry) → offsets, in order of first appearance.
+    type Held = (MemberId, u32, u64);
+    let mut groups: Vec<(Held, Vec<std::ops::Range<u64>>)> = Vec::new();
+    for line in lines {
+        let Some(span) = line.spans.iter().rev().find(|s| s.from_us < at_us) else { continue };
+        let RecordState::Acquired { member, delivery } = span.what else { continue };
+        let key = (member, delivery, span.from_us.saturating_add(lock_us));
+        let o = line.offset;
+        match groups.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, ranges)) => match ranges.last_mut() {
+                Some(r) if r.end == o => r.end = o + 1,
+                _ => ranges.push(o..o + 1),
+            },
+            None => groups.push((key, std::iter::once(o..o + 1).collect())),
+        }
+    }
+    groups
+        .iter()
+        .map(|((member, delivery, expiry), r)| {
+            format!(
+                "consumer-{} holds {} (delivery {delivery}), lock runs out at {} s",
+                member + 1,
+                crate::text::ranges(r, 0),
+                crate::text::seconds_text(*expiry)
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -442,5 +475,23 @@ mod tests {
             "{}",
             strip_words(&lines, 5_000_001)
         );
+    }
+
+    #[test]
+    fn lock_timers_in_words() {
+        // share-hang-waits-for-the-lock: consumer-1 hangs holding its records; they stay
+        // locked for group.share.record.lock.duration.ms from their acquisition.
+        let run = run_of("share-hang-waits-for-the-lock");
+        let lock = run.scenario.share_record_lock_duration_us;
+        let lines = record_lines(&run, 0, 0, 40);
+        let held = lock_words(&lines, 3_050_000, lock);
+        assert_eq!(
+            held,
+            vec![
+                "consumer-1 holds 30–34 (delivery 1), lock runs out at 33.000 s",
+                "consumer-2 holds 35–39 (delivery 1), lock runs out at 33.000 s"
+            ]
+        );
+        assert!(lock_words(&lines, 0, lock).is_empty(), "nothing is held before the first poll");
     }
 }
