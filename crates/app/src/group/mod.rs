@@ -59,8 +59,8 @@ const STYLE: &str = r#"
 .table-scroll{overflow-x:auto}.sentences{margin:.3rem 0;padding-left:1.2rem;font-size:.9rem}
 .gtour{background:#f7f2fc;border-radius:8px;padding:.6rem;margin:0 0 .75rem}.gtour .nav{display:flex;gap:.5rem;flex-wrap:wrap}
 .page.dark .gtour{background:#2a2433}.tools{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-.page.group.projector{font-size:1.3rem}.page.group.projector .ro dd{font-size:3rem}.page.group.projector .layout{grid-template-columns:minmax(0,1fr);grid-template-areas:"stage" "panel"}
-.page.group.embed{padding:.2rem .3rem;font-size:13px}.page.group.embed .ro dd{font-size:1.3rem}
+.page.group.projector{font-size:1.3rem}.page.group.projector .lede,.page.group.projector .views,.page.group.projector #tour-start{display:none}.page.group.projector .ro dd{font-size:3rem}.page.group.projector .layout{grid-template-columns:minmax(0,1fr);grid-template-areas:"stage" "panel"}
+.embed-code{width:100%}.page.group.embed{padding:.2rem .3rem;font-size:13px}.page.group.embed .ro dd{font-size:1.3rem}
 "#;
 
 /// The URL fragment now (with its `#`; empty when there is none).
@@ -338,7 +338,7 @@ fn legend(share: bool, members: u32, dark: bool) -> Html {
             { for (0..members.min(8)).map(|m| html! {
                 <li><span class="sw" style={format!("background:{}", offset_window_view::group::lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
             }) }
-            <li>{ "dashed red lines: the events (drag them, or use their sliders)" }</li>
+            <li>{ "dashed lines with a tag: the events (drag them, or use their sliders)" }</li>
         </ul>
     }
 }
@@ -379,7 +379,7 @@ fn strip_box(state: &GroupState, run: &offset_window_sim::Run, dark: bool, dispa
             </div>
             <StripCanvas lines={lines.clone()} horizon_us={run.scenario.horizon_us} crash_at_us={state.crash_at_us} {lock_us} {dark} />
             <ul class="gkey">
-                <li>{ "member's colour: acquired by it (outline: until its lock runs out)" }</li><li>{ "grey: available again" }</li>
+                <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
                 <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
             </ul>
             <p id="strip-words">{ format!("At {} s: {}.", seconds_text(state.crash_at_us), strip_words(&lines, state.crash_at_us)) }</p>

@@ -515,8 +515,8 @@ pub fn strip_css_height(rows: usize) -> f64 {
 
 /// Draws the share strip: a row per record, coloured by who holds it, grey while it is
 /// available again, hatched once it was rejected or archived, a thin dark bar once it is
-/// acknowledged; each acquisition's lock as an outline to where it runs out (`lock_us`
-/// after it, docs/model.md §11.2); a tick where a run of it completed; the crash of the
+/// acknowledged; the locks held at the crash instant outlined to where they run out
+/// (`lock_us` after the acquisition, docs/model.md §11.2); a tick where a run of it completed; the crash of the
 /// whole group.
 pub fn draw_strip<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -548,8 +548,15 @@ pub fn draw_strip<DB: DrawingBackend>(
             match s.what {
                 RecordState::Acquired { member, .. } => {
                     let color = member_color(member, f.dark);
-                    let lock_end = f.x(s.from_us.saturating_add(lock_us).min(f.horizon_us)).round() as i32;
-                    root.draw(&Rectangle::new([(x0, t), (lock_end.max(x1), b)], color.stroke_width(1)))?;
+                    // Held at the crash instant: its lock outlined to where it runs out.
+                    if s.from_us < crash_at_us && crash_at_us <= s.to_us {
+                        let lock_end =
+                            f.x(s.from_us.saturating_add(lock_us).min(f.horizon_us)).round() as i32;
+                        root.draw(&Rectangle::new(
+                            [(x0, t), (lock_end.max(x1), b)],
+                            color.stroke_width(f.width_px(1.5)),
+                        ))?;
+                    }
                     root.draw(&Rectangle::new([(x0, t), (x1, b)], color.filled()))?
                 }
                 RecordState::Available => {
