@@ -157,8 +157,8 @@ for (const [key, { crash, scenario }] of Object.entries(results)) {
   console.log(`  ${key}: max.poll.records → re-simulated + both charts redrawn: median ${ms(quantile(scenario, 0.5))}, p95 ${ms(quantile(scenario, 0.95))}`);
 }
 
-// Each page loads only its own wasm and JS: the consumer page (dist/) and the producer
-// page (dist/producer/) are measured apart. Sizes are of the files the host serves.
+// Each page loads only its own wasm and JS: the consumer page (dist/), the producer page
+// (dist/producer/) and the group page (dist/group/) are measured apart. Sizes are of the files the host serves.
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizes = (file) => {
   const body = fs.readFileSync(file);
@@ -169,7 +169,7 @@ const sizes = (file) => {
     br: pre('.br', (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })),
   };
 };
-for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')]]) {
+for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')]]) {
   let total = { raw: 0, gz: 0, br: 0 };
   for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline'))) {
     const s = sizes(path.join(dir, f));

@@ -145,6 +145,17 @@ pub fn GroupApp() -> Html {
         key.as_ref().and_then(|k| first_event_profile(k).ok().flatten()).map(Rc::new)
     });
     let versus = use_memo(s.clone(), |s| Rc::new(tables::versus(s)));
+    // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
+    // share group): simulated once per scenario, the share rows read at any crash instant.
+    let group_table = use_memo(s.clone(), |s| {
+        if s.share_group() {
+            String::new()
+        } else {
+            compare_group(s).map(|rows| tables::group_table_html(&rows, s)).unwrap_or_default()
+        }
+    });
+    let share_rows =
+        use_memo(s.clone(), |s| if s.share_group() { tables::share_runs(s) } else { Vec::new() });
     let projector = state.projector && !embed;
     let notices = html! {
         if !state.notices.is_empty() {
@@ -229,7 +240,7 @@ pub fn GroupApp() -> Html {
                     </div>
                 </div>
                 <div class="more">
-                    { compare_box(&state, &versus) }
+                    { compare_box(&state, &versus, &group_table, &share_rows) }
                     { tools_box(&state, r, (*profile).as_deref(), &fragment) }
                 </div>
             </main>
@@ -635,13 +646,17 @@ fn settings_box(state: &GroupState, dispatch: &Dispatch) -> Html {
     }
 }
 
-fn compare_box(state: &GroupState, versus: &Rc<Vec<tables::VersusRow>>) -> Html {
+fn compare_box(
+    state: &GroupState,
+    versus: &Rc<Vec<tables::VersusRow>>,
+    group_table: &str,
+    share_rows: &[tables::ShareRow],
+) -> Html {
     let s = &state.scenario;
     let table = if state.share() {
-        let rows = tables::share_runs(s);
-        tables::share_table_html(&rows, s, state.crash_at_us)
+        tables::share_table_html(share_rows, s, state.crash_at_us)
     } else {
-        compare_group(s).map(|rows| tables::group_table_html(&rows, s)).unwrap_or_default()
+        group_table.to_string()
     };
     html! {
         <section class="compare" aria-labelledby="compare-title">
