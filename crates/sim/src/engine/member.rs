@@ -8,7 +8,7 @@
 use super::frontier::Frontier;
 use super::membership::GroupClient;
 use super::pool::Pool;
-use super::queue::{EventQueue, Phase};
+use super::queue::Phase;
 use super::world::{CommitKind, World};
 use super::{Cx, Event, Sink};
 use crate::output::{CommitId, MemberId, MemberStatus, Output, PartitionId};
@@ -1486,7 +1486,7 @@ impl Member {
 
     /// The invariants every instant keeps (debug builds only).
     #[cfg(debug_assertions)]
-    pub(crate) fn check_invariants(&self, queue: &EventQueue) {
+    pub(crate) fn check_invariants(&self, queue: &super::queue::EventQueue) {
         self.pool.check_invariants();
         if self.life == Life::Running
             && self.pc != Pc::Stopped

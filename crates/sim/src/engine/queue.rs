@@ -88,7 +88,8 @@ impl EventQueue {
         }
     }
 
-    /// The member's pending loop event, if any.
+    /// The member's pending loop event, if any (for the invariants of debug builds).
+    #[cfg(debug_assertions)]
     pub(crate) fn loop_event(&self, member: u16) -> Option<Event> {
         (self.loop_keys[member as usize] != u128::MAX).then(|| self.loop_events[member as usize])
     }
