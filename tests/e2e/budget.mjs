@@ -217,3 +217,36 @@ async function timeMoves(page, selector, values, settledOn) {
     return times;
   }, { selector, values, settledOn });
 }
+
+// 5. The group page (group/, reference G1): the crash's slider moved → re-simulated
+//    (the run and both comparisons; the sweep of the first event is kept) and the lanes
+//    redrawn, median and p95 over 20 moves, at devicePixelRatio 1.
+{
+  const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(new URL('group/', BASE).href);
+  await page.waitForSelector('#lanes[data-frame]');
+  const loaded = Date.now() - t0;
+  const times = await page.evaluate(async () => {
+    const input = document.querySelector('#event-0-slider');
+    const lanes = document.querySelector('#lanes');
+    const out = [];
+    for (let k = 0; k < 20; k++) {
+      const frame = lanes.dataset.frame;
+      const t0 = performance.now();
+      input.value = String(5000 + 500 * k);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      while (lanes.dataset.frame === frame && performance.now() - t0 < 5000) {
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      out.push(performance.now() - t0);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+    return out;
+  });
+  console.log(`  group page: loaded (wasm ready, lanes drawn) in ${whole(loaded)} on this machine`);
+  console.log(`  group page: event slider → re-simulated + lanes redrawn: median ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}`);
+  await browser.close();
+}

@@ -128,6 +128,27 @@ test('a bad link names the field and its range; the page still works', async (br
   await context.close();
 });
 
+test('the tour: four steps with the keyboard, each loading its case; the focus stays on a button', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.focus('#tour-start');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour-next');
+  const captions = [await page.textContent('#tour-caption')];
+  await page.focus('#tour-next');
+  for (let i = 2; i <= 4; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelector('.gtour h2')?.textContent.includes(`step ${n} of`), i);
+    captions.push(await page.textContent('#tour-caption'));
+  }
+  assert.equal(new Set(captions).size, 4);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tour-back');
+  // The last step is a share group: its readouts are there.
+  assert.ok(await page.$('#ro-s-redelivered'));
+  await page.click('#tour-leave');
+  await page.waitForSelector('#tour-start');
+  await context.close();
+});
+
 test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share group', async (browser) => {
   const desk = await open(browser);
   await desk.page.screenshot({ path: path.join(OUT, 'group-desktop-1440x900.png') });

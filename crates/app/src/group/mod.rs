@@ -146,16 +146,24 @@ pub fn GroupApp() -> Html {
     });
     let versus = use_memo(s.clone(), |s| Rc::new(tables::versus(s)));
     // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
-    // share group): simulated once per scenario, the share rows read at any crash instant.
-    let group_table = use_memo(s.clone(), |s| {
-        if s.share_group() {
+    // share group): simulated once per scenario, and only while their table is open (eight
+    // runs: dragging an event with the table closed re-runs three); the share rows are read
+    // at any crash instant.
+    let compare_open = use_state_eq(|| false);
+    let group_table = use_memo((s.clone(), *compare_open), |(s, open)| {
+        if s.share_group() || !open {
             String::new()
         } else {
             compare_group(s).map(|rows| tables::group_table_html(&rows, s)).unwrap_or_default()
         }
     });
-    let share_rows =
-        use_memo(s.clone(), |s| if s.share_group() { tables::share_runs(s) } else { Vec::new() });
+    let share_rows = use_memo((s.clone(), *compare_open), |(s, open)| {
+        if s.share_group() && *open {
+            tables::share_runs(s)
+        } else {
+            Vec::new()
+        }
+    });
     let projector = state.projector && !embed;
     let notices = html! {
         if !state.notices.is_empty() {
@@ -211,7 +219,7 @@ pub fn GroupApp() -> Html {
             <header class="top">
                 <div>
                     <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a></p>
-                    <h1>{ "Offset window: the consumer group" }</h1>
+                    <h1>{ if share { "Offset window: a share group" } else { "Offset window: a consumer group" } }</h1>
                     { Html::from_html_unchecked(AttrValue::Static(HEADER_LEDE)) }
                 </div>
                 <button id="projector" class="projector-toggle" aria-pressed={projector.to_string()} onclick={toggle_projector}>
@@ -240,7 +248,7 @@ pub fn GroupApp() -> Html {
                     </div>
                 </div>
                 <div class="more">
-                    { compare_box(&state, &versus, &group_table, &share_rows) }
+                    { compare_box(&state, &versus, &group_table, &share_rows, &compare_open) }
                     { tools_box(&state, r, (*profile).as_deref(), &fragment) }
                 </div>
             </main>
@@ -651,7 +659,15 @@ fn compare_box(
     versus: &Rc<Vec<tables::VersusRow>>,
     group_table: &str,
     share_rows: &[tables::ShareRow],
+    open: &UseStateHandle<bool>,
 ) -> Html {
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let details: web_sys::Element = e.target_unchecked_into();
+            open.set(details.has_attribute("open"));
+        })
+    };
     let s = &state.scenario;
     let table = if state.share() {
         tables::share_table_html(share_rows, s, state.crash_at_us)
@@ -663,7 +679,7 @@ fn compare_box(
             <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
             <div class="table-scroll">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus, state.share()))) }</div>
             <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
-            <details>
+            <details id="compare-details" open={**open} {ontoggle}>
                 <summary>{ if state.share() { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
                 <div class="table-scroll">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
             </details>
@@ -712,8 +728,11 @@ fn tools_box(
             let _ = w.navigator().clipboard().write_text(&href);
         }
     });
+    let here = web_sys::window().map(|w| w.location());
+    let origin = here.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
+    let path = here.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
     let embed = format!(
-        "<iframe src=\"group/?embed=1{}\" width=\"100%\" height=\"520\" title=\"Offset window: a consumer group\"></iframe>",
+        "<iframe src=\"{origin}{path}?embed=1{}\" width=\"100%\" height=\"520\" style=\"border:0\" title=\"Offset window: a consumer group\" loading=\"lazy\"></iframe>",
         if fragment.is_empty() { String::new() } else { format!("#{fragment}") }
     );
     html! {
@@ -750,7 +769,16 @@ fn tour_box(step: Option<usize>, tour: &UseStateHandle<Option<usize>>, dispatch:
             <p id="tour-caption">{ caption }</p>
             <div class="nav">
                 <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1))}>{ "Back" }</button>
-                <button id="tour-next" disabled={n + 1 == TOUR.len()} onclick={go(Some(n + 1))}>{ "Next" }</button>
+                <button id="tour-next" disabled={n + 1 == TOUR.len()} onclick={
+                    let next = go(Some(n + 1));
+                    let last = n + 2 == TOUR.len();
+                    Callback::from(move |e: MouseEvent| {
+                        if last {
+                            crate::focus_by_id("tour-back"); // Next is about to be disabled
+                        }
+                        next.emit(e);
+                    })
+                }>{ "Next" }</button>
                 <button id="tour-leave" onclick={go(None)}>{ "Leave the tour" }</button>
             </div>
         </div>
