@@ -149,6 +149,23 @@ test('the tour: four steps with the keyboard, each loading its case; the focus s
   await context.close();
 });
 
+test('export: the result JSON holds the scenario and the readouts; embed shows lanes and readouts only', async (browser) => {
+  const { page, context } = await open(browser);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const json = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  assert.equal(json.result.group.duplicated, 15);
+  assert.equal(json.result.group.rebalances, 1);
+  assert.match(await page.inputValue('#embed-code'), /group\/\?embed=1/);
+  const embed = await open(browser, { viewport: { width: 640, height: 520 } }, '');
+  await embed.page.goto(URL_GROUP + '?embed=1');
+  await embed.page.waitForSelector('#lanes[data-frame]');
+  assert.ok(await embed.page.$('.page.group.embed'));
+  assert.equal(await value(embed.page, 'ro-g-duplicated'), 15);
+  assert.equal(await embed.page.$('#preset'), null, 'no controls in the embed');
+  await embed.context.close();
+  await context.close();
+});
+
 test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share group', async (browser) => {
   const desk = await open(browser);
   await desk.page.screenshot({ path: path.join(OUT, 'group-desktop-1440x900.png') });
@@ -170,6 +187,10 @@ test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share
   assert.ok(await room.page.$('.page.group.projector'));
   await room.page.screenshot({ path: path.join(OUT, 'group-projector-1920x1080.png') });
   await room.context.close();
+  const dark = await open(browser, { colorScheme: 'dark' });
+  assert.ok(await dark.page.$('.page.group.dark'));
+  await dark.page.screenshot({ path: path.join(OUT, 'group-dark-1440x900.png') });
+  await dark.context.close();
 });
 
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });

@@ -643,7 +643,9 @@ mod tests {
         let h = css_height(2, 2);
         let l = Lanes::new((900, h as u32), 1.0, s.horizon_us, 2, 2);
         assert_eq!((l.left, l.right), (84.0, 886.0));
-        assert_eq!(l.time_at(l.x(8_200_000)).abs_diff(8_200_000) < 80_000, true);
+        assert!(l.time_at(l.x(8_200_000)).abs_diff(8_200_000) <= 1, "x and time_at are inverses");
+        assert_eq!(l.time_at(0.0), 0, "left of the axis: t = 0");
+        assert_eq!(l.time_at(5_000.0), s.horizon_us, "right of it: the horizon");
         assert_eq!(l.partitions.len(), 2);
         assert!(l.partitions[1].1 < l.members[0].0 && l.members[1].1 < l.axis);
         assert!((l.axis - (h - BOTTOM)).abs() <= 1.0, "the lanes fill the height they asked for");
