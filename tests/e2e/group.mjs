@@ -166,6 +166,46 @@ test('export: the result JSON holds the scenario and the readouts; embed shows l
   await context.close();
 });
 
+const AXE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/axe-core/axe.min.js'), 'utf8');
+async function axeViolations(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+  }));
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
+}
+
+test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, phone, projector, embed, tour)', async (browser) => {
+  const layouts = [
+    ['consumer group, tables open', {}, '', async (page) => {
+      await page.click('#compare-details summary');
+      await page.click('.advanced summary');
+      await page.waitForSelector('#group-compare-table');
+    }],
+    ['share group', {}, '', async (page) => {
+      await page.selectOption('#preset', { label: 'Share group: a member hangs past its locks' });
+      await page.waitForSelector('#strip[width]');
+    }],
+    ['dark', { colorScheme: 'dark' }, '', null],
+    ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, '', null],
+    ['projector', { viewport: { width: 1920, height: 1080 } }, '#projector=1', null],
+    ['tour', {}, '', (page) => page.click('#tour-start')],
+  ];
+  const found = [];
+  for (const [name, options, hash, act] of layouts) {
+    const { page, context } = await open(browser, options, hash);
+    if (act) await act(page);
+    found.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
+    await context.close();
+  }
+  const { page, context } = await open(browser, { viewport: { width: 640, height: 520 } });
+  await page.goto(URL_GROUP + '?embed=1');
+  await page.waitForSelector('#lanes[data-frame]');
+  found.push(...(await axeViolations(page)).map((v) => `embed: ${v}`));
+  await context.close();
+  assert.deepEqual(found, []);
+});
+
 test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share group', async (browser) => {
   const desk = await open(browser);
   await desk.page.screenshot({ path: path.join(OUT, 'group-desktop-1440x900.png') });

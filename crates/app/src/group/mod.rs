@@ -45,7 +45,7 @@ const STYLE: &str = r#"
 @media (min-width:960px){.page.group .layout{grid-template-columns:minmax(0,1.8fr) minmax(320px,1fr);grid-template-areas:"stage panel"}}
 .page.group .stage{grid-area:stage}.page.group .panel{grid-area:panel}
 .lanes,#sweep,#strip{display:block;width:100%;touch-action:pan-y;cursor:ew-resize}
-.views{margin:0 0 .3rem}.kind-toggle{display:flex;flex-wrap:wrap;gap:.3rem 1rem;border:0;padding:0;margin:0}
+.views{margin:0 0 .3rem}.page.group .ro-grid{grid-template-columns:repeat(auto-fill,minmax(8rem,1fr))}.page.group .ro dd{white-space:nowrap}.kind-toggle{display:flex;flex-wrap:wrap;gap:.3rem 1rem;border:0;padding:0;margin:0}
 .kind-toggle label{display:flex;align-items:center;gap:.35rem;min-height:44px;cursor:pointer}
 .events-box fieldset{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.4rem .6rem}
 .events-box legend{font-weight:600;font-size:.92rem}.ev-row{display:flex;flex-wrap:wrap;gap:.3rem .8rem;align-items:end}
@@ -677,11 +677,11 @@ fn compare_box(
     html! {
         <section class="compare" aria-labelledby="compare-title">
             <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
-            <div class="table-scroll">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus, state.share()))) }</div>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus, state.share()))) }</div>
             <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
             <details id="compare-details" open={**open} {ontoggle}>
                 <summary>{ if state.share() { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
-                <div class="table-scroll">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
             </details>
         </section>
     }
