@@ -44,7 +44,7 @@ const STYLE: &str = r#"
 .page.group .layout{grid-template-areas:"stage" "panel"}
 @media (min-width:960px){.page.group .layout{grid-template-columns:minmax(0,1.8fr) minmax(320px,1fr);grid-template-areas:"stage panel"}}
 .page.group .stage{grid-area:stage}.page.group .panel{grid-area:panel}
-.lanes,#sweep,#strip{display:block;width:100%;touch-action:pan-y;cursor:ew-resize}
+.lanes,#sweep,#strip{display:block;width:100%;touch-action:pan-y;cursor:ew-resize}#crash-slider{width:100%}
 .views{margin:0 0 .3rem}.page.group .ro-grid{grid-template-columns:repeat(auto-fill,minmax(8rem,1fr))}.page.group .ro dd{white-space:nowrap}.kind-toggle{display:flex;flex-wrap:wrap;gap:.3rem 1rem;border:0;padding:0;margin:0}
 .kind-toggle label{display:flex;align-items:center;gap:.35rem;min-height:44px;cursor:pointer}
 .events-box fieldset{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.4rem .6rem}
