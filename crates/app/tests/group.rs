@@ -90,7 +90,8 @@ impl View {
         yew::scheduler::flush().await;
     }
 
-    /// Drags event `index`'s handle on the lanes by `dx` CSS px, as a mouse would.
+    /// Drags event `index`'s handle on the lanes by `dx` CSS px, as a mouse would (`dx` 0:
+    /// a click on the handle).
     async fn drag_event(&self, index: usize, dx: f64) {
         let canvas = self.find("#lanes");
         let targets = canvas.get_attribute("data-targets").expect("the lanes list their events");
@@ -102,6 +103,8 @@ impl View {
                 (name == index.to_string()).then(|| (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap()))
             })
             .unwrap_or_else(|| panic!("no event {index} in {targets}"));
+        // Pressed 6 px right of the event's line, as a hand would on its handle.
+        let x = x + 6.0;
         let rect = canvas.get_bounding_client_rect();
         let ctor: js_sys::Function =
             js_sys::Reflect::get(&web_sys::window().unwrap(), &"PointerEvent".into())
@@ -161,6 +164,9 @@ async fn the_event_moves_by_its_slider_and_by_a_drag() {
     assert_eq!(view.value("ro-g-duplicated"), 24);
     view.type_into("#event-0-at-ms", "10000.001").await;
     assert_eq!(view.value("ro-g-duplicated"), 25);
+    // A press and release on the handle, off its line by a few px, leaves it where it is.
+    view.drag_event(0, 0.0).await;
+    assert_eq!(view.find("#event-0-at-ms").dyn_into::<HtmlInputElement>().unwrap().value(), "10000.001");
     // A drag to the left of the handle moves the crash earlier: fewer records repeated.
     let before = view.find("#lanes").get_attribute("data-targets").unwrap();
     view.drag_event(0, -120.0).await;

@@ -142,7 +142,10 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let _ = c.set_attribute("data-frame", &n.to_string());
         });
     }
-    let dragging: Rc<RefCell<Option<Drag>>> = use_mut_ref(|| None);
+    // What is being dragged, how far (device px) the pointer landed from it and where: a
+    // press on a handle grabs it where it is, so a click (or a move of less than a pixel)
+    // never moves it.
+    let dragging: Rc<RefCell<Option<(Drag, f64, f64)>>> = use_mut_ref(|| None);
     let on_pointer = {
         let (layout, dispatch, events) = (layout.clone(), p.dispatch.clone(), p.events.clone());
         let share = p.crash_at_us.is_some();
@@ -159,8 +162,9 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             match e.type_().as_str() {
                 "pointerdown" => {
                     *drag = match l.event_at(&events, x) {
-                        Some(i) => Some(Drag::Event(i)),
-                        None if share => Some(Drag::Crash),
+                        Some(i) => Some((Drag::Event(i), x - l.x(events[i].at_us), x)),
+                        // A share group: a press anywhere else puts the crash there.
+                        None if share => Some((Drag::Crash, 0.0, f64::NAN)),
                         None => None,
                     };
                     if drag.is_none() {
@@ -168,6 +172,9 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
                     }
                     let _ = el.set_pointer_capture(e.pointer_id());
                     e.prevent_default();
+                    if matches!(*drag, Some((Drag::Event(_), ..))) {
+                        return;
+                    }
                 }
                 "pointermove" => {}
                 _ => {
@@ -175,11 +182,14 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
                     return;
                 }
             }
-            let at_us = snap_ms(l.time_at(x));
-            match *drag {
-                Some(Drag::Event(index)) => dispatch.dispatch(GroupAction::MoveEvent { index, at_us }),
-                Some(Drag::Crash) => dispatch.dispatch(GroupAction::SetCrash(at_us.max(1))),
-                None => {}
+            let Some((what, grab, pressed_at)) = *drag else { return };
+            if (x - pressed_at).abs() < 1.0 {
+                return;
+            }
+            let at_us = snap_ms(l.time_at(x - grab));
+            match what {
+                Drag::Event(index) => dispatch.dispatch(GroupAction::MoveEvent { index, at_us }),
+                Drag::Crash => dispatch.dispatch(GroupAction::SetCrash(at_us.max(1))),
             }
         })
     };
