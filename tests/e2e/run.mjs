@@ -1,5 +1,6 @@
 // End-to-end tests of the built page with real input: playwright-core drives Debian's
 // Chromium (no browser download). Usage: node tests/e2e/run.mjs BASE_URL
+// (E2E_ONLY=<regex> runs only the tests whose names match.)
 // Screenshots go to tests/e2e/output/ (gitignored).
 import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
@@ -174,6 +175,72 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
   await touch('touchEnd');
   const Td = await expectFollows(phone.page, 'touch drag');
   assert.ok(Math.abs(Td - 6_000_000) < 80_000, `a sideways touch drag moved the crash to ${Td} µs`);
+  await phone.context.close();
+});
+
+// Where record `offset` ends on the main chart when its attempt ends at (offset + 1) × 200 ms
+// (the defaults: a record every 200 ms, in order): halfway up its row
+// (crates/view/src/records.rs). The value axis runs to ceil(1.06 × the highest position):
+// 64 at the defaults (60).
+const recordAt = (box, offset, yMax = 64) => ({
+  x: plotX(box, (offset + 1) * 0.2),
+  y: box.y + (box.height - 42) - ((box.height - 42 - 26) * (offset + 0.5)) / yMax,
+});
+
+test('records (docs/model.md §12): a click on record 12 makes it throw, the readouts change; again heals it; the strip by keyboard; the link keeps it', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 1440, height: 900 } });
+  assert.equal(await page.$('#ro-threw'), null, 'no record can throw at the defaults');
+  assert.equal((await readouts(page)).lost, 0);
+  const box = await page.locator('#main-chart canvas.overlay').boundingBox();
+  const r12 = recordAt(box, 12);
+  await page.mouse.click(r12.x, r12.y);
+  await page.waitForSelector('#ro-threw[data-value="1"]');
+  // Logged and skipped at 2.6 s; the auto-commit of 25 at 5 s passes it: 1 lost at 8.2 s.
+  assert.equal((await readouts(page)).lost, 1, 'lost at the crash, once record 12 throws');
+  assert.equal(await crashUs(page), 8_200_000, 'a click on a record leaves the crash where it was');
+  assert.match(await page.textContent('#ro-threw'), /1 record threw \(1 failed attempt\)/);
+  assert.match(await page.textContent('#chart-text'), /Records that threw .*: 12 \(1 failed attempt\)\. Given up and skipped, never run .*: 12/);
+  assert.equal(await page.inputValue('#f-record-failures'), '12');
+  assert.equal(await page.getAttribute('.record-strip [data-offset="12"]', 'aria-pressed'), 'true');
+  await page.waitForSelector('#records-legend');
+  await page.waitForFunction(() => location.hash.includes('record_failures=%5B12%5D'));
+  // The error policy appears with it, in words: Spring's handler delivers it 10 times.
+  await page.selectOption('#f-on_error', 'seek_to_failed');
+  await page.waitForSelector('#ro-threw:has-text("10 failed attempts")');
+  await page.waitForSelector('#f-max_deliveries');
+  await page.screenshot({ path: path.join(OUT, 'records-1440x900.png') });
+  // The link reproduces it.
+  await page.waitForFunction(() => location.hash.includes('on_error=seek_to_failed'));
+  await page.reload();
+  await page.waitForSelector('#ro-threw[data-value="1"]');
+  assert.equal(await page.inputValue('#f-on_error'), 'seek_to_failed');
+  // Clicked again (its first ring is where it ended, 2.6 s): it succeeds again. Seeking
+  // back holds the position lower (53 at 12 s: the axis runs to 57).
+  const again = recordAt(await page.locator('#main-chart canvas.overlay').boundingBox(), 12, 57);
+  await page.mouse.click(again.x, again.y);
+  await page.waitForFunction(() => !document.querySelector('#ro-threw'));
+  assert.equal((await readouts(page)).lost, 0);
+  // The strip, by keyboard: focus record 3, press Space.
+  await page.focus('.record-strip [data-offset="3"]');
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#ro-threw[data-value="1"]');
+  assert.equal(await page.inputValue('#f-record-failures'), '3');
+  // A bad link names the field and its range; the page still works.
+  await page.goto(`${BASE}#record_failures=%5B-1%5D&on_error=explode`);
+  await page.waitForSelector('#notices');
+  const notices = await page.textContent('#notices');
+  assert.match(notices, /records that throw: must be offsets from 0 to 1000000000000/);
+  assert.match(notices, /what happens to a record that throws: must be one of “log it and go on/);
+  await page.waitForSelector('#ro-position[data-value="45"]');
+  await context.close();
+  // A tap on a phone does the same.
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });
+  const pbox = await phone.page.locator('#main-chart canvas.overlay').boundingBox();
+  const p12 = recordAt(pbox, 12);
+  await phone.page.touchscreen.tap(p12.x, p12.y);
+  await phone.page.waitForSelector('#ro-threw[data-value="1"]');
+  assert.equal(await crashUs(phone.page), 8_200_000, 'a tap on a record leaves the crash where it was');
+  await phone.page.screenshot({ path: path.join(OUT, 'records-phone-390x844.png') });
   await phone.context.close();
 });
 
@@ -447,6 +514,8 @@ test('axe-core: no WCAG 2.2 A/AA violation (every layout, dark, tour, prediction
     ['dark', { colorScheme: 'dark' }, '', (page) => page.click('#compare-toggle')],
     ['dark projector', { colorScheme: 'dark', viewport: { width: 1920, height: 1080 } }, '#projector=1', null],
     ['360 px', { viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true }, '', null],
+    ['records: failing, skipped and dead-lettered, error policy shown', {}, '#record_failures=12,20&on_error=seek_to_failed&dead_letter=true&max_deliveries=2', null],
+    ['records, dark, phone', { colorScheme: 'dark', viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, '#record_failures=12&strategy=commit_sync_batch', null],
     ['embed', { viewport: { width: 400, height: 300 } }, '?embed=1', null],
     ['embed, dark', { viewport: { width: 400, height: 300 }, colorScheme: 'dark' }, '?embed=1#crash_at_us=5001000', null],
   ];
@@ -493,7 +562,9 @@ test('the scenario list steps through presets with the arrow keys, keeping the f
 
 test('Tab reaches every control, each with a visible focus ring', async (browser) => {
   const { page, context } = await open(browser);
-  await page.click('.advanced summary'); // the advanced group open: its controls count too
+  // Every advanced group open: their controls count too (Chromium gives the controls of a
+  // closed <details> client rects, though Tab skips them).
+  for (const summary of await page.$$('details.advanced > summary')) await summary.click();
   await page.click('#compare-toggle');
   await page.waitForSelector('#compare-table');
   await page.evaluate(() => document.activeElement?.blur());
@@ -682,6 +753,9 @@ test('smaller items: crash field "13", base offset in the link, close() and in-f
 
 const browser = await chromium.launch({ ...CHROMIUM, headless: true });
 let failed = 0;
+// E2E_ONLY=<regex> runs only the tests whose names match (while working on one).
+const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
+if (only) tests.splice(0, tests.length, ...tests.filter((t) => only.test(t.name)));
 for (const { name, fn } of tests) {
   const started = problems.length;
   try {

@@ -583,3 +583,109 @@ fn chart_colours_have_wcag_non_text_contrast() {
         assert!(ratio >= 3.0, "{name} {c:?}: {ratio:.2}:1 against white, below 3:1");
     }
 }
+
+#[wasm_bindgen_test]
+async fn spring_ackmode_batch_preset_shows_its_numbers_and_the_record_marks() {
+    let page = mount().await;
+    choose(&page, "#preset", "spring-ackmode-batch").await;
+    // scenarios/spring-ackmode-batch.json: record 12 throws; the DefaultErrorHandler delivers
+    // it 10 times, then skips it (docs/model.md §12.3); the crash at 8.2 s.
+    let story = page.find("#preset-description").text_content().unwrap();
+    assert!(story.contains("Spring Kafka 3.x KafkaMessageListenerContainer, AckMode.BATCH"), "{story}");
+    assert_eq!(page.value("#ro-lost"), "1");
+    assert_eq!(page.value("#ro-duplicated"), "3");
+    assert_eq!(page.value("#worst-duplicated"), "5");
+    assert_eq!(page.value("#ro-threw"), "1");
+    let threw = page.find("#ro-threw").text_content().unwrap();
+    assert!(threw.contains("10 failed attempts"), "{threw}");
+    assert_eq!(page.find("#ro-given-up").get_attribute("data-skipped").unwrap(), "1");
+    // The error policy, in words, with the settings that apply to it.
+    let handler = page.find("#f-on_error").dyn_into::<HtmlSelectElement>().unwrap();
+    assert_eq!(handler.value(), "seek_to_failed");
+    let words = handler.selected_options().item(0).unwrap().text_content().unwrap();
+    assert!(words.contains("seek back") && !words.contains('_'), "{words}");
+    page.find("#f-max_deliveries");
+    assert!(
+        page.root.query_selector("#f-error_retries").unwrap().is_none(),
+        "retries: only for a retry loop"
+    );
+    page.find("#records-legend");
+    let text = page.find("#chart-text").text_content().unwrap();
+    assert!(text.contains("Records that threw") && text.contains("12 (10 failed attempts)"), "{text}");
+    // The strip: record 12 pressed (it throws), given up (skipped).
+    let twelve = page.find(".record-strip [data-offset=\"12\"]");
+    assert_eq!(twelve.get_attribute("aria-pressed").unwrap(), "true");
+    assert!(twelve.get_attribute("class").unwrap().contains("skipped"));
+}
+
+/// A mouse press and release at (`x`, `y`), device px of `canvas`.
+async fn click_canvas(canvas: &HtmlCanvasElement, x: f64, y: f64) {
+    let rect = canvas.get_bounding_client_rect();
+    let scale = canvas.width() as f64 / rect.width();
+    for kind in ["pointerdown", "pointerup"] {
+        let init = web_sys::PointerEventInit::new();
+        init.set_bubbles(true);
+        init.set_pointer_type("mouse");
+        init.set_pointer_id(1);
+        init.set_client_x((rect.left() + x / scale).round() as i32);
+        init.set_client_y((rect.top() + y / scale).round() as i32);
+        let e = web_sys::PointerEvent::new_with_event_init_dict(kind, &init).unwrap();
+        canvas.dispatch_event(&e).unwrap();
+        yew::scheduler::flush().await;
+    }
+}
+
+#[wasm_bindgen_test]
+async fn a_click_on_record_12_in_the_chart_makes_it_throw_and_a_second_heals_it() {
+    let page = mount().await;
+    assert!(page.root.query_selector("#ro-threw").unwrap().is_none(), "no record can throw yet");
+    let overlay = page.find("#main-chart canvas.overlay").dyn_into::<HtmlCanvasElement>().unwrap();
+    let scale = overlay.width() as f64 / overlay.client_width() as f64;
+    let run = simulate(&Scenario::default()).unwrap();
+    let f = ChartKind::Main.frame((overlay.width(), overlay.height()), scale, &run);
+    // Record 12 completes at 2.6 s (200 ms a record, in order): where the durable frontier
+    // steps over it.
+    let (x, y) = offset_window_view::records::record_point(&f, 2_600_000, 12);
+    click_canvas(&overlay, x, y).await;
+    assert_eq!(page.value("#ro-threw"), "1");
+    assert_eq!(
+        page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(),
+        "8.200",
+        "the crash stays"
+    );
+    // Logged and skipped; the auto-commit at 5 s passes it: lost 1 at 8.2 s.
+    assert_eq!(page.value("#ro-lost"), "1");
+    let field = page.find("#f-record-failures").dyn_into::<HtmlInputElement>().unwrap();
+    assert_eq!(field.value(), "12");
+    let twelve = page.find(".record-strip [data-offset=\"12\"]");
+    assert_eq!(twelve.get_attribute("aria-pressed").unwrap(), "true");
+    // The chart's ring and square where it threw. The record marks' legend under the
+    // charts leaves the main chart less room: wait for its redraw at the new size.
+    let base = page.find("#main-chart canvas.base").dyn_into::<HtmlCanvasElement>().unwrap();
+    let run = simulate(&Scenario { record_failures: vec![12], ..Scenario::default() }).unwrap();
+    let mut at = (0.0, 0.0);
+    for _ in 0..50 {
+        let tick = js_sys::Promise::new(&mut |resolve, _| {
+            web_sys::window()
+                .unwrap()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 20)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(tick).await.unwrap();
+        yew::scheduler::flush().await;
+        let f = ChartKind::Main.frame((base.width(), base.height()), scale, &run);
+        at = offset_window_view::records::record_point(&f, 2_600_000, 12);
+        if pixels(&base, at.0, at.1, 1).iter().any(|p| near(*p, charts::LOST)) {
+            break;
+        }
+    }
+    let (x, y) = at;
+    assert!(pixels(&base, x, y, 1).iter().any(|p| near(*p, charts::LOST)), "the skipped record's square");
+    // Again, where it now ends: it succeeds again; the strip's button does the same.
+    click_canvas(&overlay, x, y).await;
+    assert!(page.root.query_selector("#ro-threw").unwrap().is_none());
+    assert_eq!(page.value("#ro-lost"), "0");
+    page.click(".record-strip [data-offset=\"3\"]").await;
+    assert_eq!(field.value(), "3");
+    assert_eq!(page.value("#ro-threw"), "1");
+}

@@ -276,6 +276,7 @@ pub fn paint_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, 
     }
 
     draw_lifecycle_marks(root, run, f)?;
+    crate::records::draw_record_marks(root, run, f)?;
     Ok(())
 }
 
@@ -468,7 +469,9 @@ pub(crate) struct Column {
 
 /// Turns bands `(from_us, to_us, lo, hi)` into at most one rectangle per pixel column:
 /// a band narrower than a pixel still gets one (a brief danger stays visible); bands
-/// sharing a column are merged into their hull; equal neighbours are joined.
+/// sharing a column are merged into their hull, over the shared pixels only (a wide
+/// rectangle is cut where the next band starts, never raised over its whole width); equal
+/// neighbours are joined.
 pub(crate) fn columns(f: &Frame, bands: impl Iterator<Item = (u64, u64, f64, f64)>) -> Vec<Column> {
     let mut out: Vec<Column> = Vec::new();
     for (from, to, lo, hi) in bands {
@@ -476,6 +479,16 @@ pub(crate) fn columns(f: &Frame, bands: impl Iterator<Item = (u64, u64, f64, f64
         let x1 = (f.x(to).round() as i32).max(x0 + 1);
         let new = Column { x0, x1, lo, hi };
         match out.last_mut() {
+            // A band starting inside a wide rectangle of other values (after a band
+            // narrower than a pixel widened it): the hull covers only the shared pixels.
+            Some(prev) if x0 < prev.x1 && x0 > prev.x0 && (prev.lo, prev.hi) != (lo, hi) => {
+                let old = *prev;
+                prev.x1 = x0;
+                out.push(Column { x0, x1: old.x1, lo: old.lo.min(lo), hi: old.hi.max(hi) });
+                if x1 > old.x1 {
+                    out.push(Column { x0: old.x1, x1, lo, hi });
+                }
+            }
             Some(prev) if x0 < prev.x1 => {
                 prev.x1 = prev.x1.max(x1);
                 prev.lo = prev.lo.min(lo);
@@ -765,6 +778,30 @@ pub fn profile_values(at: &CrashState, p: &Palette) -> Vec<(f64, RGBColor)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use offset_window_sim::Scenario;
+
+    #[test]
+    fn a_band_narrower_than_a_pixel_never_raises_the_rectangle_before_it() {
+        // Spring's handler seeking back to record 12 (docs/model.md §12): lost 1 from 5.405 s,
+        // below a committed offset of 18, then of 43 from 10.405 s; the step between them
+        // passes through a 5 ms segment, under a pixel wide.
+        let s = Scenario {
+            record_failures: vec![12],
+            on_error: offset_window_sim::scenario::OnError::SeekToFailed,
+            ..Scenario::default()
+        };
+        let run = offset_window_sim::simulate(&s).unwrap();
+        let f = main_frame((840, 420), 1.0, &run);
+        let lost = profile_segments(&run).into_iter().filter_map(|s| {
+            let committed = s.committed?;
+            Some((s.from_us, s.to_us, committed.saturating_sub(s.lost) as f64, committed as f64))
+        });
+        let cols = columns(&f, lost.filter(|b| b.3 > b.2));
+        for c in &cols {
+            assert!(c.x1 - c.x0 <= 1 || c.hi - c.lo <= 1.0, "a wide band one record tall at most: {c:?}");
+        }
+        assert!(cols.iter().any(|c| c.x1 - c.x0 > 100 && (c.lo, c.hi) == (17.0, 18.0)), "{cols:?}");
+    }
 
     /// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
     fn contrast(a: RGBColor, b: RGBColor) -> f64 {

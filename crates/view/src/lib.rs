@@ -15,6 +15,8 @@
 //! * [`text`]: exact time formatting and the sentences the views share, in words for
 //!   readers (labels, never identifiers).
 //! * [`presets`] and [`tour`]: the `scenarios/` files and the guided tour's steps, as data.
+//! * [`records`]: one record at a time (docs/model.md §12): the record under a click on the
+//!   chart, the failing and slow records' text fields, what became of records that threw.
 //! * [`compare`]: the same crash under each real client; [`export`]: the result JSON and
 //!   the slide; [`first_frame`]: the page at its defaults as static HTML and SVG, written
 //!   into `index.html` at build time (binary `first-frame`).
@@ -34,6 +36,7 @@ pub mod fields;
 pub mod first_frame;
 pub mod group;
 pub mod presets;
+pub mod records;
 pub mod state;
 pub mod text;
 pub mod tour;

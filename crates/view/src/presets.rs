@@ -1,8 +1,10 @@
 //! The scenario files of `scenarios/` the consumer page offers as presets (the reference
-//! scenarios `r*` and the single-consumer cases `s8-*`; the group, share-group and
-//! per-record files belong to their own views), each with a title and a one-line story in
-//! our words (the select shows titles, never file names), the public report it came from,
-//! and the values it expects, said as sentences next to what the core computes now.
+//! scenarios `r*` and `s12-*`, the single-consumer cases `s8-*`, and the frameworks' presets
+//! `spring-*` and `parallel-consumer-*` of docs/model.md §12.7; the group and share-group
+//! files belong to their own views), each with a title and a one-line story in our words
+//! (the select shows titles, never file names; a framework preset's story is its file's
+//! description, which names the framework's version and classes), the public report it came
+//! from, and the values it expects, said as sentences next to what the core computes now.
 
 use crate::text::{fixed, seconds_text};
 use offset_window_sim::{Input, Run};
@@ -17,84 +19,157 @@ pub struct Preset {
     pub title: &'static str,
     /// One line on what it shows.
     pub story: &'static str,
-    /// Which group of the select it sits in: true for the reference scenarios of the model.
-    pub reference: bool,
+    /// Which group of the select it sits in.
+    pub group: Group,
     /// The file's JSON text.
     pub json: &'static str,
 }
 
+/// The groups of the presets' select.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Group {
+    /// The model's reference scenarios (`r*`, `s12-*`).
+    Reference,
+    /// Real clients and incidents (`s8-*`).
+    Incident,
+    /// Spring Kafka and the Confluent Parallel Consumer (`spring-*`, `parallel-consumer-*`).
+    Framework,
+}
+
+impl Group {
+    /// Every group, in the select's order.
+    pub const ALL: [Group; 3] = [Group::Reference, Group::Framework, Group::Incident];
+
+    /// The group's label in the select.
+    pub fn label(self) -> &'static str {
+        match self {
+            Group::Reference => "The model's reference scenarios",
+            Group::Framework => "Frameworks: Spring Kafka, Confluent Parallel Consumer",
+            Group::Incident => "Real clients and incidents",
+        }
+    }
+}
+
 macro_rules! presets {
-    ($($file:literal, $reference:literal, $title:literal, $story:literal;)+) => {
-        /// Every `r*` and `s8-*` file of `scenarios/`, in name order.
+    ($($file:literal, $group:ident, $title:literal, $story:literal;)+) => {
+        /// Every `r*`, `s8-*`, `s12-*`, `spring-*` and `parallel-consumer-*` file of
+        /// `scenarios/`, in name order within each group.
         pub const PRESETS: &[Preset] = &[$(Preset {
             file: $file,
             title: $title,
             story: $story,
-            reference: $reference,
+            group: Group::$group,
             json: include_str!(concat!("../../../scenarios/", $file, ".json")),
         },)+];
     };
 }
 
 presets! {
-    "r01-defaults", true, "The defaults: auto-commit every 5 s",
+    "r01-defaults", Reference, "The defaults: auto-commit every 5 s",
         "Five records a poll, auto-commit every 5 s: a crash at 8.2 s repeats 15 records, the worst instant 25.";
-    "r02-commit-sync-batch", true, "commitSync() after each batch",
+    "r02-commit-sync-batch", Reference, "commitSync() after each batch",
         "Committing once each batch is done shrinks the worst crash to one batch.";
-    "r03-big-batch-auto-commit", true, "Bigger batches: 25 records a poll",
+    "r03-big-batch-auto-commit", Reference, "Bigger batches: 25 records a poll",
         "With 25 records a poll, auto-commit's worst crash repeats the whole batch.";
-    "r04-big-batch-commit-sync", true, "25 records a poll, committed after the batch",
+    "r04-big-batch-commit-sync", Reference, "25 records a poll, committed after the batch",
         "The same batch with commitSync() after it: the worst crash is no smaller.";
-    "r05-short-interval", true, "Auto-commit every 100 ms",
+    "r05-short-interval", Reference, "Auto-commit every 100 ms",
         "A shorter interval changes nothing: the classic client commits only inside poll(), so the batch sets the window.";
-    "r06-pool-auto-commit", true, "A worker pool with auto-commit",
+    "r06-pool-auto-commit", Reference, "A worker pool with auto-commit",
         "The loop hands each batch to a pool and auto-commit commits records that never ran: a crash at 5.01 s loses them.";
-    "r07-pool-commit-sync", true, "A worker pool with commitSync()",
+    "r07-pool-commit-sync", Reference, "A worker pool with commitSync()",
         "Committing after the hand-off, not after the work, loses even more at the same crash.";
-    "r08-transactional", true, "Transactions",
+    "r08-transactional", Reference, "Transactions",
         "Outputs and offsets commit together: nothing lost or processed twice, though the handler runs a batch again.";
-    "r09-blocked-batch", true, "The cost of one commit per batch",
+    "r09-blocked-batch", Reference, "The cost of one commit per batch",
         "One blocking commitSync() per 25-record batch: how long the loop waits.";
-    "r10-blocked-record", true, "The cost of one commit per record",
+    "r10-blocked-record", Reference, "The cost of one commit per record",
         "A blocking commitSync() after every record: the loop waits far longer.";
-    "s8-book-lab-script", false, "A new group, step by step (the book's lab)",
+    "s8-book-lab-script", Incident, "A new group, step by step (the book's lab)",
         "poll, process 3, sleep 3 s, poll, close: the committed offset after each step.";
-    "s8-close-commits-unprocessed", false, "close() with auto-commit",
+    "s8-close-commits-unprocessed", Incident, "close() with auto-commit",
         "close() commits the position: records handed out but never processed are marked done.";
-    "s8-crash-instead-of-close", false, "A crash where close() was",
+    "s8-crash-instead-of-close", Incident, "A crash where close() was",
         "The same instant as a crash instead of a close: nothing lost, a batch processed again.";
-    "s8-java-500-records", false, "Java client, 500 records a poll",
+    "s8-java-500-records", Incident, "Java client, 500 records a poll",
         "The classic client's auto-commit with 10 ms records: what a crash at 6 s repeats.";
-    "s8-java-slow-records", false, "Java client, 3-second records",
+    "s8-java-slow-records", Incident, "Java client, 3-second records",
         "The auto-commit timer waits for poll(), so a crash at 5.5 s repeats only the record in hand.";
-    "s8-kip848-after-fix", false, "Consumer protocol (KIP-848), Kafka 4.0 and later",
+    "s8-kip848-after-fix", Incident, "Consumer protocol (KIP-848), Kafka 4.0 and later",
         "After KAFKA-18641 the new consumer commits inside poll() again: the same as the classic client.";
-    "s8-kip848-before-fix", false, "Consumer protocol (KIP-848) before the fix, 3.9",
+    "s8-kip848-before-fix", Incident, "Consumer protocol (KIP-848) before the fix, 3.9",
         "Its background timer committed records still being processed: the same crash loses hundreds.";
-    "s8-librdkafka-background", false, "librdkafka's default auto-commit",
+    "s8-librdkafka-background", Incident, "librdkafka's default auto-commit",
         "A background timer commits what was handed out: the record in progress is lost.";
-    "s8-librdkafka-store-after-processing", false, "librdkafka, storing each offset after processing",
+    "s8-librdkafka-store-after-processing", Incident, "librdkafka, storing each offset after processing",
         "store_offsets() once a record is done, auto-commit on the timer: nothing lost, nothing repeated.";
-    "s8-next-offset-commit", false, "A commit of offset + 1 after each record",
+    "s8-next-offset-commit", Incident, "A commit of offset + 1 after each record",
         "The correct per-record commit: a crash repeats nothing.";
-    "s8-off-by-one-commit", false, "Off by one: committing the record's own offset",
+    "s8-off-by-one-commit", Incident, "Off by one: committing the record's own offset",
         "Every restart repeats the last record processed.";
-    "s8-offset-expiry-earliest", false, "Offsets expired, reset to earliest",
+    "s8-offset-expiry-earliest", Incident, "Offsets expired, reset to earliest",
         "Down longer than the offset retention: the restart replays records already processed.";
-    "s8-offset-expiry-latest", false, "Offsets expired, reset to latest",
+    "s8-offset-expiry-latest", Incident, "Offsets expired, reset to latest",
         "Down longer than the offset retention: the restart skips what was produced meanwhile.";
-    "s8-poll-interval-fits", false, "A slow batch within max.poll.interval.ms",
+    "s8-poll-interval-fits", Incident, "A slow batch within max.poll.interval.ms",
         "Half the batch fits in the interval: commits land, and a crash repeats part of a batch.";
-    "s8-poll-interval-livelock", false, "A batch longer than max.poll.interval.ms",
+    "s8-poll-interval-livelock", Incident, "A batch longer than max.poll.interval.ms",
         "Evicted mid-batch, the commit fails and the batch repeats for ever: nothing is committed.";
-    "s8-transactional-read-committed", false, "Transactions, read by a read_committed consumer",
+    "s8-transactional-read-committed", Incident, "Transactions, read by a read_committed consumer",
         "The downstream reader never sees aborted outputs: no duplicates.";
-    "s8-transactional-read-uncommitted", false, "Transactions, read by a read_uncommitted consumer",
+    "s8-transactional-read-uncommitted", Incident, "Transactions, read by a read_uncommitted consumer",
         "Kafka's default isolation level sees the aborted outputs: duplicates downstream.";
+    "s12-failed-record-log-and-continue", Reference, "Record 12 throws: log it and go on",
+        "The record counts as handled, so the batch's commit passes it: 1 lost from 3.015 s, crash or not.";
+    "s12-failed-record-retry", Reference, "Record 12 throws: retry twice, 1 s apart",
+        "Two retries hold the loop 2.4 s longer, then the record is skipped: 1 lost once the commit of 15 lands at 5.415 s.";
+    "s12-failed-record-seek-to-failed", Reference, "Record 12 throws: seek back and deliver it again",
+        "Spring's DefaultErrorHandler delivers it 10 times, then skips it: nothing runs twice, 1 lost.";
+    "s12-failed-record-dead-letter", Reference, "Record 12 throws: 10 deliveries, then the dead-letter topic",
+        "Sent to the dead-letter topic, the record counts as run: nothing lost.";
+    "s12-failed-record-stops-the-partition", Reference, "Record 12 throws: the partition stops",
+        "The position and the committed offset stay at 12 for good; the lag grows for ever.";
+    "s12-pool-highest-completed-skips-unfinished", Reference, "A pool commits the highest finished offset",
+        "Record 3 takes 6 s; the commit of 76 passes it, so a crash before it finishes loses it.";
+    "s12-pool-contiguous-completed", Reference, "A pool commits the lowest unfinished offset",
+        "The same slow record 3: the commit stays at 3, nothing lost, a crash repeats what finished above it.";
+    "s12-spring-count-3.1", Reference, "Spring AckMode.COUNT of 3, Spring Kafka 3.1 and later",
+        "The count is checked after each record: a commit every 3 records, at most 3 repeated.";
+    "s12-spring-count-before-3.1", Reference, "Spring AckMode.COUNT of 3, before Spring Kafka 3.1",
+        "The count is checked once the poll is done: with 10 records a poll, a commit only at each batch's end.";
+    "spring-ackmode-batch", Framework, "Spring Kafka AckMode.BATCH (the default)", "";
+    "spring-ackmode-batch-no-ack-on-error", Framework, "Spring Kafka AckMode.BATCH, ackOnError false", "";
+    "spring-ackmode-record", Framework, "Spring Kafka AckMode.RECORD", "";
+    "spring-ackmode-record-no-ack-on-error", Framework, "Spring Kafka AckMode.RECORD, ackOnError false", "";
+    "spring-ackmode-count", Framework, "Spring Kafka AckMode.COUNT", "";
+    "spring-ackmode-time", Framework, "Spring Kafka AckMode.TIME", "";
+    "spring-ackmode-manual", Framework, "Spring Kafka AckMode.MANUAL", "";
+    "spring-ackmode-manual-no-ack-on-error", Framework, "Spring Kafka AckMode.MANUAL, ackOnError false", "";
+    "spring-ackmode-manual-immediate", Framework, "Spring Kafka AckMode.MANUAL_IMMEDIATE", "";
+    "spring-ackmode-manual-immediate-no-ack-on-error", Framework,
+        "Spring Kafka AckMode.MANUAL_IMMEDIATE, ackOnError false", "";
+    "spring-default-error-handler-dead-letter", Framework,
+        "Spring Kafka DefaultErrorHandler: 10 deliveries, then the dead-letter topic", "";
+    "spring-logging-error-handler", Framework, "Spring Kafka CommonLoggingErrorHandler: log and skip", "";
+    "parallel-consumer-partition", Framework, "Confluent Parallel Consumer, PARTITION ordering", "";
+    "parallel-consumer-key", Framework, "Confluent Parallel Consumer, KEY ordering (its default)", "";
+    "parallel-consumer-unordered", Framework, "Confluent Parallel Consumer, UNORDERED", "";
 }
 
 fn file(index: usize) -> Option<Value> {
     PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
+}
+
+/// What the page says about preset `index`: its story, or for a framework preset (no story
+/// of ours) the file's description, which names the framework's version and classes.
+pub fn story(index: usize) -> String {
+    match PRESETS.get(index) {
+        Some(p) if !p.story.is_empty() => p.story.to_string(),
+        Some(_) => {
+            file(index).and_then(|v| v.get("description")?.as_str().map(str::to_string)).unwrap_or_default()
+        }
+        None => String::new(),
+    }
 }
 
 /// The preset's scenario and its own crash instant, if the file reads.
@@ -196,6 +271,17 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
         }
         ["closed_at_ms"] => format!("close() returns at {n} ms"),
         ["commits_landed"] => format!("Commits that land within the horizon: {n}"),
+        ["polls"] => format!("poll() calls within the horizon: {n}"),
+        ["records", field] => {
+            let what = match *field {
+                "failed_attempts" => "Attempts that threw",
+                "skipped" => "Records given up and skipped",
+                "dead_lettered" => "Records sent to the dead-letter topic",
+                "stopped_partitions" => "Partitions stopped",
+                other => other,
+            };
+            format!("{what} within the horizon: {n}")
+        }
         ["script", step, "committed"] => {
             let i = step.parse::<usize>().unwrap_or(0);
             let text = run.script.as_ref().and_then(|s| s.get(i)).map_or(String::new(), |r| r.step.clone());
@@ -230,10 +316,11 @@ mod tests {
 
     #[test]
     fn every_consumer_scenario_file_is_a_preset_with_a_title() {
-        // r01…r10 and s8-*: the one-consumer files; the others belong to other views.
+        // r01…r10, s8-*, s12-* and the frameworks' files: the one-consumer files; the
+        // group and share-group files belong to other views.
         let consumer = |name: &str| {
             (name.starts_with('r') && name[1..].starts_with(|c: char| c.is_ascii_digit()))
-                || name.starts_with("s8-")
+                || ["s8-", "s12-", "spring-", "parallel-consumer-"].iter().any(|p| name.starts_with(p))
         };
         let mut files: Vec<String> =
             std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
@@ -242,10 +329,36 @@ mod tests {
                 .filter(|name| consumer(name))
                 .collect();
         files.sort();
-        let presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
+        let mut presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
+        presets.sort();
         assert_eq!(presets, files);
-        for p in PRESETS {
-            assert!(!p.title.is_empty() && !p.story.is_empty(), "{}", p.file);
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(!p.title.is_empty() && !story(i).is_empty(), "{}", p.file);
+            if p.group == Group::Framework {
+                // docs/model.md §12.7: which framework version and class it follows.
+                let s = story(i);
+                assert!(
+                    s.contains("Spring Kafka 3.x KafkaMessageListenerContainer")
+                        || s.contains("Confluent Parallel Consumer 0.5.3 (ParallelConsumerOptions"),
+                    "{}: {s}",
+                    p.file
+                );
+            }
+        }
+        // The names users search for, each once.
+        for name in [
+            "AckMode.BATCH (",
+            "AckMode.RECORD",
+            "AckMode.COUNT",
+            "AckMode.TIME",
+            "AckMode.MANUAL",
+            "AckMode.MANUAL_IMMEDIATE",
+            "DefaultErrorHandler",
+            "PARTITION",
+            "KEY",
+            "UNORDERED",
+        ] {
+            assert!(PRESETS.iter().any(|p| p.group == Group::Framework && p.title.contains(name)), "{name}");
         }
     }
 

@@ -6,8 +6,11 @@
 //! instant lives apart from the scenario, in µs (it is a query on the run), so moving it
 //! never re-runs the simulation.
 
+use crate::records::{
+    durations_text, offsets_text, parse_durations, parse_offsets, toggled, FAILURES_KEY, SLOW_KEY,
+};
 use crate::text::{parse_seconds, seconds_text};
-use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
+use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, Ordering, PoolCommit, MAX_OFFSET};
 use offset_window_sim::{Client, Input, Scenario, ScenarioError, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
@@ -147,6 +150,12 @@ impl State {
         if key == BASE_FIELD {
             return self.base_offset.to_string();
         }
+        if key == FAILURES_KEY {
+            return offsets_text(&self.scenario.record_failures);
+        }
+        if key == SLOW_KEY {
+            return durations_text(&self.scenario.record_processing_by_offset_us);
+        }
         match self.scenario.get(key) {
             Some(Value::String(s)) => s,
             Some(Value::Null) | None => String::new(),
@@ -220,8 +229,20 @@ pub enum Action {
     /// Choose a commit strategy. Choosing `transactional` also turns the worker pool off,
     /// since the model has no pool for transactions.
     SetStrategy(Strategy),
-    /// Tick or untick the worker pool.
+    /// Tick or untick the worker pool. Unticking it also puts what the pool's commits carry
+    /// and its ordering back to their defaults: they apply only to a pool (docs/model.md §12).
     SetWorkerPool(bool),
+    /// Make record `offset` throw on every attempt, or stop it throwing
+    /// (`record_failures`, docs/model.md §12): a click or a tap on the record in the chart.
+    ToggleRecordFailure(u64),
+    /// Text typed into one of the records' fields (docs/model.md §12): `record_failures`
+    /// (offsets and ranges, `12, 30–32`) or `record_processing_ms_by_offset` (`3: 6000`).
+    SetRecordsText {
+        /// [`FAILURES_KEY`] or [`SLOW_KEY`].
+        key: &'static str,
+        /// The text, as typed.
+        text: String,
+    },
     /// Put the crash at an instant, µs (clamped into `1..=horizon`).
     SetCrash(u64),
     /// Text typed into the "crash at (s)" field.
@@ -285,8 +306,35 @@ impl State {
             }),
             Action::SetWorkerPool(on) => self.try_change("worker_pool", on.to_string(), |s| {
                 s.worker_pool = on;
+                if !on {
+                    (s.pool_commit, s.ordering) = (PoolCommit::HandedOut, Ordering::Batch);
+                }
                 Ok(())
             }),
+            Action::ToggleRecordFailure(offset) => {
+                let list = toggled(&self.scenario.record_failures, offset);
+                let mut next = self.try_change(FAILURES_KEY, offsets_text(&list), |s| {
+                    s.record_failures = list;
+                    Ok(())
+                });
+                next.drafts.remove(FAILURES_KEY); // the field shows the list as it is now
+                next
+            }
+            Action::SetRecordsText { key, text } => {
+                let read = if key == SLOW_KEY {
+                    parse_durations(&text)
+                } else {
+                    parse_offsets(&text).map(Value::from)
+                };
+                match read {
+                    Ok(value) => self.try_change(key, text, |s| s.set_key(key, &value)),
+                    Err(words) => {
+                        let message =
+                            format!("{}: must be {words} (got \"{text}\")", crate::fields::label(key));
+                        self.refuse(key, text, message)
+                    }
+                }
+            }
             Action::SetCrash(us) => {
                 let us = us.clamp(1, self.scenario.horizon_us);
                 if us == self.crash_at_us && !self.drafts.contains_key(CRASH_FIELD) {
@@ -392,7 +440,8 @@ fn json_number(text: &str) -> Value {
 }
 
 /// The allowed values of a scenario key in the page's words ("empty for never", not
-/// "null"): "a whole number from 1 to 100000", "0 to 60000 ms, at most 3 decimals".
+/// "null"; choices by their labels): "a whole number from 1 to 100000", "0 to 60000 ms, at
+/// most 3 decimals".
 pub fn page_range(key: &str) -> Option<String> {
     let spec = key_spec(key)?;
     let ms = |min_us, max_us| {
@@ -402,6 +451,24 @@ pub fn page_range(key: &str) -> Option<String> {
         KeyKind::Count { min, max } => format!("a whole number from {min} to {max}"),
         KeyKind::Millis { min_us, max_us } => ms(min_us, max_us),
         KeyKind::OptionalMillis { min_us, max_us } => format!("empty for never, or {}", ms(min_us, max_us)),
+        KeyKind::Thousandths { max_thousandths } => {
+            format!("a number from 0 to {}, at most 3 decimals", format_millis(max_thousandths))
+        }
+        KeyKind::Flag => "on or off (true or false in a link)".into(),
+        KeyKind::Choice(names) => {
+            let labels: Vec<String> =
+                names.iter().map(|n| format!("“{}”", crate::fields::choice_label(key, n))).collect();
+            format!("one of {}", labels.join(", "))
+        }
+        KeyKind::CountList { .. } if key == FAILURES_KEY => format!(
+            "offsets from 0 to {MAX_OFFSET} and ranges such as 20–24, separated by commas, at most {} records",
+            offset_window_sim::scenario::MAX_LIST
+        ),
+        KeyKind::Structured(_) if key == SLOW_KEY => format!(
+            "pairs of an offset (0 to {MAX_OFFSET}) and its processing time (0.001 to 600000 ms, at most 3 \
+             decimals), such as 3: 6000, separated by commas, at most {} records",
+            offset_window_sim::scenario::MAX_LIST
+        ),
         _ => return None,
     })
 }
@@ -410,14 +477,37 @@ pub fn page_range(key: &str) -> Option<String> {
 /// as [`page_range`] says them, the rules between keys with labels instead of identifiers.
 pub fn field_message(e: &ScenarioError) -> String {
     let Some(key) = e.key.as_deref() else { return e.message.clone() };
+    // One entry of the slow records: "slow records, offset 3".
+    if let Some(offset) = key.strip_prefix(SLOW_KEY).and_then(|k| k.strip_prefix('.')) {
+        let what = e.message.replace("must name an offset", "must be an offset");
+        return format!("{}, offset {offset}: {what}", crate::fields::label(SLOW_KEY))
+            .replace("a number of milliseconds from", "a processing time from")
+            .replace(" (at most 3 decimals)", " ms, at most 3 decimals");
+    }
     let label = crate::fields::label(key);
-    if let (true, Some(range)) =
-        (e.message.starts_with("must be a") || e.message.starts_with("must be null"), page_range(key))
-    {
+    let ranged = ["must be a", "must be null", "must be one of", "must be true or false"];
+    if let (true, Some(range)) = (ranged.iter().any(|r| e.message.starts_with(r)), page_range(key)) {
         let got = e.message.rsplit_once("(got ").map_or("", |(_, g)| g.trim_end_matches(')'));
         return format!("{label}: must be {range} (got {got})");
     }
+    let (seek, stop) = ("“seek back and deliver it again”", "“stop the partition”");
+    let m = e.message.as_str();
     match key {
+        "on_error" if m.contains("share-group") => {
+            format!("{label}: “release” and “reject” are for share groups, which this page does not show")
+        }
+        "on_error" if m.contains("transactions") => {
+            format!("{label}: {seek} and {stop} are not modelled with transactions")
+        }
+        "on_error" if m.contains("worker_pool") => format!(
+            "{label}: {seek} and {stop} need the loop to process its own records: not with a worker pool"
+        ),
+        "pool_commit" | "ordering" if m.contains("worker pool") => {
+            format!("{label}: applies to a worker pool; tick “worker pool” first")
+        }
+        "record_failures" | "record_failure_probability" if m.contains("script") => {
+            format!("{label}: failures apply to the steady loop, not to a scripted consumer")
+        }
         "strategy" if e.message.contains("offset store") => format!(
             "“{}” needs the {} client: the Java client has no offset store",
             Strategy::StoreOffsetsAfterProcessing.label(),
@@ -553,6 +643,104 @@ mod tests {
         assert!(!s.predicting());
         let s = apply(s, [Action::Tour(Some(0))]);
         assert_eq!(s.prediction, None);
+    }
+
+    #[test]
+    fn a_click_on_record_12_makes_it_throw_and_a_second_click_heals_it() {
+        use crate::records::{record_at, record_point};
+        let run = offset_window_sim::simulate(&Scenario::default()).unwrap();
+        let f = crate::charts::main_frame((840, 420), 1.0, &run);
+        // Where record 12 ends on the chart (2.6 s, 200 ms a record), a few px off.
+        let (x, y) = record_point(&f, 2_600_000, 12);
+        let offset = record_at(&run, &f, x - 2.0, y + 1.5, 8.0).expect("a record under the click");
+        assert_eq!(offset, 12);
+        let s = apply(State::default(), [Action::ToggleRecordFailure(offset)]);
+        assert_eq!(s.scenario.record_failures, vec![12]);
+        assert_eq!(s.field_text(FAILURES_KEY), "12");
+        // Logged and skipped at 2.6 s; the auto-commit of 25 lands at 5.005 s and passes it.
+        let run = offset_window_sim::simulate(&s.scenario).unwrap();
+        assert_eq!((run.state_at(5_005_000).lost, run.state_at(5_005_001).lost), (0, 1));
+        assert_eq!(run.state_at(s.crash_at_us).lost, 1);
+        assert_eq!(run.records.skipped, 1);
+        // The same record, clicked again where it now ends (its failure): healed.
+        let f = crate::charts::main_frame((840, 420), 1.0, &run);
+        let (x, y) = record_point(&f, 2_600_000, 12);
+        let again = record_at(&run, &f, x, y, 8.0).unwrap();
+        let s = apply(s, [Action::ToggleRecordFailure(again)]);
+        assert_eq!(s.scenario, Scenario::default());
+    }
+
+    #[test]
+    fn the_records_fields_take_offsets_and_durations_in_words() {
+        let s = apply(
+            State::default(),
+            [
+                Action::SetRecordsText { key: FAILURES_KEY, text: "12, 30-31".into() },
+                Action::SetRecordsText { key: SLOW_KEY, text: "3: 6000".into() },
+            ],
+        );
+        assert_eq!(s.scenario.record_failures, vec![12, 30, 31]);
+        assert_eq!(s.scenario.record_processing_by_offset_us.0.get(&3), Some(&6_000_000));
+        assert_eq!(s.field_text(FAILURES_KEY), "12, 30-31", "as typed while it is being typed");
+        let clicked = apply(s.clone(), [Action::ToggleRecordFailure(31)]);
+        assert_eq!(clicked.field_text(FAILURES_KEY), "12, 30", "a click rewrites the field");
+        let bad = apply(s.clone(), [Action::SetRecordsText { key: FAILURES_KEY, text: "12, x".into() }]);
+        assert_eq!(bad.scenario, s.scenario, "refused: the last good list stays");
+        let e = bad.errors.get(FAILURES_KEY).unwrap();
+        assert!(e.starts_with("records that throw: must be offsets from 0 to 1000000000000"), "{e}");
+        let bad = apply(s.clone(), [Action::SetRecordsText { key: SLOW_KEY, text: "3: 0".into() }]);
+        let e = bad.errors.get(SLOW_KEY).unwrap();
+        assert!(
+            e.starts_with("slow records, offset 3: must be a processing time from 0.001 to 600000"),
+            "{e}"
+        );
+        assert!(!e.contains("record_processing"), "{e}");
+        let bad = apply(s, [Action::SetRecordsText { key: SLOW_KEY, text: "3".into() }]);
+        assert!(bad.errors.get(SLOW_KEY).unwrap().contains("such as 3: 6000"));
+    }
+
+    #[test]
+    fn the_pool_settings_go_with_the_pool_and_refusals_are_words() {
+        let no_identifier = |e: &str| !e.contains('_') && !e.contains("worker_pool");
+        let s = apply(State::default(), [Action::SetChoice { key: "ordering", value: "key".into() }]);
+        let e = s.errors.get("ordering").unwrap();
+        assert!(e.contains("tick “worker pool” first") && no_identifier(e), "{e}");
+        let s = apply(
+            s,
+            [
+                Action::SetWorkerPool(true),
+                Action::SetChoice { key: "ordering", value: "key".into() },
+                Action::SetChoice { key: "pool_commit", value: "contiguous_completed".into() },
+            ],
+        );
+        assert_eq!(
+            (s.scenario.ordering, s.scenario.pool_commit),
+            (Ordering::Key, PoolCommit::ContiguousCompleted)
+        );
+        let seek = apply(s.clone(), [Action::SetChoice { key: "on_error", value: "seek_to_failed".into() }]);
+        let e = seek.errors.get("on_error").unwrap();
+        assert!(e.contains("not with a worker pool") && no_identifier(e), "{e}");
+        let off = apply(s, [Action::SetWorkerPool(false)]);
+        assert!(!off.scenario.worker_pool);
+        assert_eq!(
+            (off.scenario.ordering, off.scenario.pool_commit),
+            (Ordering::Batch, PoolCommit::HandedOut)
+        );
+        let e = apply(State::default(), [Action::SetChoice { key: "on_error", value: "explode".into() }]);
+        let e = e.errors.get("on_error").unwrap();
+        assert!(
+            e.contains("“log it and go on: the record is skipped”") && !e.contains("log_and_continue"),
+            "{e}"
+        );
+        let t = apply(
+            State::default(),
+            [
+                Action::SetChoice { key: "on_error", value: "stop".into() },
+                Action::SetStrategy(Strategy::Transactional),
+            ],
+        );
+        let e = t.errors.get("strategy").unwrap();
+        assert!(e.contains("not modelled with transactions") && no_identifier(e), "{e}");
     }
 
     #[test]

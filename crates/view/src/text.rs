@@ -231,6 +231,21 @@ pub const LEGEND: &str = concat!(
     r#"<li><span class="sw sw-failed" aria-hidden="true">×</span><span>a commit that failed (CommitFailedException, a retriable error): it never lands</span></li>"#,
     r#"<li><span class="sw sw-evicted" aria-hidden="true"></span><span>the member is evicted: no poll() for max.poll.interval.ms (dashed)</span></li>"#,
     r#"<li><span class="sw sw-closed" aria-hidden="true"></span><span>close() returned (solid grey); the consumer restarted (dotted grey)</span></li>"#,
+    r#"<li><span class="sw sw-rec-failed" aria-hidden="true"></span><span>a record threw (one ring per attempt; click a record to make it throw)</span></li>"#,
+    r#"<li><span class="sw sw-rec-skipped" aria-hidden="true"></span><span>a record given up and skipped: it never runs</span></li>"#,
+    r#"<li><span class="sw sw-rec-dead" aria-hidden="true"></span><span>a record sent to the dead-letter topic</span></li>"#,
+    r#"<li><span class="sw sw-stopped" aria-hidden="true"></span><span>the partition stopped at this offset</span></li>"#,
+    "</ul>"
+);
+
+/// The record marks in one line (docs/model.md §12), under the charts while a record can
+/// throw.
+pub const LEGEND_RECORDS: &str = concat!(
+    r#"<ul class="legend compact records-legend" id="records-legend" aria-label="Legend of the record marks">"#,
+    r#"<li><span class="sw sw-rec-failed" aria-hidden="true"></span>threw</li>"#,
+    r#"<li><span class="sw sw-rec-skipped" aria-hidden="true"></span>skipped</li>"#,
+    r#"<li><span class="sw sw-rec-dead" aria-hidden="true"></span>dead-lettered</li>"#,
+    r#"<li><span class="sw sw-stopped" aria-hidden="true"></span>partition stopped</li>"#,
     "</ul>"
 );
 

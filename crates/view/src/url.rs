@@ -7,6 +7,7 @@
 //! the reducer, so a bad value in a link shows the same message as a bad value typed into
 //! its field, and a notice naming it; nothing in a link can make the page panic.
 
+use crate::records::{FAILURES_KEY, SLOW_KEY};
 use crate::state::{Action, State};
 use offset_window_sim::scenario::{key_spec, KeyKind, KEYS};
 use offset_window_sim::{Scenario, Strategy};
@@ -104,7 +105,8 @@ pub fn state_fragment(state: &State) -> String {
 
 /// The state a fragment describes: the defaults (or the tour step named), then each pair
 /// applied as the action a reader would take (`client` first, since it decides which
-/// strategies are allowed; the crash last, once the horizon is known). A value the page
+/// strategies are allowed, then the scenario keys in the core's order; the crash last, once
+/// the horizon is known). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> State {
     let mut pairs: Vec<(String, String)> = fragment
@@ -116,7 +118,11 @@ pub fn state_from(fragment: &str) -> State {
             (decode(k), decode(v))
         })
         .collect();
-    pairs.sort_by_key(|(k, _)| k != "client");
+    // The client first (it decides which strategies are allowed), then the scenario keys in
+    // the core's order, as `scenario_fragment` writes them: a key that depends on another
+    // (`pool_commit` on `worker_pool`, `close_at_ms` on `horizon_ms`) comes after it, in a
+    // link written by hand too.
+    pairs.sort_by_key(|(k, _)| (k != "client", KEYS.iter().position(|s| s.name == k).unwrap_or(KEYS.len())));
     let mut state = Rc::new(State::default());
     let mut notices = Vec::new();
     let mut crash = None;
@@ -172,6 +178,13 @@ pub fn state_from(fragment: &str) -> State {
                     | KeyKind::CountList { .. }
                     | KeyKind::Flag
                     | KeyKind::OptionalFlag => match serde_json::from_str::<Value>(value) {
+                        // A hand-written `record_failures=12,30` or `…by_offset=3:6000`: the
+                        // field's own words.
+                        _ if [FAILURES_KEY, SLOW_KEY].contains(&spec.name)
+                            && !value.starts_with(['[', '{']) =>
+                        {
+                            Action::SetRecordsText { key: spec.name, text: value.clone() }
+                        }
                         Ok(v) => Action::SetValue { key: spec.name, value: v },
                         Err(_) => Action::SetValue { key: spec.name, value: Value::String(value.clone()) },
                     },
@@ -231,6 +244,7 @@ pub fn state_from(fragment: &str) -> State {
             if key == "crash" { CRASH_KEY } else { key }
         ));
     }
+    notices.extend(crate::records::beyond_log(&state.scenario));
     state.notices = notices;
     state
 }
@@ -331,6 +345,115 @@ mod tests {
         }
         assert_eq!(s.scenario, Scenario::default());
         assert_eq!(s.crash_at_us, 12_000_000, "clamped into the horizon");
+    }
+
+    #[test]
+    fn the_records_keys_round_trip() {
+        use offset_window_sim::scenario::{AckCheck, ByOffset, OnError, Ordering, PoolCommit};
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+        let mut kept = 0;
+        for _ in 0..400 {
+            let mut s = Scenario {
+                strategy: Strategy::ALL[g.next(Strategy::ALL.len() as u64) as usize],
+                ..Scenario::default()
+            };
+            s.record_failures = (0..g.next(4)).map(|_| g.next(80)).collect();
+            s.record_failures.sort_unstable();
+            s.record_failures.dedup();
+            s.record_failure_per_mille = if g.next(3) == 0 { g.next(1_001) } else { 0 };
+            s.record_processing_by_offset_us =
+                ByOffset((0..g.next(3)).map(|_| (g.next(60), 1 + g.next(6_000_000))).collect());
+            s.on_error = OnError::ALL[g.next(4) as usize]; // not release/reject (share groups)
+            s.error_retries = g.next(5) as u32;
+            s.error_retry_backoff_us = g.next(3_000_001);
+            s.max_deliveries = 1 + g.next(20) as u32;
+            s.dead_letter = g.next(2) == 1;
+            s.ack_on_error = g.next(2) == 1;
+            s.spring_ack_check = AckCheck::ALL[g.next(2) as usize];
+            s.commit_every_us = 1_000 + g.next(5_000_000);
+            s.commit_every_records = 1 + g.next(20) as u32;
+            s.worker_pool = g.next(2) == 1;
+            if s.worker_pool {
+                s.pool_threads = 1 + g.next(8) as u32;
+                s.pool_commit = PoolCommit::ALL[g.next(3) as usize];
+                s.ordering = Ordering::ALL[g.next(4) as usize];
+                s.keys = 1 + g.next(20) as u32;
+            }
+            if s.validate().is_err() {
+                continue;
+            }
+            kept += 1;
+            let state = State::from_input(Input { scenario: s, crash_at_us: 1 + g.next(12_000_000) });
+            let link = state_fragment(&state);
+            let back = state_from(&link);
+            assert_eq!(back.notices, Vec::<String>::new(), "{link}");
+            assert_eq!((&back.scenario, back.crash_at_us), (&state.scenario, state.crash_at_us), "{link}");
+        }
+        assert!(kept > 150, "only {kept} valid scenarios");
+        // One written out: a failing record, a slow one, Spring's handler, a pool.
+        let s = Scenario {
+            record_failures: vec![12],
+            record_processing_by_offset_us: ByOffset([(3, 6_000_000)].into()),
+            on_error: OnError::Retry,
+            worker_pool: true,
+            pool_commit: PoolCommit::HighestCompleted,
+            ..Scenario::default()
+        };
+        assert_eq!(
+            fragment(&s, 5_500_000),
+            "worker_pool=true&record_processing_ms_by_offset=%7B%223%22%3A6000%7D&record_failures=%5B12%5D\
+             &on_error=retry&pool_commit=highest_completed&crash_at_us=5500000"
+        );
+        // By hand, in any order and in the fields' own words: the same page.
+        let by_hand = state_from(
+            "#pool_commit=highest_completed&on_error=retry&record_failures=12&record_processing_ms_by_offset=3:6000\
+             &worker_pool=true&crash_at_us=5500000",
+        );
+        assert_eq!(by_hand.notices, Vec::<String>::new());
+        assert_eq!(by_hand.scenario, s);
+    }
+
+    #[test]
+    fn a_failing_offset_beyond_the_log_in_a_link_says_so() {
+        let s = state_from("#record_failures=12,250000");
+        assert_eq!(s.scenario.record_failures, vec![12, 250_000], "kept: the core accepts any offset");
+        assert_eq!(s.notices.len(), 1, "{:?}", s.notices);
+        assert!(
+            s.notices[0].starts_with(
+                "records that throw: 250000 is beyond the log (the log holds offsets 0 to 99999"
+            ),
+            "{}",
+            s.notices[0]
+        );
+    }
+
+    #[test]
+    fn bad_records_values_in_a_link_name_the_field_and_its_range() {
+        let s = state_from(
+            "#record_failures=%5B-1%5D&on_error=explode&record_processing_ms_by_offset=%7B%223%22%3A0%7D\
+             &record_failure_probability=2&dead_letter=maybe&spring_ack_check=later&keys=0&ordering=key",
+        );
+        assert_eq!(s.scenario, Scenario::default(), "{:#?}", s.notices);
+        let all = s.notices.join("\n");
+        for expected in [
+            "record_failures=[-1] was not used",
+            "records that throw: must be offsets from 0 to 1000000000000",
+            "on_error=explode was not used",
+            "what happens to a record that throws: must be one of “log it and go on: the record is skipped”",
+            "slow records, offset 3: must be a processing time from 0.001 to 600000 ms",
+            "chance that any attempt throws: must be a number from 0 to 1, at most 3 decimals (got 2)",
+            "dead-letter topic: must be on or off",
+            "when Spring checks the count or the time: must be one of “after each record (Spring Kafka 3.1 and later)”",
+            "keys: must be a whole number from 1 to 1000000 (got 0)",
+            "how the pool hands out records: applies to a worker pool; tick “worker pool” first",
+        ] {
+            assert!(all.contains(expected), "{expected}\nin\n{all}");
+        }
+        assert_eq!(s.notices.len(), 8);
+        for n in &s.notices {
+            let after = n.split_once("instead: ").map_or("", |(_, m)| m);
+            assert!(!after.contains("log_and_continue") && !after.contains("worker_pool"), "{n}");
+        }
     }
 
     #[test]

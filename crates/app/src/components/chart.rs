@@ -216,12 +216,35 @@ pub fn Chart(p: &ChartProps) -> Html {
     // on a drag that is more sideways than up or down, or on a tap, never on landing. Where
     // the finger landed, and whether it is dragging the crash:
     let touch_start: Rc<RefCell<Option<(i32, i32, bool)>>> = use_mut_ref(|| None);
+    // A mouse press on a record of the main chart (docs/model.md §12): released where it
+    // landed, it toggles the record's failure; moved further, it drags the crash after all.
+    let record_press: Rc<RefCell<Option<(u64, i32, i32)>>> = use_mut_ref(|| None);
     let on_pointer = {
         let (frame, dispatch, horizon) = (frame.clone(), p.dispatch.clone(), p.run.0.scenario.horizon_us);
+        let run = p.run.0.clone();
+        // The canvas under the event and the event's point on it, device px.
+        let locate = |e: &PointerEvent| {
+            let canvas = e.target()?.dyn_into::<HtmlCanvasElement>().ok()?;
+            let rect = canvas.get_bounding_client_rect();
+            (rect.width() > 0.0 && rect.height() > 0.0).then(|| {
+                let x = (e.client_x() as f64 - rect.left()) * canvas.width() as f64 / rect.width();
+                let y = (e.client_y() as f64 - rect.top()) * canvas.height() as f64 / rect.height();
+                (x, y, canvas.width() as f64 / rect.width())
+            })
+        };
+        // The record under the event, within `css_radius` CSS px (main chart only).
+        let record_under = {
+            let (frame, run) = (frame.clone(), run.clone());
+            move |e: &PointerEvent, css_radius: f64| {
+                let f = (*frame.borrow())?;
+                let (x, y, dpr) = locate(e).filter(|_| kind == ChartKind::Main)?;
+                offset_window_view::records::record_at(&run, &f, x, y, css_radius * dpr)
+            }
+        };
         move |e: PointerEvent| {
             let el: Element = e.target_unchecked_into();
+            const SLOP_PX: i32 = 10;
             if e.pointer_type() == "touch" {
-                const SLOP_PX: i32 = 10;
                 let (x, y) = (e.client_x(), e.client_y());
                 let mut start = touch_start.borrow_mut();
                 let moved = start.map(|(x0, y0, dragging)| (x - x0, y - y0, dragging));
@@ -245,6 +268,11 @@ pub fn Chart(p: &ChartProps) -> Html {
                         if !dragging && (dx.abs() > SLOP_PX || dy.abs() > SLOP_PX) {
                             return; // a scroll, not a tap
                         }
+                        // A tap on a record toggles its failure; elsewhere it moves the crash.
+                        if let Some(offset) = record_under(&e, 14.0).filter(|_| !dragging) {
+                            dispatch.dispatch(Action::ToggleRecordFailure(offset));
+                            return;
+                        }
                     }
                     _ => {
                         *start = None; // pointercancel: the browser took the gesture
@@ -252,22 +280,41 @@ pub fn Chart(p: &ChartProps) -> Html {
                     }
                 }
             } else {
+                let mut press = record_press.borrow_mut();
                 match e.type_().as_str() {
                     "pointerdown" => {
-                        let _ = el.set_pointer_capture(e.pointer_id());
                         e.prevent_default();
+                        if let Some(offset) = record_under(&e, 8.0) {
+                            *press = Some((offset, e.client_x(), e.client_y()));
+                            return;
+                        }
+                        let _ = el.set_pointer_capture(e.pointer_id());
                     }
-                    "pointermove" if !el.has_pointer_capture(e.pointer_id()) => return,
-                    "pointerup" => return,
-                    _ => {}
+                    "pointermove" => match *press {
+                        Some((_, x0, y0))
+                            if (e.client_x() - x0).abs() > SLOP_PX / 2
+                                || (e.client_y() - y0).abs() > SLOP_PX / 2 =>
+                        {
+                            *press = None;
+                            let _ = el.set_pointer_capture(e.pointer_id());
+                        }
+                        Some(_) => return,
+                        None if !el.has_pointer_capture(e.pointer_id()) => return,
+                        None => {}
+                    },
+                    "pointerup" => {
+                        if let Some((offset, ..)) = press.take() {
+                            dispatch.dispatch(Action::ToggleRecordFailure(offset));
+                        }
+                        return;
+                    }
+                    _ => {
+                        *press = None;
+                        return;
+                    }
                 }
             }
-            let (Some(f), Ok(canvas)) = (*frame.borrow(), el.dyn_into::<HtmlCanvasElement>()) else { return };
-            let rect = canvas.get_bounding_client_rect();
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let x = (e.client_x() as f64 - rect.left()) * canvas.width() as f64 / rect.width();
+            let (Some(f), Some((x, _, _))) = (*frame.borrow(), locate(&e)) else { return };
             dispatch.dispatch(Action::SetCrash(snap_drag_us(f.time_at(x) as f64, horizon)));
         }
     };

@@ -103,29 +103,14 @@ pub fn Controls(p: &ControlsProps) -> Html {
         use_effect(move || shown.iter().for_each(|(id, value)| show_choice(id, value)));
     }
     let choice = |key: &'static str, options: Vec<(&'static str, &'static str)>| {
-        let current = current(key);
-        let id = choice_id(key);
-        let onchange = {
-            let current = current.clone();
-            p.dispatch.to_callback().reform(move |e: Event| {
-                let select: HtmlSelectElement = e.target_unchecked_into();
-                let chosen = select.value();
-                select.set_value(&current); // see `show_choice`
-                Action::SetChoice { key, value: chosen }
-            })
-        };
-        html! {
-            <div class="field">
-                <label for={id.clone()}>{ fields::label(key) }</label>
-                <select {id} {onchange}>
-                    { for options.into_iter().map(|(name, label)| html! {
-                        <option value={name} selected={name == current}>{ label }</option>
-                    }) }
-                </select>
-                if let Some(e) = p.fields.errors.get(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
+        choice_field(key, options, &current(key), p.fields.errors.get(key), &p.dispatch)
     };
+    use offset_window_sim::scenario::{AckCheck, Ordering, PoolCommit};
+    let named = |key: &'static str, all: &[(&'static str, &'static str)]| {
+        choice(key, all.iter().map(|&(name, label)| (name, fields::option_label(key, name, label))).collect())
+    };
+    let spring = matches!(s.strategy, Strategy::CommitSyncCount | Strategy::CommitSyncTime);
+    let record_field = |key: &str| fields::RECORD_FIELDS.iter().find(|f| f.key == key).map(field);
     let (main, advanced): (Vec<&'static Field>, Vec<&'static Field>) =
         FIELDS.iter().partition(|f| !f.advanced);
     html! {
@@ -135,6 +120,16 @@ pub fn Controls(p: &ControlsProps) -> Html {
                 error={p.fields.errors.get("worker_pool").or(p.fields.errors.get("strategy"))
                     .or(p.fields.errors.get("client")).cloned()}
                 dispatch={p.dispatch.clone()} />
+            if s.strategy == Strategy::CommitSyncCount { { for record_field("commit_every_records") } }
+            if s.strategy == Strategy::CommitSyncTime { { for record_field("commit_every_ms") } }
+            if spring {
+                { named("spring_ack_check", &AckCheck::ALL.iter().map(|v| (v.name(), v.label())).collect::<Vec<_>>()) }
+            }
+            if s.worker_pool {
+                { named("pool_commit", &PoolCommit::ALL.iter().map(|v| (v.name(), v.label())).collect::<Vec<_>>()) }
+                { named("ordering", &Ordering::ALL.iter().map(|v| (v.name(), v.label())).collect::<Vec<_>>()) }
+                if s.ordering == Ordering::Key { { for record_field("keys") } }
+            }
             { for main.into_iter().map(field) }
             <details class="advanced">
                 <summary>{ "Advanced: commit latency, pool, close, eviction, horizon" }</summary>
@@ -288,17 +283,51 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
     }
 }
 
-/// The named-choice keys of the advanced group, each a `<select>` with id [`choice_id`].
-const CHOICES: [&str; 2] = ["commit_value", "isolation.level"];
+/// The named-choice keys of [`Controls`], each a `<select>` with id [`choice_id`].
+const CHOICES: [&str; 5] = ["commit_value", "isolation.level", "spring_ack_check", "pool_commit", "ordering"];
 
-fn choice_id(key: &str) -> String {
+/// A named-choice key as a labelled `<select>` of `options` (name, words), `current`
+/// chosen, with the refusal `error` under it. The select shows the page's value again
+/// before the change is asked for (see [`show_choice`]).
+pub(super) fn choice_field(
+    key: &'static str,
+    options: Vec<(&'static str, &'static str)>,
+    current: &str,
+    error: Option<&String>,
+    dispatch: &UseReducerDispatcher<State>,
+) -> Html {
+    let id = choice_id(key);
+    let onchange = {
+        let current = current.to_string();
+        dispatch.to_callback().reform(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            let chosen = select.value();
+            select.set_value(&current);
+            Action::SetChoice { key, value: chosen }
+        })
+    };
+    html! {
+        <div class="field">
+            <label for={id.clone()}>{ fields::label(key) }</label>
+            <select {id} {onchange}>
+                { for options.into_iter().map(|(name, label)| html! {
+                    <option value={name} selected={name == current}>{ label }</option>
+                }) }
+            </select>
+            if let Some(e) = error { <p class="field-error" role="alert">{ e }</p> }
+        </div>
+    }
+}
+
+/// The id of a choice key's `<select>`: `f-` and the key, dots as dashes.
+pub(super) fn choice_id(key: &str) -> String {
     format!("f-{}", key.replace('.', "-"))
 }
 
 /// Makes the `<select>` with `id` show `value`. Yew marks the chosen `<option selected>`,
 /// but a browser stops following that attribute once the reader has used the select; so
 /// after each render the page's value is put back, and a refused choice never stays shown.
-fn show_choice(id: &str, value: &str) {
+pub(super) fn show_choice(id: &str, value: &str) {
     if let Some(select) = crate::element_by_id::<HtmlSelectElement>(id).filter(|s| s.value() != value) {
         select.set_value(value);
     }

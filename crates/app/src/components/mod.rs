@@ -7,6 +7,7 @@ mod chart;
 mod controls;
 mod panels;
 mod readouts;
+mod records;
 mod tour;
 
 pub use chart::{Chart, ChartKind};
@@ -268,6 +269,7 @@ pub fn App() -> Html {
         <div class="panel">
             if !projector { { tour.clone() } }
             <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
+            <records::Records fields={fields.clone()} run={run.clone()} {base} dispatch={dispatch.clone()} />
             <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
             { panels::producer_note(at.duplicated) }
             <panels::Presets preset={state.preset} run={run.clone()}
@@ -318,6 +320,7 @@ pub fn App() -> Html {
                     <section class="stage" aria-label="Crash profile">
                         { chart(ChartKind::Profile) }
                         { readouts::legend_compact() }
+                        { readouts::legend_records(&run.0) }
                     </section>
                     { panel }
                 </div>
@@ -343,6 +346,7 @@ pub fn App() -> Html {
                         <div class="strip" id="strip">{ crash_control }{ readouts }</div>
                         { chart(ChartKind::Profile) }
                         { readouts::legend_compact() }
+                        { readouts::legend_records(&run.0) }
                     </section>
                     { panel }
                 </div>

@@ -85,7 +85,7 @@ pub fn Presets(p: &PresetsProps) -> Html {
             .is_none_or(|file| file.scenario != p.run.0.scenario || file.crash_at_us != p.crash_at_us);
         html! {
             <>
-            <p id="preset-description">{ PRESETS[i].story }</p>
+            <p id="preset-description">{ presets::story(i) }</p>
             if edited {
                 <p class="hint" id="preset-edited">{ "You changed a setting or the crash since loading it: the \
                     values below are yours; the file's expectations are for its own settings." }</p>
@@ -95,10 +95,10 @@ pub fn Presets(p: &PresetsProps) -> Html {
             </>
         }
     });
-    let group = |reference: bool, label: &'static str| {
+    let group = |group: presets::Group| {
         html! {
-            <optgroup {label}>
-                { for PRESETS.iter().filter(|p| p.reference == reference).map(|p| html! {
+            <optgroup label={group.label()}>
+                { for PRESETS.iter().filter(|p| p.group == group).map(|p| html! {
                     <option value={p.file} selected={p.file == current}>{ p.title }</option>
                 }) }
             </optgroup>
@@ -109,8 +109,7 @@ pub fn Presets(p: &PresetsProps) -> Html {
             <h2 id="presets-title"><label for="preset">{ "Scenarios" }</label></h2>
             <select id="preset" {onchange}>
                 <option value="" selected={p.preset.is_none()}>{ "Choose a scenario…" }</option>
-                { group(true, "The model's reference scenarios") }
-                { group(false, "Real clients and incidents") }
+                { for presets::Group::ALL.into_iter().map(group) }
             </select>
             // Always there, so that loading a preset never replaces the select (which would
             // drop its keyboard focus).
@@ -167,6 +166,7 @@ pub fn TextAlternative(p: &AtProps) -> Html {
                 "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
                 seconds_text(p.crash_at_us), offset_text(at.position, b), offset_text(Some(at.durable), b),
                 offset_text(at.committed, b), ranges(&offsets.lost, b), ranges(&offsets.duplicated, b)) }
+            if let Some(words) = offset_window_view::records::outcomes_sentence(run, b) { { " " }{ words } }
         </p>
     }
 }

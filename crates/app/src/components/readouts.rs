@@ -108,6 +108,25 @@ pub fn RunSummary(p: &RunProps) -> Html {
         }
     };
     let blocked = fixed(run.blocked_on_commits() * 100.0, 1);
+    // Offsets with at least one failed attempt (docs/model.md §12).
+    let threw_section = run.scenario.record_failures_possible().then(|| {
+        let threw: u64 = offset_window_view::records::outcomes(run).failed.iter().map(|r| r.end - r.start).sum();
+        let r = &run.records;
+        html! {
+            <section class="threw" aria-labelledby="threw-title">
+                <h2 id="threw-title">{ "Records that threw" }</h2>
+                <p id="ro-threw" data-value={threw.to_string()}>
+                    <strong>{ threw }</strong>{ if threw == 1 { " record threw" } else { " records threw" } }
+                    { format!(" ({} failed attempt{}) within the horizon", r.failed_attempts, if r.failed_attempts == 1 { "" } else { "s" }) }
+                </p>
+                <p id="ro-given-up" data-skipped={r.skipped.to_string()} data-dead-lettered={r.dead_lettered.to_string()}>
+                    { format!("{} given up and skipped (lost once a commit passes them), {} sent to the dead-letter topic{}.",
+                        r.skipped, r.dead_lettered,
+                        if r.stopped_partitions > 0 { ", and the partition stopped" } else { "" }) }
+                </p>
+            </section>
+        }
+    });
     html! {
         <>
         <section class="worst" aria-labelledby="worst-title">
@@ -115,6 +134,7 @@ pub fn RunSummary(p: &RunProps) -> Html {
             { row("worst-duplicated", "processed twice", worst.duplicated, worst.duplicated_at_us) }
             { row("worst-lost", "lost", worst.lost, worst.lost_at_us) }
         </section>
+        { for threw_section }
         <section class="rates" aria-labelledby="rates-title">
             <h2 id="rates-title">{ "What committing costs" }</h2>
             <p id="ro-blocked" data-value={blocked.clone()}>
@@ -149,6 +169,16 @@ pub fn WorstLine(p: &RunProps) -> Html {
 /// The full legend (see `offset_window_view::text::LEGEND`).
 pub fn legend() -> Html {
     Html::from_html_unchecked(AttrValue::Static(text::LEGEND))
+}
+
+/// The record marks' legend, under the charts while a record can throw (see
+/// `offset_window_view::text::LEGEND_RECORDS`); nothing otherwise.
+pub fn legend_records(run: &offset_window_sim::Run) -> Html {
+    if run.scenario.record_failures_possible() {
+        Html::from_html_unchecked(AttrValue::Static(text::LEGEND_RECORDS))
+    } else {
+        Html::default()
+    }
 }
 
 /// The one-line legend (see `offset_window_view::text::LEGEND_COMPACT`).
