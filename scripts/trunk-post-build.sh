@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Trunk post_build hook (see Trunk.toml), on the staging directory of every `trunk build`
 # and `trunk serve`, in order:
-#  1. the producer page, producer.html, built into the staging directory's producer/ with
-#     the same profile, so each page loads only its own wasm (the nested build runs this
-#     hook too, and then has nothing to do);
+#  1. the producer page, producer.html, and the group page, group.html, built into the
+#     staging directory's producer/ and group/ with the same profile, so each page loads
+#     only its own wasm (the nested builds run this hook too, and then have nothing to do);
 #  2. the first frame: the consumer page at its defaults rendered by the native core into
 #     index.html (crates/view, binary first-frame), so the page paints before its wasm;
 #  3. offset-window-offline.html: the consumer page in one file (scripts/offline-page.mjs);
@@ -12,13 +12,15 @@ set -euo pipefail
 [ -z "${OFFSET_WINDOW_NESTED_BUILD:-}" ] || exit 0
 export OFFSET_WINDOW_NESTED_BUILD=1
 cd "$TRUNK_SOURCE_DIR"
-case "$TRUNK_PUBLIC_URL" in
-  .*) public_url="./" ;;                         # relative (--public-url ./): stays relative
-  *) public_url="${TRUNK_PUBLIC_URL%/}/producer/" ;; # absolute: one level down
-esac
 release=()
 [ "$TRUNK_PROFILE" != release ] || release=(--release)
-trunk build "${release[@]}" --public-url "$public_url" --dist "$TRUNK_STAGING_DIR/producer" producer.html
+for page in producer group; do
+  case "$TRUNK_PUBLIC_URL" in
+    .*) public_url="./" ;;                           # relative (--public-url ./): stays relative
+    *) public_url="${TRUNK_PUBLIC_URL%/}/$page/" ;;  # absolute: one level down
+  esac
+  trunk build "${release[@]}" --public-url "$public_url" --dist "$TRUNK_STAGING_DIR/$page" "$page.html"
+done
 cargo run --quiet --locked -p offset-window-view --bin first-frame -- "$TRUNK_STAGING_DIR/index.html"
 node scripts/offline-page.mjs "$TRUNK_STAGING_DIR"
 [ "$TRUNK_PROFILE" != release ] || node scripts/precompress.mjs "$TRUNK_STAGING_DIR"

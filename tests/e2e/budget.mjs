@@ -157,8 +157,8 @@ for (const [key, { crash, scenario }] of Object.entries(results)) {
   console.log(`  ${key}: max.poll.records → re-simulated + both charts redrawn: median ${ms(quantile(scenario, 0.5))}, p95 ${ms(quantile(scenario, 0.95))}`);
 }
 
-// Each page loads only its own wasm and JS: the consumer page (dist/) and the producer
-// page (dist/producer/) are measured apart. Sizes are of the files the host serves.
+// Each page loads only its own wasm and JS: the consumer page (dist/), the producer page
+// (dist/producer/) and the group page (dist/group/) are measured apart. Sizes are of the files the host serves.
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizes = (file) => {
   const body = fs.readFileSync(file);
@@ -169,7 +169,7 @@ const sizes = (file) => {
     br: pre('.br', (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })),
   };
 };
-for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')]]) {
+for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')]]) {
   let total = { raw: 0, gz: 0, br: 0 };
   for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline'))) {
     const s = sizes(path.join(dir, f));
@@ -216,4 +216,37 @@ async function timeMoves(page, selector, values, settledOn) {
     }
     return times;
   }, { selector, values, settledOn });
+}
+
+// 5. The group page (group/, reference G1): the crash's slider moved → re-simulated
+//    (the run and both comparisons; the sweep of the first event is kept) and the lanes
+//    redrawn, median and p95 over 20 moves, at devicePixelRatio 1.
+{
+  const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+  const page = await context.newPage();
+  const t0 = Date.now();
+  await page.goto(new URL('group/', BASE).href);
+  await page.waitForSelector('#lanes[data-frame]');
+  const loaded = Date.now() - t0;
+  const times = await page.evaluate(async () => {
+    const input = document.querySelector('#event-0-slider');
+    const lanes = document.querySelector('#lanes');
+    const out = [];
+    for (let k = 0; k < 20; k++) {
+      const frame = lanes.dataset.frame;
+      const t0 = performance.now();
+      input.value = String(5000 + 500 * k);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+      while (lanes.dataset.frame === frame && performance.now() - t0 < 5000) {
+        await new Promise((r) => setTimeout(r, 0));
+      }
+      out.push(performance.now() - t0);
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    }
+    return out;
+  });
+  console.log(`  group page: loaded (wasm ready, lanes drawn) in ${whole(loaded)} on this machine`);
+  console.log(`  group page: event slider → re-simulated + lanes redrawn: median ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))}`);
+  await browser.close();
 }

@@ -1,7 +1,8 @@
 //! The offset-window pages: the simulator of `offset-window-sim` running as WebAssembly,
-//! drawn with plotters on a canvas, built by Trunk. Two pages, one wasm each: the consumer
-//! page (`index.html`, binary `offset-window-app`, [`start`]) and the producer page
-//! (`producer.html`, binary `offset-window-producer`, [`start_producer`]).
+//! drawn with plotters on a canvas, built by Trunk. Three pages, one wasm each: the consumer
+//! page (`index.html`, binary `offset-window-app`, [`start`]), the producer page
+//! (`producer.html`, binary `offset-window-producer`, [`start_producer`]) and the group page
+//! (`group.html`, binary `offset-window-group`, [`start_group`]).
 //!
 //! One job per module, data flowing one way (scenario → simulate → run → draw / readouts).
 //! The pure parts — state and reducer, URL codec, words, charts generic over the plotters
@@ -12,6 +13,8 @@
 //!   crash instant, so the crash slider never re-simulates; each component takes only the
 //!   props it shows, so moving one control re-renders only what depends on it.
 //! * [`producer`]: the producer page (docs/model.md §9), with its own state, chart and tour.
+//! * [`group`]: the group page (docs/model.md §10, §11): lanes per partition and member,
+//!   the share strip, presets, comparisons and a tour.
 //!
 //! Everything is compiled for `wasm32` only: on the host this crate is empty, so host
 //! builds of the workspace skip yew and web-sys.
@@ -20,6 +23,8 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod components;
+#[cfg(target_arch = "wasm32")]
+pub mod group;
 #[cfg(target_arch = "wasm32")]
 pub mod producer;
 #[cfg(target_arch = "wasm32")]
@@ -51,6 +56,15 @@ pub fn start() {
 pub fn start_producer() {
     console_error_panic_hook::set_once();
     mount::<producer::ProducerApp>();
+}
+
+/// The group page (`group.html`, served as `group/`): the panic hook, then
+/// [`group::GroupApp`] (docs/model.md §10, §11). Its own wasm, so the consumer page never
+/// loads it.
+#[cfg(target_arch = "wasm32")]
+pub fn start_group() {
+    console_error_panic_hook::set_once();
+    mount::<group::GroupApp>();
 }
 
 /// Renders the component `C` into `#app`, or into the body when there is no such element.

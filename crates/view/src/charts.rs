@@ -156,7 +156,7 @@ impl Frame {
     }
 
     /// A font of `css` px for this frame's backend.
-    fn font_px(&self, css: f64) -> f64 {
+    pub(crate) fn font_px(&self, css: f64) -> f64 {
         css * self.scale * self.font
     }
 
@@ -450,7 +450,7 @@ fn profile_segments(run: &Run) -> Vec<Segment> {
 }
 
 /// The intervals `(from, to, value)` of a step function over `0..horizon`.
-fn step_segments(steps: &[Step], horizon_us: u64) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
+pub(crate) fn step_segments(steps: &[Step], horizon_us: u64) -> impl Iterator<Item = (u64, u64, u64)> + '_ {
     let first = (0, steps.first().map_or(horizon_us, |s| s.at_us), 0);
     std::iter::once(first).chain(steps.iter().enumerate().map(move |(k, s)| {
         let to = steps.get(k + 1).map_or(horizon_us, |n| n.at_us).min(horizon_us);
@@ -460,7 +460,7 @@ fn step_segments(steps: &[Step], horizon_us: u64) -> impl Iterator<Item = (u64, 
 
 /// A shaded rectangle in device px: `x0..x1` × value `lo..hi`.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Column {
+pub(crate) struct Column {
     x0: i32,
     x1: i32,
     lo: f64,
@@ -472,7 +472,7 @@ struct Column {
 /// sharing a column are merged into their hull, over the shared pixels only (a wide
 /// rectangle is cut where the next band starts, never raised over its whole width); equal
 /// neighbours are joined.
-fn columns(f: &Frame, bands: impl Iterator<Item = (u64, u64, f64, f64)>) -> Vec<Column> {
+pub(crate) fn columns(f: &Frame, bands: impl Iterator<Item = (u64, u64, f64, f64)>) -> Vec<Column> {
     let mut out: Vec<Column> = Vec::new();
     for (from, to, lo, hi) in bands {
         let x0 = f.x(from).round() as i32;
@@ -502,7 +502,7 @@ fn columns(f: &Frame, bands: impl Iterator<Item = (u64, u64, f64, f64)>) -> Vec<
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
-enum Hatch {
+pub(crate) enum Hatch {
     /// `/` lines: duplicated.
     Diagonal,
     /// `/` and `\` lines: lost.
@@ -511,7 +511,7 @@ enum Hatch {
 
 /// Fills each column lightly and hatches it, the hatching in one global phase so that
 /// neighbouring columns join up.
-fn draw_bands<DB: DrawingBackend>(
+pub(crate) fn draw_bands<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &Frame,
     cols: Vec<Column>,
@@ -600,7 +600,7 @@ fn draw_commit_lane<DB: DrawingBackend>(
 /// four points per pixel column (first, lowest, highest, last), in drawing order.
 /// A step line as device-px polylines, one per stretch where it has a value (the position
 /// and the committed offset can have none).
-fn step_paths<V: Copy + Into<Option<u64>>>(steps: &[Step<V>], f: &Frame) -> Vec<Vec<(i32, i32)>> {
+pub(crate) fn step_paths<V: Copy + Into<Option<u64>>>(steps: &[Step<V>], f: &Frame) -> Vec<Vec<(i32, i32)>> {
     let y = |v: u64| f.y(v as f64).round() as i32;
     let mut pieces = Vec::new();
     let mut out = Decimator::default();
@@ -687,7 +687,7 @@ fn nice_step(range: f64, target: f64) -> f64 {
 }
 
 /// Time ticks, s, and the decimals their labels need.
-fn time_ticks(f: &Frame) -> (u32, Vec<f64>) {
+pub(crate) fn time_ticks(f: &Frame) -> (u32, Vec<f64>) {
     let horizon_s = f.horizon_us as f64 / 1e6;
     let step = nice_step(horizon_s, ((f.right - f.left) / f.px(80.0)).max(2.0));
     let ticks = (0..=(horizon_s / step + 1e-9).floor() as usize).map(|k| k as f64 * step).collect();
@@ -705,7 +705,7 @@ fn value_ticks(f: &Frame, target: f64) -> Vec<f64> {
     (0..=(f.y_max / step).floor() as usize).map(|k| k as f64 * step).collect()
 }
 
-fn draw_grid<DB: DrawingBackend>(
+pub(crate) fn draw_grid<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &Frame,
     y_target: usize,
@@ -723,7 +723,7 @@ fn draw_grid<DB: DrawingBackend>(
     Ok(())
 }
 
-fn draw_axes<DB: DrawingBackend>(
+pub(crate) fn draw_axes<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
     f: &Frame,
     y_target: usize,

@@ -20,6 +20,8 @@
 //! * [`compare`]: the same crash under each real client; [`export`]: the result JSON and
 //!   the slide; [`first_frame`]: the page at its defaults as static HTML and SVG, written
 //!   into `index.html` at build time (binary `first-frame`).
+//! * [`group`]: the group page's pure parts (`group/`, docs/model.md §10 and §11): its own
+//!   state and reducer, URL, lanes, words, presets and comparisons.
 //!
 //! With the `yew` feature (the page turns it on), [`state::State`] is a yew `Reducible`.
 
@@ -32,6 +34,7 @@ pub mod crash;
 pub mod export;
 pub mod fields;
 pub mod first_frame;
+pub mod group;
 pub mod presets;
 pub mod records;
 pub mod state;

@@ -294,7 +294,7 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
 /// Whether a result value is what a scenario file expects: numbers compare by their decimal
 /// text with trailing fraction zeros dropped (the core writes `4825.0` where a file says
 /// `4825`); exact, and without the float parser `as_f64` would add (15 KB of wasm).
-fn same_value(got: &Value, want: &Value) -> bool {
+pub(crate) fn same_value(got: &Value, want: &Value) -> bool {
     use serde_json::Value::Number;
     fn plain(text: &str) -> &str {
         if text.contains('.') && !text.contains(['e', 'E']) {

@@ -211,7 +211,8 @@ pub fn scenario_words(s: &Scenario) -> String {
 pub const LEDE: &str = concat!(
     r#"<p class="lede">One Kafka consumer reads partition <code>orders-3</code>. Drag the crash "#,
     r#"through time and see which records a restart would lose and which it would process a "#,
-    r#"second time.</p>"#
+    r#"second time. Several consumers in a group, rebalances, share groups: "#,
+    r#"<a href="group/">the group page</a>.</p>"#
 );
 
 /// The charts' legend, naming the lines in Kafka's words. Static HTML, handed to the

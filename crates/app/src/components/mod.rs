@@ -72,7 +72,7 @@ fn hash() -> String {
 /// Whether the reader's system asks for dark colours, following changes while the page is
 /// open.
 #[hook]
-fn use_dark() -> bool {
+pub(crate) fn use_dark() -> bool {
     let query =
         || web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
     let dark = use_state_eq(move || query().is_some_and(|q| q.matches()));

@@ -1,0 +1,786 @@
+//! The group page (`group.html`, served as `group/`; docs/model.md §10 and §11): a consumer
+//! group or a share group on one time axis. Its own wasm, so the consumer page stays as
+//! light as it is. The state, reducer, URL, drawing, words and presets are the pure parts
+//! of `offset_window_view::group`, tested on the host; here are the components.
+//!
+//! [`GroupApp`] owns the state and memoises what is costly on what it depends on: the run
+//! on the scenario, the sweep of the first event on the scenario without that event's
+//! instant (so dragging it does not sweep again), the comparisons on the scenario.
+
+pub mod canvas;
+
+use crate::components::{use_dark, RunRef};
+use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
+use offset_window_sim::compare::compare_group;
+use offset_window_sim::events::{GroupEventKind, ShutdownMode};
+use offset_window_sim::share_report::ShareSummary;
+use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
+use offset_window_sim::{simulate, Scenario, ScenarioError};
+use offset_window_view::group::presets::{self, PRESETS, TOUR};
+use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
+use offset_window_view::group::tables;
+use offset_window_view::group::timeline::{lock_words, record_lines, strip_words};
+use offset_window_view::group::url;
+use offset_window_view::group::words::{self, duration_text};
+use offset_window_view::text::seconds_text;
+use std::rc::Rc;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+type Dispatch = UseReducerDispatcher<GroupState>;
+
+const HEADER_LEDE: &str = concat!(
+    "<p class=\"lede\">Several consumers share the partitions of <code>orders</code>. Put a crash, a hang, ",
+    "a shutdown, a join or a rolling deploy on the time axis and drag it: each partition's lane shows its ",
+    "position (dashed), durable frontier and committed offset, with a bar in its owner's colour; each ",
+    "member's lane shows when it processes nothing. Switch to a share group (KIP-932) to see the same ",
+    "workload as a queue of records.</p>"
+);
+
+/// Styles of this page only (the shared sheet styles the rest).
+const STYLE: &str = r#"
+.page.group .layout{grid-template-areas:"stage" "panel"}
+@media (min-width:960px){.page.group .layout{grid-template-columns:minmax(0,1.8fr) minmax(320px,1fr);grid-template-areas:"stage panel"}}
+.page.group .stage{grid-area:stage}.page.group .panel{grid-area:panel}
+.lanes,#sweep,#strip{display:block;width:100%;touch-action:pan-y;cursor:ew-resize}#crash-slider{width:100%}
+.views{margin:0 0 .3rem}.page.group .ro-grid{grid-template-columns:repeat(auto-fill,minmax(8rem,1fr))}.page.group .ro dd{white-space:nowrap}.kind-toggle{display:flex;flex-wrap:wrap;gap:.3rem 1rem;border:0;padding:0;margin:0}
+.kind-toggle label{display:flex;align-items:center;gap:.35rem;min-height:44px;cursor:pointer}
+.events-box fieldset{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.4rem .6rem}
+.events-box legend{font-weight:600;font-size:.92rem}.ev-row{display:flex;flex-wrap:wrap;gap:.3rem .8rem;align-items:end}
+.ev-row .field{margin:0;min-width:8rem}.ev-row input[type=range]{width:100%}.ev-at{flex:1 1 14rem}
+.add-events{display:flex;flex-wrap:wrap;gap:.35rem}.add-events button,.events-box button{min-height:44px}
+.gkey{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0;margin:.3rem 0;font-size:.82rem;color:var(--muted)}
+.gkey .sw{display:inline-block;width:1.4rem;height:.7rem;margin-right:.3rem;vertical-align:middle;border:1px solid var(--line)}
+.checks li.ok::marker{content:"✓ "}.checks li.bad::marker{content:"✗ ";color:var(--lost)}
+.cmp{border-collapse:collapse;width:100%;font-size:.88rem}.cmp td,.cmp th{border:1px solid var(--line);padding:.2rem .35rem;text-align:left}
+.cmp td.n{text-align:right;font-variant-numeric:tabular-nums}.cmp tr.current{background:var(--notice)}
+.table-scroll{overflow-x:auto}.sentences{margin:.3rem 0;padding-left:1.2rem;font-size:.9rem}
+.gtour{background:#f7f2fc;border-radius:8px;padding:.6rem;margin:0 0 .75rem}.gtour .nav{display:flex;gap:.5rem;flex-wrap:wrap}
+.page.dark .gtour{background:#2a2433}.tools{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
+.page.group.projector{font-size:1.3rem}.page.group.projector .lede,.page.group.projector .views,.page.group.projector #tour-start{display:none}.page.group.projector .ro dd{font-size:3rem}.page.group.projector .layout{grid-template-columns:minmax(0,1fr);grid-template-areas:"stage" "panel"}
+.embed-code{width:100%}.page.group.embed{padding:.2rem .3rem;font-size:13px}.page.group.embed .ro dd{font-size:1.3rem}
+"#;
+
+/// The URL fragment now (with its `#`; empty when there is none).
+fn hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Keeps the URL fragment in step with the state (replacing the history entry, at most
+/// every 250 ms while dragging); back and forward restore the state they land on.
+#[hook]
+fn use_url(fragment: String, dispatch: Dispatch) {
+    use_effect_with((), move |_| {
+        let listener = Closure::<dyn Fn()>::new(move || {
+            dispatch.dispatch(GroupAction::Restore(Box::new(url::state_from(&hash()))));
+        });
+        let window = web_sys::window();
+        if let Some(w) = &window {
+            let _ = w.add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+        }
+        move || {
+            if let Some(w) = window {
+                let _ = w.remove_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
+            }
+        }
+    });
+    use_effect_with(fragment, move |fragment| {
+        let fragment = fragment.clone();
+        let window = web_sys::window().expect("a window");
+        let write = Closure::<dyn Fn()>::new(move || {
+            let Some(w) = web_sys::window() else { return };
+            if hash().trim_start_matches('#') == fragment {
+                return;
+            }
+            let location = w.location();
+            let url = if fragment.is_empty() {
+                location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
+            } else {
+                format!("#{fragment}")
+            };
+            if let Ok(history) = w.history() {
+                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+            }
+        });
+        let timer = window
+            .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
+            .ok();
+        move || {
+            if let Some(id) = timer {
+                window.clear_timeout_with_handle(id);
+            }
+            drop(write);
+        }
+    });
+}
+
+/// The sweep's memo key: the scenario with its first event at 1 µs (so moving that event
+/// does not sweep again), `None` for a share group or without events.
+fn sweep_key(s: &Scenario) -> Option<Scenario> {
+    if s.share_group() {
+        return None;
+    }
+    let index = first_event(s)?;
+    Some(with_first_event_at(s, index, 1))
+}
+
+/// The group page.
+#[function_component]
+pub fn GroupApp() -> Html {
+    let state = use_reducer(|| url::state_from(&hash()));
+    let dispatch = state.dispatcher();
+    let embed = *use_memo((), |_| crate::query_has("embed=1"));
+    let dark = use_dark();
+    let tour = use_state_eq(|| None::<usize>);
+    let scenario_part = use_memo(state.scenario.clone(), url::scenario_fragment);
+    let fragment = url::join(&scenario_part, &state);
+    use_url(fragment.clone(), dispatch.clone());
+    let s = &state.scenario;
+    let share = state.share();
+    let run: Rc<Result<RunRef, ScenarioError>> =
+        use_memo(s.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
+    let profile: Rc<Option<Rc<GroupProfile>>> = use_memo(sweep_key(s), |key| {
+        key.as_ref().and_then(|k| first_event_profile(k).ok().flatten()).map(Rc::new)
+    });
+    let versus = use_memo(s.clone(), |s| Rc::new(tables::versus(s)));
+    // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
+    // share group): simulated once per scenario, and only while their table is open (eight
+    // runs: dragging an event with the table closed re-runs three); the share rows are read
+    // at any crash instant.
+    let compare_open = use_state_eq(|| false);
+    let group_table = use_memo((s.clone(), *compare_open), |(s, open)| {
+        if s.share_group() || !open {
+            String::new()
+        } else {
+            compare_group(s).map(|rows| tables::group_table_html(&rows, s)).unwrap_or_default()
+        }
+    });
+    let share_rows = use_memo((s.clone(), *compare_open), |(s, open)| {
+        if s.share_group() && *open {
+            tables::share_runs(s)
+        } else {
+            Vec::new()
+        }
+    });
+    let projector = state.projector && !embed;
+    let notices = html! {
+        if !state.notices.is_empty() {
+            <div class="notices" role="status" id="notices">
+                { for state.notices.iter().map(|n| html! { <p>{ n }</p> }) }
+            </div>
+        }
+    };
+    let run = match &*run {
+        Ok(run) => run.clone(),
+        // Cannot happen (the state only holds scenarios that run); a message beats a blank page.
+        Err(e) => {
+            return html! {
+                <div class="page group">
+                    <style>{ STYLE }</style>
+                    { notices }
+                    <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
+                    <button class="reset" onclick={dispatch.to_callback().reform(|_| GroupAction::Reset)}>{ "Back to the defaults" }</button>
+                </div>
+            }
+        }
+    };
+    let r = &run.0;
+    let crash = share.then_some(state.crash_at_us);
+    let lanes = html! {
+        <figure class="chart" id="group-lanes">
+            <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
+            <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
+                dispatch={dispatch.clone()} {projector} {dark} />
+            { legend(share, r.scenario.member_count(), dark) }
+        </figure>
+    };
+    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, (*profile).as_deref()) };
+    let crash_control = share.then(|| crash_control(&state, &dispatch));
+    if embed {
+        let full = format!("./{}", if fragment.is_empty() { String::new() } else { format!("#{fragment}") });
+        return html! {
+            <div class={classes!("page", "group", "embed", dark.then_some("dark"))}>
+                <style>{ STYLE }</style>
+                { notices }
+                { readouts }
+                { crash_control }
+                { lanes }
+                <p class="full-link"><a href={full} target="_blank" rel="noopener">{ "Open the full page ↗" }</a></p>
+            </div>
+        };
+    }
+    let toggle_projector = dispatch.to_callback().reform(move |_| GroupAction::SetProjector(!projector));
+    let page_classes = classes!("page", "group", projector.then_some("projector"), dark.then_some("dark"));
+    html! {
+        <div class={page_classes}>
+            <style>{ STYLE }</style>
+            <header class="top">
+                <div>
+                    <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a></p>
+                    <h1>{ if share { "Offset window: a share group" } else { "Offset window: a consumer group" } }</h1>
+                    { Html::from_html_unchecked(AttrValue::Static(HEADER_LEDE)) }
+                </div>
+                <button id="projector" class="projector-toggle" aria-pressed={projector.to_string()} onclick={toggle_projector}>
+                    { if projector { "Leave projector mode" } else { "Projector mode" } }
+                </button>
+            </header>
+            { notices }
+            { tour_box(*tour, &tour, &dispatch) }
+            <main>
+                <div class="layout">
+                    <section class="stage" aria-label="The group over time">
+                        { readouts }
+                        { crash_control }
+                        { lanes }
+                        if share {
+                            { strip_box(&state, r, dark, &dispatch) }
+                        } else {
+                            { sweep_box((*profile).clone(), r, dark) }
+                        }
+                        { story(&state, r) }
+                    </section>
+                    <div class="panel">
+                        { presets_box(&state, r, &dispatch) }
+                        { events_box(&state, &dispatch) }
+                        { settings_box(&state, &dispatch) }
+                    </div>
+                </div>
+                <div class="more">
+                    { compare_box(&state, &versus, &group_table, &share_rows, &compare_open) }
+                    { tools_box(&state, r, (*profile).as_deref(), &fragment) }
+                </div>
+            </main>
+            <footer class="foot">
+                <button class="reset" onclick={dispatch.to_callback().reform(|_| GroupAction::Reset)}>{ "Back to the defaults" }</button>
+                <span>{ "Simulated time; every number comes from the offset-window simulator running in this page (docs/model.md §10, §11)." }</span>
+            </footer>
+        </div>
+    }
+}
+
+/// One readout: `id`, colour class, title, the value shown and the number in `data-value`.
+fn ro(id: &'static str, class: &'static str, title: &'static str, shown: String, value: u64) -> Html {
+    html! {
+        <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
+            <dt>{ title }</dt><dd>{ shown }</dd>
+        </div>
+    }
+}
+
+fn group_readouts(run: &offset_window_sim::Run, profile: Option<&GroupProfile>) -> Html {
+    let Some(g) = &run.group else { return html! {} };
+    let stalled_us: u64 = g.partitions.iter().map(|p| p.stalled_us).sum();
+    let worst = profile.map(|p| {
+        let at =
+            |t: Option<u64>| t.map_or(String::new(), |t| format!(" (first event at {} s)", seconds_text(t)));
+        format!(
+            "Worst over every instant of the first event: {} lost{}, {} processed twice{}.",
+            p.worst_lost.0,
+            at(p.worst_lost.1),
+            p.worst_duplicated.0,
+            at(p.worst_duplicated.1)
+        )
+    });
+    html! {
+        <section class="readouts" aria-labelledby="g-ro-title" aria-live="polite">
+            <h2 id="g-ro-title">{ format!("The whole group by {} s", seconds_text(run.scenario.horizon_us)) }</h2>
+            <dl class="ro-grid">
+                { ro("ro-g-lost", "lost", "records lost", g.lost().to_string(), g.lost()) }
+                { ro("ro-g-duplicated", "duplicated", "records processed twice", g.duplicated().to_string(), g.duplicated()) }
+                { ro("ro-g-rebalances", "", "rebalances", g.rebalances.to_string(), u64::from(g.rebalances)) }
+                { ro("ro-g-stalled", "", "partitions stalled (sum)", duration_text(stalled_us), stalled_us / 1_000) }
+            </dl>
+            if let Some(w) = worst { <p id="g-worst" class="hint">{ w }</p> }
+        </section>
+    }
+}
+
+fn share_readouts(state: &GroupState, run: &offset_window_sim::Run) -> Html {
+    let summary = ShareSummary::new(run, state.crash_at_us);
+    let per_member = summary
+        .processed_by_member
+        .iter()
+        .enumerate()
+        .map(|(m, n)| format!("{} {n}", words::member_name(m as u16 + 1)))
+        .collect::<Vec<_>>()
+        .join(", ");
+    html! {
+        <section class="readouts" aria-labelledby="s-ro-title" aria-live="polite">
+            <h2 id="s-ro-title">{ format!("If the whole share group crashed at {} s", seconds_text(state.crash_at_us)) }</h2>
+            <dl class="ro-grid">
+                { ro("ro-s-lost", "lost", "records lost", summary.at_crash.lost.to_string(), summary.at_crash.lost) }
+                { ro("ro-s-duplicated", "duplicated", "would be delivered again", summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
+                { ro("ro-s-processed", "", "processed by the horizon", summary.processed.to_string(), summary.processed) }
+                { ro("ro-s-redelivered", "", "deliveries again", summary.redeliveries.to_string(), summary.redeliveries) }
+                { ro("ro-s-archived", "", "archived", summary.archived.to_string(), summary.archived) }
+            </dl>
+            <p class="hint" id="s-per-member">{ format!("Processed per member: {per_member}. Worst over the horizon: {} lost, {} delivered again.", summary.worst_lost, summary.worst_duplicated) }</p>
+        </section>
+    }
+}
+
+fn crash_control(state: &GroupState, dispatch: &Dispatch) -> Html {
+    let horizon = state.scenario.horizon_us;
+    let on_slide = dispatch.to_callback().reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        GroupAction::SetCrash((input.value_as_number().max(0.0) * 1_000.0).round() as u64)
+    });
+    let on_text = dispatch.to_callback().reform(|e: InputEvent| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        GroupAction::SetCrashText(input.value())
+    });
+    html! {
+        <div class="crash-control field">
+            <label for="crash-slider">{ "Crash of the whole group at " }<span id="crash-shown">{ format!("{} s", seconds_text(state.crash_at_us)) }</span></label>
+            <input type="range" id="crash-slider" min="0" max={(horizon / 1_000).to_string()} step="10"
+                value={(state.crash_at_us / 1_000).to_string()} oninput={on_slide} />
+            <label for="crash-at" class="hint">{ "or type it (s): " }
+                <input type="text" id="crash-at" class="num" inputmode="decimal" value={state.field_text(CRASH_FIELD)}
+                    aria-invalid={state.error(CRASH_FIELD).is_some().to_string()} oninput={on_text} /></label>
+            if let Some(e) = state.error(CRASH_FIELD) { <p class="field-error" role="alert">{ e }</p> }
+        </div>
+    }
+}
+
+fn legend(share: bool, members: u32, dark: bool) -> Html {
+    html! {
+        <ul class="gkey" id="legend">
+            if share {
+                <li>{ "partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)" }</li>
+            } else {
+                <li>{ "partition lanes: position (dashed), durable frontier (thin), committed offset (thick); the bar below: who owns it" }</li>
+                <li>{ "▼ on a lane: a handover (orange: records processed twice, red: lost)" }</li>
+            }
+            <li>{ "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down" }</li>
+            { for (0..members.min(8)).map(|m| html! {
+                <li><span class="sw" style={format!("background:{}", offset_window_view::group::lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
+            }) }
+            <li>{ "dashed lines with a tag: the events (drag them, or use their sliders)" }</li>
+        </ul>
+    }
+}
+
+fn sweep_box(profile: Option<Rc<GroupProfile>>, run: &offset_window_sim::Run, dark: bool) -> Html {
+    let s = &run.scenario;
+    let Some(p) = profile else { return html! {} };
+    let Some(first) = first_event(s) else { return html! {} };
+    let event = s.group_events[first];
+    html! {
+        <figure class="chart" id="group-sweep">
+            <figcaption><h2 class="chart-title">{ format!("If the first event ({}) came at another instant: the group's records lost and processed twice", words::event_tag(&event)) }</h2></figcaption>
+            <SweepCanvas profile={p} horizon_us={s.horizon_us} at_us={event.at_us} {dark} />
+        </figure>
+    }
+}
+
+fn strip_box(state: &GroupState, run: &offset_window_sim::Run, dark: bool, dispatch: &Dispatch) -> Html {
+    let lines = Rc::new(record_lines(run, state.partition, state.strip_from, STRIP_ROWS));
+    let lock_us = run.scenario.share_record_lock_duration_us;
+    let locks = lock_words(&lines, state.crash_at_us, lock_us);
+    let on_partition = dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        GroupAction::SetPartition(select.value().parse().unwrap_or(0))
+    });
+    let on_from = dispatch.to_callback().reform(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        GroupAction::SetStripFrom(input.value().trim().parse().unwrap_or(0))
+    });
+    html! {
+        <figure class="chart" id="share-strip">
+            <figcaption><h2 class="chart-title">{ format!("The records of {}, one row each", words::partition_name(state.partition)) }</h2></figcaption>
+            <div class="tools">
+                <label>{ "partition " }<select id="strip-partition" onchange={on_partition}>
+                    { for (0..run.scenario.partitions).map(|p| html! { <option value={p.to_string()} selected={p == state.partition}>{ words::partition_name(p) }</option> }) }
+                </select></label>
+                <label>{ "first offset " }<input id="strip-from" class="num" type="number" min="0" value={state.strip_from.to_string()} onchange={on_from} /></label>
+            </div>
+            <StripCanvas lines={lines.clone()} horizon_us={run.scenario.horizon_us} crash_at_us={state.crash_at_us} {lock_us} {dark} />
+            <ul class="gkey">
+                <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
+                <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
+            </ul>
+            <p id="strip-words">{ format!("At {} s: {}.", seconds_text(state.crash_at_us), strip_words(&lines, state.crash_at_us)) }</p>
+            if locks.is_empty() {
+                <p id="lock-words" class="hint">{ "No record of these is locked to a member then." }</p>
+            } else {
+                <ul id="lock-words" class="sentences">{ for locks.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+            }
+        </figure>
+    }
+}
+
+/// The run in sentences: each event, each handover, each partition's totals.
+fn story(state: &GroupState, run: &offset_window_sim::Run) -> Html {
+    let s = &state.scenario;
+    html! {
+        <section class="story" aria-labelledby="story-title">
+            <h2 id="story-title">{ "What happened, in words" }</h2>
+            <ul class="sentences" id="event-sentences">
+                { for s.group_events.iter().map(|e| html! { <li>{ words::event_words(e) }</li> }) }
+                if s.group_events.is_empty() { <li>{ "No group events: add one from the list." }</li> }
+            </ul>
+            if let Some(g) = &run.group {
+                <ul class="sentences" id="handovers">
+                    { for g.handovers.iter().map(|h| html! { <li>{ words::handover_sentence(h, s.horizon_us) }</li> }) }
+                </ul>
+                <ul class="sentences" id="partition-sentences">
+                    { for g.partitions.iter().map(|p| html! { <li>{ words::partition_sentence(p) }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+fn presets_box(state: &GroupState, run: &offset_window_sim::Run, dispatch: &Dispatch) -> Html {
+    let on_change = dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        match select.value().parse::<usize>() {
+            Ok(i) => GroupAction::LoadPreset(i),
+            Err(_) => GroupAction::Reset,
+        }
+    });
+    let option = |i: usize, p: &presets::Preset| {
+        html! { <option value={i.to_string()} selected={state.preset == Some(i)}>{ p.title }</option> }
+    };
+    let checks = state.preset.map(|i| presets::checks(i, run, state.crash_at_us)).unwrap_or_default();
+    html! {
+        <section class="presets" aria-labelledby="presets-title">
+            <h2 id="presets-title">{ "Presets" }</h2>
+            <select id="preset" aria-labelledby="presets-title" onchange={on_change}>
+                <option value="" selected={state.preset.is_none()}>{ "choose a case…" }</option>
+                <optgroup label="consumer group">
+                    { for PRESETS.iter().enumerate().filter(|(_, p)| !p.share).map(|(i, p)| option(i, p)) }
+                </optgroup>
+                <optgroup label="share group">
+                    { for PRESETS.iter().enumerate().filter(|(_, p)| p.share).map(|(i, p)| option(i, p)) }
+                </optgroup>
+            </select>
+            if let Some(i) = state.preset {
+                <p id="preset-story">{ PRESETS[i].story }</p>
+                <ul class="checks" id="preset-checks">
+                    { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
+                </ul>
+            }
+        </section>
+    }
+}
+
+fn events_box(state: &GroupState, dispatch: &Dispatch) -> Html {
+    let s = &state.scenario;
+    let horizon_ms = s.horizon_us / 1_000;
+    let members = s.member_count() as u16;
+    let text_field = |i: usize, field: &'static str| {
+        let id = format!("event-{i}-{}", field.replace('_', "-"));
+        let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            GroupAction::SetEventText { index: i, field, text: input.value() }
+        });
+        html! {
+            <div class="field">
+                <label for={id.clone()}>{ words::event_field_label(field) }</label>
+                <input type="text" {id} class="num" inputmode="decimal" autocomplete="off"
+                    value={state.event_text(i, field)} {oninput}
+                    aria-invalid={state.event_error(i, field).is_some().to_string()} />
+                if let Some(e) = state.event_error(i, field) { <p class="field-error" role="alert">{ e }</p> }
+            </div>
+        }
+    };
+    let event = |i: usize| {
+        let e = s.group_events[i];
+        let on_kind = dispatch.to_callback().reform(move |ev: Event| {
+            let select: HtmlSelectElement = ev.target_unchecked_into();
+            GroupAction::SetEventKind {
+                index: i,
+                kind: GroupEventKind::from_name(&select.value()).unwrap_or(GroupEventKind::Crash),
+            }
+        });
+        let on_member = dispatch.to_callback().reform(move |ev: Event| {
+            let select: HtmlSelectElement = ev.target_unchecked_into();
+            GroupAction::SetEventMember { index: i, member: select.value().parse().unwrap_or(1) }
+        });
+        let on_mode = dispatch.to_callback().reform(move |ev: Event| {
+            let select: HtmlSelectElement = ev.target_unchecked_into();
+            GroupAction::SetEventMode {
+                index: i,
+                mode: ShutdownMode::from_name(&select.value()).unwrap_or(ShutdownMode::Wakeup),
+            }
+        });
+        let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
+            let input: HtmlInputElement = ev.target_unchecked_into();
+            GroupAction::MoveEvent {
+                index: i,
+                at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
+            }
+        });
+        let remove = dispatch.to_callback().reform(move |_| GroupAction::RemoveEvent(i));
+        let slider_id = format!("event-{i}-slider");
+        let has_mode = matches!(e.kind, GroupEventKind::Shutdown | GroupEventKind::Deploy);
+        html! {
+            <fieldset id={format!("event-{i}")}>
+                <legend>{ format!("Event {}: {}", i + 1, words::event_words(&e)) }</legend>
+                <div class="ev-row">
+                    <div class="field"><label for={format!("event-{i}-kind")}>{ words::event_field_label("kind") }</label>
+                        <select id={format!("event-{i}-kind")} onchange={on_kind}>
+                            { for GroupEventKind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == e.kind}>{ k.label() }</option> }) }
+                        </select></div>
+                    if e.kind != GroupEventKind::Deploy {
+                        <div class="field"><label for={format!("event-{i}-member")}>{ words::event_field_label("member") }</label>
+                            <select id={format!("event-{i}-member")} onchange={on_member}>
+                                { for (1..=members.max(e.member)).map(|m| html! { <option value={m.to_string()} selected={m == e.member}>{ words::member_name(m) }</option> }) }
+                            </select>
+                            if let Some(err) = state.event_error(i, "member") { <p class="field-error" role="alert">{ err }</p> }
+                        </div>
+                    }
+                    if has_mode {
+                        <div class="field"><label for={format!("event-{i}-mode")}>{ words::event_field_label("shutdown_mode") }</label>
+                            <select id={format!("event-{i}-mode")} onchange={on_mode}>
+                                { for ShutdownMode::ALL.iter().map(|m| html! { <option value={m.name()} selected={*m == e.shutdown_mode}>{ m.label() }</option> }) }
+                            </select></div>
+                    }
+                </div>
+                <div class="ev-row">
+                    <div class="field ev-at">
+                        <label for={slider_id.clone()}>{ format!("instant: {} s (arrow keys: 0.1 s steps)", seconds_text(e.at_us)) }</label>
+                        <input type="range" id={slider_id} min="0" max={horizon_ms.to_string()} step="100"
+                            value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                    </div>
+                    { text_field(i, "at_ms") }
+                    if matches!(e.kind, GroupEventKind::Crash | GroupEventKind::Shutdown | GroupEventKind::Deploy) { { text_field(i, "restart_after_ms") } }
+                    if e.kind == GroupEventKind::Hang { { text_field(i, "duration_ms") } }
+                    if e.kind == GroupEventKind::Deploy { { text_field(i, "deploy_step_ms") } }
+                    <button id={format!("event-{i}-remove")} onclick={remove} aria-label={format!("remove event {}", i + 1)}>{ "remove" }</button>
+                </div>
+                if let Some(err) = state.event_error(i, "kind") { <p class="field-error" role="alert">{ err }</p> }
+            </fieldset>
+        }
+    };
+    html! {
+        <section class="events-box" aria-labelledby="events-title">
+            <h2 id="events-title">{ "Group events" }</h2>
+            { for (0..s.group_events.len()).map(event) }
+            <div class="add-events">
+                { for GroupEventKind::ALL.iter().map(|&k| html! {
+                    <button id={format!("add-{}", k.name())} onclick={dispatch.to_callback().reform(move |_| GroupAction::AddEvent(k))}>{ format!("add: {}", k.label()) }</button>
+                }) }
+            </div>
+            if let Some(e) = state.error(EVENTS_FIELD) { <p class="field-error" role="alert" id="events-error">{ e }</p> }
+        </section>
+    }
+}
+
+fn settings_box(state: &GroupState, dispatch: &Dispatch) -> Html {
+    let s = &state.scenario;
+    let share = state.share();
+    let on_kind = dispatch.to_callback().reform(|e: Event| {
+        let input: HtmlInputElement = e.target_unchecked_into();
+        GroupAction::SetShare(input.value() == "share")
+    });
+    let number = |f: &'static offset_window_view::fields::Field| {
+        let key = f.key;
+        let id = format!("f-{}", key.replace(['.', '_'], "-"));
+        let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            GroupAction::SetField { key, text: input.value() }
+        });
+        let unit = if f.unit.is_empty() { String::new() } else { format!(" ({})", f.unit) };
+        html! {
+            <div class="field">
+                <label for={id.clone()}>{ if f.kafka { html! { <code>{ f.label }</code> } } else { html! { f.label } } }<span class="unit">{ unit }</span></label>
+                <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
+                    aria-invalid={state.error(key).is_some().to_string()} />
+                <p class="hint">{ f.hint }</p>
+                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+            </div>
+        }
+    };
+    let choice = |key: &'static str, label: &'static str| {
+        let id = format!("c-{}", key.replace(['.', '_'], "-"));
+        let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+        let onchange = dispatch.to_callback().reform(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            GroupAction::SetValue { key, value: select.value().into() }
+        });
+        html! {
+            <div class="field">
+                <label for={id.clone()}>{ label }</label>
+                <select {id} {onchange}>
+                    { for tables::choice_options(key, share).into_iter().map(|(name, words)| html! {
+                        <option value={name} selected={name == current}>{ words }</option>
+                    }) }
+                </select>
+                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+            </div>
+        }
+    };
+    let flag = |key: &'static str, on: bool| {
+        let id = format!("c-{}", key.replace(['.', '_'], "-"));
+        let onchange = dispatch.to_callback().reform(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            GroupAction::SetValue { key, value: input.checked().into() }
+        });
+        html! {
+            <div class="field check">
+                <label><input type="checkbox" {id} checked={on} {onchange} />{ words::label(key) }</label>
+                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+            </div>
+        }
+    };
+    let fields: Vec<_> = words::FIELDS.iter().filter(|(_, shown)| shown.on(share)).map(|(f, _)| f).collect();
+    html! {
+        <section class="controls" aria-labelledby="settings-title">
+            <h2 id="settings-title">{ "The group" }</h2>
+            <fieldset class="kind-toggle">
+                <legend>{ "Kind of group" }</legend>
+                <label><input type="radio" name="group-kind" id="kind-consumer" value="consumer" checked={!share} onchange={on_kind.clone()} />{ "consumer group (KafkaConsumer)" }</label>
+                <label><input type="radio" name="group-kind" id="kind-share" value="share" checked={share} onchange={on_kind} />{ "share group (KafkaShareConsumer, KIP-932)" }</label>
+            </fieldset>
+            if let Some(e) = state.error("consumption") { <p class="field-error" role="alert">{ e }</p> }
+            { for words::CHOICES.iter().filter(|(_, _, shown)| shown.on(share)).map(|&(key, label, _)| choice(key, label)) }
+            if !share {
+                { flag("group.instance.id", s.static_membership) }
+                { flag("worker_pool", s.worker_pool) }
+            }
+            if share {
+                <p class="hint">{ "Kafka's own default for share.auto.offset.reset is latest (a new share group skips the backlog); the model starts at earliest unless set." }</p>
+            }
+            { for fields.iter().filter(|f| !f.advanced).map(|f| number(f)) }
+            <details class="advanced">
+                <summary>{ "More settings" }</summary>
+                { for fields.iter().filter(|f| f.advanced).map(|f| number(f)) }
+            </details>
+        </section>
+    }
+}
+
+fn compare_box(
+    state: &GroupState,
+    versus: &Rc<Vec<tables::VersusRow>>,
+    group_table: &str,
+    share_rows: &[tables::ShareRow],
+    open: &UseStateHandle<bool>,
+) -> Html {
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let details: web_sys::Element = e.target_unchecked_into();
+            open.set(details.has_attribute("open"));
+        })
+    };
+    let s = &state.scenario;
+    let table = if state.share() {
+        tables::share_table_html(share_rows, s, state.crash_at_us)
+    } else {
+        group_table.to_string()
+    };
+    html! {
+        <section class="compare" aria-labelledby="compare-title">
+            <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
+            <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus, state.share()))) }</div>
+            <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
+            <details id="compare-details" open={**open} {ontoggle}>
+                <summary>{ if state.share() { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
+            </details>
+        </section>
+    }
+}
+
+/// Copy the link, download the result (the scenario and what the core computed, as JSON),
+/// and the code to embed the lanes in another page.
+fn tools_box(
+    state: &GroupState,
+    run: &offset_window_sim::Run,
+    profile: Option<&GroupProfile>,
+    fragment: &str,
+) -> Html {
+    let result = {
+        let mut v = serde_json::Map::new();
+        v.insert("scenario".into(), state.scenario.to_json_diff());
+        if state.share() {
+            v.insert(
+                "crash_at_ms".into(),
+                offset_window_view::group::state::json_text(&offset_window_sim::scenario::format_millis(
+                    state.crash_at_us,
+                )),
+            );
+        }
+        v.insert("result".into(), presets::result_value(run, state.crash_at_us, profile));
+        serde_json::Value::Object(v).to_string()
+    };
+    let download = Callback::from(move |_: MouseEvent| {
+        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+        let Ok(a) = doc.create_element("a") else { return };
+        let href = format!(
+            "data:application/json;charset=utf-8,{}",
+            String::from(js_sys::encode_uri_component(&result))
+        );
+        let _ = a.set_attribute("href", &href);
+        let _ = a.set_attribute("download", "offset-window-group.json");
+        if let Ok(a) = a.dyn_into::<HtmlElement>() {
+            a.click();
+        }
+    });
+    let copy = Callback::from(|_: MouseEvent| {
+        if let Some(w) = web_sys::window() {
+            let href = w.location().href().unwrap_or_default();
+            let _ = w.navigator().clipboard().write_text(&href);
+        }
+    });
+    let here = web_sys::window().map(|w| w.location());
+    let origin = here.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
+    let path = here.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
+    let embed = format!(
+        "<iframe src=\"{origin}{path}?embed=1{}\" width=\"100%\" height=\"520\" style=\"border:0\" title=\"Offset window: a consumer group\" loading=\"lazy\"></iframe>",
+        if fragment.is_empty() { String::new() } else { format!("#{fragment}") }
+    );
+    html! {
+        <section class="export" aria-labelledby="tools-title">
+            <h2 id="tools-title">{ "Share and export" }</h2>
+            <div class="tools">
+                <button id="copy-link" onclick={copy}>{ "Copy the link" }</button>
+                <button id="export-json" onclick={download}>{ "Download the result (JSON)" }</button>
+            </div>
+            <label for="embed-code">{ "Embed the lanes and readouts in another page:" }</label>
+            <textarea id="embed-code" class="embed-code" readonly=true rows="3" value={embed} />
+        </section>
+    }
+}
+
+fn tour_box(step: Option<usize>, tour: &UseStateHandle<Option<usize>>, dispatch: &Dispatch) -> Html {
+    let go = |to: Option<usize>| {
+        let (tour, dispatch) = (tour.clone(), dispatch.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Some(i) = to.and_then(|n| presets::by_name(TOUR[n].0)) {
+                dispatch.dispatch(GroupAction::LoadPreset(i));
+            }
+            tour.set(to);
+        })
+    };
+    let Some(n) = step else {
+        return html! { <button id="tour-start" onclick={go(Some(0))}>{ "Take the tour (4 steps)" }</button> };
+    };
+    let (file, caption) = TOUR[n];
+    let title = presets::by_name(file).map_or("", |i| PRESETS[i].title);
+    html! {
+        <div class="gtour" role="region" aria-label="Tour" aria-live="polite">
+            <h2>{ format!("Tour, step {} of {}: {title}", n + 1, TOUR.len()) }</h2>
+            <p id="tour-caption">{ caption }</p>
+            <div class="nav">
+                <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1))}>{ "Back" }</button>
+                <button id="tour-next" disabled={n + 1 == TOUR.len()} onclick={
+                    let next = go(Some(n + 1));
+                    let last = n + 2 == TOUR.len();
+                    Callback::from(move |e: MouseEvent| {
+                        if last {
+                            crate::focus_by_id("tour-back"); // Next is about to be disabled
+                        }
+                        next.emit(e);
+                    })
+                }>{ "Next" }</button>
+                <button id="tour-leave" onclick={go(None)}>{ "Leave the tour" }</button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,220 @@
+//! The group page (`group/`) in headless Chromium: mount it, read the readouts of
+//! reference G1 (docs/model.md §10.7: orders-1 processed twice 15, one rebalance), move the
+//! crash with its slider and by a drag on the lanes, load presets and read their checks,
+//! switch to a share group (§11), open a bad link.
+//!
+//! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
+//! (with `CHROMEDRIVER=/usr/bin/chromedriver`; flags in `webdriver.json`).
+
+#![cfg(target_arch = "wasm32")]
+
+use offset_window_app::group::GroupApp;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct View {
+    root: Element,
+    handle: Option<yew::AppHandle<GroupApp>>,
+}
+
+impl Drop for View {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+async fn mount() -> View {
+    mount_at("").await
+}
+
+/// Mounts the view as if opened with `#fragment` in the URL (the view writes its scenario
+/// there, so every test starts from a URL of its own).
+async fn mount_at(fragment: &str) -> View {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    let url = if fragment.is_empty() { path } else { format!("{path}#{fragment}") };
+    window.history().unwrap().replace_state_with_url(&JsValue::NULL, "", Some(&url)).unwrap();
+    let doc = window.document().unwrap();
+    if doc.get_element_by_id("test-style").is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id("test-style");
+        style.set_text_content(Some(include_str!("../../../web/style.css")));
+        doc.head().unwrap().append_child(&style).unwrap();
+    }
+    let root = doc.create_element("div").unwrap();
+    root.set_attribute("style", "width: 1200px").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<GroupApp>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    // The canvas effect runs after the first render; a second flush sees its attributes.
+    yew::scheduler::flush().await;
+    View { root, handle: Some(handle) }
+}
+
+impl View {
+    fn find(&self, selector: &str) -> Element {
+        self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element {selector}"))
+    }
+
+    fn value(&self, id: &str) -> u64 {
+        self.find(&format!("#{id}")).get_attribute("data-value").unwrap().parse().unwrap()
+    }
+
+    async fn fire(&self, selector: &str, kind: &str) {
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        self.find(selector).dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap()).unwrap();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    async fn select(&self, selector: &str, value: &str) {
+        self.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
+        self.fire(selector, "change").await;
+    }
+
+    async fn type_into(&self, selector: &str, text: &str) {
+        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().set_value(text);
+        self.fire(selector, "input").await;
+    }
+
+    async fn click(&self, selector: &str) {
+        self.find(selector).dyn_into::<HtmlElement>().unwrap().click();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    /// Drags event `index`'s handle on the lanes by `dx` CSS px, as a mouse would (`dx` 0:
+    /// a click on the handle).
+    async fn drag_event(&self, index: usize, dx: f64) {
+        let canvas = self.find("#lanes");
+        let targets = canvas.get_attribute("data-targets").expect("the lanes list their events");
+        let (x, y) = targets
+            .split(';')
+            .find_map(|t| {
+                let (name, xy) = t.split_once(':')?;
+                let (x, y) = xy.split_once(',')?;
+                (name == index.to_string()).then(|| (x.parse::<f64>().unwrap(), y.parse::<f64>().unwrap()))
+            })
+            .unwrap_or_else(|| panic!("no event {index} in {targets}"));
+        // Pressed 6 px right of the event's line, as a hand would on its handle.
+        let x = x + 6.0;
+        let rect = canvas.get_bounding_client_rect();
+        let ctor: js_sys::Function =
+            js_sys::Reflect::get(&web_sys::window().unwrap(), &"PointerEvent".into())
+                .unwrap()
+                .unchecked_into();
+        for (kind, at) in [
+            ("pointerdown", x),
+            ("pointermove", x + dx / 2.0),
+            ("pointermove", x + dx),
+            ("pointerup", x + dx),
+        ] {
+            let init = js_sys::Object::new();
+            for (k, v) in [
+                ("bubbles", JsValue::TRUE),
+                ("pointerId", 1.into()),
+                ("pointerType", "mouse".into()),
+                ("clientX", (rect.left() + at).into()),
+                ("clientY", (rect.top() + y).into()),
+            ] {
+                js_sys::Reflect::set(&init, &k.into(), &v).unwrap();
+            }
+            let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&kind.into(), &init)).unwrap();
+            canvas.dispatch_event(event.unchecked_ref()).unwrap();
+            yew::scheduler::flush().await;
+            yew::scheduler::flush().await;
+        }
+    }
+}
+
+fn preset_index(file: &str) -> String {
+    offset_window_view::group::presets::by_name(file).unwrap().to_string()
+}
+
+#[wasm_bindgen_test]
+async fn mounts_with_reference_g1() {
+    let view = mount().await;
+    // docs/model.md §10.7, G1: orders-1 repeats 15 records after the session timeout.
+    assert_eq!(view.value("ro-g-lost"), 0);
+    assert_eq!(view.value("ro-g-duplicated"), 15);
+    assert_eq!(view.value("ro-g-rebalances"), 1);
+    assert!(view.find("a[href='../']").text_content().unwrap().contains("consumer view"));
+    assert!(view.find("#handovers").text_content().unwrap().contains("15 records processed twice"));
+    // The protocol table is simulated when it is opened: eight rows, G1's marked.
+    assert!(view.root.query_selector("#group-compare-table").unwrap().is_none());
+    view.find("#compare-details").set_attribute("open", "").unwrap();
+    view.fire("#compare-details", "toggle").await;
+    assert_eq!(view.root.query_selector_all("#group-compare-table tbody tr").unwrap().length(), 8);
+    assert!(view.find("#group-compare-table tr.current").get_attribute("data-duplicated").unwrap() == "15");
+}
+
+#[wasm_bindgen_test]
+async fn the_event_moves_by_its_slider_and_by_a_drag() {
+    let view = mount().await;
+    // The worst instant of G1's sweep: the crash at 10 s repeats 25 records.
+    view.type_into("#event-0-slider", "10000").await;
+    // At 10.000 s the auto-commit sent at 10 s has not landed: orders-1 restarts at 25.
+    assert_eq!(view.value("ro-g-duplicated"), 24);
+    view.type_into("#event-0-at-ms", "10000.001").await;
+    assert_eq!(view.value("ro-g-duplicated"), 25);
+    // A press and release on the handle, off its line by a few px, leaves it where it is.
+    view.drag_event(0, 0.0).await;
+    assert_eq!(view.find("#event-0-at-ms").dyn_into::<HtmlInputElement>().unwrap().value(), "10000.001");
+    // A drag to the left of the handle moves the crash earlier: fewer records repeated.
+    let before = view.find("#lanes").get_attribute("data-targets").unwrap();
+    view.drag_event(0, -120.0).await;
+    let after = view.find("#lanes").get_attribute("data-targets").unwrap();
+    assert_ne!(before, after, "the handle moved");
+    assert_ne!(view.value("ro-g-duplicated"), 25);
+}
+
+#[wasm_bindgen_test]
+async fn presets_meet_their_files_expectations() {
+    let view = mount().await;
+    for file in [
+        "group-kill-9",
+        "group-deploy-static",
+        "group-slow-batch-holds-the-rebalance",
+        "s11-s3-three-members-one-partition",
+    ] {
+        view.select("#preset", &preset_index(file)).await;
+        let checks = view.root.query_selector_all("#preset-checks li").unwrap().length();
+        let bad = view.root.query_selector_all("#preset-checks li.bad").unwrap().length();
+        assert!(checks > 0, "{file}: its expectations are listed");
+        assert_eq!(bad, 0, "{file}: {}", view.find("#preset-checks").text_content().unwrap());
+    }
+    // S3 (docs/model.md §11.5): three share consumers process 180 records by 12 s, 60 each.
+    assert!(view
+        .find("#s-per-member")
+        .text_content()
+        .unwrap()
+        .contains("consumer-1 60, consumer-2 60, consumer-3 60"));
+}
+
+#[wasm_bindgen_test]
+async fn a_share_group_shows_its_strip_and_the_comparison() {
+    let view = mount().await;
+    view.select("#preset", &preset_index("share-crash-releases-at-once")).await;
+    assert_eq!(view.value("ro-s-redelivered"), 5);
+    assert!(view.find("#strip-words").text_content().unwrap().contains("acquired by consumer-"));
+    let rows = view.root.query_selector_all("#versus-table tbody tr").unwrap().length();
+    assert_eq!(rows, 2, "consumer group and share group side by side");
+    view.click("#kind-consumer").await;
+    assert!(view.root.query_selector("#ro-g-lost").unwrap().is_some(), "back to a consumer group");
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_link_names_the_field_and_keeps_a_working_page() {
+    let view = mount_at("partitions=0&session.timeout.ms=abc").await;
+    let notices = view.find("#notices").text_content().unwrap();
+    assert!(notices.contains("partitions of orders: must be a whole number from 1 to 64"), "{notices}");
+    assert!(notices.contains("session.timeout.ms"), "{notices}");
+    assert_eq!(view.value("ro-g-duplicated"), 15, "the defaults run");
+}

@@ -1,0 +1,360 @@
+//! The scenario files of `scenarios/` the group page offers as presets: the consumer-group
+//! references and cases (`g*`, `group-*`, docs/model.md §10) and the share-group ones
+//! (`s11-*`, `share-*`, §11), each with a title and a one-line story in our words (the select
+//! shows titles, never file names) and the values the file expects, said as sentences next to
+//! what the core computes now.
+
+use super::words::{member_name, partition_name};
+use crate::text::{fixed, seconds_text};
+use offset_window_sim::report::GroupSummary;
+use offset_window_sim::share_report::ShareSummary;
+use offset_window_sim::sweep::GroupProfile;
+use offset_window_sim::{Input, Run};
+use serde_json::{Map, Value};
+
+/// One scenario file as the group page offers it.
+#[derive(Clone, Copy, Debug)]
+pub struct Preset {
+    /// The file's name in `scenarios/`, without `.json` (the select's value; never shown).
+    pub file: &'static str,
+    /// What the select shows.
+    pub title: &'static str,
+    /// One line on what it shows.
+    pub story: &'static str,
+    /// A share group (docs/model.md §11) rather than a consumer group (§10).
+    pub share: bool,
+    /// The file's JSON text.
+    pub json: &'static str,
+}
+
+macro_rules! presets {
+    ($($file:literal, $share:literal, $title:literal, $story:literal;)+) => {
+        /// Every `g*`, `group-*`, `s11-*` and `share-*` file of `scenarios/`, in name order
+        /// (so the first is reference G1, the page's defaults).
+        pub const PRESETS: &[Preset] = &[$(Preset {
+            file: $file,
+            title: $title,
+            story: $story,
+            share: $share,
+            json: include_str!(concat!("../../../../scenarios/", $file, ".json")),
+        },)+];
+    };
+}
+
+presets! {
+    "g1-crash-waits-out-the-session", false, "G1: a member crashes and its partition waits out the session",
+        "consumer-2 of two is killed at 8.2 s: nothing tells the coordinator, so orders-1 waits for session.timeout.ms, then consumer-1 repeats its 15 uncommitted records.";
+    "g2-shutdown-abrupt", false, "G2: a shutdown that calls close() at once",
+        "close() at 8.2 s commits the position 45 with only 40 records finished: orders-1 loses 40–44.";
+    "g2-shutdown-with-wakeup", false, "G2: a graceful shutdown (wakeup(), then close())",
+        "consumer-2 finishes its batch, commits 45 and leaves; consumer-1 takes orders-1 after a 5 s stall: nothing lost or repeated.";
+    "g3-dynamic-member-restarts", false, "G3: a member restarts without a static id",
+        "The restart is two rebalances: one when consumer-2 leaves, one when it joins again as a new member.";
+    "g3-static-member-restarts", false, "G3: a static member restarts (group.instance.id)",
+        "Back within session.timeout.ms, consumer-2 gets orders-1 back with no rebalance: a 10 s stall, nothing lost or repeated.";
+    "g4-pool-member-crashes", false, "G4: a member with a worker pool crashes",
+        "Auto-commit stored 35 while the pool had finished only 25: orders-1 loses 25–34 when consumer-1 takes it over.";
+    "group-deploy-cooperative", false, "A rolling deploy with the cooperative sticky assignor",
+        "Members keep what they hold through each rebalance and only moving partitions stop, but each move takes two rounds: 9 rebalances.";
+    "group-deploy-eager", false, "A rolling deploy with the range assignor (eager)",
+        "Every restart is two eager rebalances that stop all six partitions: 6 rebalances.";
+    "group-deploy-kip848", false, "A rolling deploy under the consumer protocol (KIP-848)",
+        "No barrier: partitions move at heartbeats, one member at a time, and the others keep processing.";
+    "group-deploy-static", false, "A rolling deploy with static membership",
+        "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
+    "group-kill-9", false, "kill -9 of one member of three",
+        "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
+    "group-pool-loses-at-shutdown", false, "A worker pool loses records at a rolling deploy",
+        "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
+    "group-scale-out", false, "Scale out: a fourth member joins three",
+        "With the eager range assignor every member stops for the rebalance; the new member takes orders-5 once all have joined.";
+    "group-slow-batch-holds-the-rebalance", false, "One slow batch holds up a rebalance",
+        "With 100 records a poll, members join only when their 20 s batch is done, and the new member waits until then.";
+    "s11-s1-implicit-window-is-one-batch", true, "S1: one share consumer, implicit acknowledgement",
+        "Records 0–4 are done at 1 s and accepted at 1.005 s: a crash just before repeats those 5.";
+    "s11-s2-release-until-archived", true, "S2: a failing record released until it is archived",
+        "Record 0 throws every time and is released: delivered 5 times, then archived — lost.";
+    "s11-s3-three-members-one-partition", true, "S3: three share consumers on one partition",
+        "Each acquires its own 5 records: 180 processed by 12 s, 60 each, where a consumer group would leave two idle.";
+    "share-commit-sync-record", true, "Share group: commitSync() after each record",
+        "Every acceptance lands before the next record starts: a crash repeats at most one record, for a round trip per record.";
+    "share-crash-releases-at-once", true, "Share group: a member is killed",
+        "Its share session closes and its 5 records are released at once to consumer-2: nothing waits for a lock.";
+    "share-explicit-reject", true, "Share group: a record is rejected",
+        "Record 12 throws and is rejected: it ends at once and is never delivered again — lost.";
+    "share-hang-waits-for-the-lock", true, "Share group: a member hangs past its locks",
+        "Its 5 records stay locked until group.share.record.lock.duration.ms runs out, then go to consumer-2; when it wakes, its acknowledgements are refused.";
+    "share-implicit-close-redelivers", true, "Share group: a graceful close delivers a batch again",
+        "close() releases the last batch without accepting it: 5 records already processed are delivered again.";
+}
+
+/// The group page's short guided tour: each step loads a preset (by file name) and says what
+/// to look at, in one or two sentences.
+pub const TOUR: &[(&str, &str)] = &[
+    ("g1-crash-waits-out-the-session", "consumer-2 is killed at 8.2 s. Nothing tells the coordinator, so orders-1 has no owner until session.timeout.ms (45 s) runs out; then consumer-1 starts from the committed offset and repeats the 15 records consumer-2 had not committed. Drag the crash along the top row and watch the totals."),
+    ("g3-static-member-restarts", "With group.instance.id the restarted member is the same member: back within session.timeout.ms it gets orders-1 again with no rebalance, and nothing is repeated."),
+    ("group-deploy-eager", "A rolling deploy with an eager assignor: every restart stops all partitions (the hatched member lanes are rebalances). Switch partition.assignment.strategy to cooperative-sticky, or the client to the consumer protocol (KIP-848), and compare the rebalances."),
+    ("share-crash-releases-at-once", "The same kind of crash in a share group: the broker releases the dead member's records at once and another member acquires them; no partition waits for a session timeout. The strip shows each record's state; the table below compares the two kinds of group."),
+];
+
+fn file(index: usize) -> Option<Value> {
+    PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
+}
+
+/// The preset's scenario and its own crash instant, if the file reads.
+pub fn input(index: usize) -> Option<Input> {
+    Input::from_value(file(index)?.get("scenario")?).ok()
+}
+
+/// The preset's index by file name (`g1-crash-waits-out-the-session`).
+pub fn by_name(name: &str) -> Option<usize> {
+    PRESETS.iter().position(|p| p.file == name)
+}
+
+/// The expected values: (JSON pointer into the result, value).
+pub fn expected(index: usize) -> Vec<(String, Value)> {
+    match file(index).and_then(|v| v.get("expect").cloned()) {
+        Some(Value::Object(map)) => map.into_iter().collect(),
+        _ => Vec::new(),
+    }
+}
+
+/// The parts of the result JSON (`offset-window run`, docs/model.md §6) that the group page
+/// shows, built from `run` without re-running anything: the `group` report (with `profile`,
+/// the sweep of the first event, when the page has it), the `share` report at `crash_at_us`,
+/// the one-partition reading `at_crash`, and the loop statistics.
+pub fn result_value(run: &Run, crash_at_us: u64, profile: Option<&GroupProfile>) -> Value {
+    let mut map = Map::new();
+    let mut put = |key: &str, value: Result<Value, serde_json::Error>| {
+        if let Ok(v) = value {
+            map.insert(key.to_string(), v);
+        }
+    };
+    if let Some(report) = &run.group {
+        put("group", serde_json::to_value(GroupSummary::new(report, profile)));
+    }
+    if run.scenario.share_group() {
+        put("share", serde_json::to_value(ShareSummary::new(run, crash_at_us)));
+    }
+    if run.group.is_none() && run.partitions.len() == 1 {
+        put("at_crash", serde_json::to_value(run.state_at(crash_at_us)));
+    }
+    put("blocked_on_commits", serde_json::to_value(run.blocked_on_commits()));
+    put("commits_landed", Ok(run.commits_landed.into()));
+    put("polls", Ok(run.polls.into()));
+    Value::Object(map)
+}
+
+/// One expectation checked against a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Check {
+    /// The JSON pointer into the result.
+    pub pointer: String,
+    /// The value the core gives now, as JSON text.
+    pub got: String,
+    /// Whether it is what the file expects.
+    pub ok: bool,
+    /// The sentence a reader sees.
+    pub sentence: String,
+}
+
+/// The file's expectations for preset `index`, checked against `run` read at `crash_at_us`,
+/// each said as a sentence.
+pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
+    let result = result_value(run, crash_at_us, None);
+    expected(index)
+        .into_iter()
+        .map(|(pointer, want)| {
+            let got = result.pointer(&pointer).cloned().unwrap_or_default();
+            let ok = crate::presets::same_value(&got, &want);
+            let said = sentence(&pointer, &got, run, crash_at_us);
+            let sentence = if ok {
+                format!("{said}, as the file expects.")
+            } else {
+                format!("{said}; the file expects {want}.")
+            };
+            Check { pointer, got: got.to_string(), ok, sentence }
+        })
+        .collect()
+}
+
+/// "the first", "the second", … for small counts.
+fn nth(i: usize) -> String {
+    ["first", "second", "third", "fourth", "fifth"]
+        .get(i)
+        .map_or(format!("number {}", i + 1), |s| s.to_string())
+}
+
+/// What one result value means, with the value, in words.
+fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
+    let n = match got {
+        Value::Null => "none".to_string(),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .map(|(i, v)| format!("{} {v}", member_name(i as u16 + 1)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        Value::Number(x) => {
+            let text = x.to_string();
+            match text.contains('.') && !text.contains(['e', 'E']) {
+                true => text.trim_end_matches('0').trim_end_matches('.').to_string(),
+                false => text,
+            }
+        }
+        other => other.to_string(),
+    };
+    let crash = seconds_text(crash_at_us);
+    let parts: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();
+    let index = |s: &str| s.parse::<usize>().unwrap_or(0);
+    match parts.as_slice() {
+        ["group", "partitions", p, field] => {
+            let p = partition_name(index(p) as u32);
+            match *field {
+                "lost" => format!("Records {p} loses: {n}"),
+                "duplicated" => format!("Records {p} processes twice: {n}"),
+                "stalled_ms" => format!("Time nobody processes {p}: {n} ms"),
+                other => format!("{p}, {other}: {n}"),
+            }
+        }
+        ["group", "lost"] => format!("Records lost over all partitions: {n}"),
+        ["group", "duplicated"] => format!("Records processed twice over all partitions: {n}"),
+        ["group", "rebalances"] => format!("Rebalances within the horizon: {n}"),
+        ["group", "handovers", h, field] => {
+            let which = format!("The {} handover", nth(index(h)));
+            match *field {
+                "at_ms" => format!("{which} happens at {n} ms"),
+                "committed" => format!("{which} starts from the committed offset {n}"),
+                "lost" => format!("{which} loses {n} records"),
+                "duplicated" => format!("{which} repeats {n} records"),
+                other => format!("{which}, {other}: {n}"),
+            }
+        }
+        ["group", "members", m, what, k, end] => {
+            let who = member_name(index(m) as u16 + 1);
+            let what = match *what {
+                "rebalancing" => "wait in a rebalance",
+                "down" => "time down",
+                "hung" => "hang",
+                other => other,
+            };
+            let edge = if *end == "0" { "starts" } else { "ends" };
+            format!("{who}'s {} {what} {edge} at {n} ms", nth(index(k)))
+        }
+        ["share", "at_crash", field] | ["at_crash", field] => {
+            let what = match *field {
+                "lost" => "loses",
+                "duplicated" => "delivers again, already processed,",
+                "in_flight" => "leaves in flight",
+                other => other,
+            };
+            format!("A crash of the whole group at {crash} s {what}: {n}")
+        }
+        ["share", "worst_duplicated"] => {
+            format!("The worst crash delivers again {n} records already processed")
+        }
+        ["share", "worst_duplicated_at_ms"] => format!("It first does so at {n} ms"),
+        ["share", "worst_lost"] => format!("The worst crash loses {n} records"),
+        ["share", "worst_lost_at_ms"] => format!("It first loses them at {n} ms"),
+        ["share", "processed_by_member"] => format!("Records processed by each member: {n}"),
+        ["share", field] => {
+            let what = match *field {
+                "processed" => "Records processed within the horizon",
+                "deliveries" => "Deliveries",
+                "redeliveries" => "Records delivered again",
+                "accepted" => "Acceptances that landed",
+                "released" => "Releases that landed",
+                "rejected" => "Rejections that landed",
+                "locks_expired" => "Acquisition locks that ran out",
+                "archived" => "Records archived at the delivery limit",
+                other => other,
+            };
+            format!("{what}: {n}")
+        }
+        ["blocked_on_commits"] => {
+            format!("The loops wait for commits {} % of the time", fixed(run.blocked_on_commits() * 100.0, 2))
+        }
+        _ => format!("{}: {n}", pointer.trim_start_matches('/').replace('/', " ")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offset_window_sim::simulate;
+
+    #[test]
+    fn every_group_and_share_scenario_file_is_a_preset_with_a_title() {
+        let ours = |name: &str| {
+            (name.starts_with('g') && name[1..].starts_with(|c: char| c.is_ascii_digit()))
+                || name.starts_with("group-")
+                || name.starts_with("s11-")
+                || name.starts_with("share-")
+        };
+        let mut files: Vec<String> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
+                .unwrap()
+                .filter_map(|e| e.ok()?.file_name().to_str()?.strip_suffix(".json").map(str::to_string))
+                .filter(|name| ours(name))
+                .collect();
+        files.sort();
+        let presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
+        assert_eq!(presets, files);
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(!p.title.is_empty() && !p.story.is_empty(), "{}", p.file);
+            let read = input(i).unwrap_or_else(|| panic!("{} does not read", p.file));
+            assert_eq!(read.scenario.share_group(), p.share, "{}", p.file);
+        }
+        assert_eq!(PRESETS[0].file, "g1-crash-waits-out-the-session", "the page's defaults");
+    }
+
+    #[test]
+    fn every_preset_meets_its_expectations_said_in_sentences() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            let read = input(i).unwrap();
+            let run = simulate(&read.scenario).unwrap();
+            let checks = checks(i, &run, read.crash_at_us);
+            assert!(!checks.is_empty(), "{}", p.file);
+            // The page's result agrees with `offset-window run` on every value the file names.
+            let full = serde_json::to_value(run.summary_at(read.crash_at_us)).unwrap();
+            for c in &checks {
+                assert!(c.ok, "{}: {}", p.file, c.sentence);
+                assert!(c.sentence.ends_with("as the file expects."), "{}", c.sentence);
+                assert!(!c.sentence.contains("_ms") && !c.sentence.contains("at_crash"), "{}", c.sentence);
+                assert_eq!(full.pointer(&c.pointer).unwrap().to_string(), c.got, "{} {}", p.file, c.pointer);
+            }
+        }
+    }
+
+    #[test]
+    fn the_sentences_say_g1_and_s3_in_words() {
+        let i = by_name("g1-crash-waits-out-the-session").unwrap();
+        let read = input(i).unwrap();
+        let run = simulate(&read.scenario).unwrap();
+        let said: Vec<String> = checks(i, &run, read.crash_at_us).into_iter().map(|c| c.sentence).collect();
+        assert!(
+            said.contains(&"Records orders-1 processes twice: 15, as the file expects.".to_string()),
+            "{said:?}"
+        );
+        assert!(
+            said.contains(&"Time nobody processes orders-1: 44815 ms, as the file expects.".to_string()),
+            "{said:?}"
+        );
+        let i = by_name("s11-s3-three-members-one-partition").unwrap();
+        let read = input(i).unwrap();
+        let run = simulate(&read.scenario).unwrap();
+        let said: Vec<String> = checks(i, &run, read.crash_at_us).into_iter().map(|c| c.sentence).collect();
+        assert!(said.contains(
+            &"Records processed by each member: consumer-1 60, consumer-2 60, consumer-3 60, as the file expects."
+                .to_string()
+        ));
+    }
+
+    #[test]
+    fn every_tour_step_is_a_preset() {
+        for (file, caption) in TOUR {
+            assert!(by_name(file).is_some(), "{file}");
+            assert!(!caption.contains('_'), "{caption}");
+        }
+    }
+}

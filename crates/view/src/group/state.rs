@@ -1,0 +1,732 @@
+//! The group page's state and the actions that change it: a pure reducer, as on the
+//! consumer page ([`crate::state`]).
+//!
+//! The scenario held is always valid and always runs: every change is checked by the core
+//! ([`Scenario::validate`], then [`simulate`], which refuses an event aimed at a member that
+//! is down at that instant, docs/model.md §10.3) before it is taken. A refused change keeps
+//! the last good scenario and records, under the field's key, the text the reader typed and
+//! a message naming the field in words and its range. Event fields are keyed
+//! `group_events[i].field`, as the core names them.
+
+use super::words;
+use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
+use offset_window_sim::scenario::{Consumption, OnError, DEFAULT_CRASH_AT_US};
+use offset_window_sim::{simulate, Client, Scenario, ScenarioError, Strategy};
+use serde_json::Value;
+use std::rc::Rc;
+
+/// The key under which the share group's crash instant field keeps its text and message.
+pub const CRASH_FIELD: &str = "crash";
+/// The key under which a refused addition or removal of an event keeps its message.
+pub const EVENTS_FIELD: &str = "group_events";
+/// Records the share strip shows at once (docs/model.md §11: one row per record).
+pub const STRIP_ROWS: u64 = 40;
+
+/// The page state: a scenario that runs, the share group's crash instant, which partition
+/// the share strip shows, how the page is shown, and any refused input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GroupState {
+    /// The scenario shown; valid, and its run does not stop with an error.
+    pub scenario: Scenario,
+    /// A share group's crash of the whole group (docs/model.md §11.5), µs in `1..=horizon`.
+    pub crash_at_us: u64,
+    /// The partition the share strip shows (index: `orders-N`), below `partitions`.
+    pub partition: u32,
+    /// The first offset of the share strip.
+    pub strip_from: u64,
+    /// The preset last loaded (index into [`super::presets::PRESETS`]), while it is on screen.
+    pub preset: Option<usize>,
+    /// Projector mode: large type, the lanes and the readouts on one screen.
+    pub projector: bool,
+    /// Text last typed into a field, by key: the field shows it as typed, refused or not.
+    pub drafts: Vec<(String, String)>,
+    /// Why each draft (or move) was refused, by the same key.
+    pub errors: Vec<(String, String)>,
+    /// Values of an opened link that were not used, each naming its field.
+    pub notices: Vec<String>,
+}
+
+fn note<'a>(list: &'a [(String, String)], key: &str) -> Option<&'a String> {
+    list.iter().find(|(k, _)| k == key).map(|(_, v)| v)
+}
+
+fn put(list: &mut Vec<(String, String)>, key: &str, text: Option<String>) {
+    list.retain(|(k, _)| k != key);
+    if let Some(text) = text {
+        list.push((key.to_string(), text));
+    }
+}
+
+/// The group page's scenario at its defaults: reference G1 (docs/model.md §10.7), two
+/// members on two partitions, consumer-2 crashing at 8.2 s.
+pub fn default_scenario() -> Scenario {
+    super::presets::input(0).map(|i| i.scenario).unwrap_or_default()
+}
+
+impl Default for GroupState {
+    fn default() -> Self {
+        GroupState::with_scenario(default_scenario(), DEFAULT_CRASH_AT_US)
+    }
+}
+
+/// Whether `scenario` is valid and its run does not stop with an error, and the core's
+/// message when it is not.
+pub fn check(scenario: &Scenario) -> Result<(), ScenarioError> {
+    scenario.validate()?;
+    simulate(scenario).map(|_| ())
+}
+
+impl GroupState {
+    /// A state showing `scenario` (which should run; if it does not, the defaults) with the
+    /// share crash at `crash_at_us` (clamped into the horizon).
+    pub fn with_scenario(scenario: Scenario, crash_at_us: u64) -> GroupState {
+        let scenario = if check(&scenario).is_ok() { scenario } else { default_scenario() };
+        GroupState {
+            crash_at_us: crash_at_us.clamp(1, scenario.horizon_us),
+            scenario,
+            partition: 0,
+            strip_from: 0,
+            preset: None,
+            projector: false,
+            drafts: Vec::new(),
+            errors: Vec::new(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// Whether the members form a share group (docs/model.md §11).
+    pub fn share(&self) -> bool {
+        self.scenario.share_group()
+    }
+
+    /// Why the last input for `key` was refused, if it was.
+    pub fn error(&self, key: &str) -> Option<&String> {
+        note(&self.errors, key)
+    }
+
+    /// The text a scenario field shows: what was typed there, else the value (ms for `*.ms`).
+    pub fn field_text(&self, key: &str) -> String {
+        if let Some(draft) = note(&self.drafts, key) {
+            return draft.clone();
+        }
+        if key == CRASH_FIELD {
+            return crate::text::seconds_text(self.crash_at_us);
+        }
+        match self.scenario.get(key) {
+            Some(Value::String(s)) => s,
+            Some(Value::Null) | None => String::new(),
+            Some(other) => other.to_string(),
+        }
+    }
+
+    /// The text field `field` of event `index` shows (`at_ms`, `restart_after_ms`,
+    /// `duration_ms`, `deploy_step_ms`): what was typed there, else its value in ms.
+    pub fn event_text(&self, index: usize, field: &str) -> String {
+        if let Some(draft) = note(&self.drafts, &event_key(index, field)) {
+            return draft.clone();
+        }
+        let Some(e) = self.scenario.group_events.get(index) else { return String::new() };
+        let ms = offset_window_sim::scenario::format_millis;
+        match field {
+            "at_ms" => ms(e.at_us),
+            "restart_after_ms" => e.restart_after_us.map(ms).unwrap_or_default(),
+            "duration_ms" => ms(e.duration_us),
+            "deploy_step_ms" => ms(e.deploy_step_us),
+            _ => String::new(),
+        }
+    }
+
+    /// Why the last input for field `field` of event `index` was refused, if it was (a
+    /// message about the whole event is shown under its instant).
+    pub fn event_error(&self, index: usize, field: &str) -> Option<&String> {
+        self.error(&event_key(index, field))
+    }
+
+    /// Takes `scenario` (already checked): the field `key` keeps `text` (as typed), the
+    /// crash and the strip's partition stay within the new bounds, a preset is no longer
+    /// what is shown.
+    fn accept(&self, key: &str, text: Option<String>, scenario: Scenario) -> GroupState {
+        let mut next = self.clone();
+        put(&mut next.drafts, key, text);
+        put(&mut next.errors, key, None);
+        if scenario != next.scenario {
+            next.preset = None;
+        }
+        next.crash_at_us = next.crash_at_us.clamp(1, scenario.horizon_us);
+        next.partition = next.partition.min(scenario.partitions - 1);
+        next.scenario = scenario;
+        next
+    }
+
+    fn refuse(&self, key: &str, text: Option<String>, e: &ScenarioError) -> GroupState {
+        let mut next = self.clone();
+        if text.is_some() {
+            put(&mut next.drafts, key, text);
+        }
+        // An event's own field names the event as it is; a change to the list (an event
+        // added, removed, a link's list) would name events by indices that have moved.
+        let events = key.starts_with("group_events[").then_some(&self.scenario);
+        put(&mut next.errors, key, Some(words::error_message(e, events)));
+        next
+    }
+
+    /// Applies `change` to a copy of the scenario; keeps it if the core accepts it and it
+    /// runs, else keeps the typed `text` and a message under `key`.
+    fn try_change(
+        &self,
+        key: &str,
+        text: Option<String>,
+        change: impl FnOnce(&mut Scenario) -> Result<(), ScenarioError>,
+    ) -> GroupState {
+        let mut candidate = self.scenario.clone();
+        match change(&mut candidate).and_then(|()| check(&candidate)) {
+            Ok(()) => self.accept(key, text, candidate),
+            Err(e) => self.refuse(key, text, &e),
+        }
+    }
+
+    /// As [`GroupState::try_change`] for the event list: the events' JSON, changed by
+    /// `change`, read back by the core (which names a bad field `group_events[i].field`).
+    fn try_events(
+        &self,
+        key: &str,
+        text: Option<String>,
+        change: impl FnOnce(&mut Vec<GroupEvent>) -> Result<(), ScenarioError>,
+    ) -> GroupState {
+        self.try_change(key, text, |s| change(&mut s.group_events))
+    }
+
+    /// Forgets the drafts and messages of every event field (the list's indices changed).
+    fn forget_event_fields(&mut self) {
+        self.drafts.retain(|(k, _)| !k.starts_with("group_events["));
+        self.errors.retain(|(k, _)| !k.starts_with("group_events"));
+    }
+}
+
+/// The key of field `field` of event `index`: `group_events[2].at_ms`, as the core says it.
+pub fn event_key(index: usize, field: &str) -> String {
+    format!("group_events[{index}].{field}")
+}
+
+/// What the reader can do to the group page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GroupAction {
+    /// Text typed into the field of a numeric scenario key (`partitions`,
+    /// `session.timeout.ms`, …; milliseconds for `*.ms` keys).
+    SetField {
+        /// The scenario key.
+        key: &'static str,
+        /// The text, as typed.
+        text: String,
+    },
+    /// Any scenario key set to a JSON value: a named choice (`client`,
+    /// `partition.assignment.strategy`, …), a flag (`group.instance.id`), a list.
+    SetValue {
+        /// The scenario key.
+        key: &'static str,
+        /// The value.
+        value: Value,
+    },
+    /// The toggle "consumer group / share group" (docs/model.md §11): `true` for a share
+    /// group. A share group takes only what a `KafkaShareConsumer` has: the settings it
+    /// cannot have (a worker pool, a strategy other than the four it allows, another
+    /// client, seeking or stopping on error) go back to what it can.
+    SetShare(bool),
+    /// Move event `index` to `at_us` (a drag, a key, "move the event there"); clamped into
+    /// `0..=horizon`.
+    MoveEvent {
+        /// Index into `group_events`.
+        index: usize,
+        /// The new instant, µs.
+        at_us: u64,
+    },
+    /// Text typed into a time field of event `index`: `at_ms`, `restart_after_ms` (empty:
+    /// never), `duration_ms` (a hang) or `deploy_step_ms` (a deploy).
+    SetEventText {
+        /// Index into `group_events`.
+        index: usize,
+        /// The field.
+        field: &'static str,
+        /// The text, as typed (ms).
+        text: String,
+    },
+    /// Choose the kind of event `index` (its other fields kept where the new kind has them).
+    SetEventKind {
+        /// Index into `group_events`.
+        index: usize,
+        /// The new kind.
+        kind: GroupEventKind,
+    },
+    /// Choose the member event `index` concerns (N of `consumer-N`).
+    SetEventMember {
+        /// Index into `group_events`.
+        index: usize,
+        /// N.
+        member: u16,
+    },
+    /// Choose how a shutdown or deploy reaches `close()`.
+    SetEventMode {
+        /// Index into `group_events`.
+        index: usize,
+        /// The mode.
+        mode: ShutdownMode,
+    },
+    /// Add an event of this kind (at the middle of the horizon, for a member it can reach).
+    AddEvent(GroupEventKind),
+    /// Remove event `index`.
+    RemoveEvent(usize),
+    /// A share group's crash of the whole group at an instant, µs (clamped into the horizon).
+    SetCrash(u64),
+    /// Text typed into the share crash's seconds field.
+    SetCrashText(String),
+    /// Show this partition's records in the share strip.
+    SetPartition(u32),
+    /// The share strip's first offset.
+    SetStripFrom(u64),
+    /// Show a preset (index into [`super::presets::PRESETS`]).
+    LoadPreset(usize),
+    /// Projector mode on or off.
+    SetProjector(bool),
+    /// Replace the whole state (back and forward in the browser's history).
+    Restore(Box<GroupState>),
+    /// Back to the page's defaults (reference G1).
+    Reset,
+}
+
+#[cfg(feature = "yew")]
+impl yew::Reducible for GroupState {
+    type Action = GroupAction;
+
+    fn reduce(self: Rc<Self>, action: GroupAction) -> Rc<Self> {
+        GroupState::apply(self, action)
+    }
+}
+
+/// Typed text as a JSON value: a number when it reads as one (its decimal text kept), null
+/// when empty, else a string (so the core's message quotes what was typed).
+pub fn json_text(text: &str) -> Value {
+    let trimmed = text.trim();
+    if trimmed.is_empty() {
+        return Value::Null;
+    }
+    let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
+    match number.parse::<serde_json::Number>() {
+        Ok(n) => Value::Number(n),
+        Err(_) => Value::String(trimmed.to_string()),
+    }
+}
+
+/// Where [`GroupAction::AddEvent`] puts a new event: the middle of the horizon, on a whole
+/// second when the horizon is long enough.
+fn add_at_us(horizon_us: u64) -> u64 {
+    let mid = horizon_us / 2;
+    if mid >= 2_000_000 {
+        mid / 1_000_000 * 1_000_000
+    } else {
+        mid
+    }
+}
+
+/// The settings a share group cannot have, put back to what it can (docs/model.md §11).
+pub(crate) fn make_shareable(s: &mut Scenario) {
+    s.consumption = Consumption::ShareGroup;
+    s.worker_pool = false;
+    s.client = Client::JavaClassic;
+    if ![
+        Strategy::AutoCommit,
+        Strategy::CommitSyncBatch,
+        Strategy::CommitAsyncBatch,
+        Strategy::CommitSyncRecord,
+    ]
+    .contains(&s.strategy)
+    {
+        s.strategy = Strategy::AutoCommit;
+    }
+    if matches!(s.on_error, OnError::SeekToFailed | OnError::Stop) {
+        s.on_error = OnError::LogAndContinue;
+    }
+}
+
+/// The event `kind` at `at_us` for `member`, with the fields of `like` that this kind has
+/// (the others at their defaults, so that the event equals its own JSON form).
+fn event_like(like: Option<&GroupEvent>, kind: GroupEventKind, at_us: u64, member: u16) -> GroupEvent {
+    let mut e = GroupEvent::new(at_us, member, kind);
+    if let Some(old) = like {
+        use GroupEventKind::*;
+        if matches!(kind, Crash | Shutdown | Deploy) {
+            e.restart_after_us = old.restart_after_us;
+        }
+        if matches!(kind, Shutdown | Deploy) {
+            e.shutdown_mode = old.shutdown_mode;
+        }
+        if kind == Hang {
+            e.duration_us = old.duration_us;
+        }
+        if kind == Deploy {
+            e.deploy_step_us = old.deploy_step_us;
+        }
+    }
+    e
+}
+
+impl GroupState {
+    /// The reducer: the state after `action`. Returns `self` itself (the same `Rc`) when
+    /// nothing changes, so the page skips a render.
+    pub fn apply(self: Rc<Self>, action: GroupAction) -> Rc<Self> {
+        let next = match action {
+            GroupAction::SetField { key, text } => {
+                let value = json_text(&text);
+                self.try_change(key, Some(text), |s| s.set_key(key, &value))
+            }
+            GroupAction::SetValue { key, value } => self.try_change(key, None, |s| s.set_key(key, &value)),
+            GroupAction::SetShare(on) => self.try_change("consumption", None, |s| {
+                if on {
+                    make_shareable(s);
+                } else {
+                    s.consumption = Consumption::ConsumerGroup;
+                }
+                Ok(())
+            }),
+            GroupAction::MoveEvent { index, at_us } => {
+                let key = event_key(index, "at_ms");
+                let at_us = at_us.min(self.scenario.horizon_us);
+                if self.scenario.group_events.get(index).is_none_or(|e| e.at_us == at_us) {
+                    return self;
+                }
+                let mut next = self.try_events(&key, None, |events| {
+                    events[index].at_us = at_us;
+                    Ok(())
+                });
+                // The field shows the instant again (the slider and the chart moved it).
+                if next.error(&key).is_none() {
+                    put(&mut next.drafts, &key, None);
+                }
+                next
+            }
+            GroupAction::SetEventText { index, field, text } => {
+                if index >= self.scenario.group_events.len() {
+                    return self;
+                }
+                let value = json_text(&text);
+                let key = event_key(index, field);
+                self.try_change(&key, Some(text), |s| {
+                    let mut list = s.get(EVENTS_FIELD).unwrap_or(Value::Null);
+                    if let Some(item) = list.get_mut(index).and_then(Value::as_object_mut) {
+                        item.insert(field.to_string(), value);
+                    }
+                    s.set_key(EVENTS_FIELD, &list)
+                })
+            }
+            GroupAction::SetEventKind { index, kind } => {
+                let Some(old) = self.scenario.group_events.get(index).copied() else { return self };
+                let members = self.scenario.members;
+                let member = match kind {
+                    // A join adds a member: the next N no event has added yet.
+                    GroupEventKind::Join => (self.scenario.member_count() + 1) as u16,
+                    _ if u32::from(old.member) > members || old.member == 0 => 1,
+                    _ => old.member,
+                };
+                let mut next = self.try_events(&event_key(index, "kind"), None, |events| {
+                    events[index] = event_like(Some(&old), kind, old.at_us, member);
+                    Ok(())
+                });
+                next.forget_event_fields();
+                next
+            }
+            GroupAction::SetEventMember { index, member } => {
+                if index >= self.scenario.group_events.len() {
+                    return self;
+                }
+                self.try_events(&event_key(index, "member"), None, |events| {
+                    events[index].member = member;
+                    Ok(())
+                })
+            }
+            GroupAction::SetEventMode { index, mode } => {
+                if index >= self.scenario.group_events.len() {
+                    return self;
+                }
+                self.try_events(&event_key(index, "shutdown_mode"), None, |events| {
+                    events[index].shutdown_mode = mode;
+                    Ok(())
+                })
+            }
+            GroupAction::AddEvent(kind) => self.add_event(kind),
+            GroupAction::RemoveEvent(index) => {
+                if index >= self.scenario.group_events.len() {
+                    return self;
+                }
+                let mut next = self.try_events(EVENTS_FIELD, None, |events| {
+                    events.remove(index);
+                    Ok(())
+                });
+                if next.scenario.group_events.len() < self.scenario.group_events.len() {
+                    next.forget_event_fields();
+                }
+                next
+            }
+            GroupAction::SetCrash(us) => {
+                let us = us.clamp(1, self.scenario.horizon_us);
+                if us == self.crash_at_us
+                    && self.error(CRASH_FIELD).is_none()
+                    && note(&self.drafts, CRASH_FIELD).is_none()
+                {
+                    return self;
+                }
+                let mut next = (*self).clone();
+                next.crash_at_us = us;
+                put(&mut next.drafts, CRASH_FIELD, None);
+                put(&mut next.errors, CRASH_FIELD, None);
+                next
+            }
+            GroupAction::SetCrashText(text) => {
+                let mut next = (*self).clone();
+                match crate::text::parse_seconds(&text) {
+                    Ok(us) if (1..=self.scenario.horizon_us).contains(&us) => {
+                        next.crash_at_us = us;
+                        put(&mut next.errors, CRASH_FIELD, None);
+                    }
+                    _ => {
+                        let message = format!(
+                            "crash of the whole group at (s): must be a number of seconds in (0, {}] with at most 6 decimals (got \"{}\"); the crash stays at {} s",
+                            crate::text::seconds_text(self.scenario.horizon_us),
+                            text.trim(),
+                            crate::text::seconds_text(self.crash_at_us)
+                        );
+                        put(&mut next.errors, CRASH_FIELD, Some(message));
+                    }
+                }
+                put(&mut next.drafts, CRASH_FIELD, Some(text));
+                next
+            }
+            GroupAction::SetPartition(p) => {
+                GroupState { partition: p.min(self.scenario.partitions - 1), ..(*self).clone() }
+            }
+            GroupAction::SetStripFrom(offset) => GroupState {
+                strip_from: offset.min(offset_window_sim::scenario::MAX_OFFSET),
+                ..(*self).clone()
+            },
+            GroupAction::LoadPreset(index) => match super::presets::input(index) {
+                Some(input) => GroupState {
+                    preset: Some(index),
+                    projector: self.projector,
+                    ..GroupState::with_scenario(input.scenario, input.crash_at_us)
+                },
+                None => return self,
+            },
+            GroupAction::SetProjector(on) => GroupState { projector: on, ..(*self).clone() },
+            GroupAction::Restore(state) => *state,
+            GroupAction::Reset => GroupState { projector: self.projector, ..GroupState::default() },
+        };
+        if next == *self {
+            self
+        } else {
+            Rc::new(next)
+        }
+    }
+
+    /// [`GroupAction::AddEvent`]: `kind` at the middle of the horizon for the last member
+    /// present at t = 0 (a join: the next new member), or, if that member is down then, the
+    /// first member it can reach; refused with the core's message when none can.
+    fn add_event(&self, kind: GroupEventKind) -> GroupState {
+        let s = &self.scenario;
+        if s.group_events.len() >= offset_window_sim::events::MAX_GROUP_EVENTS {
+            let e = ScenarioError::at(EVENTS_FIELD, "holds at most 64 events");
+            return self.refuse(EVENTS_FIELD, None, &e);
+        }
+        let at_us = add_at_us(s.horizon_us);
+        let candidates: Vec<u16> = match kind {
+            GroupEventKind::Join => vec![(s.member_count() + 1) as u16],
+            GroupEventKind::Deploy => vec![1],
+            _ => (1..=s.member_count() as u16).rev().collect(),
+        };
+        let mut last_error = None;
+        for member in candidates {
+            let mut candidate = s.clone();
+            candidate.group_events.push(event_like(None, kind, at_us, member));
+            match check(&candidate) {
+                Ok(()) => {
+                    let mut next = self.accept(EVENTS_FIELD, None, candidate);
+                    next.forget_event_fields();
+                    return next;
+                }
+                Err(e) => last_error = Some(e),
+            }
+        }
+        let e = last_error.unwrap_or_else(|| ScenarioError::at(EVENTS_FIELD, "no member to add it for"));
+        self.refuse(EVENTS_FIELD, None, &e)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn apply(state: GroupState, actions: impl IntoIterator<Item = GroupAction>) -> GroupState {
+        let mut s = Rc::new(state);
+        for a in actions {
+            s = s.apply(a);
+        }
+        Rc::unwrap_or_clone(s)
+    }
+
+    #[test]
+    fn the_defaults_are_reference_g1() {
+        let s = GroupState::default();
+        assert_eq!((s.scenario.partitions, s.scenario.members), (2, 2));
+        assert_eq!(s.scenario.group_events, vec![GroupEvent::new(8_200_000, 2, GroupEventKind::Crash)]);
+        assert_eq!(s.event_text(0, "at_ms"), "8200");
+        assert!(!s.share());
+    }
+
+    #[test]
+    fn dragging_an_event_changes_its_instant_and_the_run() {
+        let s = apply(GroupState::default(), [GroupAction::MoveEvent { index: 0, at_us: 10_000_001 }]);
+        assert_eq!(s.scenario.group_events[0].at_us, 10_000_001);
+        assert_eq!(s.event_text(0, "at_ms"), "10000.001");
+        let group = simulate(&s.scenario).unwrap().group.unwrap();
+        assert_eq!(group.partitions[1].duplicated, 25, "the worst instant of G1's sweep");
+        // Past the horizon: clamped to it.
+        let s = apply(s, [GroupAction::MoveEvent { index: 0, at_us: 99_000_000 }]);
+        assert_eq!(s.scenario.group_events[0].at_us, 60_000_000);
+        // The same instant again: the same state, no render.
+        let same = Rc::new(s.clone());
+        assert!(Rc::ptr_eq(
+            &same,
+            &same.clone().apply(GroupAction::MoveEvent { index: 0, at_us: 60_000_000 })
+        ));
+    }
+
+    #[test]
+    fn a_move_that_reaches_a_member_while_it_is_down_is_refused_naming_the_event() {
+        // consumer-2 crashes at 8.2 s and is down for good: a second crash of it after that is
+        // refused by the run; before it, it is fine.
+        let s = apply(
+            GroupState::default(),
+            [
+                GroupAction::AddEvent(GroupEventKind::Hang),
+                GroupAction::SetEventMember { index: 1, member: 2 },
+            ],
+        );
+        assert_eq!(s.scenario.group_events.len(), 2);
+        let hang_at = s.scenario.group_events[1].at_us;
+        assert_eq!(hang_at, 30_000_000, "added at the middle of the horizon");
+        assert_eq!(s.scenario.group_events[1].member, 1, "consumer-2 is down then: refused");
+        let e = s.event_error(1, "member").unwrap();
+        assert!(e.starts_with("event 2 (consumer-1 hangs"), "{e}");
+        assert!(e.contains("consumer-2 is down at 30000 ms"), "{e}");
+        let s = apply(s, [GroupAction::MoveEvent { index: 1, at_us: 5_000_000 }]);
+        let s = apply(s, [GroupAction::SetEventMember { index: 1, member: 2 }]);
+        assert_eq!(s.scenario.group_events[1].member, 2, "before its crash consumer-2 can hang");
+        assert!(s.event_error(1, "member").is_none());
+    }
+
+    #[test]
+    fn adding_and_removing_events() {
+        let s = apply(
+            GroupState::default(),
+            [
+                GroupAction::AddEvent(GroupEventKind::Join),
+                GroupAction::AddEvent(GroupEventKind::Shutdown),
+                GroupAction::AddEvent(GroupEventKind::Deploy),
+            ],
+        );
+        let kinds: Vec<_> = s.scenario.group_events.iter().map(|e| (e.kind, e.member)).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                (GroupEventKind::Crash, 2),
+                (GroupEventKind::Join, 3),
+                // consumer-3 (the joined member) is the last one: the shutdown is for it.
+                (GroupEventKind::Shutdown, 3),
+                // A deploy reaches every member, consumer-2 is down: refused.
+            ]
+        );
+        assert!(s.error(EVENTS_FIELD).unwrap().contains("is down"), "{:?}", s.errors);
+        let s = apply(s, [GroupAction::RemoveEvent(0)]);
+        assert_eq!(s.scenario.group_events.len(), 2);
+        assert_eq!(s.scenario.group_events[0].kind, GroupEventKind::Join);
+        assert!(s.error(EVENTS_FIELD).is_none(), "messages about the old indices are gone");
+        let s = apply(s, [GroupAction::RemoveEvent(0)]);
+        // Removing the join leaves the shutdown of consumer-3 with nobody: refused.
+        assert_eq!(s.scenario.group_events.len(), 2);
+        assert!(
+            s.error(EVENTS_FIELD).unwrap().contains("consumer-3")
+                || s.error(EVENTS_FIELD).unwrap().contains("member")
+        );
+        let s = apply(s, [GroupAction::RemoveEvent(1), GroupAction::RemoveEvent(0)]);
+        assert!(s.scenario.group_events.is_empty());
+        assert!(simulate(&s.scenario).unwrap().group.unwrap().handovers.is_empty());
+    }
+
+    #[test]
+    fn event_fields_are_checked_by_the_core_and_named_in_words() {
+        let s = apply(
+            GroupState::default(),
+            [GroupAction::SetEventText { index: 0, field: "at_ms", text: "-5".into() }],
+        );
+        assert_eq!(s.scenario, default_scenario());
+        assert_eq!(s.event_text(0, "at_ms"), "-5", "shown as typed");
+        let e = s.event_error(0, "at_ms").unwrap();
+        assert!(e.starts_with("event 1 (consumer-2 crashes at 8.200 s), instant (ms): must be"), "{e}");
+        assert!(e.contains("0 to 86400000"), "{e}");
+        let s = apply(s, [GroupAction::SetEventText { index: 0, field: "at_ms", text: "70000".into() }]);
+        let e = s.event_error(0, "at_ms").unwrap();
+        assert!(e.contains("within the horizon") && !e.contains("horizon_ms"), "{e}");
+        let s = apply(
+            s,
+            [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "10000".into() }],
+        );
+        assert_eq!(s.scenario.group_events[0].restart_after_us, Some(10_000_000));
+        let s =
+            apply(s, [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "".into() }]);
+        assert_eq!(s.scenario.group_events[0].restart_after_us, None, "empty: never");
+        let s = apply(
+            s,
+            [
+                GroupAction::SetEventKind { index: 0, kind: GroupEventKind::Shutdown },
+                GroupAction::SetEventMode { index: 0, mode: ShutdownMode::Abrupt },
+            ],
+        );
+        assert_eq!(s.scenario.group_events[0].shutdown_mode, ShutdownMode::Abrupt);
+        let g = simulate(&s.scenario).unwrap().group.unwrap();
+        assert_eq!(g.partitions[1].lost, 5, "G2 abrupt");
+    }
+
+    #[test]
+    fn numeric_fields_and_the_share_toggle() {
+        let s = apply(GroupState::default(), [GroupAction::SetField { key: "partitions", text: "0".into() }]);
+        let e = s.error("partitions").unwrap();
+        assert!(e.starts_with("partitions of orders: must be a whole number from 1 to 64 (got 0)"), "{e}");
+        let s = apply(
+            s,
+            [
+                GroupAction::SetValue { key: "worker_pool", value: Value::Bool(true) },
+                GroupAction::SetShare(true),
+            ],
+        );
+        assert!(s.share());
+        assert!(!s.scenario.worker_pool, "a share consumer has no pool");
+        assert_eq!(s.crash_at_us, 8_200_000);
+        let s = apply(s, [GroupAction::SetCrash(99_000_000), GroupAction::SetPartition(7)]);
+        assert_eq!((s.crash_at_us, s.partition), (60_000_000, 1));
+        let s = apply(s, [GroupAction::SetCrashText("61".into())]);
+        assert_eq!(s.crash_at_us, 60_000_000);
+        assert!(s.error(CRASH_FIELD).unwrap().contains("stays at 60.000 s"));
+        let s = apply(s, [GroupAction::SetShare(false)]);
+        assert!(!s.share() && s.scenario.group_mode());
+    }
+
+    #[test]
+    fn presets_load_and_reset_keeps_the_screen() {
+        let i = super::super::presets::by_name("s11-s3-three-members-one-partition").unwrap();
+        let s = apply(GroupState::default(), [GroupAction::SetProjector(true), GroupAction::LoadPreset(i)]);
+        assert!(s.share() && s.projector && s.preset == Some(i));
+        assert_eq!(s.crash_at_us, 12_000_000);
+        let s = apply(s, [GroupAction::SetField { key: "members", text: "4".into() }]);
+        assert_eq!(s.preset, None, "a changed scenario is no longer the preset");
+        let s = apply(s, [GroupAction::Reset]);
+        assert!(s.projector);
+        assert_eq!(s.scenario, default_scenario());
+    }
+}

@@ -1,0 +1,365 @@
+//! The group page's comparisons, as HTML handed to the browser in one string (as the
+//! consumer page's, [`crate::compare`]): the same events under each protocol and assignor,
+//! dynamic and static (`compare::compare_group`, docs/model.md §10), and the same share
+//! group under each acknowledgement mode and commit strategy (`compare::compare_share`,
+//! §11), the latter simulated once per scenario and read at any crash instant.
+
+use super::words::duration_text;
+use crate::compare::escape;
+use crate::text::fixed;
+use offset_window_sim::compare::GroupComparisonRow;
+use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
+use offset_window_sim::share_report::ShareSummary;
+use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
+
+/// The core's protocol words for the classic assignor `a` (`compare::compare_group`'s rows).
+fn classic_words(a: Assignor) -> &'static str {
+    match a {
+        Assignor::Range => "classic, range (eager)",
+        Assignor::RoundRobin => "classic, round robin (eager)",
+        Assignor::CooperativeSticky => "classic, cooperative sticky",
+    }
+}
+
+/// Whether a group comparison row is what the page shows now.
+pub fn group_row_is_current(row: &GroupComparisonRow, s: &Scenario) -> bool {
+    let protocol = match s.client {
+        Client::JavaConsumerProtocol => "consumer protocol (KIP-848)",
+        Client::JavaConsumerProtocolPreFix => return false, // its rows use the fixed client
+        _ => classic_words(s.assignment_strategy),
+    };
+    row.protocol == protocol && row.static_membership == s.static_membership
+}
+
+/// The group comparison as HTML: one row per protocol and membership, the one shown above
+/// marked (`aria-current`).
+pub fn group_table_html(rows: &[GroupComparisonRow], s: &Scenario) -> String {
+    let mut out = String::from(concat!(
+        r#"<table id="group-compare-table" class="cmp"><thead><tr><th scope="col">protocol · membership</th>"#,
+        r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">stalled (all partitions)</th>"#,
+        r#"<th scope="col">rebalances</th></tr></thead><tbody>"#
+    ));
+    for row in rows {
+        let current = group_row_is_current(row, s);
+        out.push_str(&format!(
+            r#"<tr data-lost="{}" data-duplicated="{}" data-rebalances="{}"{}><th scope="row">{} · {}{}</th><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td></tr>"#,
+            row.lost,
+            row.duplicated,
+            row.rebalances,
+            if current { r#" class="current" aria-current="true""# } else { "" },
+            escape(row.protocol),
+            if row.static_membership { "static (group.instance.id)" } else { "dynamic" },
+            if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
+            row.lost,
+            row.duplicated,
+            duration_text(row.stalled_us),
+            row.rebalances
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// One row of the share comparison: an acknowledgement mode, a strategy and its run.
+#[derive(Clone, Debug)]
+pub struct ShareRow {
+    /// `share.acknowledgement.mode`.
+    pub mode: ShareAcknowledgementMode,
+    /// When acknowledgements are sent.
+    pub strategy: Strategy,
+    /// The scenario's run under them.
+    pub run: Run,
+}
+
+/// The four strategies a share consumer has (docs/model.md §11.3), in the table's order.
+pub const SHARE_STRATEGIES: [Strategy; 4] =
+    [Strategy::AutoCommit, Strategy::CommitSyncBatch, Strategy::CommitAsyncBatch, Strategy::CommitSyncRecord];
+
+/// What a strategy means for a share consumer, in words.
+pub fn share_strategy_words(s: Strategy) -> &'static str {
+    match s {
+        Strategy::AutoCommit => "with the next poll()",
+        Strategy::CommitSyncBatch => "commitSync() after each batch",
+        Strategy::CommitAsyncBatch => "commitAsync() after each batch",
+        Strategy::CommitSyncRecord => "commitSync() after each record",
+        other => other.label(),
+    }
+}
+
+/// The share group under each acknowledgement mode and strategy (as
+/// `compare::compare_share` runs them), each simulated once; rows the core refuses are left
+/// out.
+pub fn share_runs(s: &Scenario) -> Vec<ShareRow> {
+    let mut rows = Vec::new();
+    for &mode in ShareAcknowledgementMode::ALL {
+        for strategy in SHARE_STRATEGIES {
+            let variant = Scenario { share_acknowledgement_mode: mode, strategy, ..s.clone() };
+            if variant.validate().is_err() {
+                continue;
+            }
+            if let Ok(run) = simulate(&variant) {
+                rows.push(ShareRow { mode, strategy, run });
+            }
+        }
+    }
+    rows
+}
+
+/// The share comparison at `crash_at_us` as HTML, the row shown above marked.
+pub fn share_table_html(rows: &[ShareRow], s: &Scenario, crash_at_us: u64) -> String {
+    let mut out = String::from(concat!(
+        r#"<table id="share-compare-table" class="cmp"><thead><tr><th scope="col">acknowledgement · sent</th>"#,
+        r#"<th scope="col">lost</th><th scope="col">delivered again</th><th scope="col">worst</th>"#,
+        r#"<th scope="col">processed</th><th scope="col">waiting for commits</th></tr></thead><tbody>"#
+    ));
+    for row in rows {
+        let summary = ShareSummary::new(&row.run, crash_at_us);
+        let current = row.mode == s.share_acknowledgement_mode && row.strategy == s.strategy;
+        let mode = match row.mode {
+            ShareAcknowledgementMode::Implicit => "implicit",
+            ShareAcknowledgementMode::Explicit => "explicit (acknowledge() each record)",
+        };
+        out.push_str(&format!(
+            r#"<tr data-lost="{}" data-duplicated="{}" data-processed="{}"{}><th scope="row">{} · {}{}</th><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} %</td></tr>"#,
+            summary.at_crash.lost,
+            summary.at_crash.duplicated,
+            summary.processed,
+            if current { r#" class="current" aria-current="true""# } else { "" },
+            mode,
+            escape(share_strategy_words(row.strategy)),
+            if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
+            summary.at_crash.lost,
+            summary.at_crash.duplicated,
+            summary.worst_duplicated,
+            summary.processed,
+            fixed(row.run.blocked_on_commits() * 100.0, 1)
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// One side of the "consumer group vs share group" comparison: the same workload and the
+/// same group events run as a consumer group (docs/model.md §10) and as a share group (§11).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct VersusRow {
+    /// The share group's side.
+    pub share: bool,
+    /// Records lost by the horizon: a consumer group's at its handovers (§10.7); a share
+    /// group's records that ended with no run (archived, rejected, §11.5).
+    pub lost: u64,
+    /// Runs of records that had run before, all partitions, within the horizon (the same
+    /// count for both: a record's second, third, … completed run).
+    pub processed_twice: u64,
+    /// Completed runs within the horizon, all partitions.
+    pub processed: u64,
+    /// The horizon, µs (for the throughput).
+    pub horizon_us: u64,
+}
+
+impl VersusRow {
+    /// Completed runs per second of simulated time.
+    pub fn per_s(&self) -> f64 {
+        self.processed as f64 * 1e6 / self.horizon_us.max(1) as f64
+    }
+}
+
+/// The runs completed within the horizon and how many of them were repeats, from the
+/// `RecordDurable` marks (one per completed run).
+fn runs(run: &Run) -> (u64, u64) {
+    let mut seen = std::collections::HashSet::new();
+    let (mut processed, mut again) = (0, 0);
+    for m in run.marks.iter().take_while(|m| m.at_us <= run.scenario.horizon_us) {
+        if let offset_window_sim::MarkKind::RecordDurable { offset } = m.kind {
+            processed += 1;
+            if !seen.insert((m.partition, offset)) {
+                again += 1;
+            }
+        }
+    }
+    (processed, again)
+}
+
+/// The scenario's workload and events as a consumer group and as a share group; a side the
+/// core refuses (an event only one kind of group can have) is left out.
+pub fn versus(s: &Scenario) -> Vec<VersusRow> {
+    let mut consumer = s.clone();
+    consumer.consumption = offset_window_sim::scenario::Consumption::ConsumerGroup;
+    if matches!(consumer.on_error, OnError::Release | OnError::Reject) {
+        consumer.on_error = OnError::LogAndContinue;
+    }
+    let mut share = s.clone();
+    super::state::make_shareable(&mut share);
+    let mut rows = Vec::new();
+    for (is_share, scenario) in [(false, consumer), (true, share)] {
+        if scenario.validate().is_err() {
+            continue;
+        }
+        let Ok(run) = simulate(&scenario) else { continue };
+        let (processed, processed_twice) = runs(&run);
+        let lost = if is_share {
+            ShareSummary::new(&run, scenario.horizon_us).at_crash.lost
+        } else {
+            run.group.as_ref().map_or(0, |g| g.lost())
+        };
+        rows.push(VersusRow {
+            share: is_share,
+            lost,
+            processed_twice,
+            processed,
+            horizon_us: scenario.horizon_us,
+        });
+    }
+    rows
+}
+
+/// The comparison as HTML, the kind of group shown above marked.
+pub fn versus_html(rows: &[VersusRow], share_shown: bool) -> String {
+    let mut out = String::from(concat!(
+        r#"<table id="versus-table" class="cmp"><thead><tr><th scope="col">the same workload and events as</th>"#,
+        r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">processed</th>"#,
+        r#"<th scope="col">throughput</th></tr></thead><tbody>"#
+    ));
+    for row in rows {
+        let current = row.share == share_shown;
+        out.push_str(&format!(
+            r#"<tr data-kind="{}" data-lost="{}" data-duplicated="{}" data-processed="{}"{}><th scope="row">{}{}</th><td class="n">{}</td><td class="n">{}</td><td class="n">{}</td><td class="n">{} records/s</td></tr>"#,
+            if row.share { "share" } else { "consumer" },
+            row.lost,
+            row.processed_twice,
+            row.processed,
+            if current { r#" class="current" aria-current="true""# } else { "" },
+            if row.share { "a share group (KafkaShareConsumer)" } else { "a consumer group (KafkaConsumer)" },
+            if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
+            row.lost,
+            row.processed_twice,
+            row.processed,
+            fixed(row.per_s(), 1)
+        ));
+    }
+    out.push_str("</tbody></table>");
+    out
+}
+
+/// The options of a named-choice key the group page shows: (JSON name, words), for a share
+/// group (`share`) or a consumer group.
+pub fn choice_options(key: &str, share: bool) -> Vec<(&'static str, &'static str)> {
+    use offset_window_sim::scenario::{OffsetReset, OnRevoke};
+    fn all<T: Copy>(
+        list: &[T],
+        name: fn(T) -> &'static str,
+        label: fn(T) -> &'static str,
+    ) -> Vec<(&'static str, &'static str)> {
+        list.iter().map(|&v| (name(v), label(v))).collect()
+    }
+    match key {
+        "client" => all(Client::ALL, Client::name, Client::label),
+        "partition.assignment.strategy" => all(Assignor::ALL, Assignor::name, Assignor::label),
+        "strategy" if share => {
+            SHARE_STRATEGIES.iter().map(|&s| (s.name(), share_strategy_words(s))).collect()
+        }
+        "strategy" => all(Strategy::ALL, Strategy::name, Strategy::label),
+        "on_revoke" => all(OnRevoke::ALL, OnRevoke::name, OnRevoke::label),
+        "share.acknowledgement.mode" => all(
+            ShareAcknowledgementMode::ALL,
+            ShareAcknowledgementMode::name,
+            ShareAcknowledgementMode::label,
+        ),
+        "share.auto.offset.reset" => all(OffsetReset::ALL, OffsetReset::name, OffsetReset::label),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offset_window_sim::compare::{compare_group, compare_share};
+
+    #[test]
+    fn the_group_table_is_the_cores_comparison_with_one_row_current() {
+        let s = super::super::state::default_scenario();
+        let rows = compare_group(&s).unwrap();
+        assert_eq!(rows.len(), 8);
+        assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &s)).count(), 1);
+        let html = group_table_html(&rows, &s);
+        assert_eq!(html.matches("<tr data-lost").count(), 8);
+        assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+        assert!(html.contains("classic, range (eager) · dynamic<strong"), "{html}");
+        // G1 as shown: 15 processed twice, one rebalance.
+        assert!(
+            html.contains(r#"data-lost="0" data-duplicated="15" data-rebalances="1" class="current""#),
+            "{html}"
+        );
+        for a in Assignor::ALL {
+            for static_membership in [false, true] {
+                let v = Scenario { assignment_strategy: *a, static_membership, ..s.clone() };
+                assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &v)).count(), 1, "{a:?}");
+            }
+        }
+        let kip = Scenario { client: Client::JavaConsumerProtocol, ..s };
+        assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &kip)).count(), 1);
+    }
+
+    #[test]
+    fn the_share_table_equals_the_cores_comparison_at_any_crash() {
+        let i = super::super::presets::by_name("share-hang-waits-for-the-lock").unwrap();
+        let s = super::super::presets::input(i).unwrap().scenario;
+        let rows = share_runs(&s);
+        for crash in [1_000_001, 20_000_000, 45_000_000] {
+            let core = compare_share(&s, crash).unwrap();
+            assert_eq!(rows.len(), core.len());
+            for (row, c) in rows.iter().zip(&core) {
+                let ours = ShareSummary::new(&row.run, crash);
+                assert_eq!((row.mode.name(), row.strategy.name()), (c.acknowledgement_mode, c.strategy));
+                assert_eq!(
+                    (ours.at_crash.lost, ours.at_crash.duplicated, ours.worst_duplicated, ours.processed),
+                    (c.lost, c.duplicated, c.worst_duplicated, c.processed)
+                );
+            }
+            let html = share_table_html(&rows, &s, crash);
+            assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+            assert!(!html.contains("auto_commit") && !html.contains("commit_sync"), "words: {html}");
+        }
+    }
+
+    #[test]
+    fn consumer_group_versus_share_group_on_g1() {
+        // G1 (docs/model.md §10.7): the consumer group repeats orders-1's 15 uncommitted
+        // records after the session timeout; a share group releases the crashed member's
+        // records at once (§11.4), so what was processed and not yet accepted runs again.
+        let s = super::super::state::default_scenario();
+        let rows = versus(&s);
+        assert_eq!(rows.len(), 2);
+        let (c, sh) = (&rows[0], &rows[1]);
+        assert!(!c.share && sh.share);
+        let g = simulate(&s).unwrap().group.unwrap();
+        assert_eq!(
+            (c.lost, c.processed_twice),
+            (g.lost(), g.duplicated()),
+            "the marks agree with the report"
+        );
+        assert_eq!(c.processed_twice, 15);
+        assert!(sh.processed_twice < c.processed_twice, "{sh:?}");
+        assert!(sh.processed > c.processed, "no 45 s stall: {sh:?} vs {c:?}");
+        let html = versus_html(&rows, false);
+        assert!(html.contains(r#"data-kind="consumer" data-lost="0" data-duplicated="15""#), "{html}");
+        assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+    }
+
+    #[test]
+    fn every_choice_has_options_in_words() {
+        for (key, _, shown) in super::super::words::CHOICES {
+            for share in [false, true] {
+                if shown.on(share) {
+                    let options = choice_options(key, share);
+                    assert!(options.len() >= 2, "{key}");
+                    // Words, not the JSON names (a label may quote a client's call, `store_offsets()`).
+                    assert!(
+                        options.iter().all(|(_, l)| !l.contains('_') || l.contains("()")),
+                        "{key}: {options:?}"
+                    );
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,313 @@
+//! The group page's state in the URL fragment, so that a link reproduces what the reader
+//! sees: `#group_events=%5B…%5D&partition.assignment.strategy=cooperative-sticky`. Only what
+//! differs from the page's defaults (reference G1) is written: scenario keys with their JSON
+//! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::url`]), then
+//! the share crash in µs (`crash_at_us`), the share strip's partition and first offset
+//! (`partition`, `from`), and `projector=1`. Reading goes through the reducer, so a bad
+//! value in a link shows the same message as a bad value typed into its field, as a notice
+//! naming it; nothing in a link can make the page panic.
+
+use super::state::{default_scenario, GroupAction, GroupState};
+use crate::url::{decode, encode};
+use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
+use offset_window_sim::Scenario;
+use serde_json::Value;
+use std::rc::Rc;
+
+/// The key of the share group's crash instant, µs.
+pub const CRASH_KEY: &str = "crash_at_us";
+/// The key of the share strip's partition (`orders-N`: N).
+pub const PARTITION_KEY: &str = "partition";
+/// The key of the share strip's first offset.
+pub const FROM_KEY: &str = "from";
+/// The key of projector mode (`projector=1`).
+pub const PROJECTOR_KEY: &str = "projector";
+
+fn text(value: Option<Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s,
+        Some(other) => other.to_string(),
+        None => String::new(),
+    }
+}
+
+/// The scenario's part of a fragment: its keys that differ from the page's defaults (the
+/// costly part: the page memoises it on the scenario).
+pub fn scenario_fragment(scenario: &Scenario) -> String {
+    let defaults = default_scenario();
+    KEYS.iter()
+        .filter(|k| scenario.get(k.name) != defaults.get(k.name))
+        .map(|k| format!("{}={}", k.name, encode(&text(scenario.get(k.name)))))
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// A whole fragment from the scenario's part ([`scenario_fragment`]) and the rest of
+/// `state` (its scenario is not read).
+pub fn join(scenario_part: &str, state: &GroupState) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    if !scenario_part.is_empty() {
+        parts.push(scenario_part.to_string());
+    }
+    if state.crash_at_us != DEFAULT_CRASH_AT_US {
+        parts.push(format!("{CRASH_KEY}={}", state.crash_at_us));
+    }
+    if state.partition != 0 {
+        parts.push(format!("{PARTITION_KEY}={}", state.partition));
+    }
+    if state.strip_from != 0 {
+        parts.push(format!("{FROM_KEY}={}", state.strip_from));
+    }
+    if state.projector {
+        parts.push(format!("{PROJECTOR_KEY}=1"));
+    }
+    parts.join("&")
+}
+
+/// The fragment of a whole page state.
+pub fn state_fragment(state: &GroupState) -> String {
+    join(&scenario_fragment(&state.scenario), state)
+}
+
+/// A link's value as JSON: what it parses as, else the text itself (so that the core's
+/// message quotes it).
+fn link_value(text: &str) -> Value {
+    serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_string()))
+}
+
+/// The state a fragment describes: the defaults, then the link's scenario keys applied as
+/// the reader would set them — over and over while one more of them is taken, since one key
+/// may need another first (`members` before the events naming a new member, or after the
+/// events that named a removed one) — then the crash, the strip and the screen. A value the
+/// page refuses or does not know leaves a notice naming it.
+pub fn state_from(fragment: &str) -> GroupState {
+    let pairs: Vec<(String, String)> = fragment
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect();
+    let mut state = Rc::new(GroupState::default());
+    let mut notices = Vec::new();
+    let mut pending: Vec<(&'static str, String)> = Vec::new();
+    let mut rest: Vec<(String, String)> = Vec::new();
+    for (key, value) in pairs {
+        match key_spec(&key) {
+            Some(spec) => pending.push((spec.name, value)),
+            None if [CRASH_KEY, PARTITION_KEY, FROM_KEY, PROJECTOR_KEY].contains(&key.as_str()) => {
+                rest.push((key, value))
+            }
+            None => {
+                notices.push(format!("The link's {key}={value} was not used: the page has no such setting."))
+            }
+        }
+    }
+    // At most one pass per key: each pass that changes nothing ends it.
+    for _ in 0..=pending.len() {
+        let before = pending.len();
+        pending.retain(|(key, value)| {
+            let next = state.clone().apply(GroupAction::SetValue { key, value: link_value(value) });
+            let taken = next.error(key).is_none();
+            if taken {
+                state = next;
+            }
+            !taken
+        });
+        if pending.len() == before {
+            break;
+        }
+    }
+    for (key, value) in &pending {
+        let next = state.clone().apply(GroupAction::SetValue { key, value: link_value(value) });
+        let message = next.error(key).cloned().unwrap_or_default();
+        notices.push(format!(
+            "The link's {key}={value} was not used, the page shows the last good value instead: {message}"
+        ));
+    }
+    for (key, value) in rest {
+        let horizon = state.scenario.horizon_us;
+        let partitions = state.scenario.partitions;
+        let action = match key.as_str() {
+            CRASH_KEY => match value.parse::<u64>() {
+                Ok(us) => {
+                    if !(1..=horizon).contains(&us) {
+                        notices.push(format!(
+                            "The link's {CRASH_KEY}={value} is outside 1 to {horizon} µs: the crash is put at {} µs.",
+                            us.clamp(1, horizon)
+                        ));
+                    }
+                    GroupAction::SetCrash(us)
+                }
+                Err(_) => {
+                    notices.push(format!(
+                        "The link's {CRASH_KEY}={value} was not used: it is the crash instant in whole µs, from 1 to {horizon}."
+                    ));
+                    continue;
+                }
+            },
+            PARTITION_KEY => match value.parse::<u32>() {
+                Ok(p) if p < partitions => GroupAction::SetPartition(p),
+                _ => {
+                    notices.push(format!(
+                        "The link's {PARTITION_KEY}={value} was not used: the strip shows a partition from 0 to {}.",
+                        partitions - 1
+                    ));
+                    continue;
+                }
+            },
+            FROM_KEY => match value.parse::<u64>() {
+                Ok(o) if o <= offset_window_sim::scenario::MAX_OFFSET => GroupAction::SetStripFrom(o),
+                _ => {
+                    notices.push(format!(
+                        "The link's {FROM_KEY}={value} was not used: the strip's first offset is a whole number from 0 to {}.",
+                        offset_window_sim::scenario::MAX_OFFSET
+                    ));
+                    continue;
+                }
+            },
+            _ => match value.as_str() {
+                "1" | "0" => GroupAction::SetProjector(value == "1"),
+                _ => {
+                    notices.push(format!("The link's {PROJECTOR_KEY}={value} was not used: it is 1 or 0."));
+                    continue;
+                }
+            },
+        };
+        state = state.apply(action);
+    }
+    let mut state = Rc::unwrap_or_clone(state);
+    state.notices = notices;
+    state
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
+    use offset_window_sim::scenario::{Assignor, ShareAcknowledgementMode};
+    use offset_window_sim::Client;
+
+    /// A small deterministic generator (xorshift), so the tests need no RNG crate.
+    struct Gen(u64);
+
+    impl Gen {
+        fn next(&mut self, n: u64) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0 % n
+        }
+    }
+
+    #[test]
+    fn the_defaults_are_an_empty_fragment() {
+        assert_eq!(state_fragment(&GroupState::default()), "");
+        assert_eq!(state_from(""), GroupState::default());
+        let s = GroupState { projector: true, crash_at_us: 20_000_000, ..GroupState::default() };
+        assert_eq!(state_fragment(&s), "crash_at_us=20000000&projector=1");
+    }
+
+    #[test]
+    fn url_round_trip_for_random_states() {
+        let mut g = Gen(0x9e37_79b9_7f4a_7c15);
+        let mut checked = 0;
+        for _ in 0..200 {
+            let mut s = default_scenario();
+            s.partitions = 1 + g.next(6) as u32;
+            s.members = 1 + g.next(4) as u32;
+            s.horizon_us = (20 + g.next(60)) * 1_000_000;
+            s.static_membership = g.next(2) == 1;
+            s.assignment_strategy = Assignor::ALL[g.next(3) as usize];
+            s.client = [Client::JavaClassic, Client::JavaConsumerProtocol][g.next(2) as usize];
+            s.group_events = (0..g.next(3))
+                .map(|_| {
+                    let kind = [GroupEventKind::Crash, GroupEventKind::Hang, GroupEventKind::Shutdown]
+                        [g.next(3) as usize];
+                    let mut e =
+                        GroupEvent::new(g.next(s.horizon_us), 1 + g.next(s.members as u64) as u16, kind);
+                    if kind == GroupEventKind::Shutdown {
+                        e.shutdown_mode = [ShutdownMode::Wakeup, ShutdownMode::Abrupt][g.next(2) as usize];
+                    }
+                    if kind != GroupEventKind::Hang {
+                        e.restart_after_us = (g.next(2) == 1).then(|| g.next(20_000) * 1_000 + 1);
+                    } else {
+                        e.duration_us = 1 + g.next(30_000_000);
+                    }
+                    e
+                })
+                .collect();
+            if g.next(3) == 0 {
+                s.consumption = offset_window_sim::scenario::Consumption::ShareGroup;
+                s.client = Client::JavaClassic;
+                s.share_acknowledgement_mode = ShareAcknowledgementMode::ALL[g.next(2) as usize];
+            }
+            if super::super::state::check(&s).is_err() {
+                continue;
+            }
+            let mut state = GroupState::with_scenario(s, 1 + g.next(20_000_000));
+            state.partition = g.next(state.scenario.partitions as u64) as u32;
+            state.strip_from = g.next(3) * 20;
+            state.projector = g.next(2) == 1;
+            let back = state_from(&state_fragment(&state));
+            assert_eq!(back.notices, Vec::<String>::new(), "{}", state_fragment(&state));
+            assert_eq!(back, state, "{}", state_fragment(&state));
+            checked += 1;
+        }
+        assert!(checked > 60, "only {checked} random states ran");
+    }
+
+    #[test]
+    fn a_link_whose_keys_need_each_other_reads_in_any_order() {
+        // The events name member 3 and members=3 comes after them in the link.
+        let s = state_from("group_events=%5B%7B%22at_ms%22%3A5000%2C%22member%22%3A3%2C%22kind%22%3A%22crash%22%7D%5D&members=3");
+        assert_eq!(s.notices, Vec::<String>::new());
+        assert_eq!(s.scenario.members, 3);
+        assert_eq!(s.scenario.group_events[0].member, 3);
+        // And the other way: members=1 needs G1's event (member 2) gone first.
+        let s = state_from("members=1&group_events=%5B%5D");
+        assert_eq!((s.scenario.members, s.scenario.group_events.len(), s.notices.len()), (1, 0, 0));
+    }
+
+    #[test]
+    fn a_bad_link_names_each_bad_value_and_keeps_a_working_state() {
+        let s = state_from(
+            "#partitions=abc&session.timeout.ms=-5&nonsense=1&group_events=%5B%7B%22at_ms%22%3A1%7D%5D&crash_at_us=99999999999&partition=9&projector=2&from=x",
+        );
+        let all = s.notices.join(" ");
+        for key in [
+            "partitions=abc",
+            "session.timeout.ms=-5",
+            "nonsense",
+            "group_events=",
+            "crash_at_us",
+            "partition=9",
+            "projector=2",
+            "from=x",
+        ] {
+            assert!(all.contains(key), "{key} in {all}");
+        }
+        assert!(all.contains("partitions of orders: must be a whole number from 1 to 64"), "{all}");
+        assert!(all.contains("event 1, what happens: must be one of"), "{all}");
+        assert_eq!(s.scenario, default_scenario());
+        assert_eq!(s.crash_at_us, 60_000_000, "clamped into the horizon");
+    }
+
+    #[test]
+    fn no_input_makes_it_panic() {
+        let mut g = Gen(11);
+        let alphabet: Vec<char> =
+            "#&=%._-0123456789abcdefxyz[]{},:\"\u{e9} crash_at_uspartitionmembersgroup_eventskindat_ms"
+                .chars()
+                .collect();
+        for _ in 0..2_000 {
+            let len = g.next(50) as usize;
+            let text: String = (0..len).map(|_| alphabet[g.next(alphabet.len() as u64) as usize]).collect();
+            let s = state_from(&text);
+            assert!((1..=s.scenario.horizon_us).contains(&s.crash_at_us), "{text}");
+            assert!(super::super::state::check(&s.scenario).is_ok(), "{text}");
+        }
+    }
+}

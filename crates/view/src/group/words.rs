@@ -1,0 +1,328 @@
+//! The group page's words: the fields it shows (Kafka's property names where there are
+//! some, else words), events and handovers said as sentences, durations, and messages that
+//! name a field in words with its range. Every number comes from the core
+//! (docs/model.md §10.7, §11.5); every sentence is ours, for a reader.
+
+use crate::fields::Field;
+use crate::text::seconds_text;
+use offset_window_sim::events::{GroupEvent, GroupEventKind};
+use offset_window_sim::report::{Handover, PartitionDamage};
+use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
+use offset_window_sim::{Scenario, ScenarioError};
+
+/// Which kind of group a field belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Both kinds of group.
+    Always,
+    /// A consumer group only (docs/model.md §10).
+    Consumer,
+    /// A share group only (docs/model.md §11).
+    Share,
+}
+
+impl Shown {
+    /// Whether a field shown so is on the page for a share group (`share`) or not.
+    pub fn on(self, share: bool) -> bool {
+        match self {
+            Shown::Always => true,
+            Shown::Consumer => !share,
+            Shown::Share => share,
+        }
+    }
+}
+
+const fn f(
+    key: &'static str,
+    label: &'static str,
+    kafka: bool,
+    unit: &'static str,
+    hint: &'static str,
+    slider: Option<(u32, u32, u32)>,
+    advanced: bool,
+) -> Field {
+    Field { key, label, kafka, unit, hint, slider, advanced }
+}
+
+/// The numeric fields of the group page, in the order it shows them, each with the kind of
+/// group it belongs to.
+pub const FIELDS: &[(Field, Shown)] = &[
+    (f("partitions", "partitions of orders", false, "partitions", "orders-0, orders-1, …", Some((1, 12, 1)), false), Shown::Always),
+    (f("members", "members at the start", false, "members", "consumer-1, consumer-2, … (a join adds more)", Some((1, 8, 1)), false), Shown::Always),
+    (f("horizon_ms", "horizon (simulated time shown)", false, "ms", "how much simulated time the lanes show", Some((10_000, 120_000, 5_000)), false), Shown::Always),
+    (f("session.timeout.ms", "session.timeout.ms", true, "ms", "the coordinator drops a member not heard from for this long", Some((1_000, 60_000, 1_000)), false), Shown::Consumer),
+    (f("heartbeat.interval.ms", "heartbeat.interval.ms", true, "ms", "a classic member learns of a rebalance at its next heartbeat", Some((100, 10_000, 100)), true), Shown::Consumer),
+    (f("group.consumer.heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", true, "ms", "the consumer protocol's heartbeat (a broker setting): partitions move at heartbeats", Some((1_000, 15_000, 500)), true), Shown::Consumer),
+    (f("group.initial.rebalance.delay.ms", "group.initial.rebalance.delay.ms", true, "ms", "how long the first member joining an empty group waits for others (a broker setting)", Some((0, 10_000, 500)), true), Shown::Consumer),
+    (f("max.poll.interval.ms", "max.poll.interval.ms", true, "ms", "a member that does not poll for this long is evicted; also the rebalance timeout", Some((1_000, 300_000, 1_000)), true), Shown::Consumer),
+    (f("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", "the auto-commit timer", Some((100, 12_000, 100)), true), Shown::Consumer),
+    (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", Some((15_000, 60_000, 1_000)), false), Shown::Share),
+    (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", Some((2, 10, 1)), false), Shown::Share),
+    (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", Some((100, 10_000, 100)), true), Shown::Share),
+    (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", Some((1, 50, 1)), false), Shown::Always),
+    (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", Some((10, 1_000, 10)), false), Shown::Always),
+    (f("commit_latency_ms", "commit latency (one round trip)", false, "ms", "an OffsetCommit, JoinGroup, SyncGroup or acknowledgement round trip", Some((0, 500, 1)), true), Shown::Always),
+];
+
+/// The named choices of the group page: (key, label, kind of group).
+pub const CHOICES: &[(&str, &str, Shown)] = &[
+    ("client", "client (and its group protocol)", Shown::Consumer),
+    ("partition.assignment.strategy", "partition.assignment.strategy", Shown::Consumer),
+    ("strategy", "how the application commits", Shown::Consumer),
+    ("on_revoke", "what onPartitionsRevoked does", Shown::Consumer),
+    ("share.acknowledgement.mode", "share.acknowledgement.mode", Shown::Share),
+    ("strategy", "when acknowledgements are sent", Shown::Share),
+    ("share.auto.offset.reset", "share.auto.offset.reset", Shown::Share),
+];
+
+/// Labels of the page's other keys (flags, the toggle, the events).
+const OTHER_LABELS: &[(&str, &str)] = &[
+    ("group.instance.id", "group.instance.id (static membership)"),
+    ("worker_pool", "worker pool"),
+    ("consumption", "consumer group or share group"),
+    ("group_events", "group events"),
+    ("on_error", "what happens to a record that throws"),
+];
+
+/// What the page calls scenario key `key`: its label, or the key itself for keys the page
+/// does not show (a link can still set them).
+pub fn label(key: &str) -> &str {
+    FIELDS
+        .iter()
+        .map(|(f, _)| (f.key, f.label))
+        .chain(CHOICES.iter().map(|(k, l, _)| (*k, *l)))
+        .chain(OTHER_LABELS.iter().copied())
+        .find(|(k, _)| *k == key)
+        .map_or(key, |(_, l)| l)
+}
+
+/// What the page calls a field of an event.
+pub fn event_field_label(field: &str) -> &str {
+    match field {
+        "at_ms" => "instant (ms)",
+        "member" => "member",
+        "kind" => "what happens",
+        "shutdown_mode" => "how close() is reached",
+        "restart_after_ms" => "back after (ms)",
+        "duration_ms" => "hangs for (ms)",
+        "deploy_step_ms" => "time between members (ms)",
+        other => other,
+    }
+}
+
+/// `consumer-N` for N counted from 1.
+pub fn member_name(n: u16) -> String {
+    format!("consumer-{n}")
+}
+
+/// `orders-P` for partition index P.
+pub fn partition_name(p: u32) -> String {
+    format!("orders-{p}")
+}
+
+/// A duration in seconds with only the decimals it needs: `40 s`, `10.01 s`, `44.815 s`.
+pub fn duration_text(us: u64) -> String {
+    let text = seconds_text(us);
+    let text = text.trim_end_matches('0').trim_end_matches('.');
+    format!("{text} s")
+}
+
+/// An event in one sentence: "consumer-2 crashes at 8.200 s", "consumer-1 hangs from
+/// 3.100 s for 40 s", "a rolling deploy from 10.000 s, a member every 20 s, each back 10 s
+/// after close() returns".
+pub fn event_words(e: &GroupEvent) -> String {
+    let who = member_name(e.member);
+    let at = seconds_text(e.at_us);
+    let back = |after: &str| {
+        e.restart_after_us.map_or(String::new(), |r| format!(", back {} {after}", duration_text(r)))
+    };
+    let mode = match e.shutdown_mode {
+        offset_window_sim::events::ShutdownMode::Wakeup => "wakeup(), then close()",
+        offset_window_sim::events::ShutdownMode::Abrupt => "close() at once",
+    };
+    match e.kind {
+        GroupEventKind::Crash => format!("{who} crashes at {at} s{}", back("later")),
+        GroupEventKind::Hang => format!("{who} hangs from {at} s for {}", duration_text(e.duration_us)),
+        GroupEventKind::Shutdown => {
+            format!("{who} shuts down at {at} s ({mode}){}", back("after close() returns"))
+        }
+        GroupEventKind::Join => format!("{who} joins at {at} s"),
+        GroupEventKind::Deploy => format!(
+            "a rolling deploy from {at} s, a member every {} ({mode}){}",
+            duration_text(e.deploy_step_us),
+            back("after close() returns")
+        ),
+    }
+}
+
+/// A short label for an event's handle on the lanes: "crash 2", "hang 1", "stop 2",
+/// "join 4", "deploy".
+pub fn event_tag(e: &GroupEvent) -> String {
+    match e.kind {
+        GroupEventKind::Crash => format!("crash {}", e.member),
+        GroupEventKind::Hang => format!("hang {}", e.member),
+        GroupEventKind::Shutdown => format!("stop {}", e.member),
+        GroupEventKind::Join => format!("join {}", e.member),
+        GroupEventKind::Deploy => "deploy".to_string(),
+    }
+}
+
+/// "15 records", "1 record", "no records".
+pub fn records(n: u64) -> String {
+    match n {
+        0 => "no records".to_string(),
+        1 => "1 record".to_string(),
+        n => format!("{n} records"),
+    }
+}
+
+/// A handover in one sentence (docs/model.md §10.7).
+pub fn handover_sentence(h: &Handover, horizon_us: u64) -> String {
+    let p = partition_name(u32::from(h.partition));
+    let start = h
+        .committed
+        .map_or("where auto.offset.reset says (the group had no committed offset)".to_string(), |c| {
+            format!("from the committed offset {c}")
+        });
+    let damage = match (h.lost, h.duplicated) {
+        (0, 0) => "nothing lost, nothing processed twice".to_string(),
+        (0, d) => format!("{} processed twice, none lost", records(d)),
+        (l, 0) => format!("{} lost, none processed twice", records(l)),
+        (l, d) => format!("{} lost and {} processed twice", records(l), records(d)),
+    };
+    let from = h.from.map_or("nobody".to_string(), |m| member_name(m + 1));
+    match h.to {
+        Some(to) if Some(to) == h.from => format!(
+            "At {} s {p} went back to {} (a rebalance), {start}: {damage}.",
+            seconds_text(h.at_us),
+            member_name(to + 1)
+        ),
+        Some(to) => format!(
+            "At {} s {p} passed from {from} to {}, {start}: {damage}.",
+            seconds_text(h.at_us),
+            member_name(to + 1)
+        ),
+        None => format!(
+            "At the horizon ({} s) {p}, last held by {from}, still had no owner; a new owner would start {start}: {damage}.",
+            seconds_text(horizon_us)
+        ),
+    }
+}
+
+/// One partition's totals in one sentence: "orders-1: 15 records processed twice, none
+/// lost; nobody processed it for 44.815 s."
+pub fn partition_sentence(d: &PartitionDamage) -> String {
+    let p = partition_name(u32::from(d.partition));
+    let damage = match (d.lost, d.duplicated) {
+        (0, 0) => "nothing lost, nothing processed twice".to_string(),
+        (0, n) => format!("{} processed twice, none lost", records(n)),
+        (n, 0) => format!("{} lost, none processed twice", records(n)),
+        (l, n) => format!("{} lost and {} processed twice", records(l), records(n)),
+    };
+    let stall = match d.stalled_us {
+        0 => "it never stalled".to_string(),
+        us => format!("nobody processed it for {}", duration_text(us)),
+    };
+    format!("{p}: {damage}; {stall}.")
+}
+
+/// A refusal in the page's words: the field named by its label (an event's field as "event
+/// 2, instant (ms)", or, with `events` to describe it, "event 2 (consumer-1 hangs …),
+/// instant (ms)"), Count and Millis ranges as the consumer page says them, and no
+/// identifier where a label exists.
+pub fn error_message(e: &ScenarioError, events: Option<&Scenario>) -> String {
+    let message = e
+        .message
+        .replace("horizon_ms = ", "the horizon, ")
+        .replace("within horizon_ms", "within the horizon")
+        .replace("horizon_ms", "the horizon")
+        .replace("members = ", "members at the start = ");
+    let Some(key) = e.key.as_deref() else { return message };
+    if let Some(rest) = key.strip_prefix("group_events[") {
+        let (index, field) = rest.split_once(']').unwrap_or((rest, ""));
+        let i = index.parse::<usize>().unwrap_or(0);
+        let what = events
+            .and_then(|s| s.group_events.get(i))
+            .map_or(String::new(), |ev| format!(" ({})", event_words(ev)));
+        let field = field.trim_start_matches('.');
+        let name = if field.is_empty() {
+            format!("event {}{what}", i + 1)
+        } else {
+            format!("event {}{what}, {}", i + 1, event_field_label(field))
+        };
+        return format!("{name}: {message}");
+    }
+    let range = key_spec(key).and_then(|spec| match spec.kind {
+        KeyKind::Count { min, max } => Some(format!("a whole number from {min} to {max}")),
+        KeyKind::Millis { min_us, max_us } => {
+            Some(format!("{} to {} ms, at most 3 decimals", format_millis(min_us), format_millis(max_us)))
+        }
+        _ => None,
+    });
+    match range {
+        Some(range) if message.starts_with("must be a") => {
+            let got = message.rsplit_once("(got ").map_or("", |(_, g)| g.trim_end_matches(')'));
+            format!("{}: must be {range} (got {got})", label(key))
+        }
+        _ => format!("{}: {message}", label(key)),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use offset_window_sim::events::ShutdownMode;
+
+    #[test]
+    fn events_read_as_sentences() {
+        let crash = GroupEvent::new(8_200_000, 2, GroupEventKind::Crash);
+        assert_eq!(event_words(&crash), "consumer-2 crashes at 8.200 s");
+        let hang =
+            GroupEvent { duration_us: 40_000_000, ..GroupEvent::new(3_100_000, 1, GroupEventKind::Hang) };
+        assert_eq!(event_words(&hang), "consumer-1 hangs from 3.100 s for 40 s");
+        let stop = GroupEvent {
+            restart_after_us: Some(10_000_000),
+            shutdown_mode: ShutdownMode::Abrupt,
+            ..GroupEvent::new(8_200_000, 2, GroupEventKind::Shutdown)
+        };
+        assert_eq!(
+            event_words(&stop),
+            "consumer-2 shuts down at 8.200 s (close() at once), back 10 s after close() returns"
+        );
+        assert_eq!(event_tag(&stop), "stop 2");
+        assert_eq!(duration_text(44_815_000), "44.815 s");
+        assert_eq!(duration_text(10_010_000), "10.01 s");
+    }
+
+    #[test]
+    fn fields_are_core_keys_and_labels_are_words() {
+        for (f, _) in FIELDS {
+            assert!(key_spec(f.key).is_some(), "{}", f.key);
+            assert!(f.kafka || !f.label.contains('_'), "{}", f.label);
+            assert!(!f.hint.contains('_'), "{}", f.hint);
+        }
+        for (key, l, _) in CHOICES {
+            assert!(key_spec(key).is_some(), "{key}");
+            assert!(!l.contains('_'), "{l}");
+        }
+        assert_eq!(label("group.instance.id"), "group.instance.id (static membership)");
+    }
+
+    #[test]
+    fn handovers_read_as_sentences() {
+        let run = offset_window_sim::simulate(&super::super::state::default_scenario()).unwrap();
+        let g = run.group.unwrap();
+        let said: Vec<String> = g.handovers.iter().map(|h| handover_sentence(h, 60_000_000)).collect();
+        assert_eq!(
+            said,
+            vec![
+                "At 52.015 s orders-0 went back to consumer-1 (a rebalance), from the committed offset 260: nothing lost, nothing processed twice.",
+                "At 52.015 s orders-1 passed from consumer-2 to consumer-1, from the committed offset 25: 15 records processed twice, none lost.",
+            ]
+        );
+        assert_eq!(
+            partition_sentence(&g.partitions[1]),
+            "orders-1: 15 records processed twice, none lost; nobody processed it for 44.815 s."
+        );
+    }
+}

@@ -1,0 +1,251 @@
+// End-to-end tests of the group page (group/, docs/model.md §10 and §11) with real input:
+// playwright-core drives Debian's Chromium. Usage: node tests/e2e/group.mjs BASE_URL
+// Screenshots go to tests/e2e/output/group-*.png (gitignored).
+import { chromium } from 'playwright-core';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM } from './chromium.mjs';
+import { watch } from './watch.mjs';
+
+const BASE = process.argv[2] ?? process.env.BASE_URL;
+if (!BASE) throw new Error('usage: node tests/e2e/group.mjs BASE_URL');
+const URL_GROUP = new URL('group/', BASE).href;
+const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
+fs.mkdirSync(OUT, { recursive: true });
+
+const problems = [];
+async function open(browser, options = {}, hash = '') {
+  const context = await browser.newContext({ viewport: { width: 1440, height: 900 }, ...options });
+  const page = await context.newPage();
+  watch(page, problems, BASE);
+  await page.goto(URL_GROUP + hash);
+  await page.waitForSelector('#lanes[data-frame]');
+  return { page, context };
+}
+
+const value = (page, id) => page.$eval(`#${id}`, (e) => Number(e.dataset.value));
+
+/** Page coordinates of event `index`'s handle on the lanes. */
+async function handleAt(page, index) {
+  const canvas = page.locator('#lanes');
+  const box = await canvas.boundingBox();
+  const targets = await canvas.getAttribute('data-targets');
+  const hit = targets.split(';').map((t) => t.split(/[:,]/)).find(([name]) => name === String(index));
+  assert.ok(hit, `event ${index} among ${targets}`);
+  return { x: box.x + Number(hit[1]), y: box.y + Number(hit[2]) };
+}
+
+const tests = [];
+const test = (name, fn) => tests.push({ name, fn });
+
+test('the consumer page links to group/, which opens on reference G1', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  watch(page, problems, BASE);
+  await page.goto(BASE);
+  await page.click('a[href="group/"]');
+  await page.waitForSelector('#lanes[data-frame]');
+  assert.equal(page.url(), URL_GROUP);
+  // docs/model.md §10.7, G1: orders-1 repeats 15 records, one rebalance, nothing lost.
+  assert.equal(await value(page, 'ro-g-duplicated'), 15);
+  assert.equal(await value(page, 'ro-g-lost'), 0);
+  assert.equal(await value(page, 'ro-g-rebalances'), 1);
+  await context.close();
+});
+
+test('dragging the crash on the lanes with the mouse changes the readouts and the link', async (browser) => {
+  const { page, context } = await open(browser);
+  const { x, y } = await handleAt(page, 0);
+  await page.mouse.move(x, y);
+  await page.mouse.down();
+  // To about 1.8 s later (G1's 60 s over the lanes' width): past the auto-commit at 10 s.
+  const width = (await page.locator('#lanes').boundingBox()).width;
+  for (let k = 1; k <= 6; k++) await page.mouse.move(x + (k * 0.03 * (width - 98)) / 6, y);
+  await page.mouse.up();
+  await page.waitForFunction(() => document.querySelector('#event-0-at-ms').value !== '8200');
+  const at = Number(await page.inputValue('#event-0-at-ms'));
+  assert.ok(at > 9000 && at < 11000, `moved to ${at} ms`);
+  assert.notEqual(await value(page, 'ro-g-duplicated'), 15, 'a changed readout');
+  await page.waitForFunction(() => location.hash.includes('group_events'));
+  // The link reproduces it.
+  await page.reload();
+  await page.waitForSelector('#lanes[data-frame]');
+  assert.equal(Number(await page.inputValue('#event-0-at-ms')), at);
+  await context.close();
+});
+
+test('a finger drags the crash sideways too (touch)', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  await page.locator('#lanes').scrollIntoViewIfNeeded();
+  const { x, y } = await handleAt(page, 0);
+  const cdp = await context.newCDPSession(page);
+  const touch = (type, px) => cdp.send('Input.dispatchTouchEvent', { type, touchPoints: type === 'touchEnd' ? [] : [{ x: px, y }] });
+  await touch('touchStart', x);
+  for (let k = 1; k <= 8; k++) await touch('touchMove', x - 6 * k);
+  await touch('touchEnd', x - 48);
+  await page.waitForFunction(() => document.querySelector('#event-0-at-ms').value !== '8200');
+  assert.ok(Number(await page.inputValue('#event-0-at-ms')) < 8200);
+  assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling at 390 px');
+  await context.close();
+});
+
+test('keyboard: the event slider moves by 0.1 s per arrow key', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.focus('#event-0-slider');
+  for (let k = 0; k < 18; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('#event-0-at-ms').value === '10000');
+  // At 10.000 s the auto-commit sent at 10 s has not landed: 24 repeated.
+  assert.equal(await value(page, 'ro-g-duplicated'), 24);
+  await context.close();
+});
+
+test('presets: each one meets its scenario file; the share group shows its strip', async (browser) => {
+  const { page, context } = await open(browser);
+  const options = await page.$$eval('#preset option', (os) => os.map((o) => o.value).filter(Boolean));
+  assert.ok(options.length >= 20, `${options.length} presets`);
+  for (const v of options) {
+    await page.selectOption('#preset', v);
+    await page.waitForSelector('#preset-checks li');
+    const bad = await page.$$eval('#preset-checks li.bad', (ls) => ls.map((l) => l.textContent));
+    assert.deepEqual(bad, [], `preset ${v}`);
+  }
+  await page.selectOption('#preset', { label: 'Share group: a member is killed' });
+  await page.waitForSelector('#strip[width]');
+  assert.match(await page.textContent('#strip-words'), /acquired by consumer-/);
+  assert.equal(await page.locator('#versus-table tbody tr').count(), 2);
+  await context.close();
+});
+
+test('a bad link names the field and its range; the page still works', async (browser) => {
+  const { page, context } = await open(browser, {}, '#partitions=0&members=abc&crash_at_us=-1');
+  const notices = await page.textContent('#notices');
+  assert.match(notices, /partitions of orders: must be a whole number from 1 to 64/);
+  assert.match(notices, /members/);
+  assert.match(notices, /crash_at_us/);
+  assert.equal(await value(page, 'ro-g-duplicated'), 15);
+  await context.close();
+});
+
+test('the tour: four steps with the keyboard, each loading its case; the focus stays on a button', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.focus('#tour-start');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('#tour-next');
+  const captions = [await page.textContent('#tour-caption')];
+  await page.focus('#tour-next');
+  for (let i = 2; i <= 4; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForFunction((n) => document.querySelector('.gtour h2')?.textContent.includes(`step ${n} of`), i);
+    captions.push(await page.textContent('#tour-caption'));
+  }
+  assert.equal(new Set(captions).size, 4);
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tour-back');
+  // The last step is a share group: its readouts are there.
+  assert.ok(await page.$('#ro-s-redelivered'));
+  await page.click('#tour-leave');
+  await page.waitForSelector('#tour-start');
+  await context.close();
+});
+
+test('export: the result JSON holds the scenario and the readouts; embed shows lanes and readouts only', async (browser) => {
+  const { page, context } = await open(browser);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const json = JSON.parse(fs.readFileSync(await download.path(), 'utf8'));
+  assert.equal(json.result.group.duplicated, 15);
+  assert.equal(json.result.group.rebalances, 1);
+  assert.match(await page.inputValue('#embed-code'), /group\/\?embed=1/);
+  const embed = await open(browser, { viewport: { width: 640, height: 520 } }, '');
+  await embed.page.goto(URL_GROUP + '?embed=1');
+  await embed.page.waitForSelector('#lanes[data-frame]');
+  assert.ok(await embed.page.$('.page.group.embed'));
+  assert.equal(await value(embed.page, 'ro-g-duplicated'), 15);
+  assert.equal(await embed.page.$('#preset'), null, 'no controls in the embed');
+  await embed.context.close();
+  await context.close();
+});
+
+const AXE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/axe-core/axe.min.js'), 'utf8');
+async function axeViolations(page) {
+  await page.addScriptTag({ content: AXE });
+  const result = await page.evaluate(() => axe.run(document, {
+    runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+  }));
+  return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
+}
+
+test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, phone, projector, embed, tour)', async (browser) => {
+  const layouts = [
+    ['consumer group, tables open', {}, '', async (page) => {
+      await page.click('#compare-details summary');
+      await page.click('.advanced summary');
+      await page.waitForSelector('#group-compare-table');
+    }],
+    ['share group', {}, '', async (page) => {
+      await page.selectOption('#preset', { label: 'Share group: a member hangs past its locks' });
+      await page.waitForSelector('#strip[width]');
+    }],
+    ['dark', { colorScheme: 'dark' }, '', null],
+    ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, '', null],
+    ['projector', { viewport: { width: 1920, height: 1080 } }, '#projector=1', null],
+    ['tour', {}, '', (page) => page.click('#tour-start')],
+  ];
+  const found = [];
+  for (const [name, options, hash, act] of layouts) {
+    const { page, context } = await open(browser, options, hash);
+    if (act) await act(page);
+    found.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
+    await context.close();
+  }
+  const { page, context } = await open(browser, { viewport: { width: 640, height: 520 } });
+  await page.goto(URL_GROUP + '?embed=1');
+  await page.waitForSelector('#lanes[data-frame]');
+  found.push(...(await axeViolations(page)).map((v) => `embed: ${v}`));
+  await context.close();
+  assert.deepEqual(found, []);
+});
+
+test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share group', async (browser) => {
+  const desk = await open(browser);
+  await desk.page.screenshot({ path: path.join(OUT, 'group-desktop-1440x900.png') });
+  await desk.page.screenshot({ path: path.join(OUT, 'group-desktop-full.png'), fullPage: true });
+  await desk.page.selectOption('#preset', { label: 'A rolling deploy with the range assignor (eager)' });
+  await desk.page.waitForSelector('#preset-checks li');
+  await desk.page.locator('#group-lanes').screenshot({ path: path.join(OUT, 'group-lanes-deploy-eager.png') });
+  await desk.page.selectOption('#preset', { label: 'S3: three share consumers on one partition' });
+  await desk.page.waitForSelector('#strip[width]');
+  await desk.page.screenshot({ path: path.join(OUT, 'group-share-full.png'), fullPage: true });
+  await desk.context.close();
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
+  await phone.page.screenshot({ path: path.join(OUT, 'group-phone-390x844.png') });
+  await phone.page.screenshot({ path: path.join(OUT, 'group-phone-full.png'), fullPage: true });
+  const c = await phone.page.$eval('#lanes', (e) => [e.width, e.clientWidth]);
+  assert.equal(c[0], 2 * c[1], 'the lanes are drawn at devicePixelRatio 2');
+  await phone.context.close();
+  const room = await open(browser, { viewport: { width: 1920, height: 1080 } }, '#projector=1');
+  assert.ok(await room.page.$('.page.group.projector'));
+  await room.page.screenshot({ path: path.join(OUT, 'group-projector-1920x1080.png') });
+  await room.context.close();
+  const dark = await open(browser, { colorScheme: 'dark' });
+  assert.ok(await dark.page.$('.page.group.dark'));
+  await dark.page.screenshot({ path: path.join(OUT, 'group-dark-1440x900.png') });
+  await dark.context.close();
+});
+
+const browser = await chromium.launch({ ...CHROMIUM, headless: true });
+let failed = 0;
+for (const { name, fn } of tests) {
+  const started = problems.length;
+  try {
+    await fn(browser);
+    assert.deepEqual(problems.slice(started), [], 'no errors in the page');
+    console.log(`ok   ${name}`);
+  } catch (e) {
+    failed++;
+    console.log(`FAIL ${name}\n     ${String(e.message).split('\n').join('\n     ')}`);
+  }
+}
+await browser.close();
+console.log(`${tests.length - failed} passed, ${failed} failed; screenshots in ${path.relative(process.cwd(), OUT)}/`);
+process.exit(failed ? 1 : 0);
