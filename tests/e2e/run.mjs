@@ -434,7 +434,9 @@ test('a 640×420 embed iframe on a 390 px phone fits without inner scrolling', a
 });
 
 test('exported JSON equals `offset-window run` for the same scenario', async (browser) => {
-  const cli = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../target/debug/offset-window');
+  // The runner scripts/test-web.sh built (in CARGO_TARGET_DIR when set, as cargo does).
+  const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+  const cli = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/offset-window');
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
   await page.goto(`${BASE}#worker_pool=true&client=librdkafka&crash_at_us=5010000`);
