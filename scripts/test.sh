@@ -33,4 +33,4 @@ scripts/test-web.sh
 
 step "conformance: real Kafka clients on a real broker against offset-window run"
 cargo build -p offset-window-cli
-OFFSET_WINDOW="$PWD/target/debug/offset-window" tests/conformance/run.sh
+OFFSET_WINDOW="${CARGO_TARGET_DIR:-$PWD/target}/debug/offset-window" tests/conformance/run.sh
