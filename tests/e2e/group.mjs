@@ -166,6 +166,12 @@ test('export: the result JSON holds the scenario and the readouts; embed shows l
   assert.ok(await embed.page.$('.page.group.embed'));
   assert.equal(await value(embed.page, 'ro-g-duplicated'), 15);
   assert.equal(await embed.page.$('#preset'), null, 'no controls in the embed');
+  // The embed code's frame (100 % wide, 520 px) in a blog column, and on a phone: no sideways scrolling.
+  for (const width of [640, 390]) {
+    await embed.page.setViewportSize({ width, height: 520 });
+    const scroll = await embed.page.evaluate(() => document.scrollingElement.scrollWidth);
+    assert.ok(scroll <= width, `the embed is ${scroll} px wide in a ${width} px frame`);
+  }
   await embed.context.close();
   await context.close();
 });

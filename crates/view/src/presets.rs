@@ -229,6 +229,15 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
         .collect()
 }
 
+/// "record" after a count of 1, "records" after any other.
+pub(crate) fn records_word(n: &str) -> &'static str {
+    if n == "1" {
+        "record"
+    } else {
+        "records"
+    }
+}
+
 /// What one result value means, with the value, in words.
 fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
     let n = match got {
@@ -262,8 +271,8 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
             };
             format!("{what} after close(){}: {n}", close())
         }
-        ["worst", "duplicated"] => format!("The worst crash processes {n} records twice"),
-        ["worst", "lost"] => format!("The worst crash loses {n} records"),
+        ["worst", "duplicated"] => format!("The worst crash processes {n} {} twice", records_word(&n)),
+        ["worst", "lost"] => format!("The worst crash loses {n} {}", records_word(&n)),
         ["worst", "duplicated_at_ms"] => format!("It first does so at {n} ms"),
         ["worst", "lost_at_ms"] => format!("It first loses them at {n} ms"),
         ["blocked_on_commits"] => {

@@ -61,6 +61,7 @@ const STYLE: &str = r#"
 .page.dark .gtour{background:#2a2433}.tools{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
 .page.group.projector{font-size:1.3rem}.page.group.projector .lede,.page.group.projector .views,.page.group.projector #tour-start{display:none}.page.group.projector .ro dd{font-size:3rem}.page.group.projector .layout{grid-template-columns:minmax(0,1fr);grid-template-areas:"stage" "panel"}
 .embed-code{width:100%}.page.group.embed{padding:.2rem .3rem;font-size:13px}.page.group.embed .ro dd{font-size:1.3rem}
+.page.group.embed .ro-grid{grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));gap:.2rem .4rem}.page.group.embed .ro{display:block}.page.group.embed .ro dt{white-space:normal}.page.group.embed .ro dt::before{content:none}
 "#;
 
 /// The URL fragment now (with its `#`; empty when there is none).

@@ -5,6 +5,7 @@
 //! what the core computes now.
 
 use super::words::{member_name, partition_name};
+use crate::presets::records_word;
 use crate::text::{fixed, seconds_text};
 use offset_window_sim::report::GroupSummary;
 use offset_window_sim::share_report::ShareSummary;
@@ -251,10 +252,10 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
             format!("A crash of the whole group at {crash} s {what}: {n}")
         }
         ["share", "worst_duplicated"] => {
-            format!("The worst crash delivers again {n} records already processed")
+            format!("The worst crash delivers again {n} {} already processed", records_word(&n))
         }
         ["share", "worst_duplicated_at_ms"] => format!("It first does so at {n} ms"),
-        ["share", "worst_lost"] => format!("The worst crash loses {n} records"),
+        ["share", "worst_lost"] => format!("The worst crash loses {n} {}", records_word(&n)),
         ["share", "worst_lost_at_ms"] => format!("It first loses them at {n} ms"),
         ["share", "processed_by_member"] => format!("Records processed by each member: {n}"),
         ["share", field] => {
