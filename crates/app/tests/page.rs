@@ -119,7 +119,12 @@ async fn first_load_shows_r1() {
     assert_eq!(page.value("#ro-blocked"), "0.0");
     // The page names the real clients its model was checked against (tests/conformance).
     let body = page.find("footer.foot").text_content().unwrap();
-    assert!(body.contains("kafka-clients 4.3.0") && body.contains("librdkafka 2.16.0"), "{body}");
+    assert!(
+        body.contains("Apache Kafka 4.3.1")
+            && body.contains("kafka-clients 4.3.1")
+            && body.contains("librdkafka 2.16.0"),
+        "{body}"
+    );
 }
 
 #[wasm_bindgen_test]
