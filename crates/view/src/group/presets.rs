@@ -146,18 +146,8 @@ pub fn result_value(run: &Run, crash_at_us: u64, profile: Option<&GroupProfile>)
     Value::Object(map)
 }
 
-/// One expectation checked against a run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Check {
-    /// The JSON pointer into the result.
-    pub pointer: String,
-    /// The value the core gives now, as JSON text.
-    pub got: String,
-    /// Whether it is what the file expects.
-    pub ok: bool,
-    /// The sentence a reader sees.
-    pub sentence: String,
-}
+/// One expectation checked against a run (the consumer page's type).
+pub use crate::presets::Check;
 
 /// The file's expectations for preset `index`, checked against `run` read at `crash_at_us`,
 /// each said as a sentence.
