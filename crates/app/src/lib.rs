@@ -83,6 +83,46 @@ pub(crate) fn query_has(pair: &str) -> bool {
     search.trim_start_matches('?').split('&').any(|p| p == pair)
 }
 
+/// The URL fragment now (with its `#`; empty when there is none).
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn hash() -> String {
+    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
+}
+
+/// Writes `fragment` into the URL 250 ms from now, replacing the history entry (an empty
+/// fragment drops the `#`), unless the URL already holds it. Returns the cancel: the next
+/// change of state (or unmounting) calls it, so a drag writes the link once it rests.
+#[cfg(target_arch = "wasm32")]
+pub(crate) fn replace_fragment_later(fragment: String) -> impl FnOnce() {
+    use wasm_bindgen::{closure::Closure, JsCast, JsValue};
+    let window = web_sys::window().expect("a window");
+    let write = Closure::<dyn Fn()>::new(move || {
+        let Some(w) = web_sys::window() else { return };
+        if hash().trim_start_matches('#') == fragment {
+            return;
+        }
+        let location = w.location();
+        let url = if fragment.is_empty() {
+            location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
+        } else {
+            format!("#{fragment}")
+        };
+        if let Ok(history) = w.history() {
+            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+        }
+    });
+    let timer = window
+        .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
+        .ok();
+    // `write` lives until the cancel runs.
+    move || {
+        if let Some(id) = timer {
+            window.clear_timeout_with_handle(id);
+        }
+        drop(write);
+    }
+}
+
 /// The document's element with `id`, as the DOM type `T` (`None` when there is none, or it
 /// is of another type).
 #[cfg(target_arch = "wasm32")]

@@ -13,6 +13,7 @@ mod tour;
 pub use chart::{Chart, ChartKind};
 pub use panels::embed_snippet;
 
+use crate::hash;
 use crate::state::{Action, State, CRASH_FIELD};
 use offset_window_sim::{simulate, Run, ScenarioError};
 use offset_window_view::text;
@@ -63,11 +64,6 @@ const FOOTER_NOTE: &str = concat!(
     "KafkaShareConsumer 4.3.1 and librdkafka 2.16.0 agree with it in 31 of 33 cases; the two others ",
     "are documented disagreements.</span>"
 );
-
-/// The URL fragment now (with its `#`; empty when there is none).
-fn hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
-}
 
 /// Whether the reader's system asks for dark colours, following changes while the page is
 /// open.
@@ -128,31 +124,7 @@ fn use_url(fragment: String, step: Option<usize>, dispatch: UseReducerDispatcher
                 let _ = history.push_state_with_url(&JsValue::NULL, "", Some(&format!("#{fragment}")));
             }
         }
-        let write = Closure::<dyn Fn()>::new(move || {
-            let Some(w) = web_sys::window() else { return };
-            if hash().trim_start_matches('#') == fragment {
-                return;
-            }
-            let location = w.location();
-            let url = if fragment.is_empty() {
-                location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
-            } else {
-                format!("#{fragment}")
-            };
-            if let Ok(history) = w.history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-            }
-        });
-        let timer = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
-            .ok();
-        // The next change (or unmounting) cancels a write not yet made; `write` lives until then.
-        move || {
-            if let Some(id) = timer {
-                window.clear_timeout_with_handle(id);
-            }
-            drop(write);
-        }
+        crate::replace_fragment_later(fragment)
     });
 }
 

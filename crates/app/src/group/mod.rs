@@ -10,6 +10,7 @@
 pub mod canvas;
 
 use crate::components::{use_dark, RunRef};
+use crate::hash;
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
 use offset_window_sim::compare::compare_group;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
@@ -25,7 +26,7 @@ use offset_window_view::group::words::{self, duration_text};
 use offset_window_view::text::seconds_text;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -64,11 +65,6 @@ const STYLE: &str = r#"
 .page.group.embed .ro-grid{grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));gap:.2rem .4rem}.page.group.embed .ro{display:block}.page.group.embed .ro dt{white-space:normal}.page.group.embed .ro dt::before{content:none}
 "#;
 
-/// The URL fragment now (with its `#`; empty when there is none).
-fn hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
-}
-
 /// Keeps the URL fragment in step with the state (replacing the history entry, at most
 /// every 250 ms while dragging); back and forward restore the state they land on.
 #[hook]
@@ -87,34 +83,7 @@ fn use_url(fragment: String, dispatch: Dispatch) {
             }
         }
     });
-    use_effect_with(fragment, move |fragment| {
-        let fragment = fragment.clone();
-        let window = web_sys::window().expect("a window");
-        let write = Closure::<dyn Fn()>::new(move || {
-            let Some(w) = web_sys::window() else { return };
-            if hash().trim_start_matches('#') == fragment {
-                return;
-            }
-            let location = w.location();
-            let url = if fragment.is_empty() {
-                location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
-            } else {
-                format!("#{fragment}")
-            };
-            if let Ok(history) = w.history() {
-                let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-            }
-        });
-        let timer = window
-            .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
-            .ok();
-        move || {
-            if let Some(id) = timer {
-                window.clear_timeout_with_handle(id);
-            }
-            drop(write);
-        }
-    });
+    use_effect_with(fragment, |fragment| crate::replace_fragment_later(fragment.clone()));
 }
 
 /// The sweep's memo key: the scenario with its first event at 1 µs (so moving that event
