@@ -10,57 +10,24 @@
 use offset_window_app::producer::ProducerApp;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-struct View {
-    root: Element,
-    handle: Option<yew::AppHandle<ProducerApp>>,
-}
+mod common;
 
-impl Drop for View {
-    fn drop(&mut self) {
-        if let Some(h) = self.handle.take() {
-            h.destroy();
-        }
-        self.root.remove();
-    }
-}
+type View = common::View<ProducerApp>;
 
 async fn mount() -> View {
     mount_at("").await
 }
 
-/// Mounts the view as if opened with `#fragment` in the URL (the view writes its scenario
-/// there, so every test starts from a URL of its own).
+/// Mounts the page as if opened with `#fragment` in the URL.
 async fn mount_at(fragment: &str) -> View {
-    let window = web_sys::window().unwrap();
-    let path = window.location().pathname().unwrap();
-    let url = if fragment.is_empty() { path } else { format!("{path}#{fragment}") };
-    window.history().unwrap().replace_state_with_url(&JsValue::NULL, "", Some(&url)).unwrap();
-    let doc = window.document().unwrap();
-    if doc.get_element_by_id("test-style").is_none() {
-        let style = doc.create_element("style").unwrap();
-        style.set_id("test-style");
-        style.set_text_content(Some(include_str!("../../../web/style.css")));
-        doc.head().unwrap().append_child(&style).unwrap();
-    }
-    let root = doc.create_element("div").unwrap();
-    root.set_attribute("style", "width: 1200px").unwrap();
-    doc.body().unwrap().append_child(&root).unwrap();
-    let handle = yew::Renderer::<ProducerApp>::with_root(root.clone()).render();
-    yew::scheduler::flush().await;
-    // The canvas effect runs after the first render; a second flush sees its attributes.
-    yew::scheduler::flush().await;
-    View { root, handle: Some(handle) }
+    common::mount_at(fragment).await
 }
 
 impl View {
-    fn find(&self, selector: &str) -> Element {
-        self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element {selector}"))
-    }
-
     fn count(&self, id: &str) -> u64 {
         self.find(&format!("#{id}")).get_attribute("data-value").unwrap().parse().unwrap()
     }

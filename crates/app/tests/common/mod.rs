@@ -1,0 +1,53 @@
+//! The browser tests' harness for the pages mounted without a URL of their own (the group and
+//! producer pages): a view mounted in a 1200 px wide root with the real style sheet, unmounted
+//! when dropped.
+
+use wasm_bindgen::JsValue;
+use web_sys::Element;
+use yew::BaseComponent;
+
+/// A mounted page of component `C`; unmounted (and its root removed) when dropped.
+pub struct View<C: BaseComponent> {
+    pub root: Element,
+    handle: Option<yew::AppHandle<C>>,
+}
+
+impl<C: BaseComponent> Drop for View<C> {
+    fn drop(&mut self) {
+        if let Some(h) = self.handle.take() {
+            h.destroy();
+        }
+        self.root.remove();
+    }
+}
+
+/// Mounts `C` as if opened with `#fragment` in the URL (the page writes its scenario there,
+/// so every test starts from a URL of its own; `""` for none).
+pub async fn mount_at<C: BaseComponent<Properties = ()>>(fragment: &str) -> View<C> {
+    let window = web_sys::window().unwrap();
+    let path = window.location().pathname().unwrap();
+    let url = if fragment.is_empty() { path } else { format!("{path}#{fragment}") };
+    window.history().unwrap().replace_state_with_url(&JsValue::NULL, "", Some(&url)).unwrap();
+    let doc = window.document().unwrap();
+    if doc.get_element_by_id("test-style").is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id("test-style");
+        style.set_text_content(Some(include_str!("../../../../web/style.css")));
+        doc.head().unwrap().append_child(&style).unwrap();
+    }
+    let root = doc.create_element("div").unwrap();
+    root.set_attribute("style", "width: 1200px").unwrap();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle = yew::Renderer::<C>::with_root(root.clone()).render();
+    yew::scheduler::flush().await;
+    // The canvas effect runs after the first render; a second flush sees its attributes.
+    yew::scheduler::flush().await;
+    View { root, handle: Some(handle) }
+}
+
+impl<C: BaseComponent> View<C> {
+    /// The element matching `selector` in the page; panics when there is none.
+    pub fn find(&self, selector: &str) -> Element {
+        self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element {selector}"))
+    }
+}
