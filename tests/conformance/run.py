@@ -232,15 +232,13 @@ GROUP_CASES = [
          events=[dict(kind="join", member=2, after=("done", 1, 15), delay=100)],
          final=[dict(member=2, after=("assigned", 2, 1), delay=300),
                 dict(member=1, after=("assigned", 2, 1), delay=250)],
-         known=dict(why="kafka-clients 4.3.1 hands out one partition's fetched records until they run out (not one "
-                        "partition per poll in turn, model.md §10.1), and a cooperative member with records in hand "
-                        "does not block in poll() for JoinGroup / SyncGroup: each step of the two rounds waits for its "
-                        "next poll (README 'Known disagreements')",
+         known=dict(why="kafka-clients 4.3.1 takes one step of the two join rounds per poll (model.md §10.5), and "
+                        "its timing is sometimes one poll earlier or later than the model's (README 'Known "
+                        "disagreements')",
                     # consumer-1's last commit is onJoinPrepare's in the poll after its revocation
                     # (35, or 40 when it learned of the join one poll later); consumer-2 gets orders-1
-                    # one to three polls after that (a commit that lands within that poll lets the
-                    # JoinGroup go out at once; a late round takes one poll more): 5, 10 or 15
-                    # records done past it at the kill.
+                    # two polls after that (the model's 10 records past 35), one when the commit lands
+                    # within its poll (5), three when a round takes one poll more (15).
                     real={"orders-0 handovers (from,to,committed,lost,dup)": [[[1, None, c, 0, d]] for c in (35, 40) for d in (5, 10, 15)],
                           "orders-1 handovers (from,to,committed,lost,dup)": [[[1, 2, 0, 0, 0], [2, None, 0, 0, 0]]],
                           "orders-0.committed": [35, 40], "orders-0.duplicated": [5, 10, 15],

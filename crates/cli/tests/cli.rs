@@ -193,7 +193,7 @@ fn a_group_prints_its_handovers_and_compares_protocols() {
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(
         table
-            .contains("consumer protocol (KIP-848)     no           0          15         48800           1"),
+            .contains("consumer protocol (KIP-848)     no           0          15         51800           1"),
         "{table}"
     );
     let refused = Command::cargo_bin("offset-window")

@@ -320,6 +320,16 @@ scenario_keys! {
         fetch_max_wait_us: u64 = 500 * US_PER_MS,
             key "fetch.max.wait.ms", millis(1, 300_000), "ms",
             "how long a poll() waits when no record is left";
+        /// `max.partition.fetch.bytes`: most bytes one fetch brings of one partition; with
+        /// `record_size_bytes` it makes the chunk a member hands out before turning to its next
+        /// partition (model.md §10.1).
+        max_partition_fetch_bytes: u64 = 1_048_576,
+            key "max.partition.fetch.bytes", KeyKind::Count { min: 1, max: 1 << 30 }, "bytes",
+            "most bytes one fetch brings of one partition (a member drains that chunk before its next partition)";
+        /// The size of one record as fetched, bytes (model.md §10.1).
+        record_size_bytes: u64 = 1_024,
+            key "record_size_bytes", KeyKind::Count { min: 1, max: 1 << 30 }, "bytes",
+            "size of one record as fetched (with max.partition.fetch.bytes: the records of one fetched chunk)";
         /// Which real client's behaviour to follow (model.md §8.4).
         client: Client = Client::JavaClassic,
             key "client", KeyKind::Choice(Client::NAMES), "",
@@ -944,6 +954,13 @@ impl Scenario {
     pub fn log_end_at(&self, at_us: u64) -> u64 {
         let produced = self.produce_rate_milli_per_s as u128 * at_us as u128 / 1_000_000_000;
         self.log_end_offset.saturating_add(produced.min(u64::MAX as u128) as u64)
+    }
+
+    /// Records of one partition one fetch brings, the chunk a group member hands out before
+    /// it turns to its next partition: ⌊`max.partition.fetch.bytes` / `record_size_bytes`⌋,
+    /// at least one (a fetch returns at least one batch, KIP-74; model.md §10.1).
+    pub fn fetch_chunk_records(&self) -> u64 {
+        (self.max_partition_fetch_bytes / self.record_size_bytes).max(1)
     }
 
     /// The earliest instant at or after which the log end has reached `offset`; `None` when

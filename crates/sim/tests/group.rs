@@ -27,9 +27,73 @@ fn g1_a_crash_waits_out_the_session_and_replays_the_window() {
     }
     println!("{:?}", g.partitions);
     let p1 = g.partitions[1];
-    assert_eq!((p1.lost, p1.duplicated, p1.stalled_us), (0, 15, 44_815 * MS));
+    // consumer-1 takes both at 52.015 s and drains orders-0's fetched chunk first (1024
+    // records at 5 a second): orders-1 waits past the horizon (model.md §10.1).
+    assert_eq!((p1.lost, p1.duplicated, p1.stalled_us), (0, 15, 51_800 * MS));
     assert_eq!((g.partitions[0].lost, g.partitions[0].duplicated), (0, 0));
     assert_eq!(g.rebalances, 1);
+}
+
+/// model.md §10.1: a member hands out one partition's fetched chunk
+/// (`max.partition.fetch.bytes` / `record_size_bytes` records) before its next partition. G1
+/// with a chunk of five records: consumer-1 polls orders-0 at 52.015 s and orders-1 at
+/// 53.015 s; with the default 1 MiB of 1 KiB records it never reaches orders-1. Confirmed on
+/// Apache Kafka 4.3.1 (`tests/conformance`, group-cooperative-join: orders-1 is never handed
+/// out before consumer-1 gives it up).
+#[test]
+fn g1_with_small_fetched_chunks_reaches_the_second_partition_one_poll_later() {
+    let crash = r#""group_events": [{"at_ms": 8200, "member": 2, "kind": "crash"}]"#;
+    let run = run(&format!(r#"{{{BASE}, "max.partition.fetch.bytes": 5120, {crash}}}"#));
+    let p1 = group(&run).partitions[1];
+    assert_eq!((p1.lost, p1.duplicated, p1.stalled_us), (0, 15, 44_815 * MS));
+    let polls = |run: &Run, partition| {
+        run.marks
+            .iter()
+            .filter(|m| m.member == 0 && m.partition == partition && m.at_us >= 52_000 * MS)
+            .filter(|m| matches!(m.kind, MarkKind::Poll { .. }))
+            .map(|m| m.at_us / MS)
+            .take(3)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(polls(&run, 0), [52_015, 54_015, 56_015], "orders-0 and orders-1 take turns");
+    assert_eq!(polls(&run, 1), [53_015, 55_015, 57_015]);
+    let default = self::run(&format!(r#"{{{BASE}, {crash}}}"#));
+    assert!(polls(&default, 1).is_empty(), "a 1024-record chunk of orders-0 lasts past the horizon");
+}
+
+/// model.md §10.5: a cooperative member with records to return takes one step of its join
+/// per `poll()` (Java `ClassicKafkaConsumer.poll` → `ensureActiveGroup(time.timer(0))`), and a
+/// follower's SyncGroup waits for the leader's. consumer-1 holds both partitions (a poll
+/// every 2 s); consumer-2 joins at 6.1 s; consumer-1 learns at its 7 s heartbeat and then:
+/// 8 s commits, 10 s JoinGroup, 12 s SyncGroup (consumer-2's empty first assignment at
+/// 12.005 s), 14 s revokes orders-1 and commits, 16 s JoinGroup, 18 s SyncGroup: orders-1
+/// reaches consumer-2 at 18.005 s from 0 (never handed out, §10.1). Confirmed on Apache Kafka
+/// 4.3.1 (`tests/conformance`, group-cooperative-join: the real handover at 18.15 s, orders-0
+/// committed 35 with 10 records done past it at the kill).
+#[test]
+fn a_cooperative_member_with_records_takes_one_join_step_per_poll() {
+    let run = run(r#"{"partitions": 2, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+        "record_processing_ms": 400, "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000,
+        "horizon_ms": 20000, "group_events": [{"at_ms": 6100, "member": 2, "kind": "join"}]}"#);
+    let g = group(&run);
+    assert_eq!(g.rebalances, 2);
+    let h = g.handovers.iter().find(|h| h.partition == 1).unwrap();
+    assert_eq!(
+        (h.at_us, h.from, h.to, h.committed, h.duplicated),
+        (18_005 * MS, Some(0), Some(1), Some(0), 0)
+    );
+    let joins: Vec<u64> = run
+        .marks
+        .iter()
+        .filter(|m| m.member == 0 && m.kind == MarkKind::JoinSent)
+        .map(|m| m.at_us / MS)
+        .collect();
+    assert_eq!(joins, [10_000, 16_000]);
+    let waited = |m: usize| {
+        g.members[m].rebalancing.iter().map(|i| (i.from_us / MS, i.to_us / MS)).collect::<Vec<_>>()
+    };
+    assert_eq!(waited(0), [], "consumer-1 processes throughout");
+    assert_eq!(waited(1), [(6_100, 12_005), (16_005, 18_005)]);
 }
 
 #[test]
@@ -41,7 +105,9 @@ fn g2_a_wakeup_shutdown_commits_what_it_finished() {
         println!("{h:?}");
     }
     let p1 = g.partitions[1];
-    assert_eq!((p1.lost, p1.duplicated, p1.stalled_us), (0, 0, 5_010 * MS));
+    // orders-1 reaches consumer-1 at 13.015 s, behind orders-0's chunk: it waits out the
+    // horizon (5010 ms with a five-record chunk, model.md §10.1).
+    assert_eq!((p1.lost, p1.duplicated, p1.stalled_us), (0, 0, 50_995 * MS));
     let abrupt = run(&format!(
         r#"{{{BASE}, "group_events": [{{"at_ms": 8200, "member": 2, "kind": "shutdown", "shutdown_mode": "abrupt"}}]}}"#
     ));

@@ -61,8 +61,8 @@ const FOOTER_NOTE: &str = concat!(
     "<span>Simulated time; every number comes from the offset-window simulator running in this page. ",
     "Checked against real clients on an Apache Kafka 4.3.1 broker (tests/conformance): kafka-clients ",
     "4.3.1 (classic and consumer protocol), 3.9.2 (consumer protocol before KAFKA-18641), ",
-    "KafkaShareConsumer 4.3.1 and librdkafka 2.16.0 agree with it in 31 of 33 cases; the two others ",
-    "are documented disagreements.</span>"
+    "KafkaShareConsumer 4.3.1 and librdkafka 2.16.0 agree with it in 32 of 33 cases; the other ",
+    "is a documented race of the real client.</span>"
 );
 
 /// Whether the reader's system asks for dark colours, following changes while the page is

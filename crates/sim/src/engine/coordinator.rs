@@ -50,6 +50,17 @@ struct Entry {
     away: bool,
 }
 
+/// The answer to a SyncGroup (model.md §10.5).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum SyncAnswer {
+    /// The member's assignment in the current generation.
+    Assignment(Vec<PartitionId>),
+    /// A follower's SyncGroup waits for the leader's, which carries the assignment (Kafka
+    /// `GroupMetadataManager` holds it in `COMPLETING_REBALANCE`); the answer comes through
+    /// [`Coordinator::take_sync_responses`].
+    Parked,
+}
+
 /// What a consumer-protocol member learns at a heartbeat (model.md §10.6).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Reconcile {
@@ -80,6 +91,14 @@ pub(crate) struct Coordinator {
     empty_since_us: Option<u64>,
     /// Members whose JoinGroup response is due now (a round completed), as (member, life).
     join_responses: Vec<(MemberId, u32)>,
+    /// Classic: the completed round's leader (the lowest member in it), until its SyncGroup
+    /// lands.
+    leader: Option<(MemberId, u32)>,
+    /// Classic: followers whose SyncGroup waits for the leader's.
+    parked: Vec<(MemberId, u32)>,
+    /// SyncGroup answers due now, as (member, life, assignment); `None`: no longer in the
+    /// round (REBALANCE_IN_PROGRESS or gone), join again.
+    sync_responses: Vec<(MemberId, u32, Option<Vec<PartitionId>>)>,
 }
 
 impl Coordinator {
@@ -97,6 +116,9 @@ impl Coordinator {
             initial_delay_until_us: 0,
             empty_since_us: None,
             join_responses: Vec::new(),
+            leader: None,
+            parked: Vec::new(),
+            sync_responses: Vec::new(),
         }
     }
 
@@ -188,6 +210,8 @@ impl Coordinator {
 
     fn become_empty<S: Sink>(&mut self, cx: &mut Cx<S>) {
         self.state = State::Empty;
+        self.leader = None;
+        self.parked.clear();
         self.empty_since_us = Some(cx.now_us);
         let retention_us = cx.s.offsets_retention_minutes.saturating_mul(60_000 * US_PER_MS);
         if let Some(at_us) = cx.now_us.checked_add(retention_us) {
@@ -349,6 +373,10 @@ impl Coordinator {
     // ---------------------------------------------------------------- classic rounds
 
     fn start_rebalance<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        // Followers still waiting for the leader's SyncGroup are told to join again.
+        self.leader = None;
+        let parked = std::mem::take(&mut self.parked);
+        self.sync_responses.extend(parked.into_iter().map(|(m, life)| (m, life, None)));
         self.round += 1;
         self.state = State::Preparing { round: self.round };
         for e in &mut self.entries {
@@ -490,27 +518,55 @@ impl Coordinator {
             e.joined = false;
         }
         self.state = State::Completing;
+        self.leader = self.entries.first().map(|e| (e.member, e.incarnation));
         self.join_responses.extend(self.entries.iter().map(|e| (e.member, e.incarnation)));
     }
 
-    /// A SyncGroup lands: the member's assignment in the current generation (`None` when it
-    /// is no longer in the group). The round's first sync makes the group stable and counts
-    /// the rebalance.
+    /// A SyncGroup lands (`None` when the member is no longer in the group). In a completing
+    /// round a follower waits for the leader's SyncGroup (model.md §10.5); the leader's makes
+    /// the group stable, counts the rebalance and answers the followers waiting.
     pub(crate) fn sync<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
         member: MemberId,
         incarnation: u32,
-    ) -> Option<Vec<PartitionId>> {
+    ) -> Option<SyncAnswer> {
         let i = self.entry(member, incarnation)?;
         if self.state == State::Completing {
+            if self.leader != Some((member, incarnation)) {
+                self.parked.push((member, incarnation));
+                return Some(SyncAnswer::Parked);
+            }
             self.state = State::Stable;
+            self.leader = None;
             cx.emit(Output::Rebalance);
+            for (m, life) in std::mem::take(&mut self.parked) {
+                let answer = self.entry(m, life).map(|j| self.serve(cx, j));
+                self.sync_responses.push((m, life, answer));
+            }
         }
+        Some(SyncAnswer::Assignment(self.serve(cx, i)))
+    }
+
+    /// Entry `i` takes its assignment of the current generation (its session refreshed).
+    fn serve<S: Sink>(&mut self, cx: &mut Cx<S>, i: usize) -> Vec<PartitionId> {
         let e = &mut self.entries[i];
         e.owned = e.assignment.clone();
         e.session_deadline_us = cx.now_us + cx.s.session_timeout_us;
-        Some(e.assignment.clone())
+        e.assignment.clone()
+    }
+
+    /// Whether SyncGroup answers wait for the engine to deliver.
+    #[inline(always)]
+    pub(crate) fn has_sync_responses(&self) -> bool {
+        !self.sync_responses.is_empty()
+    }
+
+    /// The SyncGroup answers due now, in member order.
+    pub(crate) fn take_sync_responses(&mut self) -> Vec<(MemberId, u32, Option<Vec<PartitionId>>)> {
+        let mut due = std::mem::take(&mut self.sync_responses);
+        due.sort_unstable_by_key(|&(m, life, _)| (m, life));
+        due
     }
 
     // ---------------------------------------------------------------- consumer protocol

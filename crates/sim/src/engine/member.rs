@@ -97,6 +97,12 @@ pub(super) struct Assigned {
 }
 
 impl Assigned {
+    /// Whether a poll could take records of it: not stopped, below `log_end` (a position
+    /// not yet resolved counts, §8.9).
+    fn has_records(&self, log_end: u64) -> bool {
+        !self.stopped && self.position.is_none_or(|p| p < log_end)
+    }
+
     /// `partition` at `position`, nothing handled yet.
     fn at(partition: PartitionId, position: Option<u64>) -> Self {
         Assigned { partition, position, done: Frontier::starting_at(position.unwrap_or(0)), stopped: false }
@@ -126,8 +132,11 @@ pub(crate) struct Member {
     pub(super) pc: Pc,
     resume_pc: Pc,
     pub(super) assigned: Vec<Assigned>,
-    /// The next assigned partition a `poll()` takes records from (model.md §10.1).
+    /// The assigned partition whose fetched chunk the member hands out (model.md §10.1).
     pub(super) turn: usize,
+    /// Records left of that chunk; `None` when no chunk is in hand (after an assignment the
+    /// next `poll()` starts at `turn` itself).
+    pub(super) chunk_left: Option<u64>,
     pub(super) auto_commit_deadline_us: u64,
     records_since_commit: u64,
     /// Failed async commits whose callbacks have not run yet (model.md §8.8).
@@ -232,6 +241,7 @@ impl Member {
             resume_pc: Pc::Poll,
             assigned: Vec::new(),
             turn: 0,
+            chunk_left: None,
             auto_commit_deadline_us: s.auto_commit_interval_us,
             records_since_commit: 0,
             callbacks: Vec::new(),
@@ -771,8 +781,10 @@ impl Member {
     /// `poll()`: commit callbacks (model.md §8.8), rejoin if evicted (§8.7: resume from the
     /// committed offset), the auto-commit check at entry (Java `ConsumerCoordinator.poll` →
     /// `maybeAutoCommitOffsetsAsync`: `isExpired` is `now >= deadline`, reset from now), then
-    /// up to `max.poll.records` records of the next assigned partition in turn. Returns the
-    /// partition and the batch `from..to` (empty at the log end).
+    /// up to `max.poll.records` records of the partition in turn (model.md §10.1: it keeps
+    /// its turn while its fetched chunk lasts and it has records, then the next partition
+    /// with records has it). Returns the partition and the batch `from..to` (empty at the log
+    /// end).
     fn poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<(PartitionId, u64, u64)> {
         let s = cx.s;
         self.run_callbacks(cx, world);
@@ -800,10 +812,7 @@ impl Member {
                 Event::PollIntervalCheck { member: self.id },
             );
         }
-        // The next partition in turn, passing over those the error handler stopped (§12).
-        let count = self.assigned.len();
-        let index = (0..count).map(|k| (self.turn + k) % count).find(|&i| !self.assigned[i].stopped)?;
-        self.turn = index + 1;
+        let index = self.partition_in_turn(s, cx.now_us)?;
         let (partition, position) = (self.assigned[index].partition, self.assigned[index].position);
         // A new group's first poll resolves where to start (model.md §8.9).
         let from = match position {
@@ -815,11 +824,48 @@ impl Member {
             }
         };
         let to = (from + s.max_poll_records as u64).min(s.log_end_at(cx.now_us).max(from));
+        if let Some(left) = &mut self.chunk_left {
+            *left = left.saturating_sub(to - from);
+        }
         if position != Some(to) {
             self.set_position(cx, partition, Some(to));
         }
         self.mark(cx, partition, MarkKind::Poll { from, records: (to - from) as u32 });
         Some((partition, from, to))
+    }
+
+    /// The index in `assigned` of the partition this `poll()` serves (model.md §10.1), passing
+    /// over those the error handler stopped (§12): the one in turn while its chunk lasts and
+    /// it has records; else the next with records, in partition order, with a new chunk of
+    /// [`Scenario::fetch_chunk_records`] (Java `FetchCollector` drains the fetched chunk of one
+    /// partition before the next, and `AbstractFetch` fetches no partition still buffered);
+    /// else, every partition at its log end, the next one, for an empty poll. `None` when
+    /// every partition is stopped or none is assigned.
+    fn partition_in_turn(&mut self, s: &Scenario, now_us: u64) -> Option<usize> {
+        let log_end = s.log_end_at(now_us);
+        let has_records = |a: &Assigned| a.has_records(log_end);
+        let count = self.assigned.len();
+        if self.chunk_left.is_some_and(|left| left > 0)
+            && self.assigned.get(self.turn).is_some_and(has_records)
+        {
+            return Some(self.turn);
+        }
+        let first = self.turn + usize::from(self.chunk_left.is_some());
+        let order = (0..count).map(|k| (first + k) % count);
+        let (index, chunk) = match order.clone().find(|&i| has_records(&self.assigned[i])) {
+            Some(i) => (i, s.fetch_chunk_records()),
+            None => (order.into_iter().find(|&i| !self.assigned[i].stopped)?, 0),
+        };
+        self.turn = index;
+        self.chunk_left = Some(chunk);
+        Some(index)
+    }
+
+    /// Whether a `poll()` now would return records: an assigned partition, not stopped,
+    /// below its log end.
+    pub(super) fn has_records(&self, s: &Scenario, now_us: u64) -> bool {
+        let log_end = s.log_end_at(now_us);
+        self.assigned.iter().any(|a| a.has_records(log_end))
     }
 
     // ---------------------------------------------------------------- the loop

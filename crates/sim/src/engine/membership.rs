@@ -4,6 +4,7 @@
 //! heartbeats (KIP-848, `ConsumerMembershipManager`, `CommitRequestManager`), and what
 //! happens to the process: crash, hang, shutdown, restart, a new member joining.
 
+use super::coordinator::SyncAnswer;
 use super::member::{Flow, Life, Member};
 use super::queue::Phase;
 use super::world::{CommitKind, World};
@@ -29,6 +30,9 @@ pub(crate) enum Join {
     MemberIdRequired,
     /// JoinGroup sent: waiting for the round to complete.
     Joining,
+    /// The round completed while the member's `poll()` was returning records: it handles
+    /// the JoinGroup response (and sends SyncGroup) in its next `poll()`.
+    Responded,
     /// SyncGroup sent: waiting for the assignment.
     Syncing,
 }
@@ -56,6 +60,9 @@ pub(crate) struct GroupClient {
     pub(crate) restart_after_us: Option<u64>,
     /// The next JoinGroup is a new dynamic member's: one MEMBER_ID_REQUIRED round trip first.
     pub(crate) new_member: bool,
+    /// The loop waits inside `poll()` for the join (eager, or nothing to return): responses
+    /// are handled as they arrive. Otherwise one step per `poll()` (model.md §10.5).
+    pub(crate) join_waits: bool,
 }
 
 impl GroupClient {
@@ -63,6 +70,7 @@ impl GroupClient {
         GroupClient {
             is_static: s.static_membership,
             join: Join::None,
+            join_waits: true,
             generation: 1,
             pending_assignment: None,
             heartbeat_seq: 0,
@@ -119,6 +127,7 @@ impl Member {
             self.mark(cx, partition, MarkKind::Assigned);
         }
         self.turn = 0;
+        self.chunk_left = None;
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
     }
 
@@ -132,6 +141,7 @@ impl Member {
             }
         }
         self.turn = 0;
+        self.chunk_left = None;
     }
 
     /// `onPartitionsRevoked` with `on_revoke: commit_sync`: a `commitSync` of each revoked
@@ -245,8 +255,28 @@ impl Member {
                     None
                 }
             }
-            Join::MemberIdRequired | Join::Joining | Join::Syncing => Some(Flow::Wait),
+            Join::MemberIdRequired => Some(Flow::Wait),
+            Join::Joining | Join::Syncing => self.wait_for_join(cx),
+            Join::Responded => {
+                self.send_sync(cx);
+                self.wait_for_join(cx)
+            }
         }
+    }
+
+    /// Whether this `poll()` waits for the join to go on (model.md §10.5): an eager member
+    /// always (it revoked everything), a cooperative one only when it has no records to
+    /// return — one with records returns them and takes the next step in its next `poll()`
+    /// (Java `ClassicKafkaConsumer.poll` → `updateAssignmentMetadataIfNeeded(timer, false)`
+    /// → `ensureActiveGroup(time.timer(0))`).
+    /// The member counts as waiting in a rebalance (§10.7) only while its `poll()` waits.
+    fn wait_for_join<S: Sink>(&mut self, cx: &mut Cx<S>) -> Option<Flow> {
+        let waits = self.eager(cx.s) || !self.has_records(cx.s, cx.now_us);
+        if waits != self.g().join_waits {
+            self.status(cx, if waits { MemberStatus::Rebalancing } else { MemberStatus::Active });
+        }
+        self.g().join_waits = waits;
+        waits.then_some(Flow::Wait)
     }
 
     fn eager(&self, s: &Scenario) -> bool {
@@ -299,11 +329,11 @@ impl Member {
     }
 
     /// Sends JoinGroup (a new dynamic member: first the MEMBER_ID_REQUIRED round trip). The
-    /// loop waits inside `poll()` until the assignment arrives.
+    /// loop waits inside `poll()` until the assignment arrives, unless a cooperative member
+    /// has records to return ([`Member::wait_for_join`]).
     fn send_join<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
         let _ = world;
         let (id, process) = (self.id, self.process);
-        self.status(cx, MemberStatus::Rebalancing);
         let first = std::mem::replace(&mut self.g().new_member, false);
         self.g().join = if first { Join::MemberIdRequired } else { Join::Joining };
         cx.schedule(
@@ -313,7 +343,13 @@ impl Member {
             Event::JoinLands { member: id, process, first },
         );
         self.mark(cx, 0, MarkKind::JoinSent);
-        Some(Flow::Wait)
+        self.g().join_waits = false;
+        if first {
+            self.g().join_waits = true;
+            self.status(cx, MemberStatus::Rebalancing);
+            return Some(Flow::Wait);
+        }
+        self.wait_for_join(cx)
     }
 
     /// The JoinGroup request lands at the coordinator (or is answered MEMBER_ID_REQUIRED and
@@ -344,9 +380,19 @@ impl Member {
         world.coordinator.join(cx, self.id, self.process, owned);
     }
 
-    /// The JoinGroup response: the round completed; send SyncGroup.
+    /// The JoinGroup response: the round completed; a member waiting in `poll()` sends
+    /// SyncGroup now, one returning records in its next `poll()`.
     pub(crate) fn join_response<S: Sink>(&mut self, cx: &mut Cx<S>, world: &World) {
         self.g().generation = world.coordinator.generation();
+        if self.g().join_waits {
+            self.send_sync(cx);
+        } else {
+            self.g().join = Join::Responded;
+        }
+    }
+
+    /// Sends SyncGroup (the leader's carries the assignment).
+    fn send_sync<S: Sink>(&mut self, cx: &mut Cx<S>) {
         self.g().join = Join::Syncing;
         let (id, process) = (self.id, self.process);
         cx.schedule(
@@ -357,18 +403,31 @@ impl Member {
         );
     }
 
-    /// The SyncGroup request lands: the assignment comes back, and the loop (waiting inside
-    /// `poll()`) takes it in.
+    /// The SyncGroup request lands: the assignment comes back (a follower's once the
+    /// leader's SyncGroup has landed), and the loop takes it in at its `poll()` (the heartbeat
+    /// thread receives it; a loop waiting inside `poll()` wakes).
     pub(crate) fn sync_lands<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, process: u32) {
         if process != self.process || self.life == Life::Down {
             return;
         }
         match world.coordinator.sync(cx, self.id, self.process) {
+            Some(SyncAnswer::Parked) => {}
+            Some(SyncAnswer::Assignment(assignment)) => self.synced(cx, Some(assignment)),
+            None => self.synced(cx, None),
+        }
+    }
+
+    /// The SyncGroup answer: the assignment, or (`None`) dropped from the round meanwhile:
+    /// join again.
+    pub(crate) fn synced<S: Sink>(&mut self, cx: &mut Cx<S>, assignment: Option<Vec<PartitionId>>) {
+        if self.life == Life::Down || self.group.is_none() {
+            return;
+        }
+        match assignment {
             Some(assignment) => {
                 self.g().join = Join::None;
                 self.g().pending_assignment = Some(assignment);
             }
-            // Dropped from the round meanwhile: join again.
             None => self.g().join = Join::Needed,
         }
         self.restart_heartbeats(cx);

@@ -291,14 +291,22 @@ impl<'a> Engine<'a> {
             Event::HangEnds { member } => self.members[member as usize].hang_ends(&mut cx),
             Event::AcksLand { .. } | Event::LockExpires { .. } => unreachable!("share groups only"),
         }
-        // Join rounds the event completed: each member gets its JoinGroup response now.
-        if !world.coordinator.has_join_responses() {
-            return;
+        // Join rounds the event completed: each member gets its JoinGroup response now; a
+        // leader's SyncGroup answers the followers waiting for it.
+        if world.coordinator.has_join_responses() {
+            for (member, process) in world.coordinator.take_join_responses() {
+                let m = &mut self.members[member as usize];
+                if m.process == process {
+                    m.join_response(&mut cx, world);
+                }
+            }
         }
-        for (member, process) in world.coordinator.take_join_responses() {
-            let m = &mut self.members[member as usize];
-            if m.process == process {
-                m.join_response(&mut cx, world);
+        if world.coordinator.has_sync_responses() {
+            for (member, process, assignment) in world.coordinator.take_sync_responses() {
+                let m = &mut self.members[member as usize];
+                if m.process == process {
+                    m.synced(&mut cx, assignment);
+                }
             }
         }
     }

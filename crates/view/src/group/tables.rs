@@ -148,8 +148,9 @@ pub struct VersusRow {
     /// Records lost by the horizon: a consumer group's at its handovers (§10.7); a share
     /// group's records that ended with no run (archived, rejected, §11.5).
     pub lost: u64,
-    /// Runs of records that had run before, all partitions, within the horizon (the same
-    /// count for both: a record's second, third, … completed run).
+    /// Records processed twice, all partitions: a share group's second, third, … completed
+    /// runs within the horizon; a consumer group's repeats as counted at its handovers
+    /// (§10.7), including those its new owner has not reached by the horizon.
     pub processed_twice: u64,
     /// Completed runs within the horizon, all partitions.
     pub processed: u64,
@@ -196,11 +197,15 @@ pub fn versus(s: &Scenario) -> Vec<VersusRow> {
             continue;
         }
         let Ok(run) = simulate(&scenario) else { continue };
-        let (processed, processed_twice) = runs(&run);
+        let (processed, mut processed_twice) = runs(&run);
         let lost = if is_share {
             ShareSummary::new(&run, scenario.horizon_us).at_crash.lost
         } else {
-            run.group.as_ref().map_or(0, |g| g.lost())
+            // A consumer group's repeats count at each handover (model.md §10.7), also
+            // those its new owner has not reached by the horizon (§10.1).
+            let g = run.group.as_ref();
+            processed_twice = g.map_or(processed_twice, |g| g.duplicated());
+            g.map_or(0, |g| g.lost())
         };
         rows.push(VersusRow {
             share: is_share,

@@ -210,7 +210,7 @@ pub fn handover_sentence(h: &Handover, horizon_us: u64) -> String {
 }
 
 /// One partition's totals in one sentence: "orders-1: 15 records processed twice, none
-/// lost; nobody processed it for 44.815 s."
+/// lost; nobody processed it for 51.8 s."
 pub fn partition_sentence(d: &PartitionDamage) -> String {
     let p = partition_name(u32::from(d.partition));
     let damage = match (d.lost, d.duplicated) {
@@ -322,7 +322,7 @@ mod tests {
         );
         assert_eq!(
             partition_sentence(&g.partitions[1]),
-            "orders-1: 15 records processed twice, none lost; nobody processed it for 44.815 s."
+            "orders-1: 15 records processed twice, none lost; nobody processed it for 51.8 s."
         );
     }
 }
