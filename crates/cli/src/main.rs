@@ -9,7 +9,7 @@
 //! producer scenario in, the partition log, batches, leader memory and counters out.
 
 use clap::{Parser, Subcommand, ValueEnum};
-use offset_window_sim::compare::{compare_clients, compare_group, compare_share};
+use offset_window_sim::compare::{compare_clients, compare_group, compare_share, share_modes_left_out};
 use offset_window_sim::keys::{millis_value, KeySpec};
 use offset_window_sim::producer::{simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS};
 use offset_window_sim::report::GroupSummary;
@@ -339,6 +339,9 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
                         r.processed,
                         r.blocked_on_commits * 100.0
                     );
+                }
+                for (mode, why) in share_modes_left_out(&input.scenario) {
+                    text += &format!("{} mode left out: {why}\n", mode.name());
                 }
                 text
             }

@@ -177,6 +177,21 @@ fn compare_runs_each_client_on_the_same_crash() {
 }
 
 #[test]
+fn a_share_comparison_says_why_a_mode_is_left_out() {
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["compare", "../../scenarios/share-explicit-reject.json", "--format", "table"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("explicit    commit_sync_record"), "{table}");
+    assert!(
+        table.contains("implicit mode left out: on_error: release and reject are acknowledgements"),
+        "{table}"
+    );
+}
+
+#[test]
 fn a_group_prints_its_handovers_and_compares_protocols() {
     let g1 = r#"{"partitions":2,"members":2,"horizon_ms":60000,"group_events":[{"at_ms":8200,"member":2,"kind":"crash"}]}"#;
     let result = run(g1);

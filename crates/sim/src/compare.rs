@@ -144,10 +144,37 @@ pub struct ShareComparisonRow {
     pub blocked_on_commits: f64,
 }
 
+/// The commit strategies a share consumer has, in the comparison's order.
+const SHARE_STRATEGIES: [Strategy; 4] =
+    [Strategy::AutoCommit, Strategy::CommitSyncBatch, Strategy::CommitAsyncBatch, Strategy::CommitSyncRecord];
+
+/// The acknowledgement modes [`compare_share`] leaves out of a share-group `scenario`
+/// because the scenario refuses every strategy in them, each with the first refusal (e.g.
+/// `on_error: reject` in implicit mode: "release and reject are acknowledgements"). Only
+/// validates; runs nothing.
+pub fn share_modes_left_out(scenario: &Scenario) -> Vec<(ShareAcknowledgementMode, ScenarioError)> {
+    ShareAcknowledgementMode::ALL
+        .iter()
+        .filter_map(|&mode| {
+            let refusals = SHARE_STRATEGIES.iter().map(|&strategy| {
+                Scenario { share_acknowledgement_mode: mode, strategy, ..scenario.clone() }.validate()
+            });
+            let mut first = None;
+            for refusal in refusals {
+                match refusal {
+                    Ok(()) => return None,
+                    Err(e) => first = first.or(Some(e)),
+                }
+            }
+            first.map(|e| (mode, e))
+        })
+        .collect()
+}
+
 /// Runs a share-group `scenario` under both acknowledgement modes and each commit strategy
 /// a share consumer has, reading each at `crash_at_us`. Rows whose run is refused (e.g.
-/// `on_error: release` in implicit mode) are left out. Errors: the scenario's own
-/// validation error.
+/// `on_error: release` in implicit mode) are left out ([`share_modes_left_out`] says why).
+/// Errors: the scenario's own validation error.
 pub fn compare_share(
     scenario: &Scenario,
     crash_at_us: u64,
@@ -155,12 +182,7 @@ pub fn compare_share(
     scenario.validate()?;
     let mut rows = Vec::new();
     for mode in ShareAcknowledgementMode::ALL {
-        for strategy in [
-            Strategy::AutoCommit,
-            Strategy::CommitSyncBatch,
-            Strategy::CommitAsyncBatch,
-            Strategy::CommitSyncRecord,
-        ] {
+        for strategy in SHARE_STRATEGIES {
             let variant = Scenario { share_acknowledgement_mode: *mode, strategy, ..scenario.clone() };
             if variant.validate().is_err() {
                 continue;

@@ -7,7 +7,7 @@
 use super::words::duration_text;
 use crate::compare::escape;
 use crate::text::fixed;
-use offset_window_sim::compare::GroupComparisonRow;
+use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
@@ -136,6 +136,13 @@ pub fn share_table_html(rows: &[ShareRow], s: &Scenario, crash_at_us: u64) -> St
         ));
     }
     out.push_str("</tbody></table>");
+    for (mode, why) in share_modes_left_out(s) {
+        let mode = match mode {
+            ShareAcknowledgementMode::Implicit => "Implicit acknowledgement",
+            ShareAcknowledgementMode::Explicit => "Explicit acknowledgement",
+        };
+        out.push_str(&format!(r#"<p class="note">{mode} is left out: {}.</p>"#, escape(&why.to_string())));
+    }
     out
 }
 
@@ -323,8 +330,22 @@ mod tests {
             }
             let html = share_table_html(&rows, &s, crash);
             assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+            assert!(!html.contains("left out"), "both modes run: {html}");
             assert!(!html.contains("auto_commit") && !html.contains("commit_sync"), "words: {html}");
         }
+    }
+
+    #[test]
+    fn the_share_table_says_why_a_mode_is_left_out() {
+        let i = super::super::presets::by_name("share-explicit-reject").unwrap();
+        let s = super::super::presets::input(i).unwrap().scenario;
+        let rows = share_runs(&s);
+        assert!(rows.iter().all(|r| r.mode == ShareAcknowledgementMode::Explicit));
+        let html = share_table_html(&rows, &s, 12_000_000);
+        assert!(
+            html.contains(r#"<p class="note">Implicit acknowledgement is left out: on_error: release and reject are acknowledgements"#),
+            "{html}"
+        );
     }
 
     #[test]
