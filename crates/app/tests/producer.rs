@@ -228,14 +228,16 @@ async fn the_url_holds_the_scenario_and_a_link_reproduces_it() {
     let again = mount_at(hash.trim_start_matches('#')).await;
     assert_eq!(again.counters(), [25, 5, 0, 0], "the link from {hash}");
     drop(again);
-    // A link the core refuses: its message, and the defaults.
-    let text = String::from(js_sys::encode_uri_component(r#"{"acks":"2"}"#));
-    let bad = mount_at(&text).await;
-    assert!(bad.find("#p-link-error").text_content().unwrap().contains("acks"));
-    assert_eq!(bad.count("pc-log"), 20);
+    assert!(hash.contains("enable.idempotence=false"), "key=value pairs, as the other pages: {hash}");
+    // A pair the core refuses is named; the others apply.
+    let bad = mount_at("acks=2&enable.idempotence=false").await;
+    let message = bad.find("#p-link-error").text_content().unwrap();
+    assert!(message.contains("acks"), "{message}");
+    assert_eq!(bad.find("#p-idempotence").dyn_into::<HtmlSelectElement>().unwrap().value(), "false");
     drop(bad);
-    // A consumer-style key=value link: the message says what this view's links look like.
-    let pairs = mount_at("acks=1").await;
-    let message = pairs.find("#p-link-error").text_content().unwrap();
-    assert!(message.contains("one JSON object"), "{message}");
+    // This page's older links, one JSON object, still open.
+    let text = String::from(js_sys::encode_uri_component(r#"{"acks":"1"}"#));
+    let old = mount_at(&text).await;
+    assert!(old.root.query_selector("#p-link-error").unwrap().is_none());
+    assert_eq!(old.find("#p-acks").dyn_into::<HtmlSelectElement>().unwrap().value(), "1");
 }

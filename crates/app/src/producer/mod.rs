@@ -15,6 +15,7 @@ pub use view::ProducerApp;
 
 use offset_window_sim::producer::{Acks, Fault, FaultKind, ProducerScenario};
 use offset_window_sim::scenario::US_PER_MS;
+use offset_window_view::url::{decode, encode};
 use serde_json::Value;
 use std::rc::Rc;
 use yew::Reducible;
@@ -285,41 +286,64 @@ impl Reducible for State {
     }
 }
 
-/// The URL fragment (without `#`, not yet percent-encoded) for a scenario: the keys that
-/// differ from the defaults, as the JSON `offset-window produce` reads; empty for the
+/// The URL fragment (without `#`, percent-encoded) for a scenario: the keys that differ
+/// from the defaults as `key=value` pairs, as the consumer and group pages write theirs
+/// (`acks=1&faults=%5B…%5D`: strings as they are, other values as JSON); empty for the
 /// defaults. A link with it reproduces the view.
 pub fn fragment(scenario: &ProducerScenario) -> String {
     let defaults = ProducerScenario::default().to_json_value();
     let Value::Object(map) = scenario.to_json_value() else { return String::new() };
-    let changed: serde_json::Map<String, Value> =
-        map.into_iter().filter(|(k, v)| defaults.get(k) != Some(v)).collect();
-    if changed.is_empty() {
-        String::new()
-    } else {
-        Value::Object(changed).to_string()
-    }
+    map.into_iter()
+        .filter(|(k, v)| defaults.get(k) != Some(v))
+        .map(|(k, v)| {
+            let text = match v {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+            format!("{}={}", encode(&k), encode(&text))
+        })
+        .collect::<Vec<_>>()
+        .join("&")
 }
 
-/// The state a (decoded) fragment describes: its scenario if the core accepts it, else the
-/// defaults and the core's message under [`LINK_KEY`].
+/// The state a fragment (without `#`, still percent-encoded) describes. `key=value` pairs
+/// apply one by one: a pair the core refuses is left out and named under [`LINK_KEY`], the
+/// rest apply; a combination the core refuses as a whole gives the defaults and its message.
+/// A fragment holding one JSON object (this page's links before, `#{"acks":"1"}`) is read
+/// as the scenario whole.
 pub fn state_from(fragment: &str) -> State {
     let text = fragment.trim_start_matches('#').trim();
     if text.is_empty() {
         return State::default();
     }
-    match ProducerScenario::from_json(text) {
-        Ok(scenario) => State { scenario, ..State::default() },
-        Err(e) => {
-            // The consumer view's links are key=value pairs; this view's are one JSON object.
-            let hint = if text.starts_with('{') {
-                String::new()
-            } else {
-                " (this view's link holds the scenario as one JSON object after #, e.g. #{\"acks\":\"1\"})"
-                    .to_string()
-            };
-            State { errors: vec![(LINK_KEY, format!("{e}{hint}"))], ..State::default() }
+    let whole = decode(text);
+    if whole.trim_start().starts_with('{') {
+        return match ProducerScenario::from_json(&whole) {
+            Ok(scenario) => State { scenario, ..State::default() },
+            Err(e) => State { errors: vec![(LINK_KEY, e.to_string())], ..State::default() },
+        };
+    }
+    let mut scenario = ProducerScenario::default();
+    let mut refused = Vec::new();
+    for pair in text.split('&').filter(|p| !p.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let (key, value) = (decode(key), decode(value));
+        let mut next = scenario.clone();
+        let parsed = serde_json::from_str(&value).unwrap_or_else(|_| Value::String(value.clone()));
+        let set = next.set_key(&key, &parsed).or_else(|e| {
+            // Strings are written as they are: "1" may be acks' string.
+            next.set_key(&key, &Value::String(value.clone())).map_err(|_| e)
+        });
+        match set {
+            Ok(()) => scenario = next,
+            Err(e) => refused.push(e.to_string()),
         }
     }
+    if let Err(e) = scenario.validate() {
+        return State { errors: vec![(LINK_KEY, e.to_string())], ..State::default() };
+    }
+    let errors = if refused.is_empty() { Vec::new() } else { vec![(LINK_KEY, refused.join("; "))] };
+    State { scenario, errors, ..State::default() }
 }
 
 /// Typed text as a JSON value: a number when it reads as one, else a string (so the core's

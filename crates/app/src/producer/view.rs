@@ -62,22 +62,20 @@ const STYLE: &str = r#"
 pub fn ProducerApp() -> Html {
     let state = use_reducer(|| {
         let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-        let text = js_sys::decode_uri_component(hash.trim_start_matches('#')).map(String::from);
-        super::state_from(&text.unwrap_or_default())
+        super::state_from(&hash)
     });
     let dispatch = state.dispatcher();
     // The URL fragment follows the scenario, so that a link reproduces the view.
     use_effect_with(state.scenario.clone(), |scenario| {
         let fragment = super::fragment(scenario);
         let Some(w) = web_sys::window() else { return };
-        let location = w.location();
-        let hash = String::from(js_sys::encode_uri_component(&fragment));
-        if location.hash().unwrap_or_default().trim_start_matches('#') == hash {
+        if crate::hash().trim_start_matches('#') == fragment {
             return;
         }
+        let location = w.location();
         let mut url = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
-        if !hash.is_empty() {
-            url = format!("{url}#{hash}");
+        if !fragment.is_empty() {
+            url = format!("{url}#{fragment}");
         }
         if let Ok(history) = w.history() {
             let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
@@ -124,7 +122,7 @@ pub fn ProducerApp() -> Html {
             <style>{ STYLE }</style>
             { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
             if let Some(e) = state.error(LINK_KEY) {
-                <p class="field-error" role="alert" id="p-link-error">{ format!("This link's scenario was refused, so the view shows the defaults: {e}") }</p>
+                <p class="field-error" role="alert" id="p-link-error">{ format!("Part of this link was refused: {e}") }</p>
             }
             { tour_button }
             <main class="layout">{ body }</main>
