@@ -21,6 +21,9 @@
 //!   stories and their expected values as sentences.
 //! * [`tables`]: the comparisons (protocols and assignors × static membership; share
 //!   acknowledgement modes × commit strategies) as HTML.
+//!
+//! [`STYLE`] is the page's own style sheet (`web/style.css` holds what it shares with the
+//! other pages).
 
 pub mod lanes;
 pub mod presets;
@@ -29,3 +32,7 @@ pub mod tables;
 pub mod timeline;
 pub mod url;
 pub mod words;
+
+/// The group page's own styles, on top of `web/style.css`: its layout, the lanes, the tour,
+/// projector mode's screen and the embed.
+pub const STYLE: &str = include_str!("page.css");

@@ -10,6 +10,34 @@ use offset_window_sim::report::{Handover, PartitionDamage};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
 use offset_window_sim::{Scenario, ScenarioError};
 
+/// The page's lede for a consumer group (HTML).
+pub const LEDE: &str = concat!(
+    "<p class=\"lede\">Several consumers share the partitions of <code>orders</code>. Put a crash, a hang, ",
+    "a shutdown, a join or a rolling deploy on the time axis and drag it: each partition's lane shows its ",
+    "position (dashed), durable frontier and committed offset, with a bar in its owner's colour; each ",
+    "member's lane shows when it processes nothing. Switch to a share group (KIP-932) to see the same ",
+    "workload as a queue of records.</p>"
+);
+
+/// The page's lede for a share group (HTML): its lanes and its record strip.
+pub const SHARE_LEDE: &str = concat!(
+    "<p class=\"lede\">A share group (KIP-932): several consumers take records of <code>orders</code> from ",
+    "the same partitions, each record locked to the member that acquired it. Put a crash, a hang or a ",
+    "shutdown on the time axis and drag it: each partition's lane shows its start offset and the end of ",
+    "its window of records in flight, each member's lane when it processes nothing, and the strip below ",
+    "each record's state — acquired, available again, acknowledged, archived. Slide the crash of the whole ",
+    "group to see what it would cost then. Switch to a consumer group to see the same workload by partition.</p>"
+);
+
+/// The lede for the kind of group shown.
+pub fn lede(share: bool) -> &'static str {
+    if share {
+        SHARE_LEDE
+    } else {
+        LEDE
+    }
+}
+
 /// Which kind of group a field belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shown {
