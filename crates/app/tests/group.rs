@@ -310,14 +310,20 @@ async fn a_share_group_takes_its_own_tour_about_its_strip() {
 }
 
 #[wasm_bindgen_test]
-async fn share_readouts_say_a_crash_then_from_the_whole_run() {
+async fn share_readouts_say_a_crash_then_apart_from_the_whole_run() {
     let view = mount().await;
     view.select("#preset", &preset_index("share-crash-releases-at-once")).await;
     view.type_into("#crash-at", "3.05").await;
-    let dt = |id: &str| view.find(&format!("#{id} dt")).text_content().unwrap();
-    assert_eq!(dt("ro-s-lost"), "lost if it crashed at 3.050 s");
-    assert_eq!(dt("ro-s-duplicated"), "delivered again if it crashed at 3.050 s");
-    assert_eq!(dt("ro-s-redelivered"), "delivered again in the whole run");
+    // Each readout's group is headed by what it is: a crash then, or the whole run.
+    let heading = |id: &str| {
+        let dl = view.find(&format!("#{id}")).parent_element().unwrap();
+        let title = dl.get_attribute("aria-labelledby").unwrap();
+        view.find(&format!("#{title}")).text_content().unwrap()
+    };
+    assert_eq!(heading("ro-s-lost"), "If the whole share group crashed at 3.050 s");
+    assert_eq!(heading("ro-s-duplicated"), "If the whole share group crashed at 3.050 s");
+    assert_eq!(heading("ro-s-redelivered"), "In the whole run (20 s), with no crash of the whole group");
+    assert_eq!(heading("ro-s-processed"), "In the whole run (20 s), with no crash of the whole group");
     let versus = view.find("#versus-table").text_content().unwrap();
     assert!(
         versus.contains("processed twice in the whole run") && versus.contains("no crash of the whole group"),

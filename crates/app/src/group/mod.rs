@@ -318,19 +318,21 @@ fn share_readouts(state: &GroupState, run: &offset_window_sim::Run) -> Html {
         .join(", ");
     // Two kinds of number side by side: what a crash of the whole group at the slider's
     // instant would cost, and what the whole run (with only its own events) did. Each
-    // readout's words say which it is, as the comparison's headers below do.
+    // kind has its own heading saying which it is, as the comparison's headers below do.
     let at = seconds_text(state.crash_at_us);
     let horizon = duration_text(run.scenario.horizon_us);
-    let if_crashed = |what: &str| format!("{what} if it crashed at {at} s");
     html! {
-        <section class="readouts" aria-labelledby="s-ro-title" aria-live="polite">
-            <h2 id="s-ro-title">{ format!("The share group: a crash of the whole group at {at} s, and the whole run ({horizon})") }</h2>
-            <dl class="ro-grid">
-                { ro("ro-s-lost", "lost", &if_crashed("lost"), summary.at_crash.lost.to_string(), summary.at_crash.lost) }
-                { ro("ro-s-duplicated", "duplicated", &if_crashed("delivered again"), summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
-                { ro("ro-s-processed", "", "processed in the whole run", summary.processed.to_string(), summary.processed) }
-                { ro("ro-s-redelivered", "", "delivered again in the whole run", summary.redeliveries.to_string(), summary.redeliveries) }
-                { ro("ro-s-archived", "", "archived in the whole run", summary.archived.to_string(), summary.archived) }
+        <section class="readouts share-readouts" aria-labelledby="s-ro-title" aria-live="polite">
+            <h2 id="s-ro-title">{ format!("If the whole share group crashed at {at} s") }</h2>
+            <dl class="ro-grid ro-crash" aria-labelledby="s-ro-title">
+                { ro("ro-s-lost", "lost", "lost", summary.at_crash.lost.to_string(), summary.at_crash.lost) }
+                { ro("ro-s-duplicated", "duplicated", "delivered again", summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
+            </dl>
+            <h3 id="s-run-title">{ format!("In the whole run ({horizon}), with no crash of the whole group") }</h3>
+            <dl class="ro-grid ro-run" aria-labelledby="s-run-title">
+                { ro("ro-s-processed", "", "processed", summary.processed.to_string(), summary.processed) }
+                { ro("ro-s-redelivered", "", "delivered again", summary.redeliveries.to_string(), summary.redeliveries) }
+                { ro("ro-s-archived", "", "archived", summary.archived.to_string(), summary.archived) }
             </dl>
             <p class="hint" id="s-per-member">{ format!("Processed per member: {per_member}. A crash of the whole group at its worst instant: {} lost, {} delivered again.", summary.worst_lost, summary.worst_duplicated) }</p>
         </section>
