@@ -281,28 +281,17 @@ fn ro(id: &'static str, class: &'static str, title: &str, shown: String, value: 
 
 fn group_readouts(run: &offset_window_sim::Run, profile: Option<&GroupProfile>) -> Html {
     let Some(g) = &run.group else { return html! {} };
-    let stalled_us: u64 = g.partitions.iter().map(|p| p.stalled_us).sum();
-    let worst = profile.map(|p| {
-        let at =
-            |t: Option<u64>| t.map_or(String::new(), |t| format!(" (first event at {} s)", seconds_text(t)));
-        format!(
-            "Worst over every instant of the first event: {} lost{}, {} processed twice{}.",
-            p.worst_lost.0,
-            at(p.worst_lost.1),
-            p.worst_duplicated.0,
-            at(p.worst_duplicated.1)
-        )
-    });
     html! {
         <section class="readouts" aria-labelledby="g-ro-title" aria-live="polite">
-            <h2 id="g-ro-title">{ format!("The whole group by {} s", seconds_text(run.scenario.horizon_us)) }</h2>
+            <h2 id="g-ro-title">{ words::group_readouts_title(run.scenario.horizon_us) }</h2>
             <dl class="ro-grid">
-                { ro("ro-g-lost", "lost", "records lost", g.lost().to_string(), g.lost()) }
-                { ro("ro-g-duplicated", "duplicated", "records processed twice", g.duplicated().to_string(), g.duplicated()) }
-                { ro("ro-g-rebalances", "", "rebalances", g.rebalances.to_string(), u64::from(g.rebalances)) }
-                { ro("ro-g-stalled", "", "partitions stalled (sum)", duration_text(stalled_us), stalled_us / 1_000) }
+                { for words::group_readouts(g).into_iter().map(|r| html! {
+                    <div class={classes!("ro", r.class)} id={format!("ro-{}", r.id)} data-value={r.value.to_string()}>
+                        <dt>{ r.title }</dt><dd>{ r.shown }</dd>
+                    </div>
+                }) }
             </dl>
-            if let Some(w) = worst { <p id="g-worst" class="hint">{ w }</p> }
+            if let Some(p) = profile { <p id="g-worst" class="hint">{ words::worst_sentence(p) }</p> }
         </section>
     }
 }
@@ -403,17 +392,11 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
 fn legend(share: bool, members: u32, dark: bool) -> Html {
     html! {
         <ul class="gkey" id="legend">
-            if share {
-                <li>{ "partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)" }</li>
-            } else {
-                <li>{ "partition lanes: position (dashed), durable frontier (thin), committed offset (thick); the bar below: who owns it" }</li>
-                <li>{ "▼ on a lane: a handover (orange: records processed twice, red: lost)" }</li>
-            }
-            <li>{ "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down" }</li>
+            { for words::legend_lines(share).iter().map(|l| html! { <li>{ *l }</li> }) }
             { for (0..members.min(8)).map(|m| html! {
                 <li><span class="sw" style={format!("background:{}", offset_window_view::group::lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
             }) }
-            <li>{ "dashed lines with a tag: the events (drag them, or use their sliders)" }</li>
+            <li>{ words::LEGEND_EVENTS }</li>
         </ul>
     }
 }
@@ -432,8 +415,8 @@ fn sweep_box(
     html! {
         <figure class="chart" id="group-sweep">
             <figcaption>
-                <h2 class="chart-title">{ format!("If the first event ({}) came at another instant: the group's records lost and processed twice", words::event_tag(&event)) }</h2>
-                <p class="hint" id="sweep-hint">{ "Click or tap an instant to put the event there (or drag along it); with the keyboard, focus the chart and use the arrow keys." }</p>
+                <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
+                <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
             </figcaption>
             <SweepCanvas profile={p} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
                 dispatch={dispatch.clone()} {projector} {dark} />
