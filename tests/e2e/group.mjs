@@ -317,6 +317,48 @@ test('export: the result JSON holds the scenario and the readouts; embed shows l
   await context.close();
 });
 
+/** Opens the group page with its wasm held back until `release()`. */
+async function held(browser, viewport, hash = '') {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  watch(page, problems, BASE);
+  let release;
+  const wait = new Promise((r) => { release = r; });
+  await page.route('**/*_bg.wasm', async (route) => { await wait; await route.continue(); });
+  await page.goto(URL_GROUP + hash);
+  await page.waitForSelector('#first-frame');
+  return { page, context, release };
+}
+
+test('the first frame: the page at its defaults before the wasm, the live page\'s totals, replaced in place', async (browser) => {
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    const { page, context, release } = await held(browser, { width, height });
+    const totals = (prefix) => page.$$eval(`.ro[id^="${prefix}"]`, (rs) => Object.fromEntries(rs.map((r) => [r.id.slice(3), r.dataset.value])));
+    const frame = await totals('ff-g-');
+    assert.equal(Object.keys(frame).length, 4, 'the four totals');
+    const drawn = await page.$$eval('#first-frame svg.ff-chart', (ss) => ss.filter((s) => s.getBoundingClientRect().width > 0).length);
+    assert.equal(drawn, 2, `at ${width} px: one drawing of the lanes and one of the sweep`);
+    const before = await page.locator('#first-frame .lanes-box').boundingBox();
+    await page.screenshot({ path: path.join(OUT, `group-first-frame-${width}x${height}.png`) });
+    release();
+    await page.waitForSelector('#lanes[data-frame]');
+    assert.equal(await page.$('#first-frame'), null, 'the live page replaced the frame');
+    assert.deepEqual(await totals('ro-g-'), frame, 'the same totals, both from the core');
+    const after = await page.locator('.lanes-box').boundingBox();
+    assert.ok(Math.abs(after.y - before.y) <= 4 && Math.abs(after.height - before.height) <= 1,
+      `at ${width} px the lanes stay where the frame drew them (${before.y}+${before.height} → ${after.y}+${after.height})`);
+    await context.close();
+  }
+  // A link with settings of its own: the frame keeps its layout but shows no numbers or drawings.
+  const { page, context, release } = await held(browser, { width: 1440, height: 900 }, '#partitions=3');
+  const hidden = await page.$$eval('#first-frame .ff-live', (es) => es.every((e) => getComputedStyle(e).visibility === 'hidden'));
+  assert.ok(hidden, 'numbers and drawings hidden while the link loads');
+  assert.ok(await page.isVisible('#first-frame .ff-linked'));
+  release();
+  await page.waitForSelector('#lanes[data-frame]');
+  await context.close();
+});
+
 const AXE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/axe-core/axe.min.js'), 'utf8');
 async function axeViolations(page) {
   await page.addScriptTag({ content: AXE });
@@ -326,7 +368,7 @@ async function axeViolations(page) {
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
 }
 
-test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, phone, projector, embed, tour)', async (browser) => {
+test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, phone, projector, embed, tour, first frame)', async (browser) => {
   const layouts = [
     ['consumer group, tables open', {}, '', async (page) => {
       await page.click('#compare-details summary');
@@ -354,6 +396,11 @@ test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, p
     found.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
     await context.close();
   }
+  const ff = await held(browser, { width: 1280, height: 800 });
+  found.push(...(await axeViolations(ff.page)).map((v) => `first frame: ${v}`));
+  ff.release();
+  await ff.page.waitForSelector('#lanes[data-frame]');
+  await ff.context.close();
   const { page, context } = await open(browser, { viewport: { width: 640, height: 520 } });
   await page.goto(URL_GROUP + '?embed=1');
   await page.waitForSelector('#lanes[data-frame]');
