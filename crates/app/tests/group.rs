@@ -265,29 +265,9 @@ async fn a_click_a_tap_or_a_key_on_the_sweep_moves_the_first_event() {
 }
 
 #[wasm_bindgen_test]
-async fn the_tour_ends_on_finish_which_keeps_the_last_step() {
-    let view = mount().await;
-    view.click("#tour-start").await;
-    let steps = offset_window_view::group::presets::TOUR.len();
-    for _ in 1..steps {
-        assert!(view.root.query_selector("#tour-finish").unwrap().is_none(), "Finish only on the last step");
-        view.click("#tour-next").await;
-    }
-    assert!(view.root.query_selector("#tour-next").unwrap().is_none(), "no Next on the last step");
-    let last = offset_window_view::group::presets::TOUR[steps - 1].0;
-    assert_eq!(view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(), preset_index(last));
-    view.click("#tour-finish").await;
-    assert!(view.root.query_selector("#tour").unwrap().is_none(), "the tour is closed");
-    assert!(view.root.query_selector("#tour-start").unwrap().is_some());
-    assert_eq!(
-        view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(),
-        preset_index(last),
-        "the last step's settings stay"
-    );
-}
-
-#[wasm_bindgen_test]
-async fn a_share_group_takes_its_own_tour_about_its_strip() {
+async fn a_share_group_takes_its_own_tour_about_its_strip_to_a_finish_that_keeps_it() {
+    // The share group's tour (its steps are share presets: no sweep to run, quick in a debug
+    // build; the end-to-end test walks the consumer group's tour to its Finish too).
     let view = mount().await;
     view.select("#preset", &preset_index("s11-s3-three-members-one-partition")).await;
     assert!(
@@ -297,16 +277,37 @@ async fn a_share_group_takes_its_own_tour_about_its_strip() {
     view.click("#tour-start").await;
     let caption = view.find("#tour-caption").text_content().unwrap();
     assert!(caption.contains("strip") && !caption.contains("committed offset"), "{caption}");
-    for step in 1..offset_window_view::group::presets::SHARE_TOUR.len() {
+    let steps = offset_window_view::group::presets::SHARE_TOUR;
+    for step in 1..steps.len() {
         assert!(
             view.root.query_selector("#ro-s-lost").unwrap().is_some(),
             "step {step}: still a share group"
         );
+        assert!(view.root.query_selector("#tour-finish").unwrap().is_none(), "Finish only on the last step");
         view.click("#tour-next").await;
     }
-    assert!(view.root.query_selector("#ro-s-lost").unwrap().is_some());
+    assert!(view.root.query_selector("#tour-next").unwrap().is_none(), "no Next on the last step");
+    let last = preset_index(steps[steps.len() - 1].0);
+    assert_eq!(view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(), last);
     view.click("#tour-finish").await;
+    assert!(view.root.query_selector("#tour").unwrap().is_none(), "the tour is closed");
+    assert!(view.root.query_selector("#tour-start").unwrap().is_some());
+    assert_eq!(
+        view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(),
+        last,
+        "the last step's settings stay"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_consumer_group_tour_starts_on_g1_and_leaves_keeping_it() {
+    let view = mount().await;
+    view.click("#tour-start").await;
+    assert!(view.find("#tour-title").text_content().unwrap().starts_with("Tour, step 1 of 4: G1"));
+    assert!(view.root.query_selector("#tour-finish").unwrap().is_none());
+    view.click("#tour-leave").await;
     assert!(view.root.query_selector("#tour").unwrap().is_none());
+    assert_eq!(view.value("ro-g-rebalances"), 1, "G1 stays");
 }
 
 #[wasm_bindgen_test]

@@ -81,6 +81,14 @@ pub fn GroupApp() -> Html {
     let scenario_part = use_memo(state.scenario.clone(), url::scenario_fragment);
     let fragment = url::join(&scenario_part, &state);
     use_url(fragment.clone(), dispatch.clone());
+    // The preset select shows the preset loaded, whoever loaded it: an option the reader
+    // once picked no longer follows its `selected` attribute (HTML's dirty selectedness), so
+    // after the tour loads that preset again the select would show another one.
+    use_effect_with(state.preset, |preset| {
+        if let Some(select) = crate::element_by_id::<HtmlSelectElement>("preset") {
+            select.set_value(&preset.map(|i| i.to_string()).unwrap_or_default());
+        }
+    });
     let s = &state.scenario;
     let share = state.share();
     let run: Rc<Result<RunRef, ScenarioError>> =
