@@ -4,8 +4,9 @@
 #  1. the producer page, producer.html, and the group page, group.html, built into the
 #     staging directory's producer/ and group/ with the same profile, so each page loads
 #     only its own wasm (the nested builds run this hook too, and then have nothing to do);
-#  2. the first frame: the consumer page at its defaults rendered by the native core into
-#     index.html (crates/view, binary first-frame), so the page paints before its wasm;
+#  2. the first frames: the consumer page and the group page at their defaults rendered by
+#     the native core into index.html and group/index.html (crates/view, binary
+#     first-frame), so each page paints before its wasm;
 #  3. offset-window-offline.html: the consumer page in one file (scripts/offline-page.mjs);
 #  4. release builds only: .br and .gz beside every asset (scripts/precompress.mjs).
 set -euo pipefail
@@ -21,6 +22,6 @@ for page in producer group; do
   esac
   trunk build "${release[@]}" --public-url "$public_url" --dist "$TRUNK_STAGING_DIR/$page" "$page.html"
 done
-cargo run --quiet --locked -p offset-window-view --bin first-frame -- "$TRUNK_STAGING_DIR/index.html"
+cargo run --quiet --locked -p offset-window-view --bin first-frame -- "$TRUNK_STAGING_DIR/index.html" "$TRUNK_STAGING_DIR/group/index.html"
 node scripts/offline-page.mjs "$TRUNK_STAGING_DIR"
 [ "$TRUNK_PROFILE" != release ] || node scripts/precompress.mjs "$TRUNK_STAGING_DIR"

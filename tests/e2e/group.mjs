@@ -132,7 +132,9 @@ test('a bad link names the field and its range; the page still works', async (br
   await context.close();
 });
 
-test('the tour: four steps with the keyboard, each loading its case; the focus stays on a button', async (browser) => {
+const active = (page) => page.evaluate(() => document.activeElement?.id);
+
+test('the tour: four steps with the keyboard, each loading its case; Finish closes it and keeps the last case', async (browser) => {
   const { page, context } = await open(browser);
   await page.focus('#tour-start');
   await page.keyboard.press('Enter');
@@ -145,11 +147,150 @@ test('the tour: four steps with the keyboard, each loading its case; the focus s
     captions.push(await page.textContent('#tour-caption'));
   }
   assert.equal(new Set(captions).size, 4);
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'tour-back');
-  // The last step is a share group: its readouts are there.
+  // The last step has no Next, disabled or not: Finish takes its place and the focus.
+  assert.equal(await page.$('#tour-next'), null);
+  assert.equal(await active(page), 'tour-finish', 'Next gives way to Finish: the focus moves there');
+  // The last step is a share group: its readouts are there, and stay after Finish.
+  const preset = await page.inputValue('#preset');
   assert.ok(await page.$('#ro-s-redelivered'));
-  await page.click('#tour-leave');
+  await page.keyboard.press('Enter');
   await page.waitForSelector('#tour-start');
+  assert.equal(await page.$('#tour'), null, 'the tour is closed');
+  assert.ok(await page.$('#ro-s-redelivered'), 'the last step\'s share group stays');
+  assert.equal(await page.inputValue('#preset'), preset, 'and its preset');
+  assert.equal(await active(page), 'tour-start', 'the focus goes to the tour button');
+  await context.close();
+});
+
+test('a share group takes its own tour, about its strip; Escape leaves it and keeps the case', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.selectOption('#preset', { label: 'S3: three share consumers on one partition' });
+  await page.waitForSelector('#strip[width]');
+  assert.match(await page.textContent('.lede'), /share group/);
+  assert.doesNotMatch(await page.textContent('.lede'), /committed offset/);
+  await page.click('#tour-start');
+  await page.waitForSelector('#tour-caption');
+  const steps = [];
+  for (;;) {
+    steps.push(await page.textContent('#tour-caption'));
+    assert.ok(await page.$('#strip'), `step ${steps.length}: a share group with its strip`);
+    if (!(await page.$('#tour-next'))) break;
+    await page.click('#tour-next');
+    await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), steps.length + 1);
+  }
+  assert.ok(steps.length >= 3, `${steps.length} steps`);
+  assert.match(steps[0], /strip/);
+  assert.ok(steps.every((c) => !/committed offset/.test(c)), 'no consumer-group words');
+  await page.keyboard.press('Escape');
+  await page.waitForSelector('#tour-start');
+  assert.ok(await page.$('#strip'), 'still the share group');
+  await context.close();
+});
+
+test('share group: the readouts say what a crash then would cost, apart from the whole run the table counts', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.selectOption('#preset', { label: 'Share group: a member is killed' });
+  await page.waitForSelector('#strip[width]');
+  await page.fill('#crash-at', '3.05');
+  await page.waitForFunction(() => document.querySelector('#s-ro-title').textContent.includes('3.050'));
+  assert.equal(await page.textContent('#s-ro-title'), 'If the whole share group crashed at 3.050 s');
+  assert.match(await page.textContent('#s-run-title'), /^In the whole run \(\d+(\.\d+)? s\), with no crash of the whole group$/);
+  assert.equal(await page.getAttribute('#ro-s-duplicated', 'data-value') !== null, true);
+  const under = (id) => page.$eval(`#${id}`, (e) => document.getElementById(e.parentElement.getAttribute('aria-labelledby')).id);
+  assert.equal(await under('ro-s-duplicated'), 's-ro-title');
+  assert.equal(await under('ro-s-redelivered'), 's-run-title');
+  assert.match(await page.textContent('#versus-table caption'), /whole run.*no crash of the whole group/);
+  assert.match(await page.textContent('#versus-table thead'), /processed twice in the whole run/);
+  await context.close();
+});
+
+test('the sweep chart: a mouse click, a finger tap or an arrow key puts the first event at that instant', async (browser) => {
+  const { page, context } = await open(browser);
+  const sweep = page.locator('#sweep');
+  await sweep.scrollIntoViewIfNeeded();
+  const box = await sweep.boundingBox();
+  const [left, right] = (await sweep.getAttribute('data-axis')).split(',').map(Number);
+  const msPerPx = 60000 / (right - left); // G1's horizon
+  const x = box.x + left + (right - left) * 0.5;
+  await page.mouse.click(x, box.y + box.height / 3);
+  await page.waitForFunction(() => document.querySelector('#event-0-at-ms').value !== '8200');
+  const at = Number(await page.inputValue('#event-0-at-ms'));
+  assert.ok(Math.abs(at - 30000) <= msPerPx, `clicked at 30 s, the event is at ${at} ms`);
+  // The same as dragging it there on the lanes: its handle is at the same x.
+  await page.waitForFunction(() => /"at_ms":\d+/.test(decodeURIComponent(location.hash)));
+  const handle = await handleAt(page, 0);
+  assert.ok(Math.abs(handle.x - x) <= 1.5, `the lanes' handle at ${handle.x}, clicked at ${x}`);
+  assert.match(decodeURIComponent(await page.evaluate(() => location.hash)), new RegExp(`"at_ms":${at}[,}]`));
+  // The keyboard: the chart is a slider.
+  await sweep.focus();
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction((v) => document.querySelector('#event-0-at-ms').value === String(v), at - 100);
+  assert.match(await sweep.getAttribute('aria-valuetext'), /^the first event at \d+\.\d+ s: \d+ lost, \d+ processed twice$/);
+  await context.close();
+  // A finger: a tap moves it; a swipe up the page scrolls and leaves it.
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const s2 = phone.page.locator('#sweep');
+  await s2.scrollIntoViewIfNeeded();
+  const b2 = await s2.boundingBox();
+  const [l2, r2] = (await s2.getAttribute('data-axis')).split(',').map(Number);
+  await phone.page.touchscreen.tap(b2.x + l2 + (r2 - l2) * 0.25, b2.y + b2.height / 3);
+  await phone.page.waitForFunction(() => document.querySelector('#event-0-at-ms').value !== '8200');
+  const tapped = Number(await phone.page.inputValue('#event-0-at-ms'));
+  assert.ok(Math.abs(tapped - 15000) <= 60000 / (r2 - l2), `tapped at 15 s, the event is at ${tapped} ms`);
+  await phone.context.close();
+});
+
+test('projector mode at 1280×720 and 1920×1080: tour caption, lanes, the event\'s control and the totals on one screen, canvases scaled', async (browser) => {
+  for (const [w, h, minScale] of [[1280, 720, 1.5], [1920, 1080, 2.2]]) {
+    for (const kind of ['consumer', 'share']) {
+      const { page, context } = await open(browser, { viewport: { width: w, height: h } }, '#projector=1');
+      if (kind === 'share') {
+        await page.selectOption('#preset', { label: 'Share group: a member is killed' });
+        await page.waitForSelector('#strip[width]');
+      }
+      await page.click('#tour-start');
+      await page.waitForSelector('.page.group.projector .screen #tour-caption');
+      await page.evaluate(() => window.scrollTo(0, 0));
+      const ids = kind === 'consumer'
+        ? ['tour-caption', 'tour-next', 'lanes', 'screen-event-slider', 'screen-event-at-ms', 'ro-g-lost', 'ro-g-duplicated', 'ro-g-rebalances', 'ro-g-stalled']
+        : ['tour-caption', 'tour-next', 'lanes', 'crash-slider', 'crash-at', 'ro-s-lost', 'ro-s-duplicated', 'ro-s-processed', 'ro-s-redelivered', 'ro-s-archived'];
+      const outside = await page.evaluate((ids) => ids.filter((id) => {
+        const e = document.getElementById(id);
+        if (!e) return true;
+        const r = e.getBoundingClientRect();
+        // Inside the viewport, and not cut off by a box that hides its overflow.
+        const clipped = [...function* up(n) { for (let p = n.parentElement; p; p = p.parentElement) yield p; }(e)]
+          .some((p) => getComputedStyle(p).overflow === 'hidden' && (() => { const q = p.getBoundingClientRect(); return r.bottom > q.bottom + 0.5 || r.right > q.right + 0.5; })());
+        return !(r.width > 0 && r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5) || clipped
+          || e.scrollWidth > e.clientWidth + 1;
+      }), ids);
+      assert.deepEqual(outside, [], `${kind} group at ${w}×${h}: outside the screen or cut off`);
+      const scales = await page.$$eval('canvas[data-type-scale]', (cs) => Object.fromEntries(cs.map((c) => [c.id, Number(c.dataset.typeScale)])));
+      const below = kind === 'consumer' ? 'sweep' : 'strip';
+      for (const id of ['lanes', below]) assert.ok(scales[id] >= minScale, `${id} drawn at type scale ${scales[id]} at ${w}×${h} (≥ ${minScale})`);
+      const big = await page.$eval(`.screen-side #ro-${kind === 'consumer' ? 'g' : 's'}-duplicated dd`, (e) => parseFloat(getComputedStyle(e).fontSize));
+      assert.ok(big >= 0.05 * h, `readout numbers ${big} px tall at ${w}×${h}`);
+      // The event moves from the screen: its slider (keyboard) changes the readouts' instant.
+      if (kind === 'consumer') {
+        await page.focus('#screen-event-slider');
+        await page.keyboard.press('ArrowRight');
+        await page.waitForFunction(() => document.querySelector('#screen-event-at-ms').value === '8300');
+        assert.equal(await page.inputValue('#event-0-at-ms'), '8300', 'the same event as its row below');
+      }
+      await page.screenshot({ path: path.join(OUT, `group-projector-${kind}-${w}x${h}.png`) });
+      await context.close();
+    }
+  }
+  // The button puts projector=1 into the link; a reload keeps it; the button leaves it.
+  const { page, context } = await open(browser, { viewport: { width: 1280, height: 720 } });
+  await page.click('#projector');
+  await page.waitForSelector('.page.group.projector .screen');
+  await page.waitForFunction(() => location.hash.includes('projector=1'));
+  await page.reload();
+  await page.waitForSelector('.page.group.projector .screen #lanes[data-frame]');
+  await page.click('#projector');
+  await page.waitForSelector('.page.group:not(.projector)');
+  await page.waitForFunction(() => !location.hash.includes('projector=1'));
   await context.close();
 });
 
@@ -176,6 +317,48 @@ test('export: the result JSON holds the scenario and the readouts; embed shows l
   await context.close();
 });
 
+/** Opens the group page with its wasm held back until `release()`. */
+async function held(browser, viewport, hash = '') {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  watch(page, problems, BASE);
+  let release;
+  const wait = new Promise((r) => { release = r; });
+  await page.route('**/*_bg.wasm', async (route) => { await wait; await route.continue(); });
+  await page.goto(URL_GROUP + hash);
+  await page.waitForSelector('#first-frame');
+  return { page, context, release };
+}
+
+test('the first frame: the page at its defaults before the wasm, the live page\'s totals, replaced in place', async (browser) => {
+  for (const [width, height] of [[1440, 900], [390, 844]]) {
+    const { page, context, release } = await held(browser, { width, height });
+    const totals = (prefix) => page.$$eval(`.ro[id^="${prefix}"]`, (rs) => Object.fromEntries(rs.map((r) => [r.id.slice(3), r.dataset.value])));
+    const frame = await totals('ff-g-');
+    assert.equal(Object.keys(frame).length, 4, 'the four totals');
+    const drawn = await page.$$eval('#first-frame svg.ff-chart', (ss) => ss.filter((s) => s.getBoundingClientRect().width > 0).length);
+    assert.equal(drawn, 2, `at ${width} px: one drawing of the lanes and one of the sweep`);
+    const before = await page.locator('#first-frame .lanes-box').boundingBox();
+    await page.screenshot({ path: path.join(OUT, `group-first-frame-${width}x${height}.png`) });
+    release();
+    await page.waitForSelector('#lanes[data-frame]');
+    assert.equal(await page.$('#first-frame'), null, 'the live page replaced the frame');
+    assert.deepEqual(await totals('ro-g-'), frame, 'the same totals, both from the core');
+    const after = await page.locator('.lanes-box').boundingBox();
+    assert.ok(Math.abs(after.y - before.y) <= 4 && Math.abs(after.height - before.height) <= 1,
+      `at ${width} px the lanes stay where the frame drew them (${before.y}+${before.height} → ${after.y}+${after.height})`);
+    await context.close();
+  }
+  // A link with settings of its own: the frame keeps its layout but shows no numbers or drawings.
+  const { page, context, release } = await held(browser, { width: 1440, height: 900 }, '#partitions=3');
+  const hidden = await page.$$eval('#first-frame .ff-live', (es) => es.every((e) => getComputedStyle(e).visibility === 'hidden'));
+  assert.ok(hidden, 'numbers and drawings hidden while the link loads');
+  assert.ok(await page.isVisible('#first-frame .ff-linked'));
+  release();
+  await page.waitForSelector('#lanes[data-frame]');
+  await context.close();
+});
+
 const AXE = fs.readFileSync(path.join(path.dirname(fileURLToPath(import.meta.url)), '../../node_modules/axe-core/axe.min.js'), 'utf8');
 async function axeViolations(page) {
   await page.addScriptTag({ content: AXE });
@@ -185,7 +368,7 @@ async function axeViolations(page) {
   return result.violations.flatMap((v) => v.nodes.map((n) => `${v.id} (${v.impact}) at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`));
 }
 
-test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, phone, projector, embed, tour)', async (browser) => {
+test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, phone, projector, embed, tour, first frame)', async (browser) => {
   const layouts = [
     ['consumer group, tables open', {}, '', async (page) => {
       await page.click('#compare-details summary');
@@ -199,6 +382,11 @@ test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, p
     ['dark', { colorScheme: 'dark' }, '', null],
     ['phone', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, '', null],
     ['projector', { viewport: { width: 1920, height: 1080 } }, '#projector=1', null],
+    ['projector with the tour, a share group', { viewport: { width: 1280, height: 720 } }, '#projector=1', async (page) => {
+      await page.selectOption('#preset', { label: 'S3: three share consumers on one partition' });
+      await page.waitForSelector('#strip[width]');
+      await page.click('#tour-start');
+    }],
     ['tour', {}, '', (page) => page.click('#tour-start')],
   ];
   const found = [];
@@ -208,6 +396,11 @@ test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, p
     found.push(...(await axeViolations(page)).map((v) => `${name}: ${v}`));
     await context.close();
   }
+  const ff = await held(browser, { width: 1280, height: 800 });
+  found.push(...(await axeViolations(ff.page)).map((v) => `first frame: ${v}`));
+  ff.release();
+  await ff.page.waitForSelector('#lanes[data-frame]');
+  await ff.context.close();
   const { page, context } = await open(browser, { viewport: { width: 640, height: 520 } });
   await page.goto(URL_GROUP + '?embed=1');
   await page.waitForSelector('#lanes[data-frame]');
@@ -223,9 +416,12 @@ test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share
   await desk.page.selectOption('#preset', { label: 'A rolling deploy with the range assignor (eager)' });
   await desk.page.waitForSelector('#preset-checks li');
   await desk.page.locator('#group-lanes').screenshot({ path: path.join(OUT, 'group-lanes-deploy-eager.png') });
+  await desk.page.locator('#group-sweep').screenshot({ path: path.join(OUT, 'group-sweep-deploy-eager.png') });
   await desk.page.selectOption('#preset', { label: 'S3: three share consumers on one partition' });
   await desk.page.waitForSelector('#strip[width]');
   await desk.page.screenshot({ path: path.join(OUT, 'group-share-full.png'), fullPage: true });
+  // The strip's 40 rows: every label apart from the next (the last two once overlapped).
+  await desk.page.locator('#share-strip').screenshot({ path: path.join(OUT, 'group-strip-s3.png') });
   await desk.context.close();
   const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   await phone.page.screenshot({ path: path.join(OUT, 'group-phone-390x844.png') });

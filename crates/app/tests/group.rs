@@ -1,7 +1,8 @@
 //! The group page (`group/`) in headless Chromium: mount it, read the readouts of
 //! reference G1 (docs/model.md §10.7: orders-1 processed twice 15, one rebalance), move the
-//! crash with its slider and by a drag on the lanes, load presets and read their checks,
-//! switch to a share group (§11), open a bad link.
+//! crash with its slider, by a drag on the lanes and by a click, a tap or a key on the
+//! sweep, load presets and read their checks, switch to a share group (§11) and read its
+//! words, take both tours to their Finish, open a bad link.
 //!
 //! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
 //! (with `CHROMEDRIVER=/usr/bin/chromedriver`; flags in `webdriver.json`).
@@ -72,32 +73,70 @@ impl View {
             .unwrap_or_else(|| panic!("no event {index} in {targets}"));
         // Pressed 6 px right of the event's line, as a hand would on its handle.
         let x = x + 6.0;
-        let rect = canvas.get_bounding_client_rect();
-        let ctor: js_sys::Function =
-            js_sys::Reflect::get(&web_sys::window().unwrap(), &"PointerEvent".into())
-                .unwrap()
-                .unchecked_into();
         for (kind, at) in [
             ("pointerdown", x),
             ("pointermove", x + dx / 2.0),
             ("pointermove", x + dx),
             ("pointerup", x + dx),
         ] {
-            let init = js_sys::Object::new();
-            for (k, v) in [
-                ("bubbles", JsValue::TRUE),
-                ("pointerId", 1.into()),
-                ("pointerType", "mouse".into()),
-                ("clientX", (rect.left() + at).into()),
-                ("clientY", (rect.top() + y).into()),
-            ] {
-                js_sys::Reflect::set(&init, &k.into(), &v).unwrap();
-            }
-            let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&kind.into(), &init)).unwrap();
-            canvas.dispatch_event(event.unchecked_ref()).unwrap();
-            yew::scheduler::flush().await;
-            yew::scheduler::flush().await;
+            self.pointer("#lanes", kind, "mouse", (at, y)).await;
         }
+    }
+
+    /// Sends a pointer event of `kind` from a `pointer` ("mouse", "touch") to the element
+    /// matching `selector`, at `(x, y)` CSS px from its top left.
+    async fn pointer(&self, selector: &str, kind: &str, pointer: &str, (x, y): (f64, f64)) {
+        let target = self.find(selector);
+        let rect = target.get_bounding_client_rect();
+        let ctor: js_sys::Function =
+            js_sys::Reflect::get(&web_sys::window().unwrap(), &"PointerEvent".into())
+                .unwrap()
+                .unchecked_into();
+        let init = js_sys::Object::new();
+        for (k, v) in [
+            ("bubbles", JsValue::TRUE),
+            ("cancelable", JsValue::TRUE),
+            ("pointerId", 1.into()),
+            ("pointerType", pointer.into()),
+            ("isPrimary", JsValue::TRUE),
+            ("button", 0.into()),
+            ("clientX", (rect.left() + x).into()),
+            ("clientY", (rect.top() + y).into()),
+        ] {
+            js_sys::Reflect::set(&init, &k.into(), &v).unwrap();
+        }
+        let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&kind.into(), &init)).unwrap();
+        target.dispatch_event(event.unchecked_ref()).unwrap();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    /// Presses `key` on the element matching `selector`.
+    async fn key(&self, selector: &str, key: &str) {
+        let ctor: js_sys::Function =
+            js_sys::Reflect::get(&web_sys::window().unwrap(), &"KeyboardEvent".into())
+                .unwrap()
+                .unchecked_into();
+        let init = js_sys::Object::new();
+        for (k, v) in [("key", key.into()), ("bubbles", JsValue::TRUE), ("cancelable", JsValue::TRUE)] {
+            js_sys::Reflect::set(&init, &k.into(), &v).unwrap();
+        }
+        let event = js_sys::Reflect::construct(&ctor, &js_sys::Array::of2(&"keydown".into(), &init)).unwrap();
+        self.find(selector).dispatch_event(event.unchecked_ref()).unwrap();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    /// The value of the input matching `selector`.
+    fn input(&self, selector: &str) -> String {
+        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().value()
+    }
+
+    /// Where the sweep chart's time axis starts and ends, CSS px from its left edge.
+    fn sweep_axis(&self) -> (f64, f64) {
+        let axis = self.find("#sweep").get_attribute("data-axis").expect("the sweep gives its axis");
+        let (l, r) = axis.split_once(',').unwrap();
+        (l.parse().unwrap(), r.parse().unwrap())
     }
 }
 
@@ -184,4 +223,111 @@ async fn a_bad_link_names_the_field_and_keeps_a_working_page() {
     assert!(notices.contains("partitions of orders: must be a whole number from 1 to 64"), "{notices}");
     assert!(notices.contains("session.timeout.ms"), "{notices}");
     assert_eq!(view.value("ro-g-duplicated"), 15, "the defaults run");
+}
+
+#[wasm_bindgen_test]
+async fn a_click_a_tap_or_a_key_on_the_sweep_moves_the_first_event() {
+    let view = mount().await;
+    let horizon_ms = 60_000.0; // G1's horizon
+    let (left, right) = view.sweep_axis();
+    let ms_per_px = horizon_ms / (right - left);
+    let at_ms = |view: &View| view.input("#event-0-at-ms").parse::<f64>().unwrap();
+    // A mouse click at the middle of the axis: the event goes to the instant under it.
+    let y = 40.0;
+    for kind in ["pointerdown", "pointerup"] {
+        view.pointer("#sweep", kind, "mouse", (left + (right - left) / 2.0, y)).await;
+    }
+    assert!((at_ms(&view) - 30_000.0).abs() <= ms_per_px, "clicked at 30 s: {}", at_ms(&view));
+    // The lanes put its handle at the same x: both charts share the time axis.
+    let targets = view.find("#lanes").get_attribute("data-targets").unwrap();
+    let handle_x: f64 = targets.split(&[':', ','][..]).nth(1).unwrap().parse().unwrap();
+    assert!((handle_x - (left + (right - left) / 2.0)).abs() <= 1.0, "{targets}");
+    // A tap (a finger down and up where it landed) at a quarter.
+    for kind in ["pointerdown", "pointerup"] {
+        view.pointer("#sweep", kind, "touch", (left + (right - left) / 4.0, y)).await;
+    }
+    assert!((at_ms(&view) - 15_000.0).abs() <= ms_per_px, "tapped at 15 s: {}", at_ms(&view));
+    // A finger that moves up the page (a scroll) leaves it.
+    view.pointer("#sweep", "pointerdown", "touch", (left + 10.0, y)).await;
+    view.pointer("#sweep", "pointermove", "touch", (left + 12.0, y - 40.0)).await;
+    view.pointer("#sweep", "pointerup", "touch", (left + 12.0, y - 40.0)).await;
+    assert!((at_ms(&view) - 15_000.0).abs() <= ms_per_px, "a scroll is not a tap: {}", at_ms(&view));
+    // The keyboard: the chart is a slider, 0.1 s an arrow key, 1 s a page key.
+    view.type_into("#event-0-at-ms", "8200").await;
+    view.key("#sweep", "ArrowRight").await;
+    assert_eq!(view.input("#event-0-at-ms"), "8300");
+    view.key("#sweep", "PageDown").await;
+    assert_eq!(view.input("#event-0-at-ms"), "7300");
+    let sweep = view.find("#sweep");
+    assert_eq!(sweep.get_attribute("role").as_deref(), Some("slider"));
+    assert_eq!(sweep.get_attribute("aria-valuenow").as_deref(), Some("7.300"));
+    assert!(sweep.get_attribute("aria-valuetext").unwrap().starts_with("the first event at 7.300 s: "));
+}
+
+#[wasm_bindgen_test]
+async fn a_share_group_takes_its_own_tour_about_its_strip_to_a_finish_that_keeps_it() {
+    // The share group's tour (its steps are share presets: no sweep to run, quick in a debug
+    // build; the end-to-end test walks the consumer group's tour to its Finish too).
+    let view = mount().await;
+    view.select("#preset", &preset_index("s11-s3-three-members-one-partition")).await;
+    assert!(
+        view.find(".lede").text_content().unwrap().contains("share group"),
+        "the lede is the share group's"
+    );
+    view.click("#tour-start").await;
+    let caption = view.find("#tour-caption").text_content().unwrap();
+    assert!(caption.contains("strip") && !caption.contains("committed offset"), "{caption}");
+    let steps = offset_window_view::group::presets::SHARE_TOUR;
+    for step in 1..steps.len() {
+        assert!(
+            view.root.query_selector("#ro-s-lost").unwrap().is_some(),
+            "step {step}: still a share group"
+        );
+        assert!(view.root.query_selector("#tour-finish").unwrap().is_none(), "Finish only on the last step");
+        view.click("#tour-next").await;
+    }
+    assert!(view.root.query_selector("#tour-next").unwrap().is_none(), "no Next on the last step");
+    let last = preset_index(steps[steps.len() - 1].0);
+    assert_eq!(view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(), last);
+    view.click("#tour-finish").await;
+    assert!(view.root.query_selector("#tour").unwrap().is_none(), "the tour is closed");
+    assert!(view.root.query_selector("#tour-start").unwrap().is_some());
+    assert_eq!(
+        view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(),
+        last,
+        "the last step's settings stay"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn the_consumer_group_tour_starts_on_g1_and_leaves_keeping_it() {
+    let view = mount().await;
+    view.click("#tour-start").await;
+    assert!(view.find("#tour-title").text_content().unwrap().starts_with("Tour, step 1 of 4: G1"));
+    assert!(view.root.query_selector("#tour-finish").unwrap().is_none());
+    view.click("#tour-leave").await;
+    assert!(view.root.query_selector("#tour").unwrap().is_none());
+    assert_eq!(view.value("ro-g-rebalances"), 1, "G1 stays");
+}
+
+#[wasm_bindgen_test]
+async fn share_readouts_say_a_crash_then_apart_from_the_whole_run() {
+    let view = mount().await;
+    view.select("#preset", &preset_index("share-crash-releases-at-once")).await;
+    view.type_into("#crash-at", "3.05").await;
+    // Each readout's group is headed by what it is: a crash then, or the whole run.
+    let heading = |id: &str| {
+        let dl = view.find(&format!("#{id}")).parent_element().unwrap();
+        let title = dl.get_attribute("aria-labelledby").unwrap();
+        view.find(&format!("#{title}")).text_content().unwrap()
+    };
+    assert_eq!(heading("ro-s-lost"), "If the whole share group crashed at 3.050 s");
+    assert_eq!(heading("ro-s-duplicated"), "If the whole share group crashed at 3.050 s");
+    assert_eq!(heading("ro-s-redelivered"), "In the whole run (20 s), with no crash of the whole group");
+    assert_eq!(heading("ro-s-processed"), "In the whole run (20 s), with no crash of the whole group");
+    let versus = view.find("#versus-table").text_content().unwrap();
+    assert!(
+        versus.contains("processed twice in the whole run") && versus.contains("no crash of the whole group"),
+        "{versus}"
+    );
 }

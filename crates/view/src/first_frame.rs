@@ -152,7 +152,7 @@ fn chart_svg(
 /// pattern fills: the light fill of each band (`opacity="0.22"` in the shading's colour)
 /// becomes a pattern of the same fill and hatching, and the strokes (`opacity="0.95"`) go.
 /// The frame is on screen for a second or two; the live canvas draws the strokes.
-fn hatch_as_patterns(body: &str, p: &Palette, id: &str) -> String {
+pub(crate) fn hatch_as_patterns(body: &str, p: &Palette, id: &str) -> String {
     let hex = |c: plotters::style::RGBColor| format!("#{:02X}{:02X}{:02X}", c.0, c.1, c.2);
     let (dup, lost) = (hex(p.duplicated), hex(p.lost));
     let mut out = format!(
@@ -191,7 +191,7 @@ fn hatch_as_patterns(body: &str, p: &Palette, id: &str) -> String {
 /// Consecutive polylines and rectangles of one style as one `<path>`: the dashed lines are
 /// a polyline per dash and the shading a rectangle per pixel column, so this divides the
 /// frame's elements (and bytes) by several. Order between styles is kept.
-fn merge_runs(body: &str) -> String {
+pub(crate) fn merge_runs(body: &str) -> String {
     let mut out = String::with_capacity(body.len() / 2);
     let mut run: Option<(String, String)> = None; // (style attributes, path data)
     let flush = |run: &mut Option<(String, String)>, out: &mut String| {

@@ -73,8 +73,9 @@ pub struct ChartProps {
 }
 
 /// How much larger projector mode draws the charts' text, lines and marks: 1.5 at
-/// 1280 × 720, growing with the window to 2.25 at 1920 × 1080 (at most 3).
-fn projector_type() -> f64 {
+/// 1280 × 720, growing with the window to 2.25 at 1920 × 1080 (at most 3). The group page's
+/// canvases use the same factor.
+pub(crate) fn projector_type() -> f64 {
     let Some(w) = web_sys::window() else { return 1.5 };
     let px = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
     let (width, height) = (px(w.inner_width()), px(w.inner_height()));

@@ -10,8 +10,10 @@ mod readouts;
 mod records;
 mod tour;
 
+pub(crate) use chart::projector_type;
 pub use chart::{Chart, ChartKind};
 pub use panels::embed_snippet;
+pub(crate) use tour::refocus as refocus_tour;
 
 use crate::hash;
 use crate::state::{Action, State, CRASH_FIELD};

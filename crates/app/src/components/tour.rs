@@ -146,8 +146,9 @@ pub fn Tour(p: &TourProps) -> Html {
 }
 
 /// If the focus fell back to the page (or sits on a disabled button), puts it on the first
-/// tour button that can take it: Next, Finish, Back, Back to step N, Take the tour.
-fn refocus() {
+/// tour button that can take it: Next, Finish, Back, Back to step N, Take the tour. The
+/// group page's tour uses the same ids, and this.
+pub(crate) fn refocus() {
     let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
     // A button that just became disabled still holds the focus until the browser's next
     // focus fix-up: count it as lost too.

@@ -1,16 +1,21 @@
 //! The group page's three canvases, each drawn by an effect from what its props give it,
 //! with the drawing functions of `offset_window_view::group::lanes` (generic over the
 //! plotters backend, tested on the host): the lanes (dragged with mouse, pen or touch to
-//! move a group event, or a share group's crash), the sweep of the first event, and the
-//! share strip. Backing stores are sized by `devicePixelRatio`; projector mode draws larger.
+//! move a group event, or a share group's crash), the sweep of the first event (a click, a
+//! tap, a drag or the arrow keys put the first event at that instant), and the share
+//! strip. Backing stores are sized by `devicePixelRatio`; projector mode draws text, lines
+//! and margins larger by the consumer page's factor (1.5 at 1280 × 720, 2.25 at
+//! 1920 × 1080), and the lanes fill the height the projector screen gives them.
 
-use crate::components::RunRef;
+use crate::components::{projector_type, RunRef};
 use offset_window_sim::events::GroupEvent;
 use offset_window_sim::sweep::GroupProfile;
 use offset_window_view::backend::Backend;
+use offset_window_view::charts::Frame;
 use offset_window_view::group::lanes::{self, Lanes, Marks};
 use offset_window_view::group::state::{GroupAction, GroupState};
 use offset_window_view::group::timeline::{member_spans, owners, RecordLine};
+use offset_window_view::text::seconds_text;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -20,8 +25,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement};
 use yew::prelude::*;
 
-/// How much larger projector mode draws text and lines.
-pub const PROJECTOR_TYPE: f64 = 1.6;
+/// The sweep chart's CSS height outside projector mode.
+const SWEEP_CSS_H: f64 = 150.0;
 
 /// A drag snaps to whole milliseconds (a reader places events at round instants).
 pub fn snap_ms(us: u64) -> u64 {
@@ -31,6 +36,7 @@ pub fn snap_ms(us: u64) -> u64 {
 /// Sizes `canvas`'s backing store to its CSS width × `devicePixelRatio` and `css_h` CSS px
 /// high; returns the size in device px and the device px per CSS px.
 fn fit(canvas: &HtmlCanvasElement, css_h: f64) -> (u32, u32, f64) {
+    let css_h = css_h.max(1.0);
     let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
     let cw = if canvas.client_width() > 0 { canvas.client_width() as f64 } else { 900.0 };
     let (w, h) = ((cw * dpr).round() as u32, (css_h * dpr).round() as u32);
@@ -47,18 +53,29 @@ fn report(what: &str, e: impl std::fmt::Debug) {
     web_sys::console::error_1(&format!("{what}: {e:?}").into());
 }
 
-/// The canvas's CSS width, following resizes (a `ResizeObserver` on its parent).
+/// What a canvas is drawn at: its CSS width and height, and the type scale (projector
+/// mode's factor, else 1) as bits, so the tuple compares exactly.
+type Size = (i32, i32, u64);
+
+/// The type scale in a [`Size`].
+fn type_scale(size: Size) -> f64 {
+    f64::from_bits(size.2).max(1.0)
+}
+
+/// The canvas's CSS size and the type scale, following resizes (a `ResizeObserver` on its
+/// parent; in projector mode the scale follows the window, as on the consumer page).
 #[hook]
-fn use_width(canvas: NodeRef) -> i32 {
-    let width = use_state_eq(|| 0i32);
+fn use_size(canvas: NodeRef, projector: bool) -> Size {
+    let size = use_state_eq(|| (0i32, 0i32, 1f64.to_bits()));
     {
-        let setter = width.setter();
-        use_effect_with((), move |_| {
+        let setter = size.setter();
+        use_effect_with(projector, move |&projector| {
             let measure = {
                 let canvas = canvas.clone();
                 move || {
                     if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                        setter.set(c.client_width());
+                        let scale = if projector { projector_type() } else { 1.0 };
+                        setter.set((c.client_width(), c.client_height(), scale.to_bits()));
                     }
                 }
             };
@@ -77,7 +94,7 @@ fn use_width(canvas: NodeRef) -> i32 {
             }
         });
     }
-    *width
+    *size
 }
 
 /// Props of [`LanesCanvas`].
@@ -106,22 +123,25 @@ enum Drag {
 
 /// The lanes: a partition lane per partition with its three lines and owner, a lane per
 /// member, the events' handles. A press on or near an event's handle or line drags it; on
-/// a share group, a press anywhere drags the crash.
+/// a share group, a press anywhere drags the crash. Their CSS height is what the lanes ask
+/// for, except on the projector screen, where they fill the box it gives them.
 #[function_component]
 pub fn LanesCanvas(p: &LanesProps) -> Html {
     let canvas = use_node_ref();
-    let width = use_width(canvas.clone());
+    let size = use_size(canvas.clone(), p.projector);
     let layout: Rc<RefCell<Option<Lanes>>> = use_mut_ref(|| None);
     let frames = use_mut_ref(|| 0u32);
     let members = p.run.0.scenario.member_count() as usize;
     let partitions = p.run.0.partitions.len();
-    let type_scale = if p.projector { PROJECTOR_TYPE } else { 1.0 };
-    let css_h = lanes::css_height(partitions, members) * type_scale.sqrt();
+    let css_h = lanes::css_height(partitions, members);
+    let projector = p.projector;
     {
         let (canvas, layout, frames) = (canvas.clone(), layout.clone(), frames.clone());
-        let deps = (p.run.clone(), p.events.clone(), p.crash_at_us, width, p.dark, p.projector);
-        use_effect_with(deps, move |(run, events, crash_at_us, _, dark, _)| {
+        let deps = (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, projector);
+        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, projector)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
+            let type_scale = type_scale(*size);
+            let css_h = if *projector && size.1 > 0 { size.1 as f64 } else { css_h };
             let (w, h, scale) = fit(&c, css_h);
             let r = &run.0;
             let mut l = Lanes::new((w, h), scale * type_scale, r.scenario.horizon_us, partitions, members);
@@ -140,6 +160,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let mut n = frames.borrow_mut();
             *n += 1;
             let _ = c.set_attribute("data-frame", &n.to_string());
+            let _ = c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale, 2));
         });
     }
     // What is being dragged, how far (device px) the pointer landed from it and where: a
@@ -198,11 +219,15 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     } else {
         "The group over simulated time: each partition's position, durable frontier and committed offset with its owner's colour, each member's activity, the group events; the text below says the same in words"
     };
+    // On the projector screen the box sets the height (style sheet); elsewhere the lanes do.
+    let style = (!projector).then(|| format!("height:{}px", css_h.round()));
     html! {
-        <canvas id="lanes" class="lanes" ref={canvas} style={format!("height:{}px", css_h.round())}
-            role="img" aria-label={label}
-            onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}
-            onpointerup={on_pointer.clone()} onpointercancel={on_pointer}></canvas>
+        <div class="lanes-box">
+            <canvas id="lanes" class="lanes" ref={canvas} {style}
+                role="img" aria-label={label}
+                onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}
+                onpointerup={on_pointer.clone()} onpointercancel={on_pointer}></canvas>
+        </div>
     }
 }
 
@@ -223,41 +248,148 @@ pub struct SweepProps {
     pub profile: Rc<GroupProfile>,
     /// The horizon, µs.
     pub horizon_us: u64,
+    /// The first event's index in the scenario's events.
+    pub index: usize,
     /// The first event's instant now, µs.
     pub at_us: u64,
+    /// Where a click, a tap, a drag or a key sends the first event.
+    pub dispatch: UseReducerDispatcher<GroupState>,
+    /// Projector mode.
+    pub projector: bool,
     /// Dark colours.
     pub dark: bool,
 }
 
+/// How far (CSS px) a finger may move before its touch is a drag or a scroll, not a tap.
+const SLOP_PX: i32 = 10;
+
+/// The sweep's value at `at_us` as the chart shows it (a point holds until the next).
+fn sweep_words(profile: &GroupProfile, at_us: u64) -> String {
+    let at = format!("the first event at {} s", seconds_text(at_us));
+    match profile.points.iter().rev().find(|pt| pt.at_us <= at_us) {
+        Some(pt) => format!("{at}: {} lost, {} processed twice", pt.lost, pt.duplicated),
+        None => at,
+    }
+}
+
 /// The group's total lost and processed twice as a function of the first event's instant.
+/// A click or a tap puts the first event at the instant under it, a drag (mouse, pen, or a
+/// finger moving sideways) carries it along, as dragging its handle on the lanes does; a
+/// finger moving up or down scrolls the page. It is a slider for the keyboard too: arrow
+/// keys move the first event by 0.1 s, Page Up / Page Down by 1 s, Home and End to the ends.
 #[function_component]
 pub fn SweepCanvas(p: &SweepProps) -> Html {
     let canvas = use_node_ref();
-    let width = use_width(canvas.clone());
-    const CSS_H: f64 = 150.0;
+    let size = use_size(canvas.clone(), p.projector);
+    let frame: Rc<RefCell<Option<Frame>>> = use_mut_ref(|| None);
+    let frames = use_mut_ref(|| 0u32);
+    let css_h = (SWEEP_CSS_H * type_scale(size).sqrt()).round();
     {
-        let canvas = canvas.clone();
+        let (canvas, frame, frames) = (canvas.clone(), frame.clone(), frames.clone());
         use_effect_with(
-            (p.profile.clone(), p.at_us, width, p.dark, p.horizon_us),
-            move |(profile, at, _, dark, horizon)| {
+            (p.profile.clone(), p.at_us, size, p.dark, p.horizon_us),
+            move |(profile, at, size, dark, horizon)| {
                 let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-                let (w, h, scale) = fit(&c, CSS_H);
-                let f = offset_window_view::charts::Frame {
+                let type_scale = type_scale(*size);
+                let (w, h, scale) = fit(&c, css_h);
+                let f = Frame {
                     dark: *dark,
-                    ..lanes::sweep_frame((w, h), scale, *horizon, profile)
+                    ..lanes::sweep_frame((w, h), scale * type_scale, *horizon, profile)
                 };
-                if let Some(backend) = CanvasBackend::with_canvas_object(c) {
+                *frame.borrow_mut() = Some(f);
+                if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                     let root = Backend::Canvas(backend).into_drawing_area();
                     if let Err(e) = lanes::draw_sweep(&root, profile, &f, *at) {
                         report("drawing the sweep failed", e);
                     }
                 }
+                // For the tests: where t = 0 and the horizon are, CSS px from the left edge.
+                let css = |x: f64| (x / scale).round() as i64;
+                let _ = c.set_attribute("data-axis", &format!("{},{}", css(f.left), css(f.right)));
+                let _ = c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale, 2));
+                let mut n = frames.borrow_mut();
+                *n += 1;
+                let _ = c.set_attribute("data-frame", &n.to_string());
             },
         );
     }
+    // Where a finger landed (client px) and whether it is dragging the event; a mouse or pen
+    // press always drags.
+    let press: Rc<RefCell<Option<(i32, i32, bool)>>> = use_mut_ref(|| None);
+    let move_to = {
+        let (frame, dispatch, index) = (frame.clone(), p.dispatch.clone(), p.index);
+        move |e: &PointerEvent| {
+            let Ok(c) = e.target_unchecked_into::<Element>().dyn_into::<HtmlCanvasElement>() else { return };
+            let rect = c.get_bounding_client_rect();
+            let Some(f) = *frame.borrow() else { return };
+            if rect.width() <= 0.0 {
+                return;
+            }
+            let x = (e.client_x() as f64 - rect.left()) * c.width() as f64 / rect.width();
+            dispatch.dispatch(GroupAction::MoveEvent { index, at_us: snap_ms(f.time_at(x)) });
+        }
+    };
+    let on_pointer = Callback::from(move |e: PointerEvent| {
+        let el: Element = e.target_unchecked_into();
+        let (x, y) = (e.client_x(), e.client_y());
+        let touch = e.pointer_type() == "touch";
+        let mut pressed = press.borrow_mut();
+        match (e.type_().as_str(), *pressed) {
+            ("pointerdown", _) if touch => *pressed = Some((x, y, false)),
+            ("pointerdown", _) => {
+                if e.button() != 0 {
+                    return;
+                }
+                e.prevent_default();
+                let _ = el.set_pointer_capture(e.pointer_id());
+                *pressed = Some((x, y, true));
+                move_to(&e);
+            }
+            ("pointermove", Some((x0, y0, dragging))) => {
+                let (dx, dy) = (x - x0, y - y0);
+                if !dragging {
+                    // A finger: a drag only once it goes more sideways than up or down.
+                    if dx.abs() <= SLOP_PX || dx.abs() <= dy.abs() {
+                        return;
+                    }
+                    let _ = el.set_pointer_capture(e.pointer_id());
+                    *pressed = Some((x0, y0, true));
+                }
+                move_to(&e);
+            }
+            ("pointerup", Some((x0, y0, dragging))) => {
+                *pressed = None;
+                // A finger lifted where it landed: a tap. One that went further scrolled.
+                if !dragging && (x - x0).abs() <= SLOP_PX && (y - y0).abs() <= SLOP_PX {
+                    move_to(&e);
+                }
+            }
+            _ => *pressed = None,
+        }
+    });
+    let on_key = {
+        let (dispatch, index, at, horizon) = (p.dispatch.clone(), p.index, p.at_us, p.horizon_us);
+        Callback::from(move |e: KeyboardEvent| {
+            let to = match e.key().as_str() {
+                "ArrowRight" | "ArrowUp" => at.saturating_add(100_000),
+                "ArrowLeft" | "ArrowDown" => at.saturating_sub(100_000),
+                "PageUp" => at.saturating_add(1_000_000),
+                "PageDown" => at.saturating_sub(1_000_000),
+                "Home" => 0,
+                "End" => horizon,
+                _ => return,
+            };
+            e.prevent_default();
+            dispatch.dispatch(GroupAction::MoveEvent { index, at_us: snap_ms(to.min(horizon)) });
+        })
+    };
     html! {
-        <canvas id="sweep" ref={canvas} style={format!("height:{CSS_H}px")} role="img"
-            aria-label="Records lost and processed twice by the whole group, for each instant of the first event; the sentence above gives the worst"></canvas>
+        <canvas id="sweep" ref={canvas} style={format!("height:{css_h}px")} tabindex="0" role="slider"
+            aria-label="The first event's instant, on the chart of the records the whole group loses and processes twice for each instant of it: click or tap to put the event there, or use the arrow keys; the sentence above gives the worst"
+            aria-valuemin="0" aria-valuemax={seconds_text(p.horizon_us)} aria-valuenow={seconds_text(p.at_us)}
+            aria-valuetext={sweep_words(&p.profile, p.at_us)}
+            onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}
+            onpointerup={on_pointer.clone()} onpointercancel={on_pointer} onkeydown={on_key}></canvas>
     }
 }
 
@@ -272,6 +404,8 @@ pub struct StripProps {
     pub crash_at_us: u64,
     /// `group.share.record.lock.duration.ms`, µs.
     pub lock_us: u64,
+    /// Projector mode.
+    pub projector: bool,
     /// Dark colours.
     pub dark: bool,
 }
@@ -280,18 +414,20 @@ pub struct StripProps {
 #[function_component]
 pub fn StripCanvas(p: &StripProps) -> Html {
     let canvas = use_node_ref();
-    let width = use_width(canvas.clone());
-    let css_h = lanes::strip_css_height(p.lines.len());
+    let size = use_size(canvas.clone(), p.projector);
+    let css_h = lanes::strip_css_height(p.lines.len(), type_scale(size)).round();
     {
         let canvas = canvas.clone();
-        let deps = (p.lines.clone(), p.crash_at_us, width, p.dark, p.horizon_us, p.lock_us);
-        use_effect_with(deps, move |(lines, crash, _, dark, horizon, lock)| {
+        let deps = (p.lines.clone(), p.crash_at_us, size, p.dark, p.horizon_us, p.lock_us);
+        use_effect_with(deps, move |(lines, crash, size, dark, horizon, lock)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
             let (w, h, scale) = fit(&c, css_h);
-            let f = offset_window_view::charts::Frame {
+            let f = Frame {
                 dark: *dark,
-                ..lanes::strip_frame((w, h), scale, *horizon, lines.len())
+                ..lanes::strip_frame((w, h), scale * type_scale(*size), *horizon, lines.len())
             };
+            let _ =
+                c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale(*size), 2));
             if let Some(backend) = CanvasBackend::with_canvas_object(c) {
                 let root = Backend::Canvas(backend).into_drawing_area();
                 if let Err(e) = lanes::draw_strip(&root, lines, &f, *crash, *lock) {
@@ -301,7 +437,7 @@ pub fn StripCanvas(p: &StripProps) -> Html {
         });
     }
     html! {
-        <canvas id="strip" ref={canvas} style={format!("height:{}px", css_h.round())} role="img"
+        <canvas id="strip" ref={canvas} style={format!("height:{css_h}px")} role="img"
             aria-label="Each record's state over time: acquired (its member's colour, its lock outlined), available again (grey), acknowledged (thin line), rejected or archived (hatched); the text below lists them"></canvas>
     }
 }

@@ -5,7 +5,9 @@
 //!
 //! [`GroupApp`] owns the state and memoises what is costly on what it depends on: the run
 //! on the scenario, the sweep of the first event on the scenario without that event's
-//! instant (so dragging it does not sweep again), the comparisons on the scenario.
+//! instant (so dragging it does not sweep again), the comparisons on the scenario. It lays
+//! the page out for its mode: the page, projector mode (one 16:9 screen with the tour, the
+//! lanes, the first event's control and the totals, the rest below) and the embed.
 
 pub mod canvas;
 
@@ -17,12 +19,13 @@ use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
 use offset_window_sim::{simulate, Scenario, ScenarioError};
-use offset_window_view::group::presets::{self, PRESETS, TOUR};
+use offset_window_view::group::presets::{self, PRESETS};
 use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
 use offset_window_view::group::tables;
 use offset_window_view::group::timeline::{lock_words, record_lines, strip_words};
 use offset_window_view::group::url;
 use offset_window_view::group::words::{self, duration_text};
+use offset_window_view::group::STYLE;
 use offset_window_view::text::seconds_text;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -32,38 +35,9 @@ use yew::prelude::*;
 
 type Dispatch = UseReducerDispatcher<GroupState>;
 
-const HEADER_LEDE: &str = concat!(
-    "<p class=\"lede\">Several consumers share the partitions of <code>orders</code>. Put a crash, a hang, ",
-    "a shutdown, a join or a rolling deploy on the time axis and drag it: each partition's lane shows its ",
-    "position (dashed), durable frontier and committed offset, with a bar in its owner's colour; each ",
-    "member's lane shows when it processes nothing. Switch to a share group (KIP-932) to see the same ",
-    "workload as a queue of records.</p>"
-);
-
-/// Styles of this page only (the shared sheet styles the rest).
-const STYLE: &str = r#"
-.page.group .layout{grid-template-areas:"stage" "panel"}
-@media (min-width:960px){.page.group .layout{grid-template-columns:minmax(0,1.8fr) minmax(320px,1fr);grid-template-areas:"stage panel"}}
-.page.group .stage{grid-area:stage}.page.group .panel{grid-area:panel}
-.lanes,#sweep,#strip{display:block;width:100%;touch-action:pan-y;cursor:ew-resize}#crash-slider{width:100%}
-.views{margin:0 0 .3rem}.page.group .ro-grid{grid-template-columns:repeat(auto-fill,minmax(8rem,1fr))}.page.group .ro dd{white-space:nowrap}.kind-toggle{display:flex;flex-wrap:wrap;gap:.3rem 1rem;border:0;padding:0;margin:0}
-.kind-toggle label{display:flex;align-items:center;gap:.35rem;min-height:44px;cursor:pointer}
-.events-box fieldset{border:1px solid var(--line);border-radius:6px;margin:.4rem 0;padding:.4rem .6rem}
-.events-box legend{font-weight:600;font-size:.92rem}.ev-row{display:flex;flex-wrap:wrap;gap:.3rem .8rem;align-items:end}
-.ev-row .field{margin:0;min-width:8rem}.ev-row input[type=range]{width:100%}.ev-at{flex:1 1 14rem}
-.add-events{display:flex;flex-wrap:wrap;gap:.35rem}.add-events button,.events-box button{min-height:44px}
-.gkey{display:flex;flex-wrap:wrap;gap:.2rem 1rem;list-style:none;padding:0;margin:.3rem 0;font-size:.82rem;color:var(--muted)}
-.gkey .sw{display:inline-block;width:1.4rem;height:.7rem;margin-right:.3rem;vertical-align:middle;border:1px solid var(--line)}
-.checks li.ok::marker{content:"✓ "}.checks li.bad::marker{content:"✗ ";color:var(--lost)}
-.cmp{border-collapse:collapse;width:100%;font-size:.88rem}.cmp td,.cmp th{border:1px solid var(--line);padding:.2rem .35rem;text-align:left}
-.cmp td.n{text-align:right;font-variant-numeric:tabular-nums}.cmp tr.current{background:var(--notice)}
-.table-scroll{overflow-x:auto}.sentences{margin:.3rem 0;padding-left:1.2rem;font-size:.9rem}
-.gtour{background:#f7f2fc;border-radius:8px;padding:.6rem;margin:0 0 .75rem}.gtour .nav{display:flex;gap:.5rem;flex-wrap:wrap}
-.page.dark .gtour{background:#2a2433}.tools{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}
-.page.group.projector{font-size:1.3rem}.page.group.projector .lede,.page.group.projector .views,.page.group.projector #tour-start{display:none}.page.group.projector .ro dd{font-size:3rem}.page.group.projector .layout{grid-template-columns:minmax(0,1fr);grid-template-areas:"stage" "panel"}
-.embed-code{width:100%}.page.group.embed{padding:.2rem .3rem;font-size:13px}.page.group.embed .ro dd{font-size:1.3rem}
-.page.group.embed .ro-grid{grid-template-columns:repeat(auto-fill,minmax(7.5rem,1fr));gap:.2rem .4rem}.page.group.embed .ro{display:block}.page.group.embed .ro dt{white-space:normal}.page.group.embed .ro dt::before{content:none}
-"#;
+/// The tour on screen: which tour (the share group's, or the one taken from a consumer
+/// group) and the step shown.
+type TourAt = Option<(bool, usize)>;
 
 /// Keeps the URL fragment in step with the state (replacing the history entry, at most
 /// every 250 ms while dragging); back and forward restore the state they land on.
@@ -103,10 +77,18 @@ pub fn GroupApp() -> Html {
     let dispatch = state.dispatcher();
     let embed = *use_memo((), |_| crate::query_has("embed=1"));
     let dark = use_dark();
-    let tour = use_state_eq(|| None::<usize>);
+    let tour = use_state_eq(|| None::<(bool, usize)>);
     let scenario_part = use_memo(state.scenario.clone(), url::scenario_fragment);
     let fragment = url::join(&scenario_part, &state);
     use_url(fragment.clone(), dispatch.clone());
+    // The preset select shows the preset loaded, whoever loaded it: an option the reader
+    // once picked no longer follows its `selected` attribute (HTML's dirty selectedness), so
+    // after the tour loads that preset again the select would show another one.
+    use_effect_with(state.preset, |preset| {
+        if let Some(select) = crate::element_by_id::<HtmlSelectElement>("preset") {
+            select.set_value(&preset.map(|i| i.to_string()).unwrap_or_default());
+        }
+    });
     let s = &state.scenario;
     let share = state.share();
     let run: Rc<Result<RunRef, ScenarioError>> =
@@ -158,12 +140,14 @@ pub fn GroupApp() -> Html {
     };
     let r = &run.0;
     let crash = share.then_some(state.crash_at_us);
+    let legend = legend(share, r.scenario.member_count(), dark);
     let lanes = html! {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
             <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
                 dispatch={dispatch.clone()} {projector} {dark} />
-            { legend(share, r.scenario.member_count(), dark) }
+            // On the projector screen the legend goes below it, with the rest.
+            if !projector { { legend.clone() } }
         </figure>
     };
     let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, (*profile).as_deref()) };
@@ -181,57 +165,121 @@ pub fn GroupApp() -> Html {
             </div>
         };
     }
-    let toggle_projector = dispatch.to_callback().reform(move |_| GroupAction::SetProjector(!projector));
+    let toggle_projector = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            // Projector mode starts at the top, where its screen is.
+            if let Some(w) = web_sys::window() {
+                w.scroll_to_with_x_and_y(0.0, 0.0);
+            }
+            dispatch.dispatch(GroupAction::SetProjector(!projector));
+        })
+    };
+    let projector_button = html! {
+        <button id="projector" class="projector-toggle" aria-pressed={projector.to_string()} onclick={toggle_projector}>
+            { if projector { "Leave projector mode" } else { "Projector mode" } }
+        </button>
+    };
+    let set_tour = {
+        let tour = tour.clone();
+        Callback::from(move |to: TourAt| tour.set(to))
+    };
+    let tour_box = html! { <GroupTour on={*tour} {share} set={set_tour} dispatch={dispatch.clone()} /> };
+    let title = if share { "Offset window: a share group" } else { "Offset window: a consumer group" };
+    let below_lanes = html! {
+        <>
+            if share {
+                { strip_box(&state, r, projector, dark, &dispatch) }
+            } else {
+                { sweep_box((*profile).clone(), r, projector, dark, &dispatch) }
+            }
+            { story(&state, r) }
+        </>
+    };
+    let panel = html! {
+        <div class="panel">
+            { presets_box(&state, r, &dispatch) }
+            { events_box(&state, &dispatch) }
+            { settings_box(&state, &dispatch) }
+        </div>
+    };
+    let more = html! {
+        <div class="more">
+            { compare_box(&state, &versus, &group_table, &share_rows, &compare_open) }
+            { tools_box(&state, r, (*profile).as_deref(), &fragment) }
+        </div>
+    };
+    let footer = html! {
+        <footer class="foot">
+            <button class="reset" onclick={dispatch.to_callback().reform(|_| GroupAction::Reset)}>{ "Back to the defaults" }</button>
+            <span>{ "Simulated time; every number comes from the offset-window simulator running in this page (docs/model.md §10, §11)." }</span>
+        </footer>
+    };
     let page_classes = classes!("page", "group", projector.then_some("projector"), dark.then_some("dark"));
+    if projector {
+        // One screen for a room, as on the consumer page: the tour, the lanes, the first
+        // event's control (a share group: its crash's) and the totals in big type.
+        let control = if share { crash_control } else { Some(event_control(&state, &dispatch)) };
+        return html! {
+            <div class={page_classes}>
+                <style>{ STYLE }</style>
+                { notices }
+                <main>
+                    <section class="screen" aria-label="Projector screen: the lanes, the event and the totals">
+                        <div class="screen-top">
+                            <h1 class="screen-title">{ title }</h1>
+                            { tour_box }
+                            { projector_button }
+                        </div>
+                        <div class="screen-chart">{ lanes }</div>
+                        <div class="screen-crash">{ control }</div>
+                        <div class="screen-side">{ readouts }</div>
+                    </section>
+                    <div class="layout">
+                        <section class="stage" aria-label="The legend, the damage by instant and the story">
+                            { legend }
+                            { below_lanes }
+                        </section>
+                        { panel }
+                    </div>
+                    { more }
+                </main>
+                { footer }
+            </div>
+        };
+    }
     html! {
         <div class={page_classes}>
             <style>{ STYLE }</style>
             <header class="top">
                 <div>
                     <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a></p>
-                    <h1>{ if share { "Offset window: a share group" } else { "Offset window: a consumer group" } }</h1>
-                    { Html::from_html_unchecked(AttrValue::Static(HEADER_LEDE)) }
+                    <h1>{ title }</h1>
+                    { Html::from_html_unchecked(AttrValue::Static(words::lede(share))) }
                 </div>
-                <button id="projector" class="projector-toggle" aria-pressed={projector.to_string()} onclick={toggle_projector}>
-                    { if projector { "Leave projector mode" } else { "Projector mode" } }
-                </button>
+                { projector_button }
             </header>
             { notices }
-            { tour_box(*tour, &tour, &dispatch) }
+            { tour_box }
             <main>
                 <div class="layout">
                     <section class="stage" aria-label="The group over time">
                         { readouts }
                         { crash_control }
                         { lanes }
-                        if share {
-                            { strip_box(&state, r, dark, &dispatch) }
-                        } else {
-                            { sweep_box((*profile).clone(), r, dark) }
-                        }
-                        { story(&state, r) }
+                        { below_lanes }
                     </section>
-                    <div class="panel">
-                        { presets_box(&state, r, &dispatch) }
-                        { events_box(&state, &dispatch) }
-                        { settings_box(&state, &dispatch) }
-                    </div>
+                    { panel }
                 </div>
-                <div class="more">
-                    { compare_box(&state, &versus, &group_table, &share_rows, &compare_open) }
-                    { tools_box(&state, r, (*profile).as_deref(), &fragment) }
-                </div>
+                { more }
             </main>
-            <footer class="foot">
-                <button class="reset" onclick={dispatch.to_callback().reform(|_| GroupAction::Reset)}>{ "Back to the defaults" }</button>
-                <span>{ "Simulated time; every number comes from the offset-window simulator running in this page (docs/model.md §10, §11)." }</span>
-            </footer>
+            { footer }
         </div>
     }
 }
 
 /// One readout: `id`, colour class, title, the value shown and the number in `data-value`.
-fn ro(id: &'static str, class: &'static str, title: &'static str, shown: String, value: u64) -> Html {
+fn ro(id: &'static str, class: &'static str, title: &str, shown: String, value: u64) -> Html {
     html! {
         <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
             <dt>{ title }</dt><dd>{ shown }</dd>
@@ -241,28 +289,17 @@ fn ro(id: &'static str, class: &'static str, title: &'static str, shown: String,
 
 fn group_readouts(run: &offset_window_sim::Run, profile: Option<&GroupProfile>) -> Html {
     let Some(g) = &run.group else { return html! {} };
-    let stalled_us: u64 = g.partitions.iter().map(|p| p.stalled_us).sum();
-    let worst = profile.map(|p| {
-        let at =
-            |t: Option<u64>| t.map_or(String::new(), |t| format!(" (first event at {} s)", seconds_text(t)));
-        format!(
-            "Worst over every instant of the first event: {} lost{}, {} processed twice{}.",
-            p.worst_lost.0,
-            at(p.worst_lost.1),
-            p.worst_duplicated.0,
-            at(p.worst_duplicated.1)
-        )
-    });
     html! {
         <section class="readouts" aria-labelledby="g-ro-title" aria-live="polite">
-            <h2 id="g-ro-title">{ format!("The whole group by {} s", seconds_text(run.scenario.horizon_us)) }</h2>
+            <h2 id="g-ro-title">{ words::group_readouts_title(run.scenario.horizon_us) }</h2>
             <dl class="ro-grid">
-                { ro("ro-g-lost", "lost", "records lost", g.lost().to_string(), g.lost()) }
-                { ro("ro-g-duplicated", "duplicated", "records processed twice", g.duplicated().to_string(), g.duplicated()) }
-                { ro("ro-g-rebalances", "", "rebalances", g.rebalances.to_string(), u64::from(g.rebalances)) }
-                { ro("ro-g-stalled", "", "partitions stalled (sum)", duration_text(stalled_us), stalled_us / 1_000) }
+                { for words::group_readouts(g).into_iter().map(|r| html! {
+                    <div class={classes!("ro", r.class)} id={format!("ro-{}", r.id)} data-value={r.value.to_string()}>
+                        <dt>{ r.title }</dt><dd>{ r.shown }</dd>
+                    </div>
+                }) }
             </dl>
-            if let Some(w) = worst { <p id="g-worst" class="hint">{ w }</p> }
+            if let Some(p) = profile { <p id="g-worst" class="hint">{ words::worst_sentence(p) }</p> }
         </section>
     }
 }
@@ -276,17 +313,25 @@ fn share_readouts(state: &GroupState, run: &offset_window_sim::Run) -> Html {
         .map(|(m, n)| format!("{} {n}", words::member_name(m as u16 + 1)))
         .collect::<Vec<_>>()
         .join(", ");
+    // Two kinds of number side by side: what a crash of the whole group at the slider's
+    // instant would cost, and what the whole run (with only its own events) did. Each
+    // kind has its own heading saying which it is, as the comparison's headers below do.
+    let at = seconds_text(state.crash_at_us);
+    let horizon = duration_text(run.scenario.horizon_us);
     html! {
-        <section class="readouts" aria-labelledby="s-ro-title" aria-live="polite">
-            <h2 id="s-ro-title">{ format!("If the whole share group crashed at {} s", seconds_text(state.crash_at_us)) }</h2>
-            <dl class="ro-grid">
-                { ro("ro-s-lost", "lost", "records lost", summary.at_crash.lost.to_string(), summary.at_crash.lost) }
-                { ro("ro-s-duplicated", "duplicated", "would be delivered again", summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
-                { ro("ro-s-processed", "", "processed by the horizon", summary.processed.to_string(), summary.processed) }
-                { ro("ro-s-redelivered", "", "deliveries again", summary.redeliveries.to_string(), summary.redeliveries) }
+        <section class="readouts share-readouts" aria-labelledby="s-ro-title" aria-live="polite">
+            <h2 id="s-ro-title">{ format!("If the whole share group crashed at {at} s") }</h2>
+            <dl class="ro-grid ro-crash" aria-labelledby="s-ro-title">
+                { ro("ro-s-lost", "lost", "lost", summary.at_crash.lost.to_string(), summary.at_crash.lost) }
+                { ro("ro-s-duplicated", "duplicated", "delivered again", summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
+            </dl>
+            <h3 id="s-run-title">{ format!("In the whole run ({horizon}), with no crash of the whole group") }</h3>
+            <dl class="ro-grid ro-run" aria-labelledby="s-run-title">
+                { ro("ro-s-processed", "", "processed", summary.processed.to_string(), summary.processed) }
+                { ro("ro-s-redelivered", "", "delivered again", summary.redeliveries.to_string(), summary.redeliveries) }
                 { ro("ro-s-archived", "", "archived", summary.archived.to_string(), summary.archived) }
             </dl>
-            <p class="hint" id="s-per-member">{ format!("Processed per member: {per_member}. Worst over the horizon: {} lost, {} delivered again.", summary.worst_lost, summary.worst_duplicated) }</p>
+            <p class="hint" id="s-per-member">{ format!("Processed per member: {per_member}. A crash of the whole group at its worst instant: {} lost, {} delivered again.", summary.worst_lost, summary.worst_duplicated) }</p>
         </section>
     }
 }
@@ -304,12 +349,50 @@ fn crash_control(state: &GroupState, dispatch: &Dispatch) -> Html {
     html! {
         <div class="crash-control field">
             <label for="crash-slider">{ "Crash of the whole group at " }<span id="crash-shown">{ format!("{} s", seconds_text(state.crash_at_us)) }</span></label>
-            <input type="range" id="crash-slider" min="0" max={(horizon / 1_000).to_string()} step="10"
-                value={(state.crash_at_us / 1_000).to_string()} oninput={on_slide} />
-            <label for="crash-at" class="hint">{ "or type it (s): " }
-                <input type="text" id="crash-at" class="num" inputmode="decimal" value={state.field_text(CRASH_FIELD)}
-                    aria-invalid={state.error(CRASH_FIELD).is_some().to_string()} oninput={on_text} /></label>
+            <div class="crash-row">
+                <input type="range" id="crash-slider" min="0" max={(horizon / 1_000).to_string()} step="10"
+                    value={(state.crash_at_us / 1_000).to_string()} oninput={on_slide} />
+                <input type="text" id="crash-at" class="num" inputmode="decimal" autocomplete="off"
+                    aria-label="crash of the whole group at, in seconds" value={state.field_text(CRASH_FIELD)}
+                    aria-invalid={state.error(CRASH_FIELD).is_some().to_string()} oninput={on_text} />
+            </div>
+            <p class="hint">{ "Drag the red line on the lanes, slide, or type the instant in seconds (arrow keys: 10 ms steps)." }</p>
             if let Some(e) = state.error(CRASH_FIELD) { <p class="field-error" role="alert">{ e }</p> }
+        </div>
+    }
+}
+
+/// The first event's instant on the projector screen: its slider and its ms field (the
+/// same actions as its row under "Group events"), with the event in words.
+fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
+    let s = &state.scenario;
+    let Some(i) = first_event(s) else {
+        return html! { <p class="hint" id="screen-no-event">{ "No group events: add one under “Group events” below." }</p> };
+    };
+    let e = s.group_events[i];
+    let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
+        let input: HtmlInputElement = ev.target_unchecked_into();
+        GroupAction::MoveEvent {
+            index: i,
+            at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
+        }
+    });
+    let on_text = dispatch.to_callback().reform(move |ev: InputEvent| {
+        let input: HtmlInputElement = ev.target_unchecked_into();
+        GroupAction::SetEventText { index: i, field: "at_ms", text: input.value() }
+    });
+    let error = state.event_error(i, "at_ms");
+    html! {
+        <div class="crash-control field" id="screen-event">
+            <label for="screen-event-slider">{ format!("Event {}: ", i + 1) }<span class="crash-shown">{ words::event_words(&e) }</span></label>
+            <div class="crash-row">
+                <input type="range" id="screen-event-slider" min="0" max={(s.horizon_us / 1_000).to_string()} step="100"
+                    value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                <input type="text" id="screen-event-at-ms" class="num" inputmode="decimal" autocomplete="off"
+                    aria-label={format!("event {} at, in ms", i + 1)} value={state.event_text(i, "at_ms")}
+                    aria-invalid={error.is_some().to_string()} oninput={on_text} />
+            </div>
+            if let Some(err) = error { <p class="field-error" role="alert">{ err }</p> }
         </div>
     }
 }
@@ -317,35 +400,45 @@ fn crash_control(state: &GroupState, dispatch: &Dispatch) -> Html {
 fn legend(share: bool, members: u32, dark: bool) -> Html {
     html! {
         <ul class="gkey" id="legend">
-            if share {
-                <li>{ "partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)" }</li>
-            } else {
-                <li>{ "partition lanes: position (dashed), durable frontier (thin), committed offset (thick); the bar below: who owns it" }</li>
-                <li>{ "▼ on a lane: a handover (orange: records processed twice, red: lost)" }</li>
-            }
-            <li>{ "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down" }</li>
+            { for words::legend_lines(share).iter().map(|l| html! { <li>{ *l }</li> }) }
             { for (0..members.min(8)).map(|m| html! {
                 <li><span class="sw" style={format!("background:{}", offset_window_view::group::lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
             }) }
-            <li>{ "dashed lines with a tag: the events (drag them, or use their sliders)" }</li>
+            <li>{ words::LEGEND_EVENTS }</li>
         </ul>
     }
 }
 
-fn sweep_box(profile: Option<Rc<GroupProfile>>, run: &offset_window_sim::Run, dark: bool) -> Html {
+fn sweep_box(
+    profile: Option<Rc<GroupProfile>>,
+    run: &offset_window_sim::Run,
+    projector: bool,
+    dark: bool,
+    dispatch: &Dispatch,
+) -> Html {
     let s = &run.scenario;
     let Some(p) = profile else { return html! {} };
     let Some(first) = first_event(s) else { return html! {} };
     let event = s.group_events[first];
     html! {
         <figure class="chart" id="group-sweep">
-            <figcaption><h2 class="chart-title">{ format!("If the first event ({}) came at another instant: the group's records lost and processed twice", words::event_tag(&event)) }</h2></figcaption>
-            <SweepCanvas profile={p} horizon_us={s.horizon_us} at_us={event.at_us} {dark} />
+            <figcaption>
+                <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
+                <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
+            </figcaption>
+            <SweepCanvas profile={p} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
+                dispatch={dispatch.clone()} {projector} {dark} />
         </figure>
     }
 }
 
-fn strip_box(state: &GroupState, run: &offset_window_sim::Run, dark: bool, dispatch: &Dispatch) -> Html {
+fn strip_box(
+    state: &GroupState,
+    run: &offset_window_sim::Run,
+    projector: bool,
+    dark: bool,
+    dispatch: &Dispatch,
+) -> Html {
     let lines = Rc::new(record_lines(run, state.partition, state.strip_from, STRIP_ROWS));
     let lock_us = run.scenario.share_record_lock_duration_us;
     let locks = lock_words(&lines, state.crash_at_us, lock_us);
@@ -366,7 +459,7 @@ fn strip_box(state: &GroupState, run: &offset_window_sim::Run, dark: bool, dispa
                 </select></label>
                 <label>{ "first offset " }<input id="strip-from" class="num" type="number" min="0" value={state.strip_from.to_string()} onchange={on_from} /></label>
             </div>
-            <StripCanvas lines={lines.clone()} horizon_us={run.scenario.horizon_us} crash_at_us={state.crash_at_us} {lock_us} {dark} />
+            <StripCanvas lines={lines.clone()} horizon_us={run.scenario.horizon_us} crash_at_us={state.crash_at_us} {lock_us} {projector} {dark} />
             <ul class="gkey">
                 <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
                 <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
@@ -718,39 +811,92 @@ fn tools_box(
     }
 }
 
-fn tour_box(step: Option<usize>, tour: &UseStateHandle<Option<usize>>, dispatch: &Dispatch) -> Html {
-    let go = |to: Option<usize>| {
-        let (tour, dispatch) = (tour.clone(), dispatch.clone());
+/// Props of [`GroupTour`].
+#[derive(Properties, PartialEq)]
+struct TourProps {
+    /// The tour on screen, if it is on.
+    on: TourAt,
+    /// Whether the page shows a share group: the tour taken from there is the share tour.
+    share: bool,
+    /// Where the tour's changes go.
+    set: Callback<TourAt>,
+    /// Where a step's preset goes.
+    dispatch: Dispatch,
+}
+
+/// The guided tour: each step loads its preset and says what to look at; Back, Next
+/// (Finish on the last step) and Leave, which like Finish and Escape closes the tour and
+/// keeps what is on screen. Taken from a share group it is the share group's own tour
+/// ([`presets::SHARE_TOUR`]), about its lanes and record strip. A button that vanishes or
+/// becomes disabled under the keyboard's focus hands it to the tour's next useful button.
+#[function_component]
+fn GroupTour(p: &TourProps) -> Html {
+    let pressed = use_mut_ref(|| false);
+    {
+        let pressed = pressed.clone();
+        use_effect(move || {
+            if std::mem::take(&mut *pressed.borrow_mut()) {
+                crate::components::refocus_tour();
+            }
+        });
+    }
+    {
+        let (pressed, set) = (pressed.clone(), p.set.clone());
+        use_effect_with(p.on.is_some(), move |&on| {
+            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
+                if on && e.key() == "Escape" {
+                    *pressed.borrow_mut() = true;
+                    set.emit(None);
+                }
+            });
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ =
+                        w.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
+                }
+            }
+        });
+    }
+    let go = |to: TourAt| {
+        let (pressed, set, dispatch) = (pressed.clone(), p.set.clone(), p.dispatch.clone());
         Callback::from(move |_: MouseEvent| {
-            if let Some(i) = to.and_then(|n| presets::by_name(TOUR[n].0)) {
+            *pressed.borrow_mut() = true;
+            if let Some(i) = to.and_then(|(share, n)| presets::by_name(presets::tour(share).get(n)?.0)) {
                 dispatch.dispatch(GroupAction::LoadPreset(i));
             }
-            tour.set(to);
+            set.emit(to);
         })
     };
-    let Some(n) = step else {
-        return html! { <button id="tour-start" onclick={go(Some(0))}>{ "Take the tour (4 steps)" }</button> };
+    let Some((share_tour, n)) = p.on else {
+        let steps = presets::tour(p.share).len();
+        let label = if p.share {
+            format!("Take the share group's tour ({steps} steps)")
+        } else {
+            format!("Take the tour ({steps} steps)")
+        };
+        return html! { <button id="tour-start" onclick={go(Some((p.share, 0)))}>{ label }</button> };
     };
-    let (file, caption) = TOUR[n];
+    let steps = presets::tour(share_tour);
+    let Some(&(file, caption)) = steps.get(n) else { return html! {} };
     let title = presets::by_name(file).map_or("", |i| PRESETS[i].title);
+    let last = n + 1 == steps.len();
     html! {
-        <div class="gtour" role="region" aria-label="Tour" aria-live="polite">
-            <h2>{ format!("Tour, step {} of {}: {title}", n + 1, TOUR.len()) }</h2>
-            <p id="tour-caption">{ caption }</p>
+        <section class="gtour tour" id="tour" aria-labelledby="tour-title" data-step={(n + 1).to_string()}>
+            <h2 id="tour-title">{ format!("Tour, step {} of {}: {title}", n + 1, steps.len()) }</h2>
+            <p id="tour-caption" aria-live="polite">{ caption }</p>
             <div class="nav">
-                <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1))}>{ "Back" }</button>
-                <button id="tour-next" disabled={n + 1 == TOUR.len()} onclick={
-                    let next = go(Some(n + 1));
-                    let last = n + 2 == TOUR.len();
-                    Callback::from(move |e: MouseEvent| {
-                        if last {
-                            crate::focus_by_id("tour-back"); // Next is about to be disabled
-                        }
-                        next.emit(e);
-                    })
-                }>{ "Next" }</button>
-                <button id="tour-leave" onclick={go(None)}>{ "Leave the tour" }</button>
+                <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1).map(|m| (share_tour, m)))}>{ "Back" }</button>
+                if last {
+                    <button id="tour-finish" onclick={go(None)}>{ "Finish the tour" }</button>
+                } else {
+                    <button id="tour-next" onclick={go(Some((share_tour, n + 1)))}>{ "Next" }</button>
+                    <button id="tour-leave" onclick={go(None)} title="Escape">{ "Leave the tour, keep these settings" }</button>
+                }
             </div>
-        </div>
+        </section>
     }
 }

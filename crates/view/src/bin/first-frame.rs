@@ -1,7 +1,9 @@
-//! Writes the first frame into built pages: `first-frame PAGE.html…` replaces the marker
-//! `<div id="first-frame-here"></div>` in each file with the consumer page at its defaults,
-//! rendered here by the native core (see `offset_window_view::first_frame`). Run by the
-//! Trunk post-build hook (`scripts/trunk-post-build.sh`) on the staged `index.html`.
+//! Writes the first frame into built pages: `first-frame PAGE.html…` replaces, in each file,
+//! the marker `<div id="first-frame-here"></div>` with the consumer page at its defaults
+//! (see `offset_window_view::first_frame`) or `<div id="group-first-frame-here"></div>`
+//! with the group page at its defaults (`offset_window_view::group::first_frame`), rendered
+//! here by the native core. Run by the Trunk post-build hook (`scripts/trunk-post-build.sh`)
+//! on the staged `index.html` and `group/index.html`.
 
 use std::process::ExitCode;
 
@@ -12,9 +14,13 @@ fn main() -> ExitCode {
         return ExitCode::from(2);
     }
     for file in files {
-        let filled = std::fs::read_to_string(&file)
-            .map_err(|e| e.to_string())
-            .and_then(|html| offset_window_view::first_frame::fill(&html));
+        let filled = std::fs::read_to_string(&file).map_err(|e| e.to_string()).and_then(|html| {
+            if html.contains(offset_window_view::group::first_frame::MARKER) {
+                offset_window_view::group::first_frame::fill(&html)
+            } else {
+                offset_window_view::first_frame::fill(&html)
+            }
+        });
         match filled.and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string())) {
             Ok(()) => eprintln!("first frame written into {file}"),
             Err(e) => {

@@ -508,9 +508,34 @@ pub fn strip_frame(size: (u32, u32), scale: f64, horizon_us: u64, rows: usize) -
     }
 }
 
-/// The CSS height of the strip for `rows` records.
-pub fn strip_css_height(rows: usize) -> f64 {
-    6.0 + 9.0 * rows as f64 + BOTTOM
+/// The CSS height of the strip for `rows` records, its margins and text drawn `type_scale`
+/// times larger (projector mode; 1 otherwise): a row stays 9 CSS px.
+pub fn strip_css_height(rows: usize, type_scale: f64) -> f64 {
+    (6.0 + BOTTOM) * type_scale + 9.0 * rows as f64
+}
+
+/// The strip's rows that get an "offset N" label: the first, the last, and every n-th
+/// between, n the fewest rows that keep two labels `min_gap` apart (`row_h` and `min_gap`
+/// in the same unit). When the last row falls too near the n-th before it, that one gives
+/// way to the last, so no two labels are closer than `min_gap`; a strip shorter than n
+/// rows labels only its first.
+pub fn strip_label_rows(rows: usize, row_h: f64, min_gap: f64) -> Vec<usize> {
+    if rows == 0 {
+        return Vec::new();
+    }
+    let every = if row_h > 0.0 { ((min_gap / row_h).ceil() as usize).max(1) } else { rows };
+    let last = rows - 1;
+    let mut labelled: Vec<usize> = (0..rows).step_by(every).collect();
+    match labelled.last().copied() {
+        Some(r) if r == last => {}
+        Some(r) if last - r >= every => labelled.push(last),
+        Some(r) if r > 0 => {
+            labelled.pop();
+            labelled.push(last);
+        }
+        _ => {}
+    }
+    labelled
 }
 
 /// Draws the share strip: a row per record, coloured by who holds it, grey while it is
@@ -531,11 +556,12 @@ pub fn draw_strip<DB: DrawingBackend>(
     let row_h = (f.bottom - f.top) / rows;
     let label =
         ("sans-serif", f.font_px(10.5)).into_font().color(&p.axis).pos(Pos::new(HPos::Right, VPos::Center));
-    let every = ((f.px(12.0) / row_h).ceil() as usize).max(1);
+    // Label centres at least 1.3 lines of the label's type apart.
+    let labelled = strip_label_rows(lines.len(), row_h, f.px(10.5 * 1.3));
     for (r, line) in lines.iter().enumerate() {
         let y0 = f.top + row_h * r as f64;
         let (t, b) = ((y0 + row_h * 0.12).round() as i32, (y0 + row_h * 0.88).round() as i32);
-        if r % every == 0 || r + 1 == lines.len() {
+        if labelled.binary_search(&r).is_ok() {
             root.draw_text(
                 &format!("offset {}", line.offset),
                 &label,
@@ -659,6 +685,64 @@ mod tests {
     }
 
     #[test]
+    fn strip_labels_keep_their_distance_first_and_last_labelled() {
+        for rows in 1..=60 {
+            for (row_h, gap) in [(9.0, 13.65), (9.0, 9.0), (18.0, 13.65), (9.0, 30.0), (4.0, 13.65)] {
+                let l = strip_label_rows(rows, row_h, gap);
+                assert_eq!(l[0], 0, "{rows} rows of {row_h}: the first is labelled");
+                for pair in l.windows(2) {
+                    assert!(
+                        (pair[1] - pair[0]) as f64 * row_h >= gap,
+                        "{rows} rows of {row_h}, gap {gap}: {l:?}"
+                    );
+                }
+                let every = (gap / row_h).ceil() as usize;
+                if rows > every {
+                    assert_eq!(*l.last().unwrap(), rows - 1, "{rows} rows of {row_h}: the last is labelled");
+                }
+            }
+        }
+        // S3's 40 rows of 9 px, labels 13.65 px apart: every second row, 36 then 39.
+        let l = strip_label_rows(40, 9.0, 13.65);
+        assert_eq!(&l[l.len() - 3..], &[34, 36, 39]);
+        assert!(strip_label_rows(0, 9.0, 13.65).is_empty());
+    }
+
+    #[test]
+    fn the_strip_s_forty_row_labels_do_not_overlap() {
+        // Preset S3 (docs/model.md §11.5): three share consumers, the strip's 40 rows.
+        let i = super::super::presets::by_name("s11-s3-three-members-one-partition").unwrap();
+        let s = super::super::presets::input(i).unwrap().scenario;
+        let run = simulate(&s).unwrap();
+        let lines = record_lines(&run, 0, 0, super::super::state::STRIP_ROWS);
+        assert_eq!(lines.len(), 40);
+        for (scale, type_scale) in [(1.0, 1.0), (2.0, 1.0), (1.0, 2.25)] {
+            let (w, h) = (900, (strip_css_height(40, type_scale) * scale).round() as u32);
+            let mut svg = String::new();
+            {
+                let root = Backend::svg(&mut svg, (w, h)).into_drawing_area();
+                let f = Frame {
+                    font: 1.24,
+                    ..strip_frame((w, h), scale * type_scale, s.horizon_us, lines.len())
+                };
+                draw_strip(&root, &lines, &f, 5_000_000, run.scenario.share_record_lock_duration_us).unwrap();
+            }
+            // Each label's y (plotters writes y="…" before the text).
+            let ys: Vec<f64> = svg
+                .split("<text")
+                .filter(|t| t.contains("offset "))
+                .filter_map(|t| t.split("y=\"").nth(1)?.split('"').next()?.parse().ok())
+                .collect();
+            assert!(ys.len() >= 10, "{ys:?}");
+            assert!(svg.contains("offset 39\n"), "the last row is labelled");
+            let font_px = 10.5 * scale * type_scale;
+            for pair in ys.windows(2) {
+                assert!(pair[1] - pair[0] >= font_px * 1.2, "labels {ys:?} at font {font_px} px");
+            }
+        }
+    }
+
+    #[test]
     fn every_drawing_draws_on_svg() {
         for name in
             ["g1-crash-waits-out-the-session", "group-deploy-cooperative", "share-hang-waits-for-the-lock"]
@@ -699,7 +783,7 @@ mod tests {
                 let lines = record_lines(&run, 0, 20, 20);
                 let mut svg = String::new();
                 {
-                    let h = strip_css_height(20) as u32;
+                    let h = strip_css_height(20, 1.0) as u32;
                     let root = Backend::svg(&mut svg, (900, h)).into_drawing_area();
                     let f = strip_frame((900, h), 1.0, s.horizon_us, 20);
                     draw_strip(&root, &lines, &f, 20_000_000, run.scenario.share_record_lock_duration_us)

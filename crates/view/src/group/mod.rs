@@ -19,9 +19,15 @@
 //! * [`words`]: the sentences and labels the page shows (readouts, handovers, events).
 //! * [`presets`]: the `g*`, `group-*`, `s11-*` and `share-*` scenario files, with titles,
 //!   stories and their expected values as sentences.
+//! * [`first_frame`]: the page at its defaults as static HTML and SVG, written into the
+//!   built page so it paints before its wasm arrives.
 //! * [`tables`]: the comparisons (protocols and assignors × static membership; share
 //!   acknowledgement modes × commit strategies) as HTML.
+//!
+//! [`STYLE`] is the page's own style sheet (`web/style.css` holds what it shares with the
+//! other pages).
 
+pub mod first_frame;
 pub mod lanes;
 pub mod presets;
 pub mod state;
@@ -29,3 +35,7 @@ pub mod tables;
 pub mod timeline;
 pub mod url;
 pub mod words;
+
+/// The group page's own styles, on top of `web/style.css`: its layout, the lanes, the tour,
+/// projector mode's screen and the embed.
+pub const STYLE: &str = include_str!("page.css");

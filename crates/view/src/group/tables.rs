@@ -105,13 +105,19 @@ pub fn share_runs(s: &Scenario) -> Vec<ShareRow> {
     rows
 }
 
-/// The share comparison at `crash_at_us` as HTML, the row shown above marked.
+/// The share comparison at `crash_at_us` as HTML, the row shown above marked: what a crash
+/// of the whole group then would lose and deliver again, the worst of that over every
+/// instant, and the whole run's throughput (the headers say which is which).
 pub fn share_table_html(rows: &[ShareRow], s: &Scenario, crash_at_us: u64) -> String {
-    let mut out = String::from(concat!(
-        r#"<table id="share-compare-table" class="cmp"><thead><tr><th scope="col">acknowledgement · sent</th>"#,
-        r#"<th scope="col">lost</th><th scope="col">delivered again</th><th scope="col">worst</th>"#,
-        r#"<th scope="col">processed</th><th scope="col">waiting for commits</th></tr></thead><tbody>"#
-    ));
+    let mut out = format!(
+        concat!(
+            r#"<table id="share-compare-table" class="cmp"><thead><tr><th scope="col">acknowledgement · sent</th>"#,
+            r#"<th scope="col">lost if it crashed at {at} s</th><th scope="col">delivered again if it crashed at {at} s</th>"#,
+            r#"<th scope="col">delivered again, worst instant</th>"#,
+            r#"<th scope="col">processed in the whole run</th><th scope="col">waiting for commits</th></tr></thead><tbody>"#
+        ),
+        at = crate::text::seconds_text(crash_at_us)
+    );
     for row in rows {
         let summary = ShareSummary::new(&row.run, crash_at_us);
         let current = row.mode == s.share_acknowledgement_mode && row.strategy == s.strategy;
@@ -225,13 +231,21 @@ pub fn versus(s: &Scenario) -> Vec<VersusRow> {
     rows
 }
 
-/// The comparison as HTML, the kind of group shown above marked.
+/// The comparison as HTML, the kind of group shown above marked. Its numbers are the whole
+/// run's, with the scenario's events and no crash of the whole group (a share group's
+/// readouts above are what such a crash would cost): the caption and headers say so.
 pub fn versus_html(rows: &[VersusRow], share_shown: bool) -> String {
-    let mut out = String::from(concat!(
-        r#"<table id="versus-table" class="cmp"><thead><tr><th scope="col">the same workload and events as</th>"#,
-        r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">processed</th>"#,
-        r#"<th scope="col">throughput</th></tr></thead><tbody>"#
-    ));
+    let horizon =
+        rows.first().map_or(String::new(), |r| format!(" ({})", super::words::duration_text(r.horizon_us)));
+    let mut out = format!(
+        concat!(
+            r#"<table id="versus-table" class="cmp"><caption>The whole run{}, with the events above and no crash of the whole group</caption>"#,
+            r#"<thead><tr><th scope="col">the same workload and events as</th>"#,
+            r#"<th scope="col">lost in the whole run</th><th scope="col">processed twice in the whole run</th><th scope="col">processed</th>"#,
+            r#"<th scope="col">throughput</th></tr></thead><tbody>"#
+        ),
+        horizon
+    );
     for row in rows {
         let current = row.share == share_shown;
         out.push_str(&format!(
@@ -332,6 +346,8 @@ mod tests {
             assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
             assert!(!html.contains("left out"), "both modes run: {html}");
             assert!(!html.contains("auto_commit") && !html.contains("commit_sync"), "words: {html}");
+            let at = crate::text::seconds_text(crash);
+            assert!(html.contains(&format!("delivered again if it crashed at {at} s")), "{html}");
         }
     }
 
@@ -370,6 +386,9 @@ mod tests {
         let html = versus_html(&rows, false);
         assert!(html.contains(r#"data-kind="consumer" data-lost="0" data-duplicated="15""#), "{html}");
         assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
+        // Its numbers are the whole run's, not a crash's: the caption and headers say so.
+        assert!(html.contains("<caption>The whole run (60 s), with the events above and no crash of the whole group</caption>"), "{html}");
+        assert!(html.contains("processed twice in the whole run"), "{html}");
     }
 
     #[test]

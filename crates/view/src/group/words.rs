@@ -6,9 +6,120 @@
 use crate::fields::Field;
 use crate::text::seconds_text;
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
-use offset_window_sim::report::{Handover, PartitionDamage};
+use offset_window_sim::report::{GroupReport, Handover, PartitionDamage};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
+use offset_window_sim::sweep::GroupProfile;
 use offset_window_sim::{Scenario, ScenarioError};
+
+/// The page's lede for a consumer group (HTML).
+pub const LEDE: &str = concat!(
+    "<p class=\"lede\">Several consumers share the partitions of <code>orders</code>. Put a crash, a hang, ",
+    "a shutdown, a join or a rolling deploy on the time axis and drag it: each partition's lane shows its ",
+    "position (dashed), durable frontier and committed offset, with a bar in its owner's colour; each ",
+    "member's lane shows when it processes nothing. Switch to a share group (KIP-932) to see the same ",
+    "workload as a queue of records.</p>"
+);
+
+/// The page's lede for a share group (HTML): its lanes and its record strip.
+pub const SHARE_LEDE: &str = concat!(
+    "<p class=\"lede\">A share group (KIP-932): several consumers take records of <code>orders</code> from ",
+    "the same partitions, each record locked to the member that acquired it. Put a crash, a hang or a ",
+    "shutdown on the time axis and drag it: each partition's lane shows its start offset and the end of ",
+    "its window of records in flight, each member's lane when it processes nothing, and the strip below ",
+    "each record's state — acquired, available again, acknowledged, archived. Slide the crash of the whole ",
+    "group to see what it would cost then. Switch to a consumer group to see the same workload by partition.</p>"
+);
+
+/// The lede for the kind of group shown.
+pub fn lede(share: bool) -> &'static str {
+    if share {
+        SHARE_LEDE
+    } else {
+        LEDE
+    }
+}
+
+/// One readout of the page: its id (`ro-` + id on the live page, `ff-` + id in the first
+/// frame), its colour class, its words, the value shown and the number behind it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Readout {
+    /// The id after its prefix (`g-lost`).
+    pub id: &'static str,
+    /// The colour class (`lost`, `duplicated`, or none).
+    pub class: &'static str,
+    /// What it counts, in words.
+    pub title: &'static str,
+    /// The value as shown (`44.83 s`).
+    pub shown: String,
+    /// The number (ms for a duration).
+    pub value: u64,
+}
+
+/// A consumer group's readouts' heading: "The whole group by 60.000 s".
+pub fn group_readouts_title(horizon_us: u64) -> String {
+    format!("The whole group by {} s", seconds_text(horizon_us))
+}
+
+/// A consumer group's readouts: the whole group's totals by the horizon.
+pub fn group_readouts(g: &GroupReport) -> Vec<Readout> {
+    let stalled_us: u64 = g.partitions.iter().map(|p| p.stalled_us).sum();
+    let r = |id, class, title, shown: String, value| Readout { id, class, title, shown, value };
+    vec![
+        r("g-lost", "lost", "records lost", g.lost().to_string(), g.lost()),
+        r(
+            "g-duplicated",
+            "duplicated",
+            "records processed twice",
+            g.duplicated().to_string(),
+            g.duplicated(),
+        ),
+        r("g-rebalances", "", "rebalances", g.rebalances.to_string(), u64::from(g.rebalances)),
+        r("g-stalled", "", "partitions stalled (sum)", duration_text(stalled_us), stalled_us / 1_000),
+    ]
+}
+
+/// The worst of the sweep in a sentence: "Worst over every instant of the first event: 0
+/// lost, 25 processed twice (first event at 10.000001 s)."
+pub fn worst_sentence(p: &GroupProfile) -> String {
+    let at = |t: Option<u64>| t.map_or(String::new(), |t| format!(" (first event at {} s)", seconds_text(t)));
+    format!(
+        "Worst over every instant of the first event: {} lost{}, {} processed twice{}.",
+        p.worst_lost.0,
+        at(p.worst_lost.1),
+        p.worst_duplicated.0,
+        at(p.worst_duplicated.1)
+    )
+}
+
+/// The sweep chart's title, for the first event `e`.
+pub fn sweep_title(e: &GroupEvent) -> String {
+    format!(
+        "If the first event ({}) came at another instant: the group's records lost and processed twice",
+        event_tag(e)
+    )
+}
+
+/// How to move the first event on the sweep chart.
+pub const SWEEP_HINT: &str = "Click or tap an instant to put the event there (or drag along it); with the keyboard, focus the chart and use the arrow keys.";
+
+/// The lanes' legend before the members' colours, for a share group or a consumer group.
+pub fn legend_lines(share: bool) -> &'static [&'static str] {
+    if share {
+        &[
+            "partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)",
+            "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
+        ]
+    } else {
+        &[
+            "partition lanes: position (dashed), durable frontier (thin), committed offset (thick); the bar below: who owns it",
+            "▼ on a lane: a handover (orange: records processed twice, red: lost)",
+            "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
+        ]
+    }
+}
+
+/// The legend's last line, after the members' colours.
+pub const LEGEND_EVENTS: &str = "dashed lines with a tag: the events (drag them, or use their sliders)";
 
 /// Which kind of group a field belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
