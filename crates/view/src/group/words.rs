@@ -172,6 +172,8 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", Some((100, 10_000, 100)), true), Shown::Share),
     (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", Some((1, 50, 1)), false), Shown::Always),
     (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", Some((10, 1_000, 10)), false), Shown::Always),
+    (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", Some((1_024, 1_048_576, 1_024)), true), Shown::Consumer),
+    (f("record_size_bytes", "record size", false, "bytes", "one record as fetched (a fetched chunk is max.partition.fetch.bytes of them)", Some((100, 102_400, 100)), true), Shown::Consumer),
     (f("commit_latency_ms", "commit latency (one round trip)", false, "ms", "an OffsetCommit, JoinGroup, SyncGroup or acknowledgement round trip", Some((0, 500, 1)), true), Shown::Always),
 ];
 
