@@ -724,6 +724,8 @@ impl Scenario {
     /// [`MAX_EVENTS`] bound.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.check_ranges()?;
+        #[cfg(not(feature = "group"))]
+        self.refuse_groups()?;
         if let Some(close) = self.close_at_us.filter(|&at| at > self.horizon_us) {
             return Err(ScenarioError::at(
                 "close_at_ms",
@@ -806,14 +808,40 @@ impl Scenario {
     }
 
     /// Whether this is a consumer group (model.md §10): several members or partitions, or
-    /// group events. Otherwise the one-consumer model of §§1–9 runs exactly.
+    /// group events. Otherwise the one-consumer model of §§1–9 runs exactly. Always false
+    /// without the `group` feature, whose [`Scenario::validate`] refuses a group.
     pub fn group_mode(&self) -> bool {
-        !self.share_group() && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
+        cfg!(feature = "group")
+            && !self.share_group()
+            && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
     }
 
-    /// Whether the members form a share group (model.md §11).
+    /// Whether the members form a share group (model.md §11). Always false without the
+    /// `group` feature, whose [`Scenario::validate`] refuses a share group.
     pub fn share_group(&self) -> bool {
-        self.consumption == Consumption::ShareGroup
+        cfg!(feature = "group") && self.consumption == Consumption::ShareGroup
+    }
+
+    /// Without the `group` feature (the one-consumer page's build): refuses what would make
+    /// a consumer group or a share group, naming the key.
+    #[cfg(not(feature = "group"))]
+    fn refuse_groups(&self) -> Result<(), ScenarioError> {
+        const WHY: &str = "this build of the simulator runs one consumer; consumer groups and share groups \
+                           (docs/model.md §10, §11) are on the group page and in the command-line runner";
+        let refuse = |key: &str, must: &str| Err(ScenarioError::at(key, format!("{must} here: {WHY}")));
+        if self.consumption == Consumption::ShareGroup {
+            return refuse("consumption", "must be \"consumer_group\"");
+        }
+        if self.members > 1 {
+            return refuse("members", &format!("must be 1 (got {})", self.members));
+        }
+        if self.partitions > 1 {
+            return refuse("partitions", &format!("must be 1 (got {})", self.partitions));
+        }
+        if !self.group_events.is_empty() {
+            return refuse("group_events", "must be empty");
+        }
+        Ok(())
     }
 
     /// Whether the members use the consumer protocol (KIP-848, `group.protocol=consumer`)
