@@ -11,7 +11,7 @@ pub use crate::keys::{
     format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST, US_PER_MS,
 };
 use crate::keys::{json_object, named_enum, parse_json, scenario_keys, KeyValue};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Scenarios estimated above this many simulation events are refused (model.md §5), so that
 /// no input can hang the page or exhaust memory. The 1,000,000-record benchmark fits.
@@ -630,24 +630,28 @@ impl KeyValue for ByOffset {
             return Err(spec.refuse(value));
         }
         let duration = KeySpec { kind: KeyKind::Millis { min_us: 1, max_us: 600_000 * US_PER_MS }, ..*spec };
-        map.iter()
-            .map(|(offset, ms)| {
-                let at = |message: String| {
-                    ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
-                };
-                let offset: u64 = offset
-                    .parse()
-                    .ok()
-                    .filter(|o| *o <= MAX_OFFSET)
-                    .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
-                let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
-                Ok((offset, us))
-            })
-            .collect::<Result<_, _>>()
-            .map(ByOffset)
+        // Inserted one by one (collecting would sort first, a sort of its own in the page).
+        let mut by_offset = std::collections::BTreeMap::new();
+        for (offset, ms) in map {
+            let at = |message: String| {
+                ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
+            };
+            let offset: u64 = offset
+                .parse()
+                .ok()
+                .filter(|o| *o <= MAX_OFFSET)
+                .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
+            let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
+            by_offset.insert(offset, us);
+        }
+        Ok(ByOffset(by_offset))
     }
     fn write(&self, _: &KeySpec) -> Value {
-        Value::Object(self.0.iter().map(|(o, us)| (o.to_string(), crate::keys::millis_value(*us))).collect())
+        let mut map = Map::new();
+        for (offset, us) in &self.0 {
+            map.insert(offset.to_string(), crate::keys::millis_value(*us));
+        }
+        Value::Object(map)
     }
 }
 
