@@ -18,15 +18,23 @@ cargo fmt --all -- --check
 step "cargo clippy (host: core + runner; wasm32: page)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p offset-window-app --target wasm32-unknown-unknown --all-targets -- -D warnings
+# The consumer and producer pages' build: the core without consumer and share groups.
+cargo clippy -p offset-window-sim -p offset-window-view --no-default-features --all-targets -- -D warnings
+cargo clippy -p offset-window-app --target wasm32-unknown-unknown --no-default-features --all-targets -- -D warnings
 
 step "cargo doc (core): every public item documented, no broken links"
 RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p offset-window-sim
+RUSTDOCFLAGS="-D warnings" cargo doc --no-deps -p offset-window-sim --no-default-features
 
 step "core + runner tests (native)"
 cargo test
 
+step "core without consumer and share groups (the consumer page's build): refusals, golden runs"
+cargo test -p offset-window-sim --no-default-features
+
 step "core as wasm32: golden runs identical to native"
 cargo test -p offset-window-sim --target wasm32-unknown-unknown --test golden
+cargo test -p offset-window-sim --target wasm32-unknown-unknown --no-default-features --test golden
 
 step "page: browser tests, release build, end-to-end, budget"
 scripts/test-web.sh

@@ -232,6 +232,14 @@ test('records (docs/model.md §12): a click on record 12 makes it throw, the rea
   assert.match(notices, /records that throw: must be offsets from 0 to 1000000000000/);
   assert.match(notices, /what happens to a record that throws: must be one of “log it and go on/);
   await page.waitForSelector('#ro-position[data-value="45"]');
+  // The page's core has no groups: a group's link is refused, naming the key, and sends
+  // the reader to the group page.
+  await page.goto(`${BASE}#members=3&consumption=share_group`);
+  await page.waitForFunction(() => /members=3/.test(document.querySelector('#notices')?.textContent ?? ''));
+  const groups = await page.textContent('#notices');
+  assert.match(groups, /members: must be 1 \(got 3\): this page shows one consumer; consumer groups and share groups are on the group page/);
+  assert.match(groups, /consumption: must be "consumer_group": this page shows one consumer/);
+  await page.waitForSelector('#ro-position[data-value="45"]');
   await context.close();
   // A tap on a phone does the same.
   const phone = await open(browser, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, hasTouch: true, isMobile: true });

@@ -23,7 +23,7 @@
 
 #[cfg(target_arch = "wasm32")]
 pub mod components;
-#[cfg(target_arch = "wasm32")]
+#[cfg(all(target_arch = "wasm32", feature = "group"))]
 pub mod group;
 #[cfg(target_arch = "wasm32")]
 pub mod producer;
@@ -60,8 +60,8 @@ pub fn start_producer() {
 
 /// The group page (`group.html`, served as `group/`): the panic hook, then
 /// [`group::GroupApp`] (docs/model.md §10, §11). Its own wasm, so the consumer page never
-/// loads it.
-#[cfg(target_arch = "wasm32")]
+/// loads it. Only with the `group` feature (the core's consumer and share groups).
+#[cfg(all(target_arch = "wasm32", feature = "group"))]
 pub fn start_group() {
     console_error_panic_hook::set_once();
     mount::<group::GroupApp>();

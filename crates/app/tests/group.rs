@@ -7,7 +7,7 @@
 //! `cargo test -p offset-window-app --target wasm32-unknown-unknown --tests`
 //! (with `CHROMEDRIVER=/usr/bin/chromedriver`; flags in `webdriver.json`).
 
-#![cfg(target_arch = "wasm32")]
+#![cfg(all(target_arch = "wasm32", feature = "group"))]
 
 use offset_window_app::group::GroupApp;
 use wasm_bindgen::{JsCast, JsValue};

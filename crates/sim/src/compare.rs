@@ -1,7 +1,10 @@
 //! The same scenario and crash instant under each real client's commit behaviour
 //! (model.md §8.4): where "the timer commits mid-batch" is true and where it is not.
 
-use crate::scenario::{Assignor, Client, Scenario, ScenarioError, ShareAcknowledgementMode, Strategy};
+#[cfg(feature = "group")]
+use crate::scenario::{Assignor, ShareAcknowledgementMode};
+use crate::scenario::{Client, Scenario, ScenarioError, Strategy};
+#[cfg(feature = "group")]
 use crate::share_report::ShareSummary;
 use crate::simulate;
 use serde::Serialize;
@@ -70,6 +73,7 @@ pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<Comp
 
 /// One row of the group comparison (model.md §10): the same events under one protocol and
 /// assignor, with or without static membership.
+#[cfg(feature = "group")]
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct GroupComparisonRow {
     /// The protocol and assignor, in words.
@@ -89,6 +93,7 @@ pub struct GroupComparisonRow {
 /// The protocols and assignors a group comparison runs: (words, client, assignor). Classic
 /// rows keep the scenario's client when it is a classic one (librdkafka or the Java classic
 /// consumer).
+#[cfg(feature = "group")]
 fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
     let classic = if scenario.consumer_protocol() { Client::JavaClassic } else { scenario.client };
     [
@@ -102,6 +107,7 @@ fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
 /// Runs a group `scenario` under each protocol and assignor, dynamic and static, everything
 /// else unchanged. Rows whose run is refused (e.g. an event reaching a member that is down
 /// under that protocol) are left out. Errors: the scenario's own validation error.
+#[cfg(feature = "group")]
 pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, ScenarioError> {
     scenario.validate()?;
     let mut rows = Vec::new();
@@ -126,6 +132,7 @@ pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, Sce
 
 /// One row of the share-group comparison (model.md §11): the same group and crash instant
 /// under one acknowledgement mode and commit strategy.
+#[cfg(feature = "group")]
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct ShareComparisonRow {
     /// `share.acknowledgement.mode`'s JSON name.
@@ -145,6 +152,7 @@ pub struct ShareComparisonRow {
 }
 
 /// The commit strategies a share consumer has, in the comparison's order.
+#[cfg(feature = "group")]
 const SHARE_STRATEGIES: [Strategy; 4] =
     [Strategy::AutoCommit, Strategy::CommitSyncBatch, Strategy::CommitAsyncBatch, Strategy::CommitSyncRecord];
 
@@ -152,6 +160,7 @@ const SHARE_STRATEGIES: [Strategy; 4] =
 /// because the scenario refuses every strategy in them, each with the first refusal (e.g.
 /// `on_error: reject` in implicit mode: "release and reject are acknowledgements"). Only
 /// validates; runs nothing.
+#[cfg(feature = "group")]
 pub fn share_modes_left_out(scenario: &Scenario) -> Vec<(ShareAcknowledgementMode, ScenarioError)> {
     ShareAcknowledgementMode::ALL
         .iter()
@@ -175,6 +184,7 @@ pub fn share_modes_left_out(scenario: &Scenario) -> Vec<(ShareAcknowledgementMod
 /// a share consumer has, reading each at `crash_at_us`. Rows whose run is refused (e.g.
 /// `on_error: release` in implicit mode) are left out ([`share_modes_left_out`] says why).
 /// Errors: the scenario's own validation error.
+#[cfg(feature = "group")]
 pub fn compare_share(
     scenario: &Scenario,
     crash_at_us: u64,

@@ -409,20 +409,25 @@ macro_rules! scenario_keys {
             /// Every key with its value: the canonical JSON form, which reads back to an
             /// equal scenario.
             pub fn to_json_value(&self) -> serde_json::Value {
-                serde_json::Value::Object($KEYS.iter()
-                    .map(|k| (k.name.to_string(), self.get(k.name).expect("every key of the table has a value")))
-                    .collect())
+                // Inserted one by one: collecting into the map would sort first, and each
+                // `collect` links a sort of its own into the page.
+                let mut map = serde_json::Map::new();
+                for k in $KEYS {
+                    map.insert(k.name.to_string(), self.get(k.name).expect("every key of the table has a value"));
+                }
+                serde_json::Value::Object(map)
             }
 
             /// Only the keys that differ from the defaults: the short form for links and files.
             pub fn to_json_diff(&self) -> serde_json::Value {
                 let defaults = Self::default();
-                serde_json::Value::Object($KEYS.iter()
-                    .filter_map(|k| {
-                        let value = self.get(k.name)?;
-                        (Some(&value) != defaults.get(k.name).as_ref()).then(|| (k.name.to_string(), value))
-                    })
-                    .collect())
+                let mut map = serde_json::Map::new();
+                for k in $KEYS {
+                    if let Some(value) = self.get(k.name).filter(|v| Some(v) != defaults.get(k.name).as_ref()) {
+                        map.insert(k.name.to_string(), value);
+                    }
+                }
+                serde_json::Value::Object(map)
             }
 
             /// Re-reads every key through its table entry: the ranges a struct built in code

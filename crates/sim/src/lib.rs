@@ -32,6 +32,11 @@
 //! outputs → the recorder ([`timeline`]) → [`Run`]. The engine never sees the recorder and
 //! the recorder never sees the engine.
 //!
+//! Consumer groups (model.md §10) and share groups (§11), with their reports (`report`,
+//! `share_report`, `sweep`), come with the `group` feature, on by default. Without it the
+//! crate runs the one-consumer model only and refuses a group or share scenario with a
+//! message naming the key ([`Scenario::validate`]): the one-consumer page builds it so.
+//!
 //! The [`producer`] module models the producer side (model.md §9): an idempotent
 //! producer's retries, the leader's five-batch duplicate check, and the faults that defeat it.
 //!
@@ -53,10 +58,13 @@ pub mod events;
 pub mod keys;
 mod output;
 pub mod producer;
+#[cfg(feature = "group")]
 pub mod report;
 mod runs;
 pub mod scenario;
+#[cfg(feature = "group")]
 pub mod share_report;
+#[cfg(feature = "group")]
 pub mod sweep;
 pub mod timeline;
 

@@ -11,8 +11,10 @@ pub type PartitionId = u16;
 /// A commit request's number in send order, from 0.
 pub type CommitId = u32;
 
-/// One thing that happened at the instant the engine is processing.
+/// One thing that happened at the instant the engine is processing. Without the `group`
+/// feature the group's and share group's outputs are never emitted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "group"), allow(dead_code))]
 pub(crate) enum Output {
     /// The consumer's position in `partition` is now `position` (`None`: no consumer holds
     /// a position there).
@@ -51,6 +53,7 @@ pub(crate) enum Output {
 /// What a member is doing, for the group view's member lanes (model.md §10.7).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 #[serde(rename_all = "snake_case")]
+#[cfg_attr(not(feature = "group"), allow(dead_code))]
 pub enum MemberStatus {
     /// Processing its partitions.
     Active,

@@ -11,7 +11,7 @@ pub use crate::keys::{
     format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST, US_PER_MS,
 };
 use crate::keys::{json_object, named_enum, parse_json, scenario_keys, KeyValue};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Scenarios estimated above this many simulation events are refused (model.md §5), so that
 /// no input can hang the page or exhaust memory. The 1,000,000-record benchmark fits.
@@ -640,24 +640,28 @@ impl KeyValue for ByOffset {
             return Err(spec.refuse(value));
         }
         let duration = KeySpec { kind: KeyKind::Millis { min_us: 1, max_us: 600_000 * US_PER_MS }, ..*spec };
-        map.iter()
-            .map(|(offset, ms)| {
-                let at = |message: String| {
-                    ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
-                };
-                let offset: u64 = offset
-                    .parse()
-                    .ok()
-                    .filter(|o| *o <= MAX_OFFSET)
-                    .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
-                let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
-                Ok((offset, us))
-            })
-            .collect::<Result<_, _>>()
-            .map(ByOffset)
+        // Inserted one by one (collecting would sort first, a sort of its own in the page).
+        let mut by_offset = std::collections::BTreeMap::new();
+        for (offset, ms) in map {
+            let at = |message: String| {
+                ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
+            };
+            let offset: u64 = offset
+                .parse()
+                .ok()
+                .filter(|o| *o <= MAX_OFFSET)
+                .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
+            let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
+            by_offset.insert(offset, us);
+        }
+        Ok(ByOffset(by_offset))
     }
     fn write(&self, _: &KeySpec) -> Value {
-        Value::Object(self.0.iter().map(|(o, us)| (o.to_string(), crate::keys::millis_value(*us))).collect())
+        let mut map = Map::new();
+        for (offset, us) in &self.0 {
+            map.insert(offset.to_string(), crate::keys::millis_value(*us));
+        }
+        Value::Object(map)
     }
 }
 
@@ -734,6 +738,8 @@ impl Scenario {
     /// [`MAX_EVENTS`] bound.
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.check_ranges()?;
+        #[cfg(not(feature = "group"))]
+        self.refuse_groups()?;
         if let Some(close) = self.close_at_us.filter(|&at| at > self.horizon_us) {
             return Err(ScenarioError::at(
                 "close_at_ms",
@@ -816,14 +822,40 @@ impl Scenario {
     }
 
     /// Whether this is a consumer group (model.md §10): several members or partitions, or
-    /// group events. Otherwise the one-consumer model of §§1–9 runs exactly.
+    /// group events. Otherwise the one-consumer model of §§1–9 runs exactly. Always false
+    /// without the `group` feature, whose [`Scenario::validate`] refuses a group.
     pub fn group_mode(&self) -> bool {
-        !self.share_group() && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
+        cfg!(feature = "group")
+            && !self.share_group()
+            && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
     }
 
-    /// Whether the members form a share group (model.md §11).
+    /// Whether the members form a share group (model.md §11). Always false without the
+    /// `group` feature, whose [`Scenario::validate`] refuses a share group.
     pub fn share_group(&self) -> bool {
-        self.consumption == Consumption::ShareGroup
+        cfg!(feature = "group") && self.consumption == Consumption::ShareGroup
+    }
+
+    /// Without the `group` feature (the one-consumer page's build): refuses what would make
+    /// a consumer group or a share group, naming the key.
+    #[cfg(not(feature = "group"))]
+    fn refuse_groups(&self) -> Result<(), ScenarioError> {
+        const WHY: &str = "this build of the simulator runs one consumer; consumer groups and share groups \
+                           (docs/model.md §10, §11) are on the group page and in the command-line runner";
+        let refuse = |key: &str, must: &str| Err(ScenarioError::at(key, format!("{must} here: {WHY}")));
+        if self.consumption == Consumption::ShareGroup {
+            return refuse("consumption", "must be \"consumer_group\"");
+        }
+        if self.members > 1 {
+            return refuse("members", &format!("must be 1 (got {})", self.members));
+        }
+        if self.partitions > 1 {
+            return refuse("partitions", &format!("must be 1 (got {})", self.partitions));
+        }
+        if !self.group_events.is_empty() {
+            return refuse("group_events", "must be empty");
+        }
+        Ok(())
     }
 
     /// Whether the members use the consumer protocol (KIP-848, `group.protocol=consumer`)

@@ -7,6 +7,7 @@ use crate::engine::world::reset_offset;
 use crate::engine::Sink;
 use crate::keys::millis_value;
 use crate::output::{MemberId, Output, PartitionId};
+#[cfg(feature = "group")]
 use crate::report::{GroupRecorder, GroupReport, GroupSummary};
 use crate::runs::RunCounts;
 use crate::scenario::{millis_f64, OffsetReset, Scenario, US_PER_MS};
@@ -318,6 +319,7 @@ pub struct Run {
     /// A scripted consumer's reading after each step (model.md §8.11).
     pub script: Option<Vec<ScriptReading>>,
     /// A consumer group's report (model.md §10.7); `None` for the one-consumer model.
+    #[cfg(feature = "group")]
     pub group: Option<GroupReport>,
     /// What became of records that threw (model.md §12).
     pub records: RecordOutcomes,
@@ -467,11 +469,12 @@ impl Run {
         let worst = self.worst();
         let mut scenario = self.scenario.to_json_value();
         // One consumer, or a share group of one partition: the crash reading of §5 / §11.
-        let one_consumer = self.group.is_none() && self.partitions.len() == 1;
+        let one_consumer = !self.scenario.group_mode() && self.partitions.len() == 1;
         if let (serde_json::Value::Object(map), true) = (&mut scenario, one_consumer) {
             map.insert(crate::scenario::CRASH_AT_KEY.name.into(), millis_value(crash_at_us));
         }
         // A group reports its handovers, and the damage as a function of its first event.
+        #[cfg(feature = "group")]
         let group = self.group.as_ref().map(|report| {
             let profile = crate::sweep::first_event_profile(&self.scenario).ok().flatten();
             GroupSummary::new(report, profile.as_ref())
@@ -494,8 +497,10 @@ impl Run {
             at_close: self.closed_at_us.map(|at| self.state_at(at + 1)),
             closed_at_ms: self.closed_at_us.map(millis_f64),
             script: self.script.clone(),
+            #[cfg(feature = "group")]
             group,
             records: self.scenario.record_failures_possible().then_some(self.records),
+            #[cfg(feature = "group")]
             share: self
                 .scenario
                 .share_group()
@@ -537,12 +542,14 @@ pub struct Summary {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub script: Option<Vec<ScriptReading>>,
     /// A consumer group's report (model.md §10.7).
+    #[cfg(feature = "group")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub group: Option<GroupSummary>,
     /// With record failures (model.md §12): what became of the records that threw.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub records: Option<RecordOutcomes>,
     /// A share group's report (model.md §11).
+    #[cfg(feature = "group")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub share: Option<crate::share_report::ShareSummary>,
 }
@@ -611,6 +618,7 @@ pub(crate) struct Recorder<'a> {
     /// Script readings waiting for the committed line: (step, ended at, position).
     script_steps: Vec<(usize, u64, Option<u64>)>,
     /// The group's report (model.md §10.7), for a consumer group.
+    #[cfg(feature = "group")]
     group: Option<GroupRecorder>,
     records: RecordOutcomes,
     /// A share group: §11's counts come from the share-partitions.
@@ -650,6 +658,7 @@ impl<'a> Recorder<'a> {
             commits_landed: 0,
             closed_at_us: None,
             script_steps: Vec::new(),
+            #[cfg(feature = "group")]
             group: scenario
                 .group_mode()
                 .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
@@ -689,6 +698,7 @@ impl<'a> Recorder<'a> {
                             self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
                         }
                         self.polls += u64::from(at_us <= horizon);
+                        #[cfg(feature = "group")]
                         if let (Some(group), true) = (&mut self.group, records > 0) {
                             group.polled(at_us, partition, horizon);
                         }
@@ -713,27 +723,30 @@ impl<'a> Recorder<'a> {
             Output::ScriptStepEnded { step, position } => {
                 self.script_steps.push((step as usize, at_us, position))
             }
+            Output::Handover { .. }
+            | Output::Stopped { .. }
+            | Output::MemberStatus { .. }
+            | Output::Rebalance => {
+                #[cfg(feature = "group")]
+                self.take_group(at_us, output);
+            }
+        }
+    }
+
+    /// Takes in an output only a consumer group's report reads (model.md §10.7).
+    #[cfg(feature = "group")]
+    fn take_group(&mut self, at_us: u64, output: Output) {
+        let horizon = self.scenario.horizon_us;
+        let Some(group) = &mut self.group else { return };
+        match output {
             Output::Handover { partition, to } => {
                 let p = &self.partitions[partition as usize];
-                if let Some(group) = &mut self.group {
-                    group.handover(self.scenario, at_us, partition, Some(to), p.committed, &p.runs);
-                }
+                group.handover(self.scenario, at_us, partition, Some(to), p.committed, &p.runs);
             }
-            Output::Stopped { partition } => {
-                if let Some(group) = &mut self.group {
-                    group.stopped(at_us, partition);
-                }
-            }
-            Output::MemberStatus { member, status } => {
-                if let Some(group) = &mut self.group {
-                    group.member_status(at_us, member, status, horizon);
-                }
-            }
-            Output::Rebalance => {
-                if let Some(group) = &mut self.group {
-                    group.rebalance(at_us, horizon);
-                }
-            }
+            Output::Stopped { partition } => group.stopped(at_us, partition),
+            Output::MemberStatus { member, status } => group.member_status(at_us, member, status, horizon),
+            Output::Rebalance => group.rebalance(at_us, horizon),
+            _ => {}
         }
     }
 
@@ -762,6 +775,7 @@ impl<'a> Recorder<'a> {
     /// The finished run.
     pub(crate) fn into_run(self) -> Run {
         let scenario = self.scenario;
+        #[cfg(feature = "group")]
         let group = self.group.map(|g| {
             let committed: Vec<Option<u64>> = self.partitions.iter().map(|p| p.committed).collect();
             let runs: Vec<&RunCounts> = self.partitions.iter().map(|p| &p.runs).collect();
@@ -789,6 +803,7 @@ impl<'a> Recorder<'a> {
             commits_landed: self.commits_landed,
             closed_at_us: self.closed_at_us,
             script,
+            #[cfg(feature = "group")]
             group,
             records: self.records,
         }
@@ -807,6 +822,8 @@ impl Sink for Recorder<'_> {
                 self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
             }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
+                #[cfg(not(feature = "group"))]
+                let _ = late; // only a group's report counts late runs
                 let p = &mut self.partitions[partition as usize];
                 let earlier_runs = p.runs.increment(offset);
                 if offset < p.restart_at && earlier_runs == 0 {
@@ -816,6 +833,7 @@ impl Sink for Recorder<'_> {
                 }
                 p.durable = durable_frontier;
                 self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                #[cfg(feature = "group")]
                 if let Some(group) = &mut self.group {
                     group.run_completed(partition, offset, earlier_runs, late);
                 }

@@ -37,30 +37,47 @@ const SCENARIOS: &[&str] = &[
     r#"{"worker_pool": true, "pool_threads": 3, "ordering": "unordered", "pool_commit": "highest_completed", "record_processing_ms_by_offset": {"2": 2500, "9": 900}, "strategy": "auto_commit_background", "auto.commit.interval.ms": 700}"#,
 ];
 
-/// One line of JSON per scenario.
-fn compute() -> String {
-    SCENARIOS
-        .iter()
-        .map(|text| {
-            let input = Input::from_json(text).unwrap();
-            let run = simulate(&input.scenario).unwrap();
-            let lines = run.lines();
-            json!({
-                "input": text,
-                "summary": run.summary_at(input.crash_at_us),
-                "group": run.group,
-                "profile": lines.profile,
-                "position": lines.position,
-                "durable_frontier": lines.durable_frontier,
-                "committed": lines.committed,
-                "marks": run.marks.len(),
-            })
-            .to_string()
-                + "\n"
+/// One line of JSON for `text`'s scenario; `None` when a build without the `group` feature
+/// refuses it (a group or share-group scenario).
+fn line(text: &str) -> Option<String> {
+    let input = match Input::from_json(text) {
+        Ok(input) => input,
+        Err(e) if !cfg!(feature = "group") => {
+            let key = e.key.as_deref().unwrap_or_default();
+            assert!(["members", "partitions", "group_events", "consumption"].contains(&key), "{e}");
+            return None;
+        }
+        Err(e) => panic!("{e}"),
+    };
+    let run = simulate(&input.scenario).unwrap();
+    #[cfg(feature = "group")]
+    let group = json!(run.group);
+    #[cfg(not(feature = "group"))]
+    let group = serde_json::Value::Null;
+    let lines = run.lines();
+    Some(
+        json!({
+            "input": text,
+            "summary": run.summary_at(input.crash_at_us),
+            "group": group,
+            "profile": lines.profile,
+            "position": lines.position,
+            "durable_frontier": lines.durable_frontier,
+            "committed": lines.committed,
+            "marks": run.marks.len(),
         })
-        .collect()
+        .to_string()
+            + "\n",
+    )
 }
 
+/// Every scenario's line, as the golden file holds them.
+#[cfg(feature = "group")]
+fn compute() -> String {
+    SCENARIOS.iter().map(|text| line(text).unwrap()).collect()
+}
+
+#[cfg(feature = "group")]
 #[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
 #[cfg_attr(not(target_arch = "wasm32"), test)]
 fn runs_match_the_golden_file() {
@@ -74,4 +91,22 @@ fn runs_match_the_golden_file() {
         actual == GOLDEN,
         "runs differ from tests/golden/runs.json (UPDATE_GOLDEN=1 to refresh after an intended change)"
     );
+}
+
+/// Without the `group` feature (the one-consumer page's build): every one-consumer scenario
+/// gives exactly its golden line, and the four group and share-group ones are refused.
+#[cfg(not(feature = "group"))]
+#[cfg_attr(target_arch = "wasm32", wasm_bindgen_test::wasm_bindgen_test)]
+#[cfg_attr(not(target_arch = "wasm32"), test)]
+fn one_consumer_runs_match_the_golden_file_without_groups() {
+    let golden: Vec<&str> = GOLDEN.split_inclusive('\n').collect();
+    assert_eq!(golden.len(), SCENARIOS.len());
+    let mut refused = 0;
+    for (text, want) in SCENARIOS.iter().zip(golden) {
+        match line(text) {
+            Some(actual) => assert!(actual == want, "{text} differs from its golden line"),
+            None => refused += 1,
+        }
+    }
+    assert_eq!(refused, 4);
 }

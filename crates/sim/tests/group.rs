@@ -1,4 +1,5 @@
 //! model.md §10: the consumer group — the reference scenarios G1–G4, exact numbers.
+#![cfg(feature = "group")]
 
 use offset_window_sim::report::GroupReport;
 use offset_window_sim::MarkKind;

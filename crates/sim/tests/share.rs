@@ -1,7 +1,7 @@
 //! model.md §11: share groups (KIP-932) — the reference scenarios S1–S3, exact numbers, and
 //! properties over random share groups: the crash counts against a recount from the marks,
 //! the broker's caps, determinism.
-#![cfg(not(target_arch = "wasm32"))]
+#![cfg(all(feature = "group", not(target_arch = "wasm32")))]
 
 use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 use offset_window_sim::scenario::{Consumption, OnError, ShareAcknowledgementMode};

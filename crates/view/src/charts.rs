@@ -581,8 +581,10 @@ fn draw_commit_lane<DB: DrawingBackend>(
         }
     }
     let p = f.pal();
-    let label =
-        ("sans-serif", f.font_px(11.0)).into_font().color(&p.axis).pos(Pos::new(HPos::Right, VPos::Center));
+    let label = (FontFamily::SansSerif, f.font_px(11.0))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Right, VPos::Center));
     root.draw_text("commits", &label, ((f.left - f.px(6.0)) as i32, (y0 + y1) / 2))?;
     for (x0, x1, blocking) in spans {
         let rect = [(x0, y0), (x1, y1)];
@@ -732,7 +734,7 @@ pub(crate) fn draw_axes<DB: DrawingBackend>(
     let axis = ink.stroke_width(f.width_px(1.0));
     let (l, r, t, b) = (f.left as i32, f.right as i32, f.top as i32, f.bottom as i32);
     root.draw(&PathElement::new(vec![(l, t), (l, b), (r, b)], axis))?;
-    let font = ("sans-serif", f.font_px(12.0)).into_font();
+    let font = (FontFamily::SansSerif, f.font_px(12.0)).into_font();
     let tick = f.px(4.0) as i32;
     let below = font.color(&ink).pos(Pos::new(HPos::Center, VPos::Top));
     let (decimals, ticks) = time_ticks(f);
@@ -749,7 +751,7 @@ pub(crate) fn draw_axes<DB: DrawingBackend>(
     }
     // Axis titles: along the time axis under its labels, and up the value axis at the left edge.
     let (x_title, y_title) = f.titles;
-    let title = ("sans-serif", f.font_px(12.5)).into_font().color(&ink);
+    let title = (FontFamily::SansSerif, f.font_px(12.5)).into_font().color(&ink);
     if !x_title.is_empty() {
         let at = ((l + r) / 2, b + tick + f.px(19.0) as i32);
         root.draw_text(x_title, &title.pos(Pos::new(HPos::Center, VPos::Top)), at)?;

@@ -21,7 +21,8 @@
 //!   the slide; [`first_frame`]: the page at its defaults as static HTML and SVG, written
 //!   into `index.html` at build time (binary `first-frame`).
 //! * [`group`]: the group page's pure parts (`group/`, docs/model.md §10 and §11): its own
-//!   state and reducer, URL, lanes, words, presets and comparisons.
+//!   state and reducer, URL, lanes, words, presets and comparisons. Only with the `group`
+//!   feature (on by default; the consumer page leaves it out, and with it the core's groups).
 //!
 //! With the `yew` feature (the page turns it on), [`state::State`] is a yew `Reducible`.
 
@@ -34,6 +35,7 @@ pub mod crash;
 pub mod export;
 pub mod fields;
 pub mod first_frame;
+#[cfg(feature = "group")]
 pub mod group;
 pub mod presets;
 pub mod records;

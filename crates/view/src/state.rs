@@ -493,6 +493,11 @@ pub fn field_message(e: &ScenarioError) -> String {
     let (seek, stop) = ("“seek back and deliver it again”", "“stop the partition”");
     let m = e.message.as_str();
     match key {
+        // The page's core has no groups (built without its `group` feature).
+        "members" | "partitions" | "group_events" | "consumption" if m.contains("runs one consumer") => {
+            let must = m.split(" here:").next().unwrap_or(m);
+            format!("{label}: {must}: this page shows one consumer; consumer groups and share groups are on the group page")
+        }
         "on_error" if m.contains("share-group") => {
             format!("{label}: “release” and “reject” are for share groups, which this page does not show")
         }
@@ -759,5 +764,20 @@ mod tests {
         let s = apply(s, [Action::Reset]);
         assert!(s.projector, "Reset goes back to the defaults of the scenario, not of the screen");
         assert_eq!(s.base_offset, 0);
+    }
+
+    #[test]
+    fn a_group_refused_by_the_core_sends_the_reader_to_the_group_page() {
+        // What the page's core (built without groups) says for `#members=3`.
+        let e = ScenarioError::at(
+            "members",
+            "must be 1 (got 3) here: this build of the simulator runs one consumer; consumer groups and \
+             share groups (docs/model.md §10, §11) are on the group page and in the command-line runner",
+        );
+        assert_eq!(
+            field_message(&e),
+            "members: must be 1 (got 3): this page shows one consumer; consumer groups and share groups are \
+             on the group page"
+        );
     }
 }

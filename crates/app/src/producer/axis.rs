@@ -201,7 +201,7 @@ pub fn draw<DB: DrawingBackend>(
     root.fill(&WHITE)?;
     let s = l.scale;
     let w = |css: f64| (css * s).round().max(1.0) as u32;
-    let font = ("sans-serif", 12.0 * s).into_font();
+    let font = (FontFamily::SansSerif, 12.0 * s).into_font();
     let (top, bottom) = (l.top as i32, l.bottom() as i32);
     // Columns and tick labels, as many as fit.
     let below = font.color(&AXIS).pos(Pos::new(HPos::Center, VPos::Top));
@@ -233,7 +233,8 @@ pub fn draw<DB: DrawingBackend>(
     root.draw_text("in flight", &left_of, ((l.left - 8.0 * s) as i32, (base - span / 2.0) as i32))?;
     let mut points = Vec::new();
     let mut last_label = f64::NEG_INFINITY;
-    let small = ("sans-serif", 11.0 * s).into_font().color(&AXIS).pos(Pos::new(HPos::Left, VPos::Bottom));
+    let small =
+        (FontFamily::SansSerif, 11.0 * s).into_font().color(&AXIS).pos(Pos::new(HPos::Left, VPos::Bottom));
     for p in &run.in_flight {
         let x = l.x(p.at_us);
         if let Some(&(_, y)) = points.last() {

@@ -7,12 +7,20 @@
 //! The coordinator never calls a member: join rounds it completes wait in
 //! [`Coordinator::take_join_responses`] for the engine to deliver, and what a member learns
 //! at a heartbeat comes back as a [`Reconcile`].
+//!
+//! Without the `group` feature only the committed offsets and the one consumer's generation
+//! are used: the membership's state is there, never read.
 
+#![cfg_attr(not(feature = "group"), allow(dead_code))]
+
+#[cfg(feature = "group")]
 use super::assignor;
 use super::queue::Phase;
 use super::{Cx, Event, Sink};
 use crate::output::{MemberId, Output, PartitionId};
-use crate::scenario::{Assignor, Scenario, US_PER_MS};
+#[cfg(feature = "group")]
+use crate::scenario::Assignor;
+use crate::scenario::{Scenario, US_PER_MS};
 use crate::timeline::{CommitFailure, MarkKind};
 
 /// The group's state (classic protocol; the consumer protocol is always `Stable` or `Empty`).
@@ -234,6 +242,18 @@ impl Coordinator {
         }
     }
 
+    /// A heartbeat, JoinGroup, SyncGroup or landed OffsetCommit refreshes a member's
+    /// session (model.md §10.4).
+    pub(crate) fn refresh(&mut self, s: &Scenario, member: MemberId, incarnation: u32, now_us: u64) {
+        if let Some(i) = self.entry(member, incarnation) {
+            self.entries[i].session_deadline_us = now_us + s.session_timeout_us;
+        }
+    }
+}
+
+/// The group's membership: only with the `group` feature (the one-consumer model has none).
+#[cfg(feature = "group")]
+impl Coordinator {
     // ---------------------------------------------------------------- membership
 
     /// The group at t = 0 (model.md §10.4: it exists with no round trips): `members` in
@@ -299,14 +319,6 @@ impl Coordinator {
         at_us: u64,
     ) {
         cx.schedule(at_us, Phase::Lifecycle, member, Event::SessionCheck { member, incarnation });
-    }
-
-    /// A heartbeat, JoinGroup, SyncGroup or landed OffsetCommit refreshes a member's
-    /// session (model.md §10.4).
-    pub(crate) fn refresh(&mut self, s: &Scenario, member: MemberId, incarnation: u32, now_us: u64) {
-        if let Some(i) = self.entry(member, incarnation) {
-            self.entries[i].session_deadline_us = now_us + s.session_timeout_us;
-        }
     }
 
     /// The session check of a member: if it was not refreshed, the coordinator drops it

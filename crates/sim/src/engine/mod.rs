@@ -20,27 +20,39 @@
 //! time < T, which [`crate::Run::state_at`] reads off the recorded step functions and
 //! [`crate::crash_state_brute_force`] recomputes by stopping the engine at T.
 
+#[cfg(feature = "group")]
 mod assignor;
 mod coordinator;
 mod frontier;
+// Without the `group` feature, what only a group calls in here is dead code.
+#[cfg_attr(not(feature = "group"), allow(dead_code))]
 mod member;
+// Without the `group` feature no member has a group client: `no_membership.rs` stands in,
+// with what `member.rs` calls on it.
+#[cfg_attr(not(feature = "group"), path = "no_membership.rs")]
 mod membership;
 mod pool;
 mod queue;
+#[cfg(feature = "group")]
 mod share_consumer;
+#[cfg(feature = "group")]
 mod share_partition;
 pub(crate) mod world;
 
+#[cfg(feature = "group")]
 use crate::events::GroupEventKind;
 use crate::output::{CommitId, MemberId, Output, PartitionId};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
 use member::Member;
 use queue::{EventQueue, Phase};
+#[cfg(feature = "group")]
 use share_consumer::ShareConsumer;
 use world::World;
 
 /// An event in the queue. Events of a member's earlier life (`incarnation`) are ignored.
+/// Without the `group` feature the group's events are never scheduled.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "group"), allow(dead_code))]
 pub(crate) enum Event {
     /// A record's processing ends. `worker` is the pool thread; `None`: the loop ran it
     /// itself and resumes.
@@ -125,6 +137,7 @@ pub(crate) struct Engine<'a> {
     queue: EventQueue,
     members: Vec<Member>,
     /// A share group's consumers (model.md §11); then `members` is empty.
+    #[cfg(feature = "group")]
     share_consumers: Vec<ShareConsumer>,
     world: World,
     /// Events left before the run is refused (twice [`MAX_EVENTS`]).
@@ -146,7 +159,9 @@ impl<'a> Engine<'a> {
         let mut world = World::new(s, s.partitions as usize);
         let mut cx = Cx { s, now_us: 0, queue: &mut queue, out: sink };
         world.start(&mut cx);
+        #[cfg(feature = "group")]
         let mut share_consumers = Vec::new();
+        #[cfg(feature = "group")]
         let members = if s.share_group() {
             share_consumers = (0..members as MemberId)
                 .map(|id| ShareConsumer::start(&mut cx, id, (id as u32) < s.members))
@@ -171,11 +186,15 @@ impl<'a> Engine<'a> {
         } else {
             vec![Member::start(&mut cx, &mut world, 0)]
         };
+        // Without groups, validation has refused any scenario of more than one consumer.
+        #[cfg(not(feature = "group"))]
+        let members = vec![Member::start(&mut cx, &mut world, 0)];
         Engine {
             scenario,
             now_us: 0,
             queue,
             members,
+            #[cfg(feature = "group")]
             share_consumers,
             world,
             budget: 2 * MAX_EVENTS,
@@ -234,6 +253,7 @@ impl<'a> Engine<'a> {
         for member in &mut self.members {
             member.finish(&mut cx, stop_us);
         }
+        #[cfg(feature = "group")]
         for consumer in &mut self.share_consumers {
             consumer.finish(&mut cx, stop_us);
         }
@@ -242,6 +262,7 @@ impl<'a> Engine<'a> {
     fn handle<S: Sink>(&mut self, event: Event, sink: &mut S) {
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         let world = &mut self.world;
+        #[cfg(feature = "group")]
         if !self.share_consumers.is_empty() {
             return Self::handle_share(&mut self.share_consumers, &mut self.error, &mut cx, world, event);
         }
@@ -271,47 +292,74 @@ impl<'a> Engine<'a> {
             Event::OffsetsExpire { empty_since_us } => {
                 world.coordinator.expire_offsets(&mut cx, empty_since_us)
             }
-            Event::Heartbeat { member, seq } => self.members[member as usize].heartbeat(&mut cx, world, seq),
-            Event::SessionCheck { member, incarnation } => {
-                world.coordinator.session_check(&mut cx, member, incarnation)
-            }
-            Event::RebalanceTimeout { round } => world.coordinator.rebalance_timeout(&mut cx, round),
-            Event::InitialDelayOver { round } => world.coordinator.initial_delay_over(&mut cx, round),
-            Event::JoinLands { member, process, first } => {
-                self.members[member as usize].join_lands(&mut cx, world, process, first)
-            }
-            Event::SyncLands { member, process } => {
-                self.members[member as usize].sync_lands(&mut cx, world, process)
-            }
-            Event::Group { index, member } => {
-                if let Err(e) = self.members[member as usize].group_event(&mut cx, world, index) {
-                    self.error.get_or_insert(e);
-                }
-            }
-            Event::HangEnds { member } => self.members[member as usize].hang_ends(&mut cx),
-            Event::AcksLand { .. } | Event::LockExpires { .. } => unreachable!("share groups only"),
+            #[cfg(feature = "group")]
+            group_only => Self::handle_group(&mut self.members, &mut self.error, &mut cx, world, group_only),
+            // Without groups nothing schedules the other events.
+            #[cfg(not(feature = "group"))]
+            _ => {}
         }
         // Join rounds the event completed: each member gets its JoinGroup response now; a
         // leader's SyncGroup answers the followers waiting for it.
+        #[cfg(feature = "group")]
+        Self::deliver_responses(&mut self.members, &mut cx, world);
+    }
+
+    /// The JoinGroup responses and SyncGroup answers the coordinator holds for members now
+    /// (model.md §10.5).
+    #[cfg(feature = "group")]
+    fn deliver_responses<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World) {
         if world.coordinator.has_join_responses() {
             for (member, process) in world.coordinator.take_join_responses() {
-                let m = &mut self.members[member as usize];
+                let m = &mut members[member as usize];
                 if m.process == process {
-                    m.join_response(&mut cx, world);
+                    m.join_response(cx, world);
                 }
             }
         }
         if world.coordinator.has_sync_responses() {
             for (member, process, assignment) in world.coordinator.take_sync_responses() {
-                let m = &mut self.members[member as usize];
+                let m = &mut members[member as usize];
                 if m.process == process {
-                    m.synced(&mut cx, assignment);
+                    m.synced(cx, assignment);
                 }
             }
         }
     }
 
+    /// An event only a consumer group schedules (model.md §10).
+    #[cfg(feature = "group")]
+    fn handle_group<S: Sink>(
+        members: &mut [Member],
+        error: &mut Option<ScenarioError>,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        event: Event,
+    ) {
+        match event {
+            Event::Heartbeat { member, seq } => members[member as usize].heartbeat(cx, world, seq),
+            Event::SessionCheck { member, incarnation } => {
+                world.coordinator.session_check(cx, member, incarnation)
+            }
+            Event::RebalanceTimeout { round } => world.coordinator.rebalance_timeout(cx, round),
+            Event::InitialDelayOver { round } => world.coordinator.initial_delay_over(cx, round),
+            Event::JoinLands { member, process, first } => {
+                members[member as usize].join_lands(cx, world, process, first)
+            }
+            Event::SyncLands { member, process } => members[member as usize].sync_lands(cx, world, process),
+            Event::Group { index, member } => {
+                if let Err(e) = members[member as usize].group_event(cx, world, index) {
+                    error.get_or_insert(e);
+                }
+            }
+            Event::HangEnds { member } => members[member as usize].hang_ends(cx),
+            // The one consumer's events are handled by `handle`; AcksLand and LockExpires are a
+            // share group's.
+            _ => unreachable!("not a consumer group's event"),
+        }
+    }
+
     /// An event of a share group (model.md §11).
+    #[cfg(feature = "group")]
     fn handle_share<S: Sink>(
         consumers: &mut [ShareConsumer],
         error: &mut Option<ScenarioError>,
@@ -355,6 +403,7 @@ impl<'a> Engine<'a> {
 
 /// Schedules `group_events` (model.md §10.3): each at its instant for its member; a deploy
 /// reaches each member in turn, `deploy_step_ms` apart.
+#[cfg(feature = "group")]
 fn schedule_group_events<S: Sink>(cx: &mut Cx<S>) {
     let s = cx.s;
     for (index, event) in s.group_events.iter().enumerate() {

@@ -7,7 +7,9 @@
 
 use super::coordinator::Coordinator;
 use super::frontier::Frontier;
+#[cfg(feature = "group")]
 use super::share_consumer::AckRequests;
+#[cfg(feature = "group")]
 use super::share_partition::SharePartition;
 use super::{Cx, Sink};
 use crate::output::{CommitId, MemberId, Output, PartitionId};
@@ -24,8 +26,10 @@ pub(crate) struct World {
     pub(crate) durations: Durations,
     pub(crate) failures: Failures,
     /// A share group's share-partitions (model.md §11); empty for a consumer group.
+    #[cfg(feature = "group")]
     pub(crate) share: Vec<SharePartition>,
     /// A share group's acknowledgements in flight.
+    #[cfg(feature = "group")]
     pub(crate) ack_requests: AckRequests,
 }
 
@@ -46,6 +50,7 @@ impl World {
             },
             durations: Durations::new(s, partitions),
             failures: Failures::new(s),
+            #[cfg(feature = "group")]
             share: if s.share_group() {
                 let start = match s.share_auto_offset_reset {
                     OffsetReset::Earliest => s.log_start_offset,
@@ -55,6 +60,7 @@ impl World {
             } else {
                 Vec::new()
             },
+            #[cfg(feature = "group")]
             ack_requests: AckRequests::default(),
         }
     }
@@ -72,6 +78,7 @@ impl World {
             });
         }
         // A share group's lines: the start offset instead of the committed one (§11).
+        #[cfg(feature = "group")]
         for share in &self.share {
             share.report(cx);
         }
@@ -108,6 +115,7 @@ impl World {
         for p in &self.partitions {
             debug_assert!(p.done.well_formed(), "completed ranges above the frontier");
         }
+        #[cfg(feature = "group")]
         for share in &self.share {
             share.check_invariants();
         }
@@ -234,6 +242,7 @@ impl Commits {
     }
 
     /// The last commit opened.
+    #[cfg_attr(not(feature = "group"), allow(dead_code))]
     pub(crate) fn last_id(&self) -> CommitId {
         self.list.len() as CommitId - 1
     }
@@ -244,6 +253,7 @@ impl Commits {
     }
 
     /// Whether commit `id` is settled.
+    #[cfg_attr(not(feature = "group"), allow(dead_code))]
     pub(crate) fn is_resolved(&self, id: CommitId) -> bool {
         self.resolved[id as usize]
     }

@@ -262,8 +262,10 @@ pub fn draw_lanes<DB: DrawingBackend>(
     root.fill(&p.background)?;
     let (left, right) = (l.left as i32, l.right as i32);
     let bottom = l.axis as i32;
-    let label =
-        ("sans-serif", l.font_px(12.0)).into_font().color(&p.axis).pos(Pos::new(HPos::Right, VPos::Center));
+    let label = (FontFamily::SansSerif, l.font_px(12.0))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Right, VPos::Center));
     // Grid: one vertical line per tick across every lane.
     let axis_frame = l.frame((l.events.1, l.axis), 1.0);
     let grid = p.grid.stroke_width(l.width_px(1.0));
@@ -368,7 +370,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
         }
     }
     // Events: a line through every lane and a handle with its tag.
-    let handle_font = ("sans-serif", l.font_px(11.5)).into_font();
+    let handle_font = (FontFamily::SansSerif, l.font_px(11.5)).into_font();
     for (i, e) in marks.events.iter().enumerate() {
         let x = l.x(e.at_us).round() as i32;
         let selected = marks.selected == Some(i);
@@ -416,16 +418,20 @@ pub fn draw_lanes<DB: DrawingBackend>(
     // The time axis.
     let axis = p.axis.stroke_width(l.width_px(1.0));
     root.draw(&PathElement::new(vec![(left, bottom), (right, bottom)], axis))?;
-    let below =
-        ("sans-serif", l.font_px(12.0)).into_font().color(&p.axis).pos(Pos::new(HPos::Center, VPos::Top));
+    let below = (FontFamily::SansSerif, l.font_px(12.0))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Center, VPos::Top));
     let tick = l.px(4.0) as i32;
     for s in &ticks {
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + tick)], axis))?;
         root.draw_text(&crate::text::fixed(*s, decimals), &below, (x, bottom + tick + l.px(2.0) as i32))?;
     }
-    let title =
-        ("sans-serif", l.font_px(12.5)).into_font().color(&p.axis).pos(Pos::new(HPos::Center, VPos::Top));
+    let title = (FontFamily::SansSerif, l.font_px(12.5))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Center, VPos::Top));
     root.draw_text("simulated time (s)", &title, ((left + right) / 2, bottom + tick + l.px(19.0) as i32))?;
     root.present()?;
     Ok(())
@@ -554,8 +560,10 @@ pub fn draw_strip<DB: DrawingBackend>(
     root.fill(&p.background)?;
     let rows = lines.len().max(1) as f64;
     let row_h = (f.bottom - f.top) / rows;
-    let label =
-        ("sans-serif", f.font_px(10.5)).into_font().color(&p.axis).pos(Pos::new(HPos::Right, VPos::Center));
+    let label = (FontFamily::SansSerif, f.font_px(10.5))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Right, VPos::Center));
     // Label centres at least 1.3 lines of the label's type apart.
     let labelled = strip_label_rows(lines.len(), row_h, f.px(10.5 * 1.3));
     for (r, line) in lines.iter().enumerate() {
@@ -614,15 +622,19 @@ pub fn draw_strip<DB: DrawingBackend>(
     let axis = p.axis.stroke_width(f.width_px(1.0));
     let bottom = f.bottom as i32;
     root.draw(&PathElement::new(vec![(f.left as i32, bottom), (f.right as i32, bottom)], axis))?;
-    let below =
-        ("sans-serif", f.font_px(12.0)).into_font().color(&p.axis).pos(Pos::new(HPos::Center, VPos::Top));
+    let below = (FontFamily::SansSerif, f.font_px(12.0))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Center, VPos::Top));
     for s in ticks {
         let x = f.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + f.px(4.0) as i32)], axis))?;
         root.draw_text(&crate::text::fixed(s, decimals), &below, (x, bottom + f.px(6.0) as i32))?;
     }
-    let title =
-        ("sans-serif", f.font_px(12.5)).into_font().color(&p.axis).pos(Pos::new(HPos::Center, VPos::Top));
+    let title = (FontFamily::SansSerif, f.font_px(12.5))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Center, VPos::Top));
     root.draw_text(f.titles.0, &title, (((f.left + f.right) / 2.0) as i32, bottom + f.px(23.0) as i32))?;
     let x = f.x(crash_at_us).round() as i32;
     root.draw(&PathElement::new(vec![(x, f.top as i32), (x, bottom)], p.lost.stroke_width(f.width_px(2.5))))?;
