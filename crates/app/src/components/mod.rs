@@ -10,9 +10,11 @@ mod readouts;
 mod records;
 mod tour;
 
+#[cfg(feature = "group")]
 pub(crate) use chart::projector_type;
 pub use chart::{Chart, ChartKind};
 pub use panels::embed_snippet;
+#[cfg(feature = "group")]
 pub(crate) use tour::refocus as refocus_tour;
 
 use crate::hash;
