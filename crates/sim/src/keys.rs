@@ -64,6 +64,20 @@ pub enum KeyKind {
 /// Most items a list-valued key may hold.
 pub const MAX_LIST: usize = 1_000;
 
+/// `values` ascending, without repeats (offsets: `record_failures`, records given up). Each
+/// value goes in at its place by binary search, which for the lists of a page (a
+/// [`MAX_LIST`], the records of a run, mostly arriving in order) is fast, and keeps a
+/// general-purpose sort out of the page's wasm.
+pub fn ascending_unique(values: impl IntoIterator<Item = u64>) -> Vec<u64> {
+    let mut out: Vec<u64> = Vec::new();
+    for v in values {
+        if let Err(at) = out.binary_search(&v) {
+            out.insert(at, v);
+        }
+    }
+    out
+}
+
 /// One key of a scenario's JSON: its name, kind, unit and a one-line meaning.
 #[derive(Clone, Copy, Debug)]
 pub struct KeySpec {
@@ -529,6 +543,14 @@ pub fn parse_millis(text: &str) -> Result<u64, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ascending_unique_sorts_and_drops_repeats() {
+        assert_eq!(ascending_unique([30, 12, 30, 7, 12, 31]), vec![7, 12, 30, 31]);
+        assert_eq!(ascending_unique([]), Vec::<u64>::new());
+        let backwards: Vec<u64> = (0..2_000).rev().collect();
+        assert_eq!(ascending_unique(backwards), (0..2_000).collect::<Vec<u64>>());
+    }
 
     #[test]
     fn millis_are_read_exactly_from_their_decimal_text() {

@@ -8,7 +8,8 @@
 
 use crate::events::{GroupEvent, GroupEventKind, GROUP_EVENTS_RANGE};
 pub use crate::keys::{
-    format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST, US_PER_MS,
+    ascending_unique, format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST,
+    US_PER_MS,
 };
 use crate::keys::{json_object, named_enum, parse_json, scenario_keys, KeyValue};
 use serde_json::{Map, Value};

@@ -398,7 +398,7 @@ impl Run {
     pub fn offsets_at(&self, crash_at_us: u64) -> CrashOffsets {
         let state = self.state_at(crash_at_us);
         let restart_at = state.committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
-        let mut runs = std::collections::BTreeMap::<u64, u32>::new();
+        let mut runs = std::collections::BTreeMap::<u64, u64>::new();
         for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
             if let (0, MarkKind::RecordDurable { offset }) = (mark.partition, mark.kind) {
                 *runs.entry(offset).or_default() += 1;

@@ -11,7 +11,7 @@
 use crate::charts::Frame;
 use crate::text::{ranges, seconds_text};
 use offset_window_sim::keys::MAX_LIST;
-use offset_window_sim::scenario::{format_millis, ByOffset, MAX_OFFSET};
+use offset_window_sim::scenario::{ascending_unique, format_millis, ByOffset, MAX_OFFSET};
 use offset_window_sim::{MarkKind, Run};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -146,19 +146,14 @@ pub fn toggled(list: &[u64], offset: u64) -> Vec<u64> {
     if out.len() == list.len() {
         out.push(offset);
     }
-    out.sort_unstable();
-    out.dedup();
-    out
+    ascending_unique(out)
 }
 
 /// Offsets as a reader writes them, consecutive ones as a range: `12, 30–32`; empty for
 /// none.
 pub fn offsets_text(list: &[u64]) -> String {
-    let mut sorted = list.to_vec();
-    sorted.sort_unstable();
-    sorted.dedup();
     let mut rs: Vec<Range<u64>> = Vec::new();
-    for o in sorted {
+    for o in ascending_unique(list.iter().copied()) {
         match rs.last_mut() {
             Some(r) if r.end == o => r.end = o + 1,
             _ => rs.push(o..o + 1),
@@ -193,9 +188,7 @@ pub fn parse_offsets(text: &str) -> Result<Vec<u64>, String> {
         }
         out.extend(a..=b);
     }
-    out.sort_unstable();
-    out.dedup();
-    Ok(out)
+    Ok(ascending_unique(out))
 }
 
 /// Slow records as a reader writes them: `3: 6000, 12: 3000` (offset: milliseconds).
@@ -289,11 +282,9 @@ pub fn outcomes(run: &Run) -> Outcomes {
             _ => {}
         }
     }
-    let as_ranges = |mut v: Vec<u64>| {
-        v.sort_unstable();
-        v.dedup();
+    let as_ranges = |v: Vec<u64>| {
         let mut rs: Vec<Range<u64>> = Vec::new();
-        for o in v {
+        for o in ascending_unique(v) {
             match rs.last_mut() {
                 Some(r) if r.end == o => r.end = o + 1,
                 _ => rs.push(o..o + 1),

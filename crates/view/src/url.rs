@@ -109,7 +109,7 @@ pub fn state_fragment(state: &State) -> String {
 /// the horizon is known). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> State {
-    let mut pairs: Vec<(String, String)> = fragment
+    let pairs: Vec<(String, String)> = fragment
         .trim_start_matches('#')
         .split('&')
         .filter(|p| !p.is_empty())
@@ -122,7 +122,16 @@ pub fn state_from(fragment: &str) -> State {
     // the core's order, as `scenario_fragment` writes them: a key that depends on another
     // (`pool_commit` on `worker_pool`, `close_at_ms` on `horizon_ms`) comes after it, in a
     // link written by hand too.
-    pairs.sort_by_key(|(k, _)| (k != "client", KEYS.iter().position(|s| s.name == k).unwrap_or(KEYS.len())));
+    let rank = |k: &str| (k != "client", KEYS.iter().position(|s| s.name == k).unwrap_or(KEYS.len()));
+    // A stable ordering by rank, each pair placed after those of its rank or lower: a link
+    // has a few pairs, and a general sort would add its own copy of std's sort to the page.
+    let mut ordered: Vec<(String, String)> = Vec::with_capacity(pairs.len());
+    for pair in pairs {
+        let r = rank(&pair.0);
+        let at = ordered.partition_point(|q| rank(&q.0) <= r);
+        ordered.insert(at, pair);
+    }
+    let pairs = ordered;
     let mut state = Rc::new(State::default());
     let mut notices = Vec::new();
     let mut crash = None;

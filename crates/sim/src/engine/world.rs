@@ -363,8 +363,7 @@ pub(crate) struct Failures {
 
 impl Failures {
     fn new(s: &Scenario) -> Self {
-        let mut listed = s.record_failures.clone();
-        listed.sort_unstable();
+        let listed = crate::keys::ascending_unique(s.record_failures.iter().copied());
         Failures { listed, rng: ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(2)) }
     }
 
