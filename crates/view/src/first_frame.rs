@@ -122,7 +122,7 @@ fn chart_svg(
         let root = Backend::svg(&mut svg, size).into_drawing_area();
         let drawn =
             if main { charts::draw_main(&root, run, &f) } else { charts::draw_profile(&root, run, &f) };
-        drawn.map_err(|e| format!("drawing the first frame failed: {e:?}"))?;
+        drawn.map_err(|e| format!("drawing the first frame failed: {e}"))?;
     }
     let p: &Palette = &LIGHT;
     let values = if main { charts::main_values(at, p) } else { charts::profile_values(at, p) };

@@ -98,8 +98,8 @@ fn fit(canvas: &HtmlCanvasElement, fallback: (u32, u32)) -> (u32, u32, f64) {
     (w, h, w as f64 / cw as f64)
 }
 
-fn report(what: &str, e: impl std::fmt::Debug) {
-    web_sys::console::error_1(&format!("{what}: {e:?}").into());
+fn report(what: &str, e: impl std::fmt::Display) {
+    web_sys::console::error_1(&format!("{what}: {e}").into());
 }
 
 /// One chart: base and overlay canvases, redrawn by effects, dragged by pointer.

@@ -49,8 +49,8 @@ fn fit(canvas: &HtmlCanvasElement, css_h: f64) -> (u32, u32, f64) {
     (w, h, w as f64 / cw)
 }
 
-fn report(what: &str, e: impl std::fmt::Debug) {
-    web_sys::console::error_1(&format!("{what}: {e:?}").into());
+fn report(what: &str, e: impl std::fmt::Display) {
+    web_sys::console::error_1(&format!("{what}: {e}").into());
 }
 
 /// What a canvas is drawn at: its CSS width and height, and the type scale (projector

@@ -223,7 +223,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             let _ = c.set_attribute("data-targets", &l.targets(&run.0));
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 if let Err(e) = axis::draw(&backend.into_drawing_area(), &run.0, &l, *at_us) {
-                    web_sys::console::error_1(&format!("drawing the time axis failed: {e:?}").into());
+                    web_sys::console::error_1(&format!("drawing the time axis failed: {e}").into());
                 }
             }
             *lanes.borrow_mut() = Some(l);
