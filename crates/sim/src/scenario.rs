@@ -716,10 +716,16 @@ impl Scenario {
 
     /// As [`Scenario::from_json`], from a parsed JSON value.
     pub fn from_value(value: &Value) -> Result<Scenario, ScenarioError> {
-        let map = json_object(value, "a scenario", r#"{"strategy": "commit_sync_batch"}"#)?;
+        Scenario::from_map(json_object(value, "a scenario", r#"{"strategy": "commit_sync_batch"}"#)?, None)
+    }
+
+    /// Reads every key of `map` but `skip` (the crash instant of an [`Input`]).
+    fn from_map(map: &Map<String, Value>, skip: Option<&str>) -> Result<Scenario, ScenarioError> {
         let mut scenario = Scenario::default();
         for (key, value) in map {
-            scenario.set_key(key, value)?;
+            if Some(key.as_str()) != skip {
+                scenario.set_key(key, value)?;
+            }
         }
         scenario.validate()?;
         Ok(scenario)
@@ -1096,9 +1102,8 @@ impl Input {
     /// As [`Input::from_json`], from a parsed JSON value.
     pub fn from_value(value: &Value) -> Result<Input, ScenarioError> {
         let map = json_object(value, "a scenario", r#"{"strategy": "commit_sync_batch"}"#)?;
-        let mut rest = map.clone();
-        let crash = rest.remove(CRASH_AT_KEY.name);
-        let scenario = Scenario::from_value(&Value::Object(rest))?;
+        let scenario = Scenario::from_map(map, Some(CRASH_AT_KEY.name))?;
+        let crash = map.get(CRASH_AT_KEY.name);
         if crash.is_some() && scenario.group_mode() {
             return Err(ScenarioError::at(
                 CRASH_AT_KEY.name,
@@ -1109,7 +1114,7 @@ impl Input {
         let crash_at_us = match crash {
             None => DEFAULT_CRASH_AT_US.min(scenario.horizon_us),
             Some(value) => {
-                let us = u64::read(&CRASH_AT_KEY, &value)?;
+                let us = u64::read(&CRASH_AT_KEY, value)?;
                 if us > scenario.horizon_us {
                     return Err(ScenarioError::at(
                         CRASH_AT_KEY.name,
