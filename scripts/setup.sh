@@ -2,7 +2,7 @@
 # Installs what building, serving and testing need, idempotently (a second run only checks).
 # Sources: rustup (toolchain + wasm32 target), crates.io (trunk, wasm-bindgen-cli pinned),
 # Debian (chromium, chromium-driver, a JDK, Maven and unzip), npm (binaryen for wasm-opt,
-# playwright-core, axe-core).
+# terser for the wasm-bindgen glue, playwright-core, axe-core).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -38,8 +38,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-step "npm packages (binaryen, playwright-core, axe-core)"
+step "npm packages (binaryen, playwright-core, axe-core, terser)"
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ] || [ ! -d node_modules/axe-core ] ||
+  [ ! -d node_modules/terser ] ||
   [ package-lock.json -nt node_modules/.package-lock.json ]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi

@@ -8,7 +8,9 @@
 #     the native core into index.html and group/index.html (crates/view, binary
 #     first-frame), so each page paints before its wasm;
 #  3. offset-window-offline.html: the consumer page in one file (scripts/offline-page.mjs);
-#  4. release builds only: .br and .gz beside every asset (scripts/precompress.mjs).
+#  4. release builds only: each page's wasm-bindgen glue shrunk, its imports renamed short in
+#     the wasm and the glue, the glue minified (scripts/minify-glue.mjs);
+#  5. release builds only: .br and .gz beside every asset (scripts/precompress.mjs).
 set -euo pipefail
 [ -z "${OFFSET_WINDOW_NESTED_BUILD:-}" ] || exit 0
 export OFFSET_WINDOW_NESTED_BUILD=1
@@ -24,4 +26,5 @@ for page in producer group; do
 done
 cargo run --quiet --locked -p offset-window-view --bin first-frame -- "$TRUNK_STAGING_DIR/index.html" "$TRUNK_STAGING_DIR/group/index.html"
 node scripts/offline-page.mjs "$TRUNK_STAGING_DIR"
+[ "$TRUNK_PROFILE" != release ] || node scripts/minify-glue.mjs "$TRUNK_STAGING_DIR"
 [ "$TRUNK_PROFILE" != release ] || node scripts/precompress.mjs "$TRUNK_STAGING_DIR"
