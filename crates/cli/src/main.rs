@@ -11,10 +11,13 @@
 use clap::{Parser, Subcommand, ValueEnum};
 use offset_window_sim::compare::{compare_clients, compare_group, compare_share, share_modes_left_out};
 use offset_window_sim::keys::{millis_value, KeySpec};
-use offset_window_sim::producer::{simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS};
+use offset_window_sim::producer::{
+    simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS, PRODUCER_KEY_HELP,
+};
 use offset_window_sim::report::GroupSummary;
 use offset_window_sim::scenario::{
-    format_millis, Client, Scenario, Strategy, CRASH_AT_KEY, DEFAULT_CRASH_AT_US, KEYS,
+    format_millis, Client, Scenario, Strategy, CRASH_AT_HELP, CRASH_AT_KEY, DEFAULT_CRASH_AT_US, KEYS,
+    KEY_HELP,
 };
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{simulate, Input, Summary};
@@ -82,23 +85,23 @@ enum Format {
 }
 
 /// One key's `--help` entry: name, unit, default, meaning, allowed values.
-fn key_help(key: &KeySpec, default: Option<Value>) -> String {
+fn key_help(key: &KeySpec, help: &str, default: Option<Value>) -> String {
     let unit = if key.unit.is_empty() { String::new() } else { format!(" ({})", key.unit) };
     let default = match default.unwrap_or(Value::Null) {
         Value::Null => "empty".to_string(),
         value => value.to_string(),
     };
-    format!("  {}{unit}: default {default}\n      {}; {}\n", key.name, key.help, key.range())
+    format!("  {}{unit}: default {default}\n      {help}; {}\n", key.name, key.range())
 }
 
 /// The `--help` text of every scenario key, generated from the core's key table.
 fn scenario_help() -> String {
     let defaults = Scenario::default();
     let mut text = String::from("Scenario keys (JSON object; missing keys take the default):\n");
-    for key in KEYS {
-        text += &key_help(key, defaults.get(key.name));
+    for (key, help) in KEYS.iter().zip(KEY_HELP) {
+        text += &key_help(key, help, defaults.get(key.name));
     }
-    text += &key_help(&CRASH_AT_KEY, Some(millis_value(DEFAULT_CRASH_AT_US)));
+    text += &key_help(&CRASH_AT_KEY, CRASH_AT_HELP, Some(millis_value(DEFAULT_CRASH_AT_US)));
     text += "\nStrategies:\n";
     for strategy in Strategy::ALL {
         text += &format!("  {:<32}{}\n", strategy.name(), strategy.label());
@@ -115,8 +118,8 @@ fn scenario_help() -> String {
 fn producer_help() -> String {
     let defaults = ProducerScenario::default();
     let mut text = String::from("Producer scenario keys (JSON object; missing keys take the default):\n");
-    for key in PRODUCER_KEYS {
-        text += &key_help(key, defaults.get(key.name));
+    for (key, help) in PRODUCER_KEYS.iter().zip(PRODUCER_KEY_HELP) {
+        text += &key_help(key, help, defaults.get(key.name));
     }
     text += "\nFaults: request_lost and ack_lost take batch (from 1) and attempt (default 1);\n\
              leader_failover and producer_restart take at_ms; zombie and old_duplicate take at_ms and batch.\n";

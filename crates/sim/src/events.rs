@@ -235,7 +235,6 @@ mod tests {
             name: "group_events",
             kind: crate::keys::KeyKind::Structured(GROUP_EVENTS_RANGE),
             unit: "",
-            help: "",
         };
         Vec::<GroupEvent>::read(&spec, &serde_json::from_str(json).unwrap())
     }
@@ -246,7 +245,7 @@ mod tests {
             read(r#"[{"at_ms": 8200, "member": 2, "kind": "crash", "restart_after_ms": 1000.5}]"#).unwrap();
         assert_eq!(events[0].at_us, 8_200_000);
         assert_eq!(events[0].restart_after_us, Some(1_000_500));
-        let spec = KeySpec { name: "g", kind: crate::keys::KeyKind::Structured(""), unit: "", help: "" };
+        let spec = KeySpec { name: "g", kind: crate::keys::KeyKind::Structured(""), unit: "" };
         assert_eq!(read(&events.write(&spec).to_string()).unwrap(), events);
     }
 

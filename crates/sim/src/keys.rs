@@ -78,7 +78,9 @@ pub fn ascending_unique(values: impl IntoIterator<Item = u64>) -> Vec<u64> {
     out
 }
 
-/// One key of a scenario's JSON: its name, kind, unit and a one-line meaning.
+/// One key of a scenario's JSON: its name, kind and unit. Its one-line meaning is in a
+/// table of its own beside the key table (`KEY_HELP`, `PRODUCER_KEY_HELP`), so that a page
+/// that never shows it does not carry it.
 #[derive(Clone, Copy, Debug)]
 pub struct KeySpec {
     /// The JSON key, Kafka's own property name where there is one.
@@ -87,8 +89,6 @@ pub struct KeySpec {
     pub kind: KeyKind,
     /// Unit as shown to people (`"ms"`, `"records"`, …; empty for flags and names).
     pub unit: &'static str,
-    /// One-line meaning.
-    pub help: &'static str,
 }
 
 impl KeySpec {
@@ -362,12 +362,12 @@ pub(crate) use named_enum;
 
 /// Declares a scenario struct from one list of keys. For each field: its doc comment, name,
 /// type (a [`KeyValue`]) and default, then `key "json.name"`, its [`KeyKind`], unit and
-/// one-line help. Generates the struct, `Default`, the key table `$KEYS`, and
-/// `set_key` / `get` (the JSON value of one key).
+/// one-line help. Generates the struct, `Default`, the key table `$KEYS`, the help table
+/// `$HELP` (same order), and `set_key` / `get` (the JSON value of one key).
 macro_rules! scenario_keys {
     (
         $(#[$smeta:meta])*
-        pub struct $name:ident, table $KEYS:ident {
+        pub struct $name:ident, table $KEYS:ident, help $HELP:ident {
             $(
                 $(#[$fmeta:meta])*
                 $field:ident : $ty:ty = $default:expr,
@@ -389,8 +389,11 @@ macro_rules! scenario_keys {
 
         #[doc = concat!("Every key of [`", stringify!($name), "`], in the order `--help` lists them.")]
         pub const $KEYS: &[$crate::keys::KeySpec] = &[
-            $( $crate::keys::KeySpec { name: $key, kind: $kind, unit: $unit, help: $help }, )+
+            $( $crate::keys::KeySpec { name: $key, kind: $kind, unit: $unit }, )+
         ];
+
+        #[doc = concat!("The one-line meaning of each key of [`", stringify!($KEYS), "`], in its order (`--help`).")]
+        pub const $HELP: &[&str] = &[ $( $help, )+ ];
 
         impl $name {
             /// Sets one key from its JSON value, checking type and range. Errors name the
@@ -589,10 +592,10 @@ mod tests {
 
     #[test]
     fn negative_zero_is_zero() {
-        let spec = KeySpec { name: "n", kind: KeyKind::Count { min: 0, max: 5 }, unit: "", help: "" };
+        let spec = KeySpec { name: "n", kind: KeyKind::Count { min: 0, max: 5 }, unit: "" };
         let minus_zero: Value = serde_json::from_str("-0").unwrap();
         assert_eq!(u64::read(&spec, &minus_zero), Ok(0));
-        let ms = KeySpec { name: "t", kind: KeyKind::Millis { min_us: 0, max_us: 5 }, unit: "", help: "" };
+        let ms = KeySpec { name: "t", kind: KeyKind::Millis { min_us: 0, max_us: 5 }, unit: "" };
         assert_eq!(u64::read(&ms, &serde_json::from_str("-0.0").unwrap()), Ok(0));
         assert!(u64::read(&ms, &serde_json::from_str("-1").unwrap())
             .unwrap_err()

@@ -4,7 +4,8 @@
 //!
 //! Every key is declared once, in the `scenario_keys!` list below ([`crate::keys`]): name,
 //! type, default, JSON name, range, unit and help. Parsing, `offset-window --help`, error
-//! messages and the page's hints all read the table [`KEYS`] it generates.
+//! messages and the page's hints all read the table [`KEYS`] it generates; `--help` also
+//! reads the one-line meanings in [`KEY_HELP`] (a table apart, which the page does not link).
 
 use crate::events::{GroupEvent, GroupEventKind, GROUP_EVENTS_RANGE};
 pub use crate::keys::{
@@ -271,7 +272,7 @@ scenario_keys! {
     /// [`Scenario::validate`] (the simulator does so before running). Every §8 field's default
     /// switches its feature off, leaving the model of §§1–7. The crash instant is not part
     /// of a scenario: it is a query on the [`crate::Run`] (see [`Input`]).
-    pub struct Scenario, table KEYS {
+    pub struct Scenario, table KEYS, help KEY_HELP {
         /// `max.poll.records`: records one `poll()` returns while the backlog lasts.
         max_poll_records: u32 = 5,
             key "max.poll.records", KeyKind::Count { min: 1, max: 100_000 }, "records",
@@ -698,9 +699,12 @@ pub const CRASH_AT_KEY: KeySpec = KeySpec {
     name: "crash_at_ms",
     kind: KeyKind::Millis { min_us: 1, max_us: DAY_MS * US_PER_MS },
     unit: "ms",
-    help: "the crash instant to read, in (0, horizon_ms]; events at that exact instant do not happen \
-           (default 8200, or horizon_ms if shorter)",
 };
+
+/// The one-line meaning of [`CRASH_AT_KEY`] (`--help`).
+pub const CRASH_AT_HELP: &str =
+    "the crash instant to read, in (0, horizon_ms]; events at that exact instant \
+                                 do not happen (default 8200, or horizon_ms if shorter)";
 
 /// The crash instant read when none is given: 8.2 s (model.md §6), or the horizon if shorter.
 pub const DEFAULT_CRASH_AT_US: u64 = 8_200 * US_PER_MS;

@@ -6,8 +6,9 @@ use super::axis::{self, Lanes};
 use super::{
     fault_for_click, kind_label, ms, tour, Action, Idempotence, State, FAULTS_KEY, FIELDS, LINK_KEY,
 };
-use offset_window_sim::producer::scenario::producer_key_spec;
-use offset_window_sim::producer::{simulate_producer, Acks, FaultKind, PidMemory, ProduceRun};
+use offset_window_sim::producer::{
+    simulate_producer, Acks, FaultKind, PidMemory, ProduceRun, PRODUCER_KEYS, PRODUCER_KEY_HELP,
+};
 use offset_window_sim::ScenarioError;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
@@ -485,8 +486,10 @@ fn controls(state: &State, dispatch: &UseReducerDispatcher<State>) -> Html {
                     let input: HtmlInputElement = e.target_unchecked_into();
                     Action::SetField { key, text: input.value() }
                 });
-                let hint = producer_key_spec(key)
-                    .map(|k| format!("{}; {}", k.help, k.range()))
+                let hint = PRODUCER_KEYS
+                    .iter()
+                    .position(|k| k.name == key)
+                    .map(|i| format!("{}; {}", PRODUCER_KEY_HELP[i], PRODUCER_KEYS[i].range()))
                     .unwrap_or_default();
                 html! {
                     <div class="field">

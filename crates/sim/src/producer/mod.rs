@@ -25,7 +25,7 @@ pub mod scenario;
 pub use engine::{FIRST_EPOCH, FIRST_PRODUCER_ID};
 pub use scenario::{
     Acks, Fault, FaultKind, ProducerScenario, MAX_FAULTS, MAX_IN_FLIGHT_FOR_IDEMPOTENCE, MAX_PRODUCER_EVENTS,
-    PRODUCER_KEYS,
+    PRODUCER_KEYS, PRODUCER_KEY_HELP,
 };
 
 use crate::scenario::ScenarioError;

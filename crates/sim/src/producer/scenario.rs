@@ -194,7 +194,7 @@ scenario_keys! {
     /// property names in JSON), the records the application sends, the network, and the
     /// faults. Build one with [`ProducerScenario::default`] and struct update syntax or read
     /// one with [`ProducerScenario::from_json`]; [`ProducerScenario::validate`] checks it.
-    pub struct ProducerScenario, table PRODUCER_KEYS {
+    pub struct ProducerScenario, table PRODUCER_KEYS, help PRODUCER_KEY_HELP {
         /// `enable.idempotence`; `None`: left at the Java default (true since Kafka 3.0), which
         /// a weaker `acks` or `retries` 0 silently turns off. Set explicitly, a conflicting
         /// `acks` or `retries` is refused instead (Java `userConfiguredIdempotence`).
@@ -275,7 +275,7 @@ fn err_at(key: &str, message: impl Into<String>) -> ScenarioError {
 }
 
 fn count_spec(key: &'static str, min: u64, max: u64) -> KeySpec {
-    KeySpec { name: key, kind: KeyKind::Count { min, max }, unit: "", help: "" }
+    KeySpec { name: key, kind: KeyKind::Count { min, max }, unit: "" }
 }
 
 fn parse_count(key: &str, min: u64, max: u64, value: &Value) -> Result<u64, ScenarioError> {
@@ -283,7 +283,7 @@ fn parse_count(key: &str, min: u64, max: u64, value: &Value) -> Result<u64, Scen
 }
 
 fn parse_ms(key: &str, min_us: u64, max_us: u64, value: &Value) -> Result<u64, ScenarioError> {
-    let spec = KeySpec { name: "", kind: KeyKind::Millis { min_us, max_us }, unit: "", help: "" };
+    let spec = KeySpec { name: "", kind: KeyKind::Millis { min_us, max_us }, unit: "" };
     u64::read(&spec, value).map_err(|e| ScenarioError::at(key, e.message))
 }
 
