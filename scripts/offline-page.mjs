@@ -24,12 +24,18 @@ html = html.replace(icon[0], () => `<link rel="icon" href="data:image/svg+xml;ba
 // Trunk's loader imports the glue module and fetches the wasm; inline both instead.
 const loader = must(/<script type="module">\s*import init, \* as bindings from '([^']+)';[\s\S]*?<\/script>/, 'wasm loader');
 const wasmHref = must(/module_or_path: '([^']+)'/, 'wasm path')[1];
-const glue = read(loader[1]).toString('utf8').replace(/^export \{[^}]*\};?\s*$/m, '').replace(/<\/script/g, '<\\/script');
+// The glue is an ES module (minified for release builds, scripts/finish-wasm.mjs): its
+// export statement goes, and its default export (the init function) is called by name.
+let glue = read(loader[1]).toString('utf8');
+const exports = glue.match(/export\s*\{([^}]*)\};?/);
+const init = exports && exports[1].match(/([\w$]+)\s+as\s+default\b/);
+if (!init) throw new Error(`offline page: no default export in ${loader[1]}`);
+glue = glue.replace(exports[0], '').replace(/<\/script/g, '<\\/script');
 const wasm = read(wasmHref).toString('base64');
 html = html.replace(loader[0], () => `<script type="module">
 ${glue}
 const offlineBytes = Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));
-const offlineWasm = await __wbg_init({ module_or_path: offlineBytes });
+const offlineWasm = await ${init[1]}({ module_or_path: offlineBytes });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: offlineWasm } }));
 </script>`);
 fs.writeFileSync(path.join(dir, 'offset-window-offline.html'), html);

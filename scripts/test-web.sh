@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Tests the page. Needs the tools of scripts/setup.sh.
 #  1. wasm-bindgen-test of the app in headless Chromium (crates/app/tests);
-#  2. a release build into dist/ (Trunk, wasm-opt -Oz, relative asset paths), and the CLI;
+#  2. a release build into dist/ (Trunk, then scripts/finish-wasm.mjs: wasm-opt -Oz and the
+#     glue minified; relative asset paths), and the CLI;
 #  3. dist/ served on a free loopback port under a sub-path (as a blog would host it),
 #     checked to be the page just built;
 #  4. end-to-end tests with real input (tests/e2e/run.mjs, producer.mjs, group.mjs;

@@ -7,9 +7,10 @@
 #  2. the first frames: the consumer page and the group page at their defaults rendered by
 #     the native core into index.html and group/index.html (crates/view, binary
 #     first-frame), so each page paints before its wasm;
-#  3. offset-window-offline.html: the consumer page in one file (scripts/offline-page.mjs);
-#  4. release builds only: each page's wasm-bindgen glue shrunk, its imports renamed short in
-#     the wasm and the glue, the glue minified (scripts/minify-glue.mjs);
+#  3. release builds only: each page's wasm finished (Trunk's wasm-opt is off in the pages'
+#     HTML): panics made traps, wasm-opt -Oz, imports renamed short in the wasm and the
+#     wasm-bindgen glue, the glue minified (scripts/finish-wasm.mjs);
+#  4. offset-window-offline.html: the consumer page in one file (scripts/offline-page.mjs);
 #  5. release builds only: .br and .gz beside every asset (scripts/precompress.mjs).
 set -euo pipefail
 [ -z "${OFFSET_WINDOW_NESTED_BUILD:-}" ] || exit 0
@@ -25,6 +26,6 @@ for page in producer group; do
   trunk build "${release[@]}" --public-url "$public_url" --dist "$TRUNK_STAGING_DIR/$page" "$page.html"
 done
 cargo run --quiet --locked -p offset-window-view --bin first-frame -- "$TRUNK_STAGING_DIR/index.html" "$TRUNK_STAGING_DIR/group/index.html"
+[ "$TRUNK_PROFILE" != release ] || node scripts/finish-wasm.mjs "$TRUNK_STAGING_DIR"
 node scripts/offline-page.mjs "$TRUNK_STAGING_DIR"
-[ "$TRUNK_PROFILE" != release ] || node scripts/minify-glue.mjs "$TRUNK_STAGING_DIR"
 [ "$TRUNK_PROFILE" != release ] || node scripts/precompress.mjs "$TRUNK_STAGING_DIR"
