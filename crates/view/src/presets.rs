@@ -21,7 +21,8 @@ pub struct Preset {
     pub story: &'static str,
     /// Which group of the select it sits in.
     pub group: Group,
-    /// The file's JSON text.
+    /// The file's JSON text, as build.rs writes it: no whitespace, and no description
+    /// unless the preset has no story of its own.
     pub json: &'static str,
 }
 
@@ -59,7 +60,7 @@ macro_rules! presets {
             title: $title,
             story: $story,
             group: Group::$group,
-            json: include_str!(concat!("../../../scenarios/", $file, ".json")),
+            json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
         },)+];
     };
 }
