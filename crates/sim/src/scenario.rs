@@ -995,8 +995,13 @@ impl Scenario {
     /// The log end offset at instant `at_us`: `log_end_offset` plus what `produce_rate_per_s`
     /// appended since t = 0 (model.md §8.9).
     pub fn log_end_at(&self, at_us: u64) -> u64 {
-        let produced = self.produce_rate_milli_per_s as u128 * at_us as u128 / 1_000_000_000;
-        self.log_end_offset.saturating_add(produced.min(u64::MAX as u128) as u64)
+        // ⌊rate_milli · t / 10^9⌋ in 64 bits (no 128-bit division in the page): with
+        // t = q · 10^9 + r it is rate_milli · q + ⌊rate_milli · r / 10^9⌋, and the key's range
+        // (rate_milli ≤ 10^9) keeps rate_milli · r below 10^18.
+        let rate = self.produce_rate_milli_per_s;
+        let (q, r) = (at_us / 1_000_000_000, at_us % 1_000_000_000);
+        let produced = rate.saturating_mul(q).saturating_add(rate.saturating_mul(r) / 1_000_000_000);
+        self.log_end_offset.saturating_add(produced)
     }
 
     /// Records of one partition one fetch brings, the chunk a group member hands out before
@@ -1014,9 +1019,12 @@ impl Scenario {
         if self.produce_rate_milli_per_s == 0 {
             return None;
         }
-        // Smallest t with rate_milli · t / 10^9 ≥ needed.
-        let t = (needed as u128 * 1_000_000_000).div_ceil(self.produce_rate_milli_per_s as u128);
-        u64::try_from(t).ok()
+        // Smallest t with rate_milli · t / 10^9 ≥ needed: ⌈needed · 10^9 / rate_milli⌉, in 64 bits
+        // as a · 10^9 + ⌈b · 10^9 / rate_milli⌉ with needed = a · rate_milli + b (b < rate_milli
+        // ≤ 10^9); `None` past u64.
+        let rate = self.produce_rate_milli_per_s;
+        let (a, b) = (needed / rate, needed % rate);
+        a.checked_mul(1_000_000_000)?.checked_add(b.checked_mul(1_000_000_000)?.div_ceil(rate))
     }
 
     /// An upper estimate of the records `poll()` hands out within the horizon.
@@ -1245,5 +1253,38 @@ mod tests {
         assert_eq!(s.log_end_at(1_999_999), 10);
         assert_eq!(s.log_end_at(2_000_000), 11);
         assert_eq!(Scenario::default().log_end_reaches_at(100_001), None);
+    }
+
+    /// The 64-bit arithmetic of the log end gives what 128-bit arithmetic gives, over the
+    /// whole range of rates, instants and offsets.
+    #[test]
+    fn the_log_end_needs_no_128_bit_division() {
+        let mut x = 0x9E37_79B9_7F4A_7C15_u64;
+        let mut next = |n: u64| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x % n
+        };
+        for i in 0..200_000 {
+            let rate = match i % 4 {
+                0 => 1 + next(1_000),
+                1 => 1_000_000_000,
+                _ => 1 + next(1_000_000_000),
+            };
+            let s = Scenario {
+                log_end_offset: next(1_000_000),
+                produce_rate_milli_per_s: rate,
+                ..Scenario::default()
+            };
+            let at = if i % 3 == 0 { next(u64::MAX) } else { next(86_400_000_001) };
+            let wide = (rate as u128 * at as u128 / 1_000_000_000).min(u64::MAX as u128) as u64;
+            assert_eq!(s.log_end_at(at), s.log_end_offset.saturating_add(wide), "rate {rate}, at {at}");
+            let offset =
+                s.log_end_offset + 1 + next(if i % 5 == 0 { u64::MAX / 2 } else { 1_000_000_000_000 });
+            let needed = (offset - s.log_end_offset) as u128;
+            let t = u64::try_from((needed * 1_000_000_000).div_ceil(rate as u128)).ok();
+            assert_eq!(s.log_end_reaches_at(offset), t, "rate {rate}, offset {offset}");
+        }
     }
 }
