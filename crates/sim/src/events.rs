@@ -205,7 +205,11 @@ impl KeyValue for Vec<GroupEvent> {
     fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
         match value {
             Value::Array(items) if items.len() <= MAX_GROUP_EVENTS => {
-                items.iter().enumerate().map(|(i, v)| GroupEvent::read(i, v)).collect()
+                let mut events = Vec::with_capacity(items.len());
+                for (i, v) in items.iter().enumerate() {
+                    events.push(GroupEvent::read(i, v)?);
+                }
+                Ok(events)
             }
             other => Err(spec.refuse(other)),
         }

@@ -308,7 +308,12 @@ impl KeyValue for Vec<u64> {
         let KeyKind::CountList { min, max } = spec.kind else { unexpected(spec, "Vec<u64>") };
         match value {
             Value::Array(items) if items.len() <= MAX_LIST => {
-                items.iter().map(|item| read_count(spec, item, min, max)).collect()
+                // A loop rather than `collect::<Result<…>>()`: the page carries no adapter for it.
+                let mut out = Vec::with_capacity(items.len());
+                for item in items {
+                    out.push(read_count(spec, item, min, max)?);
+                }
+                Ok(out)
             }
             other => Err(spec.refuse(other)),
         }

@@ -235,20 +235,22 @@ impl KeyValue for Option<Vec<ScriptStep>> {
     fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
         match value {
             Value::Null => Ok(None),
-            Value::Array(items) if items.len() <= MAX_SCRIPT_STEPS => items
-                .iter()
-                .enumerate()
-                .map(|(i, item)| {
+            Value::Array(items) if items.len() <= MAX_SCRIPT_STEPS => {
+                let mut steps = Vec::with_capacity(items.len());
+                for (i, item) in items.iter().enumerate() {
                     let at = |message: String| ScenarioError::at(&format!("{}[{i}]", spec.name), message);
-                    match item {
-                        Value::String(text) => ScriptStep::parse(text).map_err(at),
+                    steps.push(match item {
+                        Value::String(text) => ScriptStep::parse(text).map_err(at)?,
                         other => {
-                            Err(at(format!("must be a string step (got {})", crate::keys::shown(other))))
+                            return Err(at(format!(
+                                "must be a string step (got {})",
+                                crate::keys::shown(other)
+                            )))
                         }
-                    }
-                })
-                .collect::<Result<_, _>>()
-                .map(Some),
+                    });
+                }
+                Ok(Some(steps))
+            }
             other => Err(spec.refuse(other)),
         }
     }
