@@ -11,9 +11,10 @@
 //  2. wasm-opt -Oz, with a flatten/rereloop round that shrinks it further (2 KB), and
 //     without the producers and target-features sections;
 //  3. the wasm's imports from the glue get short names ("0", "1", …; the module
-//     "./NAME_bg.js" becomes "m"), and the glue's import object the same keys: the long
-//     names wasm-bindgen writes (__wbg_addEventListener_4d0db17c671ea324) end in hashes
-//     that no compressor can shrink, and they appear in both files;
+//     "./NAME_bg.js" becomes "m"), and the glue's import object the same keys; its exports
+//     too ("a", "b", …), and the glue's `wasm.NAME` the same: the long names wasm-bindgen
+//     writes (__wbg_addEventListener_4d0db17c671ea324) end in hashes that no compressor
+//     can shrink, and they appear in both files;
 //  4. the glue is minified by terser (an ES module: its exports keep their names).
 // The end-to-end tests and the budget check run against the result.
 // Usage: node scripts/finish-wasm.mjs DIR
@@ -32,7 +33,7 @@ const WASM_OPT = path.join(root, 'node_modules', '.bin', 'wasm-opt');
 // A fresh instance's memory is zeros (so zero runs of the data need no bytes); the
 // producers and target-features sections are for tools, not browsers.
 const WASM_OPT_PASSES = [
-  '--zero-filled-memory', '-Oz', '--flatten', '--rereloop', '-Oz', '-Oz', '--strip-producers', '--strip-target-features',
+  '--zero-filled-memory', '-Oz', '--flatten', '--rereloop', '-Oz', '-Oz', '-Oz', '--strip-producers', '--strip-target-features',
 ];
 
 /** The standard library's panic entry points, by (demangled) name. */
@@ -99,6 +100,17 @@ function* wasmFiles(d) {
 
 /** Rewrites the import section of `wasm`: `rename(module, name)` gives [module, name]. */
 function renameImports(wasm, rename) {
+  return rewriteNames(wasm, rename, null);
+}
+
+/** Rewrites the export section of `wasm`: `rename(name)` gives the new name. */
+function renameExports(wasm, rename) {
+  return rewriteNames(wasm, null, rename);
+}
+
+/** Rewrites the names of the import section (`imports(module, name)`) or of the export
+ *  section (`exports(name)`) of `wasm`; the other sections are copied as they are. */
+function rewriteNames(wasm, imports, exports) {
   let i = 8;
   const leb = () => {
     let r = 0;
@@ -142,7 +154,22 @@ function renameImports(wasm, rename) {
     const id = wasm[i++];
     const size = leb();
     const end = i + size;
-    if (id !== 2) {
+    if (id === 7 && exports) {
+      const count = leb();
+      const parts = [enc(count)];
+      for (let k = 0; k < count; k++) {
+        const field = exports(name());
+        const desc = i;
+        i++; // kind
+        leb(); // index
+        parts.push(str(field), wasm.subarray(desc, i));
+      }
+      if (i !== end) throw new Error('export section misread');
+      const body = Buffer.concat(parts);
+      out.push(Buffer.from([7]), enc(body.length), body);
+      continue;
+    }
+    if (id !== 2 || !imports) {
       out.push(Buffer.from([id]), enc(size), wasm.subarray(i, end));
       i = end;
       continue;
@@ -150,7 +177,7 @@ function renameImports(wasm, rename) {
     const count = leb();
     const parts = [enc(count)];
     for (let k = 0; k < count; k++) {
-      const [module, field] = rename(name(), name());
+      const [module, field] = imports(name(), name());
       const desc = i;
       const kind = wasm[i++];
       if (kind === 0) leb(); // function: type index
@@ -197,14 +224,27 @@ for (const wasmPath of wasmFiles(dir)) {
   });
   for (const [field, short] of names) js = once(jsPath, js, `\n        ${field}: `, `\n        "${short}": `);
   js = once(jsPath, js, `"${glueModule}": `, '"m": ');
+  //    The glue reads the exports as `wasm.NAME`, and only so.
+  const exported = new Map();
+  const final = renameExports(renamed, (field) => {
+    const short = `e${exported.size.toString(36)}`;
+    exported.set(field, short);
+    return short;
+  });
+  for (const [field, short] of exported) {
+    const uses = js.split(new RegExp(`\\bwasm\\.${field}\\b`)).length - 1;
+    if (js.includes(`'${field}'`) || js.includes(`"${field}"`)) throw new Error(`${jsPath}: ${field} is named other than as wasm.${field}`);
+    if (uses === 0 && field !== 'memory') console.log(`${path.relative(dir, jsPath)}: export ${field} unused by the glue`);
+    js = js.replace(new RegExp(`\\bwasm\\.${field}\\b`, 'g'), `wasm.${short}`);
+  }
   // 4. terser.
   const min = await minify(js, { module: true, compress: true, mangle: true, format: { comments: false } });
-  fs.writeFileSync(wasmPath, renamed);
+  fs.writeFileSync(wasmPath, final);
   fs.writeFileSync(jsPath, min.code);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(
-    `${path.relative(dir, wasmPath)}: ${snipped} panic entry points trap, ${names.size} imports renamed; ` +
-      `wasm ${kb(built.length)} -> ${kb(renamed.length)}, glue ${kb(Buffer.byteLength(js))} -> ${kb(min.code.length)}`,
+    `${path.relative(dir, wasmPath)}: ${snipped} panic entry points trap, ${names.size} imports and ${exported.size} exports renamed; ` +
+      `wasm ${kb(built.length)} -> ${kb(final.length)}, glue ${kb(Buffer.byteLength(js))} -> ${kb(min.code.length)}`,
   );
 }
 
