@@ -42,8 +42,12 @@ thread_local! {
     static RENDERS: RefCell<Vec<(&'static str, u32)>> = const { RefCell::new(Vec::new()) };
 }
 
-/// Counts one render of the component `name` (see [`render_count`]).
+/// Counts one render of the component `name` (see [`render_count`]); debug builds only (the
+/// browser tests), release builds count nothing.
 fn rendered(name: &'static str) {
+    if !cfg!(debug_assertions) {
+        return;
+    }
     RENDERS.with(|r| {
         let mut r = r.borrow_mut();
         match r.iter_mut().find(|(n, _)| *n == name) {
@@ -55,7 +59,8 @@ fn rendered(name: &'static str) {
 
 /// How many times the component `name` has rendered since the page loaded: lets the
 /// browser tests check that moving one control leaves the others alone. Names are the
-/// component's, or `control:<key>` for a control.
+/// component's, or `control:<key>` for a control. Debug builds only: a release build
+/// counts nothing (0).
 pub fn render_count(name: &str) -> u32 {
     RENDERS.with(|r| r.borrow().iter().find(|(n, _)| *n == name).map_or(0, |(_, c)| *c))
 }
