@@ -3,13 +3,16 @@
 // this). For every NAME_bg.wasm under DIR with its NAME.js beside it:
 //  1. panics become traps: the standard library's panic entry points (core::panicking::*,
 //     Option/Result unwrap failures, slice and str index failures; each checked to never
-//     return) get a body that reports "a Rust panic" to the console and traps. Their
+//     return), and the functions that never return and call one, get a body that reports
+//     "a Rust panic" to the console and traps. Their
 //     callers then need no message formatting, which wasm-opt removes (std's
 //     panic_immediate_abort does the same on nightly Rust; the Rust and WebAssembly book
 //     shows it done with wasm-snip). A panic stops the page as before; only its message is
 //     gone, which a debug build (trunk serve, no optimisation) still prints;
 //  2. wasm-opt -Oz, with a flatten/rereloop round that shrinks it further (2 KB), and
-//     without the producers and target-features sections;
+//     without the producers and target-features sections; then the panic locations
+//     (source path, line, column), which only a panic reads, are cleared from the data
+//     (what nightly Rust's -Zlocation-detail=none leaves out);
 //  3. the wasm's imports from the glue get short names ("0", "1", …; the module
 //     "./NAME_bg.js" becomes "m"), and the glue's import object the same keys; its exports
 //     too ("a", "b", …), and the glue's `wasm.NAME` the same: the long names wasm-bindgen
@@ -49,34 +52,169 @@ const PANIC_REPORT = 'offset-window stopped on an internal error (a Rust panic);
   'a debug build of the page (trunk serve) reports its message and place.';
 const REPORT_IMPORT = '__offset_window_panic';
 
-/** Step 1: `wasm` (with its name section) with every panic entry point reporting and
- *  trapping. Returns the new bytes and how many functions it changed. */
+/** Whether function `f` can only end by trapping or throwing, never by returning: its
+ *  body's type is `unreachable` and nothing in it returns or branches out of it. */
+function neverReturns(f) {
+  if (binaryen.getExpressionType(f.body) !== binaryen.unreachable) return false;
+  const text = binaryen.emitText(f.body);
+  if (/\(return\b/.test(text)) return false;
+  const label = text.match(/^\(block \$(\S+)/);
+  return !label || !text.includes(`$${label[1]}`, label[0].length);
+}
+
+/** Step 1: `wasm` (with its name section) with every panic entry point, and every function
+ *  that never returns and calls one (core::cell's borrow failures, alloc's capacity
+ *  overflow, …), reporting and trapping. Returns the new bytes and how many functions it
+ *  changed. */
 function panicsToTraps(wasm, glueModule) {
   // The features are the module's own (its target_features section), so that binaryen
   // writes nothing a browser might not read.
   const m = binaryen.readBinary(wasm);
-  const panics = [];
-  for (let i = 0; i < m.getNumFunctions(); i++) {
-    const info = binaryen.getFunctionInfo(m.getFunctionByIndex(i));
-    if (!info.body || !PANICS.some((re) => re.test(info.name))) continue;
-    // Only a function that never returns: anything else would be a real change.
-    if (binaryen.getExpressionType(info.body) !== binaryen.unreachable) {
-      throw new Error(`${info.name} matches a panic entry point but can return`);
-    }
-    panics.push(info);
-  }
-  if (panics.length === 0) throw new Error('no panic entry point found (is the name section there?)');
+  const functions = () => {
+    const all = [];
+    for (let i = 0; i < m.getNumFunctions(); i++) all.push(binaryen.getFunctionInfo(m.getFunctionByIndex(i)));
+    return all.filter((f) => f.body);
+  };
+  const trapping = new Set();
   m.addFunctionImport(REPORT_IMPORT, glueModule, REPORT_IMPORT, binaryen.none, binaryen.none);
-  for (const f of panics) {
+  const trap = (f) => {
     m.removeFunction(f.name);
     m.addFunction(f.name, f.params, f.results, [],
       m.block(null, [m.call(REPORT_IMPORT, [], binaryen.none), m.unreachable()], binaryen.unreachable));
+    trapping.add(f.name);
+  };
+  for (const f of functions().filter((f) => PANICS.some((re) => re.test(f.name)))) {
+    // The standard library declares them `-> !`; check it, or a real change would follow.
+    if (!neverReturns(f)) throw new Error(`${f.name} matches a panic entry point but can return`);
+    trap(f);
+  }
+  if (trapping.size === 0) throw new Error('no panic entry point found (is the name section there?)');
+  // Functions that only ever panic: their message formatting goes too.
+  for (let more = true; more; ) {
+    more = false;
+    for (const f of functions()) {
+      if (trapping.has(f.name) || !neverReturns(f)) continue;
+      const text = binaryen.emitText(f.body);
+      if ([...trapping].some((name) => text.includes(`(call $${name}`) || text.includes(`(call $"${name}"`))) {
+        trap(f);
+        more = true;
+      }
+    }
   }
   if (!m.validate()) throw new Error('the module does not validate after turning panics into traps');
   binaryen.setDebugInfo(true);
   const out = Buffer.from(m.emitBinary());
   m.dispose();
-  return [out, panics.length];
+  return [out, trapping.size];
+}
+
+/** Step 2b: the panic locations, dead once panics trap (release builds read a
+ *  `core::panic::Location` only to report a panic). Every record (source path, its length,
+ *  line, column) in the active data becomes the same empty location, and every source path
+ *  that nothing else points to (no word of the data, no i32.const of the code) becomes
+ *  zeros; both then compress to almost nothing. A record is a Location only if its first
+ *  two words are the address and exact length of a printable run ending in `.rs`. Returns
+ *  the new bytes and the counts. */
+function scrubPanicLocations(wasm) {
+  const out = Buffer.from(wasm);
+  let i = 8;
+  const leb = () => {
+    let r = 0;
+    for (let sh = 0; ; sh += 7) {
+      const x = out[i++];
+      r += (x & 0x7f) * 2 ** sh;
+      if (x < 0x80) return r;
+    }
+  };
+  /** The signed LEB128 i32 at `at`: [value, position after it]. */
+  const sleb32 = (at) => {
+    let r = 0, sh = 0, x;
+    do {
+      x = out[at++];
+      r |= (x & 0x7f) << sh;
+      sh += 7;
+    } while (x & 0x80 && sh < 35);
+    return [sh < 32 && x & 0x40 ? r | (-1 << sh) : r, at];
+  };
+  const segments = [];
+  let code = null;
+  while (i < out.length) {
+    const id = out[i++];
+    const size = leb();
+    const end = i + size;
+    if (id === 10) code = [i, end];
+    if (id === 11) {
+      for (let n = leb(); n > 0; n--) {
+        const flags = leb();
+        let addr = null;
+        if (flags === 2) leb(); // memory index
+        if (flags !== 1) {
+          // An active segment's offset: `i32.const N end` is all this reads; anything else
+          // (a global) leaves the segment alone.
+          if (out[i] === 0x41) {
+            const [value, after] = sleb32(i + 1);
+            if (out[after] === 0x0b) addr = value >>> 0;
+          }
+          while (out[i] !== 0x0b) i++;
+          i++;
+        }
+        const len = leb();
+        if (addr !== null) segments.push({ addr, pos: i, len });
+        i += len;
+      }
+    }
+    i = end;
+  }
+  const at = (addr, n) => segments.find((g) => addr >= g.addr && addr + n <= g.addr + g.len);
+  const bytes = (addr, n) => {
+    const g = at(addr, n);
+    return g && out.subarray(g.pos + addr - g.addr, g.pos + addr - g.addr + n);
+  };
+  const isPath = (b) => b && b.length > 3 && b.every((c) => c > 0x20 && c < 0x7f) && b.includes(0x2f) &&
+    b.subarray(b.length - 3).toString() === '.rs';
+  const locations = [];
+  const paths = new Map();
+  for (const g of segments) {
+    for (let o = (4 - (g.addr % 4)) % 4; o + 16 <= g.len; o += 4) {
+      const p = out.readUInt32LE(g.pos + o), l = out.readUInt32LE(g.pos + o + 4);
+      const line = out.readUInt32LE(g.pos + o + 8), col = out.readUInt32LE(g.pos + o + 12);
+      if (line < 1 || line >= 1 << 20 || col < 1 || col >= 1 << 16 || l < 4 || l > 4096) continue;
+      if (!isPath(bytes(p, l))) continue;
+      locations.push(g.pos + o);
+      paths.set(p, l);
+    }
+  }
+  if (locations.length === 0) return [out, 0, 0];
+  const locationAt = new Set(locations);
+  // A path stays if anything but a Location points into it.
+  const inPath = (v) => [...paths].find(([p, l]) => v >= p && v < p + l);
+  const kept = new Set();
+  for (const g of segments) {
+    for (let o = (4 - (g.addr % 4)) % 4; o + 4 <= g.len; o += 4) {
+      if (locationAt.has(g.pos + o) || locationAt.has(g.pos + o - 4)) continue;
+      const hit = inPath(out.readUInt32LE(g.pos + o));
+      if (hit) kept.add(hit[0]);
+    }
+  }
+  for (let k = code[0]; k < code[1]; k++) {
+    if (out[k] !== 0x41) continue;
+    const hit = inPath(sleb32(k + 1)[0] >>> 0);
+    if (hit) kept.add(hit[0]);
+  }
+  const [empty] = paths.keys();
+  for (const o of locations) {
+    out.writeUInt32LE(empty, o);
+    out.writeUInt32LE(0, o + 4);
+    out.writeUInt32LE(0, o + 8);
+    out.writeUInt32LE(0, o + 12);
+  }
+  let zeroed = 0;
+  for (const [p, l] of paths) {
+    if (kept.has(p)) continue;
+    bytes(p, l).fill(0);
+    zeroed++;
+  }
+  return [out, locations.length, zeroed];
 }
 
 /** The one module the wasm imports the glue from ("./NAME_bg.js"). */
@@ -211,7 +349,7 @@ for (const wasmPath of wasmFiles(dir)) {
   const [input, output] = [path.join(tmp, 'in.wasm'), path.join(tmp, 'out.wasm')];
   fs.writeFileSync(input, trapping);
   execFileSync(WASM_OPT, [...WASM_OPT_PASSES, input, '-o', output], { stdio: 'inherit' });
-  const optimized = fs.readFileSync(output);
+  const [optimized, locations, paths] = scrubPanicLocations(fs.readFileSync(output));
   fs.rmSync(tmp, { recursive: true });
   // 3. Short import names, in the wasm and in the glue's import object
   //    (`const import0 = { __proto__: null, NAME: function…, … }`, returned as
@@ -232,9 +370,7 @@ for (const wasmPath of wasmFiles(dir)) {
     return short;
   });
   for (const [field, short] of exported) {
-    const uses = js.split(new RegExp(`\\bwasm\\.${field}\\b`)).length - 1;
     if (js.includes(`'${field}'`) || js.includes(`"${field}"`)) throw new Error(`${jsPath}: ${field} is named other than as wasm.${field}`);
-    if (uses === 0 && field !== 'memory') console.log(`${path.relative(dir, jsPath)}: export ${field} unused by the glue`);
     js = js.replace(new RegExp(`\\bwasm\\.${field}\\b`, 'g'), `wasm.${short}`);
   }
   // 4. terser.
@@ -243,7 +379,8 @@ for (const wasmPath of wasmFiles(dir)) {
   fs.writeFileSync(jsPath, min.code);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(
-    `${path.relative(dir, wasmPath)}: ${snipped} panic entry points trap, ${names.size} imports and ${exported.size} exports renamed; ` +
+    `${path.relative(dir, wasmPath)}: ${snipped} panicking functions trap, ${locations} panic locations and ` +
+      `${paths} source paths cleared, ${names.size} imports and ${exported.size} exports renamed; ` +
       `wasm ${kb(built.length)} -> ${kb(final.length)}, glue ${kb(Buffer.byteLength(js))} -> ${kb(min.code.length)}`,
   );
 }

@@ -38,6 +38,7 @@ pub use components::App;
 /// there is none. An old link to `?view=producer` is sent on to the producer page.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
+    #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     if query_has("view=producer") {
         if let Some(l) = web_sys::window().map(|w| w.location()) {
@@ -54,6 +55,7 @@ pub fn start() {
 /// [`producer::ProducerApp`] (docs/model.md §9). Its own wasm, so the consumer page never loads it.
 #[cfg(target_arch = "wasm32")]
 pub fn start_producer() {
+    #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     mount::<producer::ProducerApp>();
 }
@@ -63,6 +65,7 @@ pub fn start_producer() {
 /// loads it. Only with the `group` feature (the core's consumer and share groups).
 #[cfg(all(target_arch = "wasm32", feature = "group"))]
 pub fn start_group() {
+    #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     mount::<group::GroupApp>();
 }
