@@ -33,8 +33,16 @@ pub use offset_window_view::{charts, presets, state, tour, url};
 #[cfg(target_arch = "wasm32")]
 pub use components::App;
 
-/// The consumer page (`index.html`): installs the panic hook (a panic is reported in the
-/// console, with its message) and mounts [`App`] into the element `#app`, or the body when
+/// Every page's memory allocator: Talc, which is smaller than the standard library's
+/// dlmalloc in the wasm (≈ 1.8 KB brotli off the consumer page) and faster; it grows the
+/// wasm memory as dlmalloc does.
+#[cfg(target_arch = "wasm32")]
+#[global_allocator]
+static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
+
+/// The consumer page (`index.html`): in a debug build installs the panic hook (a panic is
+/// reported in the console with its message and place; a release build's panics stop the
+/// page with a short console report, scripts/finish-wasm.mjs) and mounts [`App`] into the element `#app`, or the body when
 /// there is none. An old link to `?view=producer` is sent on to the producer page.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {
@@ -51,7 +59,7 @@ pub fn start() {
     mount::<App>();
 }
 
-/// The producer page (`producer.html`, served as `producer/`): the panic hook, then
+/// The producer page (`producer.html`, served as `producer/`): the panic hook (debug builds), then
 /// [`producer::ProducerApp`] (docs/model.md §9). Its own wasm, so the consumer page never loads it.
 #[cfg(target_arch = "wasm32")]
 pub fn start_producer() {
@@ -60,7 +68,7 @@ pub fn start_producer() {
     mount::<producer::ProducerApp>();
 }
 
-/// The group page (`group.html`, served as `group/`): the panic hook, then
+/// The group page (`group.html`, served as `group/`): the panic hook (debug builds), then
 /// [`group::GroupApp`] (docs/model.md §10, §11). Its own wasm, so the consumer page never
 /// loads it. Only with the `group` feature (the core's consumer and share groups).
 #[cfg(all(target_arch = "wasm32", feature = "group"))]

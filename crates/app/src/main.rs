@@ -1,5 +1,5 @@
 //! The consumer page's entry point (`index.html`, as Trunk builds it): installs the panic hook
-//! and mounts the app.
+//! (debug builds) and mounts the app.
 
 fn main() {
     #[cfg(target_arch = "wasm32")]
