@@ -306,6 +306,11 @@ pub(super) fn choice_field(
             Action::SetChoice { key, value: chosen }
         })
     };
+    // A long choice is cut inside a select: the field then says it whole below (past 36
+    // characters on a phone, past 50 on wider screens: web/style.css; screen readers hear
+    // the select's own text).
+    let long =
+        options.iter().find(|(name, _)| *name == current).map(|(_, label)| *label).filter(|l| l.len() > 36);
     html! {
         <div class="field">
             <label for={id.clone()}>{ fields::label(key) }</label>
@@ -314,6 +319,9 @@ pub(super) fn choice_field(
                     <option value={name} selected={name == current}>{ label }</option>
                 }) }
             </select>
+            if let Some(label) = long {
+                <p class={classes!("choice-whole", (label.len() > 50).then_some("wide"))} aria-hidden="true">{ label }</p>
+            }
             if let Some(e) = error { <p class="field-error" role="alert">{ e }</p> }
         </div>
     }
