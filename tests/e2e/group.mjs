@@ -162,6 +162,22 @@ test('the tour: four steps with the keyboard, each loading its case; Finish clos
   await context.close();
 });
 
+test('the tour\'s step is in the link: a reload opens the tour at that step, with its case', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.click('#tour-start');
+  await page.click('#tour-next');
+  await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '2');
+  await page.waitForFunction(() => /(^#|&)tour=2(&|$)/.test(location.hash));
+  const [caption, preset] = [await page.textContent('#tour-caption'), await page.inputValue('#preset')];
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('#tour')?.dataset.step === '2');
+  assert.equal(await page.textContent('#tour-caption'), caption);
+  assert.equal(await page.inputValue('#preset'), preset);
+  await page.click('#tour-leave');
+  await page.waitForFunction(() => !location.hash.includes('tour='));
+  await context.close();
+});
+
 test('a share group takes its own tour, about its strip; Escape leaves it and keeps the case', async (browser) => {
   const { page, context } = await open(browser);
   await page.selectOption('#preset', { label: 'S3: three share consumers on one partition' });

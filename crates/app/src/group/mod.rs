@@ -77,7 +77,6 @@ pub fn GroupApp() -> Html {
     let dispatch = state.dispatcher();
     let embed = *use_memo((), |_| crate::query_has("embed=1"));
     let dark = use_dark();
-    let tour = use_state_eq(|| None::<(bool, usize)>);
     let scenario_part = use_memo(state.scenario.clone(), url::scenario_fragment);
     let fragment = url::join(&scenario_part, &state);
     use_url(fragment.clone(), dispatch.clone());
@@ -180,11 +179,9 @@ pub fn GroupApp() -> Html {
             { if projector { "Leave projector mode" } else { "Projector mode" } }
         </button>
     };
-    let set_tour = {
-        let tour = tour.clone();
-        Callback::from(move |to: TourAt| tour.set(to))
-    };
-    let tour_box = html! { <GroupTour on={*tour} {share} set={set_tour} dispatch={dispatch.clone()} /> };
+    // The tour's step is part of the state, so a link opens the tour where it was.
+    let set_tour = dispatch.to_callback().reform(GroupAction::SetTour);
+    let tour_box = html! { <GroupTour on={state.tour} {share} set={set_tour} dispatch={dispatch.clone()} /> };
     let title = if share { "Offset window: a share group" } else { "Offset window: a consumer group" };
     let below_lanes = html! {
         <>

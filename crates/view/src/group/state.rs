@@ -38,6 +38,10 @@ pub struct GroupState {
     pub preset: Option<usize>,
     /// Projector mode: large type, the lanes and the readouts on one screen.
     pub projector: bool,
+    /// The guided tour on screen: whether it is the share group's tour
+    /// ([`super::presets::SHARE_TOUR`], else [`super::presets::TOUR`]) and its step, from 0
+    /// and below the tour's length; `None` when the tour is closed.
+    pub tour: Option<(bool, usize)>,
     /// Text last typed into a field, by key: the field shows it as typed, refused or not.
     pub drafts: Vec<(String, String)>,
     /// Why each draft (or move) was refused, by the same key.
@@ -88,6 +92,7 @@ impl GroupState {
             strip_from: 0,
             preset: None,
             projector: false,
+            tour: None,
             drafts: Vec::new(),
             errors: Vec::new(),
             notices: Vec::new(),
@@ -287,6 +292,9 @@ pub enum GroupAction {
     LoadPreset(usize),
     /// Projector mode on or off.
     SetProjector(bool),
+    /// Open the tour at a step, `(share tour, step from 0)`, or close it (`None`); a step
+    /// past the tour's end changes nothing. Its preset is loaded apart ([`Self::LoadPreset`]).
+    SetTour(Option<(bool, usize)>),
     /// Replace the whole state (back and forward in the browser's history).
     Restore(Box<GroupState>),
     /// Back to the page's defaults (reference G1).
@@ -510,11 +518,14 @@ impl GroupState {
                 Some(input) => GroupState {
                     preset: Some(index),
                     projector: self.projector,
+                    tour: self.tour,
                     ..GroupState::with_scenario(input.scenario, input.crash_at_us)
                 },
                 None => return self,
             },
             GroupAction::SetProjector(on) => GroupState { projector: on, ..(*self).clone() },
+            GroupAction::SetTour(Some((share, n))) if n >= super::presets::tour(share).len() => return self,
+            GroupAction::SetTour(tour) => GroupState { tour, ..(*self).clone() },
             GroupAction::Restore(state) => *state,
             GroupAction::Reset => GroupState { projector: self.projector, ..GroupState::default() },
         };

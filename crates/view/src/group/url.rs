@@ -3,7 +3,8 @@
 //! differs from the page's defaults (reference G1) is written: scenario keys with their JSON
 //! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::url`]), then
 //! the share crash in µs (`crash_at_us`), the share strip's partition and first offset
-//! (`partition`, `from`), and `projector=1`. Reading goes through the reducer, so a bad
+//! (`partition`, `from`), `projector=1`, and the tour's step (`tour=2`, the share group's tour
+//! `tour=share-2`, counted from 1). Reading goes through the reducer, so a bad
 //! value in a link shows the same message as a bad value typed into its field, as a notice
 //! naming it; nothing in a link can make the page panic.
 
@@ -22,6 +23,8 @@ pub const PARTITION_KEY: &str = "partition";
 pub const FROM_KEY: &str = "from";
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
+/// The key of the tour's step, from 1: `tour=2`, or `tour=share-2` for the share group's tour.
+pub const TOUR_KEY: &str = "tour";
 
 fn text(value: Option<Value>) -> String {
     match value {
@@ -61,6 +64,9 @@ pub fn join(scenario_part: &str, state: &GroupState) -> String {
     if state.projector {
         parts.push(format!("{PROJECTOR_KEY}=1"));
     }
+    if let Some((share, n)) = state.tour {
+        parts.push(format!("{TOUR_KEY}={}{}", if share { "share-" } else { "" }, n + 1));
+    }
     parts.join("&")
 }
 
@@ -97,7 +103,7 @@ pub fn state_from(fragment: &str) -> GroupState {
     for (key, value) in pairs {
         match key_spec(&key) {
             Some(spec) => pending.push((spec.name, value)),
-            None if [CRASH_KEY, PARTITION_KEY, FROM_KEY, PROJECTOR_KEY].contains(&key.as_str()) => {
+            None if [CRASH_KEY, PARTITION_KEY, FROM_KEY, PROJECTOR_KEY, TOUR_KEY].contains(&key.as_str()) => {
                 rest.push((key, value))
             }
             None => {
@@ -168,6 +174,23 @@ pub fn state_from(fragment: &str) -> GroupState {
                     continue;
                 }
             },
+            TOUR_KEY => {
+                let (share, number) = match value.strip_prefix("share-") {
+                    Some(n) => (true, n),
+                    None => (false, value.as_str()),
+                };
+                let steps = super::presets::tour(share).len();
+                match number.parse::<usize>() {
+                    Ok(n) if (1..=steps).contains(&n) => GroupAction::SetTour(Some((share, n - 1))),
+                    _ => {
+                        notices.push(format!(
+                            "The link's {TOUR_KEY}={value} was not used: the {} has steps 1 to {steps}.",
+                            if share { "share group's tour" } else { "tour" }
+                        ));
+                        continue;
+                    }
+                }
+            }
             _ => match value.as_str() {
                 "1" | "0" => GroupAction::SetProjector(value == "1"),
                 _ => {
@@ -179,6 +202,13 @@ pub fn state_from(fragment: &str) -> GroupState {
         state = state.apply(action);
     }
     let mut state = Rc::unwrap_or_clone(state);
+    // A tour step's link holds its case: the preset select names it again.
+    if let Some((share, n)) = state.tour {
+        let preset = super::presets::tour(share).get(n).and_then(|(file, _)| super::presets::by_name(file));
+        if preset.and_then(super::presets::input).is_some_and(|input| input.scenario == state.scenario) {
+            state.preset = preset;
+        }
+    }
     state.notices = notices;
     state
 }
@@ -208,6 +238,28 @@ mod tests {
         assert_eq!(state_from(""), GroupState::default());
         let s = GroupState { projector: true, crash_at_us: 20_000_000, ..GroupState::default() };
         assert_eq!(state_fragment(&s), "crash_at_us=20000000&projector=1");
+    }
+
+    #[test]
+    fn the_tour_step_is_in_the_link() {
+        let s = GroupState { tour: Some((false, 2)), ..GroupState::default() };
+        assert_eq!(state_fragment(&s), "tour=3");
+        assert_eq!(state_from("tour=3").tour, Some((false, 2)));
+        let s = GroupState { tour: Some((true, 0)), ..GroupState::default() };
+        assert_eq!(state_fragment(&s), "tour=share-1");
+        assert_eq!(state_from("tour=share-1").tour, Some((true, 0)));
+        // A step's link with its case names the preset again.
+        let file = crate::group::presets::TOUR[1].0;
+        let i = crate::group::presets::by_name(file).unwrap();
+        let on_step = Rc::new(GroupState { tour: Some((false, 1)), ..GroupState::default() })
+            .apply(GroupAction::LoadPreset(i));
+        assert_eq!(state_from(&state_fragment(&on_step)).preset, Some(i));
+        for bad in ["tour=0", "tour=99", "tour=share-99", "tour=two"] {
+            let back = state_from(bad);
+            assert_eq!(back.tour, None, "{bad}");
+            assert_eq!(back.notices.len(), 1, "{bad}");
+            assert!(back.notices[0].contains("was not used: the"), "{bad}: {:?}", back.notices);
+        }
     }
 
     #[test]
@@ -251,6 +303,10 @@ mod tests {
             state.partition = g.next(state.scenario.partitions as u64) as u32;
             state.strip_from = g.next(3) * 20;
             state.projector = g.next(2) == 1;
+            if g.next(2) == 1 {
+                let share = g.next(2) == 1;
+                state.tour = Some((share, g.next(super::super::presets::tour(share).len() as u64) as usize));
+            }
             let back = state_from(&state_fragment(&state));
             assert_eq!(back.notices, Vec::<String>::new(), "{}", state_fragment(&state));
             assert_eq!(back, state, "{}", state_fragment(&state));
