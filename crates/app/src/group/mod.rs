@@ -92,10 +92,14 @@ pub fn GroupApp() -> Html {
     let share = state.share();
     let run: Rc<Result<RunRef, ScenarioError>> =
         use_memo(s.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
+    // The run shown serves its own side of the consumer-vs-share table.
+    let versus = use_memo(s.clone(), {
+        let run = run.clone();
+        move |s| Rc::new(tables::versus(s, (*run).as_ref().ok().map(|r| &*r.0)))
+    });
     let profile: Rc<Option<Rc<GroupProfile>>> = use_memo(sweep_key(s), |key| {
         key.as_ref().and_then(|k| first_event_profile(k).ok().flatten()).map(Rc::new)
     });
-    let versus = use_memo(s.clone(), |s| Rc::new(tables::versus(s)));
     // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
     // share group): simulated once per scenario, and only while their table is open (eight
     // runs: dragging an event with the table closed re-runs three); the share rows are read

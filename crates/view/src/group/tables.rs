@@ -195,8 +195,10 @@ fn runs(run: &Run) -> (u64, u64) {
 }
 
 /// The scenario's workload and events as a consumer group and as a share group; a side the
-/// core refuses (an event only one kind of group can have) is left out.
-pub fn versus(s: &Scenario) -> Vec<VersusRow> {
+/// core refuses (an event only one kind of group can have) is left out. `shown`, the run of
+/// `s` itself when the caller has it, serves the side that is `s` unchanged, so that only
+/// the other side is simulated (the page re-reads this table at every move of an event).
+pub fn versus(s: &Scenario, shown: Option<&Run>) -> Vec<VersusRow> {
     let mut consumer = s.clone();
     consumer.consumption = offset_window_sim::scenario::Consumption::ConsumerGroup;
     if matches!(consumer.on_error, OnError::Release | OnError::Reject) {
@@ -209,10 +211,20 @@ pub fn versus(s: &Scenario) -> Vec<VersusRow> {
         if scenario.validate().is_err() {
             continue;
         }
-        let Ok(run) = simulate(&scenario) else { continue };
-        let (processed, mut processed_twice) = runs(&run);
+        let simulated;
+        let run = match shown {
+            Some(run) if scenario == *s => run,
+            _ => match simulate(&scenario) {
+                Ok(run) => {
+                    simulated = run;
+                    &simulated
+                }
+                Err(_) => continue,
+            },
+        };
+        let (processed, mut processed_twice) = runs(run);
         let lost = if is_share {
-            ShareSummary::new(&run, scenario.horizon_us).at_crash.lost
+            ShareSummary::new(run, scenario.horizon_us).at_crash.lost
         } else {
             // A consumer group's repeats count at each handover (model.md §10.7), also
             // those its new owner has not reached by the horizon (§10.1).
@@ -370,8 +382,13 @@ mod tests {
         // records after the session timeout; a share group releases the crashed member's
         // records at once (§11.4), so what was processed and not yet accepted runs again.
         let s = super::super::state::default_scenario();
-        let rows = versus(&s);
+        let rows = versus(&s, None);
         assert_eq!(rows.len(), 2);
+        // The page hands in the run it shows: the same rows, one simulation fewer.
+        assert_eq!(versus(&s, Some(&simulate(&s).unwrap())), rows);
+        let mut share = s.clone();
+        super::super::state::make_shareable(&mut share);
+        assert_eq!(versus(&share, Some(&simulate(&share).unwrap())), versus(&share, None));
         let (c, sh) = (&rows[0], &rows[1]);
         assert!(!c.share && sh.share);
         let g = simulate(&s).unwrap().group.unwrap();
