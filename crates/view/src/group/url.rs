@@ -81,11 +81,29 @@ fn link_value(text: &str) -> Value {
     serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_string()))
 }
 
+/// A link's tour step (`2`, or `share-2` for the share group's tour; from 1) as
+/// `(share tour, step from 0)`, or the notice that names it.
+fn tour_step(value: &str) -> Result<(bool, usize), String> {
+    let (share, number) = match value.strip_prefix("share-") {
+        Some(n) => (true, n),
+        None => (false, value),
+    };
+    let steps = super::presets::tour(share).len();
+    match number.parse::<usize>() {
+        Ok(n) if (1..=steps).contains(&n) => Ok((share, n - 1)),
+        _ => Err(format!(
+            "The link's {TOUR_KEY}={value} was not used: the {} has steps 1 to {steps}.",
+            if share { "share group's tour" } else { "tour" }
+        )),
+    }
+}
+
 /// The state a fragment describes: the defaults, then the link's scenario keys applied as
 /// the reader would set them — over and over while one more of them is taken, since one key
 /// may need another first (`members` before the events naming a new member, or after the
-/// events that named a removed one) — then the crash, the strip and the screen. A value the
-/// page refuses or does not know leaves a notice naming it.
+/// events that named a removed one) — then the crash, the strip, the screen and the tour's
+/// step (a link with a step and no scenario key shows that step's case). A value the page
+/// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> GroupState {
     let pairs: Vec<(String, String)> = fragment
         .trim_start_matches('#')
@@ -111,6 +129,7 @@ pub fn state_from(fragment: &str) -> GroupState {
             }
         }
     }
+    let scenario_keys = pending.len();
     // At most one pass per key: each pass that changes nothing ends it.
     for _ in 0..=pending.len() {
         let before = pending.len();
@@ -132,6 +151,16 @@ pub fn state_from(fragment: &str) -> GroupState {
         notices.push(format!(
             "The link's {key}={value} was not used, the page shows the last good value instead: {message}"
         ));
+    }
+    // A link with a tour step and no scenario key (written by hand: `#tour=2`) shows that
+    // step's case; one the page wrote holds the case's keys.
+    if scenario_keys == 0 {
+        let step = rest.iter().find(|(k, _)| k == TOUR_KEY).and_then(|(_, v)| tour_step(v).ok());
+        let preset =
+            step.and_then(|(share, n)| super::presets::by_name(super::presets::tour(share).get(n)?.0));
+        if let Some(i) = preset {
+            state = state.apply(GroupAction::LoadPreset(i));
+        }
     }
     for (key, value) in rest {
         let horizon = state.scenario.horizon_us;
@@ -174,23 +203,13 @@ pub fn state_from(fragment: &str) -> GroupState {
                     continue;
                 }
             },
-            TOUR_KEY => {
-                let (share, number) = match value.strip_prefix("share-") {
-                    Some(n) => (true, n),
-                    None => (false, value.as_str()),
-                };
-                let steps = super::presets::tour(share).len();
-                match number.parse::<usize>() {
-                    Ok(n) if (1..=steps).contains(&n) => GroupAction::SetTour(Some((share, n - 1))),
-                    _ => {
-                        notices.push(format!(
-                            "The link's {TOUR_KEY}={value} was not used: the {} has steps 1 to {steps}.",
-                            if share { "share group's tour" } else { "tour" }
-                        ));
-                        continue;
-                    }
+            TOUR_KEY => match tour_step(&value) {
+                Ok(step) => GroupAction::SetTour(Some(step)),
+                Err(notice) => {
+                    notices.push(notice);
+                    continue;
                 }
-            }
+            },
             _ => match value.as_str() {
                 "1" | "0" => GroupAction::SetProjector(value == "1"),
                 _ => {
@@ -245,6 +264,10 @@ mod tests {
         let s = GroupState { tour: Some((false, 2)), ..GroupState::default() };
         assert_eq!(state_fragment(&s), "tour=3");
         assert_eq!(state_from("tour=3").tour, Some((false, 2)));
+        // Written by hand, with no scenario key: the step's case is shown.
+        let step3 = crate::group::presets::by_name(crate::group::presets::TOUR[2].0).unwrap();
+        assert_eq!(state_from("tour=3").preset, Some(step3));
+        assert_eq!(state_from("tour=3").scenario, crate::group::presets::input(step3).unwrap().scenario);
         let s = GroupState { tour: Some((true, 0)), ..GroupState::default() };
         assert_eq!(state_fragment(&s), "tour=share-1");
         assert_eq!(state_from("tour=share-1").tour, Some((true, 0)));
