@@ -664,6 +664,11 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
   await page.click('#projector');
   await page.waitForSelector('.page.consumer:not(.projector)');
   await context.close();
+  // A phone is no projector: a link with projector=1 shows it the usual layout.
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true }, '#projector=1');
+  await phone.page.waitForSelector('.page.consumer:not(.projector) #strip');
+  assert.ok(phone.page.url().includes('projector=1'), 'the link keeps the mode for the room');
+  await phone.context.close();
 });
 
 test('phone: the readouts stay in view while the strategy changes, and the controls are near', async (browser) => {

@@ -78,16 +78,29 @@ const FOOTER_NOTE: &str = concat!(
 /// open.
 #[hook]
 pub(crate) fn use_dark() -> bool {
-    let query =
-        || web_sys::window().and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
-    let dark = use_state_eq(move || query().is_some_and(|q| q.matches()));
+    use_media("(prefers-color-scheme: dark)")
+}
+
+/// Whether the screen is a phone's (at most 600 CSS px wide, as in web/style.css), following
+/// changes while the page is open: a phone is no projector, so a link with `projector=1`
+/// shows it the usual layout (the link keeps the mode for the room's screen).
+#[hook]
+pub(crate) fn use_phone() -> bool {
+    use_media("(max-width: 600px)")
+}
+
+/// Whether the CSS media query `query` matches, following changes while the page is open.
+#[hook]
+fn use_media(query: &'static str) -> bool {
+    let list = move || web_sys::window().and_then(|w| w.match_media(query).ok().flatten());
+    let matches = use_state_eq(move || list().is_some_and(|q| q.matches()));
     {
-        let dark = dark.setter();
+        let matches = matches.setter();
         use_effect_with((), move |_| {
-            let list = query();
+            let list = list();
             let listener = Closure::<dyn Fn()>::new({
                 let list = list.clone();
-                move || dark.set(list.as_ref().is_some_and(|q| q.matches()))
+                move || matches.set(list.as_ref().is_some_and(|q| q.matches()))
             });
             if let Some(l) = &list {
                 let _ = l.add_event_listener_with_callback("change", listener.as_ref().unchecked_ref());
@@ -100,7 +113,7 @@ pub(crate) fn use_dark() -> bool {
             }
         });
     }
-    *dark
+    *matches
 }
 
 /// Keeps the URL fragment in step with the state: a new tour step is a new history entry at
@@ -145,6 +158,7 @@ pub fn App() -> Html {
     let dispatch = state.dispatcher();
     let embed = *use_memo((), |_| crate::query_has("embed=1"));
     let dark = use_dark();
+    let phone = use_phone();
     // The link to this state; its scenario part only changes with the scenario.
     let scenario_part = use_memo(state.scenario.clone(), crate::url::scenario_fragment);
     let fragment = crate::url::join(&scenario_part, &state);
@@ -155,7 +169,7 @@ pub fn App() -> Html {
         use_memo(state.scenario.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
     let crash_at_us = state.crash_at_us;
     let base = state.base_offset;
-    let projector = state.projector && !embed;
+    let projector = state.projector && !embed && !phone;
     // What the scenario controls show: the state without the crash instant and its field,
     // so that moving the crash leaves them alone.
     let fields = {

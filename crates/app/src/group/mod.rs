@@ -11,7 +11,7 @@
 
 pub mod canvas;
 
-use crate::components::{use_dark, RunRef};
+use crate::components::{use_dark, use_phone, RunRef};
 use crate::hash;
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
 use offset_window_sim::compare::compare_group;
@@ -77,6 +77,7 @@ pub fn GroupApp() -> Html {
     let dispatch = state.dispatcher();
     let embed = *use_memo((), |_| crate::query_has("embed=1"));
     let dark = use_dark();
+    let phone = use_phone();
     let scenario_part = use_memo(state.scenario.clone(), url::scenario_fragment);
     let fragment = url::join(&scenario_part, &state);
     use_url(fragment.clone(), dispatch.clone());
@@ -119,7 +120,8 @@ pub fn GroupApp() -> Html {
             Vec::new()
         }
     });
-    let projector = state.projector && !embed;
+    // A phone is no projector: a link with projector=1 shows it the usual layout.
+    let projector = state.projector && !embed && !phone;
     let notices = html! {
         if !state.notices.is_empty() {
             <div class="notices" role="status" id="notices">
