@@ -704,9 +704,8 @@ pub const CRASH_AT_KEY: KeySpec = KeySpec {
 };
 
 /// The one-line meaning of [`CRASH_AT_KEY`] (`--help`).
-pub const CRASH_AT_HELP: &str =
-    "the crash instant to read, in (0, horizon_ms]; events at that exact instant \
-                                 do not happen (default 8200, or horizon_ms if shorter)";
+pub const CRASH_AT_HELP: &str = "the crash instant to read, in (0, horizon_ms]; events at that exact \
+                                 instant do not happen (default 8200, or horizon_ms if shorter)";
 
 /// The crash instant read when none is given: 8.2 s (model.md §6), or the horizon if shorter.
 pub const DEFAULT_CRASH_AT_US: u64 = 8_200 * US_PER_MS;

@@ -868,7 +868,7 @@ fn GroupTour(p: &TourProps) -> Html {
         let (pressed, set, dispatch) = (pressed.clone(), p.set.clone(), p.dispatch.clone());
         Callback::from(move |_: MouseEvent| {
             *pressed.borrow_mut() = true;
-            if let Some(i) = to.and_then(|(share, n)| presets::by_name(presets::tour(share).get(n)?.0)) {
+            if let Some(i) = to.and_then(|(share, n)| presets::tour_preset(share, n)) {
                 dispatch.dispatch(GroupAction::LoadPreset(i));
             }
             set.emit(to);

@@ -116,6 +116,12 @@ pub fn tour(share: bool) -> &'static [(&'static str, &'static str)] {
     }
 }
 
+/// The preset (index into [`PRESETS`]) that step `n` (from 0) of the tour [`tour`]`(share)`
+/// loads; `None` past the tour's end.
+pub fn tour_preset(share: bool, n: usize) -> Option<usize> {
+    by_name(tour(share).get(n)?.0)
+}
+
 fn file(index: usize) -> Option<Value> {
     PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
 }

@@ -156,8 +156,7 @@ pub fn state_from(fragment: &str) -> GroupState {
     // step's case; one the page wrote holds the case's keys.
     if scenario_keys == 0 {
         let step = rest.iter().find(|(k, _)| k == TOUR_KEY).and_then(|(_, v)| tour_step(v).ok());
-        let preset =
-            step.and_then(|(share, n)| super::presets::by_name(super::presets::tour(share).get(n)?.0));
+        let preset = step.and_then(|(share, n)| super::presets::tour_preset(share, n));
         if let Some(i) = preset {
             state = state.apply(GroupAction::LoadPreset(i));
         }
@@ -223,7 +222,7 @@ pub fn state_from(fragment: &str) -> GroupState {
     let mut state = Rc::unwrap_or_clone(state);
     // A tour step's link holds its case: the preset select names it again.
     if let Some((share, n)) = state.tour {
-        let preset = super::presets::tour(share).get(n).and_then(|(file, _)| super::presets::by_name(file));
+        let preset = super::presets::tour_preset(share, n);
         if preset.and_then(super::presets::input).is_some_and(|input| input.scenario == state.scenario) {
             state.preset = preset;
         }
