@@ -1,6 +1,7 @@
 // Writes DIR/offset-window-offline.html: the built consumer page (DIR/index.html, first
 // frame and style sheet included) as ONE file, for a classroom without a network: the
-// icon, the JS glue and the wasm (base64) inlined, nothing fetched. Opened from disk
+// icon, the JS glue and the wasm (base64) inlined, and the slide module's too (crates/slide,
+// which the page otherwise fetches on its first export), nothing fetched. Opened from disk
 // (file://) it runs as served. Usage: node scripts/offline-page.mjs DIR
 import fs from 'node:fs';
 import path from 'node:path';
@@ -24,19 +25,40 @@ html = html.replace(icon[0], () => `<link rel="icon" href="data:image/svg+xml;ba
 // Trunk's loader imports the glue module and fetches the wasm; inline both instead.
 const loader = must(/<script type="module">\s*import init, \* as bindings from '([^']+)';[\s\S]*?<\/script>/, 'wasm loader');
 const wasmHref = must(/module_or_path: '([^']+)'/, 'wasm path')[1];
-// The glue is an ES module (minified for release builds, scripts/finish-wasm.mjs): its
-// export statement goes, and its default export (the init function) is called by name.
-let glue = read(loader[1]).toString('utf8');
-const exports = glue.match(/export\s*\{([^}]*)\};?/);
-const init = exports && exports[1].match(/([\w$]+)\s+as\s+default\b/);
-if (!init) throw new Error(`offline page: no default export in ${loader[1]}`);
-glue = glue.replace(exports[0], '').replace(/<\/script/g, '<\\/script');
+const [glue, names] = inlined(loader[1]);
 const wasm = read(wasmHref).toString('base64');
 html = html.replace(loader[0], () => `<script type="module">
 ${glue}
 const offlineBytes = Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));
-const offlineWasm = await ${init[1]}({ module_or_path: offlineBytes });
+const offlineWasm = await ${names.default}({ module_or_path: offlineBytes });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: offlineWasm } }));
+</script>`);
+// The slide module: `offsetWindowSlide()` (index.html) instantiates the inlined copy once.
+const slideLoader = must(/<script>\s*window\.offsetWindowSlide = [\s\S]*?<\/script>/, 'slide module loader');
+const [slideGlue, slideNames] = inlined('offset-window-slide.js');
+if (!slideNames.slide) throw new Error('offline page: offset-window-slide.js exports no slide');
+html = html.replace(slideLoader[0], () => `<script type="module">
+${slideGlue}
+const slideBytes = Uint8Array.from(atob('${read('offset-window-slide_bg.wasm').toString('base64')}'), (c) => c.charCodeAt(0));
+let slideModule;
+window.offsetWindowSlide = () => (slideModule ??= ${slideNames.default}({ module_or_path: slideBytes }).then(() => ({ slide: ${slideNames.slide} })));
 </script>`);
 fs.writeFileSync(path.join(dir, 'offset-window-offline.html'), html);
 console.log(`wrote ${dir}/offset-window-offline.html (${(html.length / 1024).toFixed(0)} KB, everything inlined)`);
+
+/** A wasm-bindgen glue module (minified for release builds, scripts/finish-wasm.mjs) made
+ *  fit for an inline module script, and its exports' local names by exported name: the
+ *  `export {…}` statement goes (`export function NAME` stays, valid in a module script). */
+function inlined(href) {
+  let glue = read(href).toString('utf8');
+  const names = {};
+  for (const m of glue.matchAll(/\bexport\s+(?:async\s+)?function\s+([\w$]+)/g)) names[m[1]] = m[1];
+  const list = glue.match(/export\s*\{([^}]*)\};?/);
+  for (const item of list ? list[1].split(',') : []) {
+    const [local, exported = local] = item.trim().split(/\s+as\s+/);
+    if (local) names[exported] = local;
+  }
+  if (!names.default) throw new Error(`offline page: no default export in ${href}`);
+  if (list) glue = glue.replace(list[0], '');
+  return [glue.replace(/<\/script/g, '<\\/script'), names];
+}

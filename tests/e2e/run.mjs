@@ -447,8 +447,12 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
   const cli = path.join(process.env.CARGO_TARGET_DIR ?? path.join(root, 'target'), 'debug/offset-window');
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
+  const slideRequests = [];
+  page.on('request', (r) => { if (/offset-window-slide/.test(r.url())) slideRequests.push(r.url()); });
   await page.goto(`${BASE}#worker_pool=true&client=librdkafka&crash_at_us=5010000`);
   await page.waitForSelector('#export-json');
+  await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
+  assert.deepEqual(slideRequests, [], 'the slide module is not fetched until the reader comes to the export buttons');
   for (const [name, scenario] of [
     ['pool, librdkafka', { worker_pool: true, client: 'librdkafka', crash_at_ms: 5010 }],
   ]) {
@@ -458,6 +462,7 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
     assert.equal(exported, printed, name);
   }
   const [svg] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.ok(slideRequests.length > 0, 'the slide comes from the slide module');
   const svgText = fs.readFileSync(await svg.path(), 'utf8');
   assert.match(svgText, /^<svg width="1920" height="1080"/);
   const { at_crash: at } = JSON.parse(execFileSync(cli, ['run', '-'], { input: '{"worker_pool":true,"client":"librdkafka","crash_at_ms":5010}' }).toString());
@@ -733,7 +738,7 @@ test('the first frame paints before the wasm, answers its slider, and the live p
 
 test('the offline page: one file that runs from disk without a single request', async (browser) => {
   const file = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../dist/offset-window-offline.html');
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, acceptDownloads: true });
   const page = await context.newPage();
   const requests = [];
   page.on('request', (r) => { if (!/^(data|blob|file):/.test(r.url())) requests.push(r.url()); });
@@ -742,6 +747,9 @@ test('the offline page: one file that runs from disk without a single request', 
   await page.waitForFunction(() => document.querySelector('#main-chart canvas.overlay')?.dataset.frame);
   assert.deepEqual(await readouts(page), defaultsAt(8_200_000));
   assert.equal(await page.$('#offline'), null, 'no offline link inside the offline copy');
+  // The slide module is inlined too.
+  const [svg] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  assert.match(fs.readFileSync(await svg.path(), 'utf8'), /^<svg width="1920" height="1080"[\s\S]*Crash at 8\.200 s/);
   assert.deepEqual(requests, [], 'no request left the file');
   await context.close();
   const online = await open(browser);

@@ -1,8 +1,9 @@
-//! One drawing backend type for every chart: plotters' SVG backend (exports, the first
-//! frame, tests) or, in the page, its canvas backend. The charts' drawing functions are
+//! One drawing backend type for every chart: plotters' SVG backend (the slide, the first
+//! frame, tests; `svg` feature) or, in the page, its canvas backend (`canvas` feature). The charts' drawing functions are
 //! generic over `DrawingBackend`; called only with [`Backend`], they are compiled once
 //! into the page's wasm instead of once per backend (about 10 KB less wasm).
 
+#[cfg(feature = "svg")]
 use plotters::prelude::SVGBackend;
 use plotters_backend::{
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
@@ -10,13 +11,24 @@ use plotters_backend::{
 
 /// A backend the charts draw on.
 pub enum Backend<'a> {
-    /// An SVG document written into a string.
+    /// An SVG document written into a string (`svg` feature).
+    #[cfg(feature = "svg")]
     Svg(SVGBackend<'a>),
-    /// A canvas in the page (`canvas` feature, wasm32 only).
+    /// A canvas in the page (`canvas` feature, wasm32 only; the marker keeps the lifetime
+    /// when the `svg` feature is off). Made by [`Backend::canvas`].
     #[cfg(feature = "canvas")]
-    Canvas(plotters_canvas::CanvasBackend),
+    Canvas(plotters_canvas::CanvasBackend, std::marker::PhantomData<&'a ()>),
 }
 
+#[cfg(feature = "canvas")]
+impl Backend<'_> {
+    /// A canvas in the page.
+    pub fn canvas(canvas: plotters_canvas::CanvasBackend) -> Self {
+        Backend::Canvas(canvas, std::marker::PhantomData)
+    }
+}
+
+#[cfg(feature = "svg")]
 impl<'a> Backend<'a> {
     /// An SVG document of `size` px written into `out`.
     pub fn svg(out: &'a mut String, size: (u32, u32)) -> Self {
@@ -49,9 +61,10 @@ fn cast<E: std::error::Error + Send + Sync>(e: DrawingErrorKind<E>) -> DrawingEr
 macro_rules! each {
     ($self:expr, $b:ident => $call:expr) => {
         match $self {
+            #[cfg(feature = "svg")]
             Backend::Svg($b) => $call.map_err(cast),
             #[cfg(feature = "canvas")]
-            Backend::Canvas($b) => $call.map_err(cast),
+            Backend::Canvas($b, _) => $call.map_err(cast),
         }
     };
 }
@@ -61,9 +74,10 @@ impl DrawingBackend for Backend<'_> {
 
     fn get_size(&self) -> (u32, u32) {
         match self {
+            #[cfg(feature = "svg")]
             Backend::Svg(b) => b.get_size(),
             #[cfg(feature = "canvas")]
-            Backend::Canvas(b) => b.get_size(),
+            Backend::Canvas(b, _) => b.get_size(),
         }
     }
 

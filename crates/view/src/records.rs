@@ -412,6 +412,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(feature = "svg")]
     fn the_chart_marks_failed_skipped_and_dead_lettered_records() {
         use crate::backend::Backend;
         let svg_of = |s: &Scenario| {

@@ -160,7 +160,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             let _ = canvas.set_attribute("data-type-scale", &crate::state::fixed(type_scale, 2));
             *frame.borrow_mut() = Some(f);
             let Some(backend) = CanvasBackend::with_canvas_object(canvas) else { return };
-            let root = Backend::Canvas(backend).into_drawing_area();
+            let root = Backend::canvas(backend).into_drawing_area();
             let drawn = match kind {
                 ChartKind::Main => charts::draw_main(&root, &run.0, &f),
                 ChartKind::Profile => charts::draw_profile(&root, &run.0, &f),
@@ -202,7 +202,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             };
             let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
             if let Err(e) =
-                charts::draw_crash(&Backend::Canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
+                charts::draw_crash(&Backend::canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
             {
                 report("drawing the crash marker failed", e);
             }

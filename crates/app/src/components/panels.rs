@@ -6,12 +6,14 @@ use super::RunRef;
 use crate::state::{Action, State, MAX_BASE_OFFSET};
 use offset_window_sim::Scenario;
 use offset_window_view::compare::{compare_runs, escape, table_html};
-use offset_window_view::export::{result_json, slide_svg, SLIDE};
+use offset_window_view::export::{result_json, SLIDE};
 use offset_window_view::presets::{self, PRESETS};
 use offset_window_view::text::{offset_text, ranges, seconds_text};
 use offset_window_view::url::encode;
+use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::prelude::wasm_bindgen;
+use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{HtmlCanvasElement, HtmlElement, HtmlImageElement, HtmlInputElement, HtmlSelectElement};
 use yew::platform::spawn_local;
@@ -300,27 +302,67 @@ pub struct ExportProps {
     pub latest: Latest,
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// The slide module (crates/slide), a promise of its exports: `offsetWindowSlide()`,
+    /// defined in `index.html` (the offline page: its inlined copy), fetches it once.
+    /// Errors: none defined (a page built without it).
+    #[wasm_bindgen(js_namespace = window, js_name = offsetWindowSlide, catch)]
+    fn slide_module() -> Result<js_sys::Promise, JsValue>;
+
+    /// The slide module's exports.
+    type SlideModule;
+
+    /// The slide (SVG) of the page at a URL fragment; throws the core's refusal in words.
+    #[wasm_bindgen(method, catch)]
+    fn slide(this: &SlideModule, fragment: &str) -> Result<String, JsValue>;
+}
+
+/// The slide of the page at `fragment` as an SVG document, drawn by the slide module.
+/// Errors, in words: the module did not load (a network error), or refused the scenario.
+async fn slide_svg(fragment: &str) -> Result<String, String> {
+    let words = |e: JsValue| {
+        e.as_string()
+            .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
+            .unwrap_or_else(|| "no reason given".to_string())
+    };
+    let module = JsFuture::from(slide_module().map_err(words)?).await.map_err(words)?;
+    module.unchecked_into::<SlideModule>().slide(fragment).map_err(words)
+}
+
 /// Export (the slide as PNG and SVG, JSON), the embed code, and the page for offline use.
+/// The slide comes from the slide module, fetched when the pointer or focus first comes to
+/// the buttons (or on the first press).
 #[function_component]
 pub fn Export(p: &ExportProps) -> Html {
     let copied = use_state_eq(String::new);
-    let slide = |p: &ExportProps| {
-        let (run, latest) = (p.run.clone(), p.latest.clone());
-        move || {
-            let (crash, _, base) = *latest.0.borrow();
-            slide_svg(&run.0, crash, base)
-        }
-    };
-    let png = |scale: u32, name: &'static str| {
-        let slide = slide(p);
-        Callback::from(move |_| download_png(&slide(), scale, name))
-    };
-    let svg = {
-        let slide = slide(p);
+    let status = use_state_eq(String::new);
+    let slide = |finish: Rc<dyn Fn(&str)>| {
+        let (latest, status) = (p.latest.clone(), status.clone());
         Callback::from(move |_| {
-            download("offset-window.svg", &format!("data:image/svg+xml;charset=utf-8,{}", encode(&slide())));
+            let fragment = latest.0.borrow().1.clone();
+            let (finish, status) = (finish.clone(), status.clone());
+            status.set("Drawing the slide…".to_string());
+            spawn_local(async move {
+                match slide_svg(&fragment).await {
+                    Ok(svg) => {
+                        status.set(String::new());
+                        finish(&svg);
+                    }
+                    Err(e) => status.set(format!("The slide could not be drawn: {e}")),
+                }
+            });
         })
     };
+    let png =
+        |scale: u32, name: &'static str| slide(Rc::new(move |svg: &str| download_png(svg, scale, name)));
+    let svg = slide(Rc::new(|svg: &str| {
+        download("offset-window.svg", &format!("data:image/svg+xml;charset=utf-8,{}", encode(svg)));
+    }));
+    // Fetched ahead, while the reader reaches for a button.
+    let prefetch = Callback::from(|_| {
+        let _ = slide_module();
+    });
     let json = {
         let (run, latest) = (p.run.clone(), p.latest.clone());
         Callback::from(move |_| {
@@ -352,13 +394,14 @@ pub fn Export(p: &ExportProps) -> Html {
         <section class="export" aria-labelledby="export-title">
             <h2 id="export-title">{ "Export and embed" }</h2>
             <p class="hint">{ "The slide: both charts with the crash, axis titles, legend, the readouts and the scenario in words." }</p>
-            <div class="buttons">
+            <div class="buttons" onpointerenter={prefetch.reform(|_: PointerEvent| ())} onfocusin={prefetch.reform(|_: FocusEvent| ())}>
                 <button id="export-png" onclick={png(1, "offset-window.png")}>{ "Slide as PNG (1920 × 1080)" }</button>
                 <button id="export-png-2x" onclick={png(2, "offset-window-print.png")}>{ "PNG for print (3840 × 2160)" }</button>
                 <button id="export-svg" onclick={svg}>{ "Slide as SVG" }</button>
                 <button id="export-json" onclick={json}>{ "Scenario + result as JSON" }</button>
                 <button id="copy-embed" onclick={copy}>{ "Copy embed code" }</button>
             </div>
+            <p class="hint" id="export-status" role="status">{ (*status).clone() }</p>
             <p class="hint embed-code" id="embed-code">{ (*copied).clone() }</p>
             if online {
                 <p><a id="offline" href="offset-window-offline.html" download="offset-window-offline.html">

@@ -151,7 +151,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let spans = member_spans(r);
             let marks = Marks { events, selected: None, crash_at_us: *crash_at_us };
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
-                let root = Backend::Canvas(backend).into_drawing_area();
+                let root = Backend::canvas(backend).into_drawing_area();
                 if let Err(e) = lanes::draw_lanes(&root, r, &owners, &spans, &l, marks) {
                     report("drawing the lanes failed", e);
                 }
@@ -298,7 +298,7 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
                 };
                 *frame.borrow_mut() = Some(f);
                 if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
-                    let root = Backend::Canvas(backend).into_drawing_area();
+                    let root = Backend::canvas(backend).into_drawing_area();
                     if let Err(e) = lanes::draw_sweep(&root, profile, &f, *at) {
                         report("drawing the sweep failed", e);
                     }
@@ -429,7 +429,7 @@ pub fn StripCanvas(p: &StripProps) -> Html {
             let _ =
                 c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale(*size), 2));
             if let Some(backend) = CanvasBackend::with_canvas_object(c) {
-                let root = Backend::Canvas(backend).into_drawing_area();
+                let root = Backend::canvas(backend).into_drawing_area();
                 if let Err(e) = lanes::draw_strip(&root, lines, &f, *crash, *lock) {
                     report("drawing the strip failed", e);
                 }

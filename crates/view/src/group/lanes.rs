@@ -642,7 +642,7 @@ pub fn draw_strip<DB: DrawingBackend>(
     Ok(())
 }
 
-#[cfg(test)]
+#[cfg(all(test, feature = "svg"))]
 mod tests {
     use super::super::timeline::{member_spans, owners, record_lines};
     use super::*;

@@ -27,6 +27,7 @@
 //! [`STYLE`] is the page's own style sheet (`web/style.css` holds what it shares with the
 //! other pages).
 
+#[cfg(feature = "svg")]
 pub mod first_frame;
 pub mod lanes;
 pub mod presets;
