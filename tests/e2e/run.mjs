@@ -757,6 +757,22 @@ test('the offline page: one file that runs from disk without a single request', 
   await online.context.close();
 });
 
+test('a simulator that never arrives: the first frame says the controls could not start', async (browser) => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const page = await context.newPage();
+  await page.route(/_bg\.wasm$/, (route) => route.abort());
+  await page.goto(BASE);
+  await page.waitForSelector('#ff-failed');
+  const words = await page.textContent('#ff-failed');
+  assert.match(words, /The controls could not start/);
+  assert.ok(!words.includes('in a moment'), words);
+  // The first frame's slider still answers.
+  await page.focus('#ff-slider');
+  await page.keyboard.press('End');
+  assert.equal(await page.getAttribute('#ff-slider', 'aria-valuetext'), '12.000 seconds');
+  await context.close();
+});
+
 test('smaller items: crash field "13", base offset in the link, close() and in-flight readouts', async (browser) => {
   const { page, context } = await open(browser);
   await page.click('#crash-at', { clickCount: 3 });

@@ -38,6 +38,9 @@ const BOOT: &str = concat!(
 
 /// The script that moves the frame's crash (see `first_frame.js`).
 const SCRIPT: &str = include_str!("first_frame.js");
+/// The first frames' script for a simulator that never starts: its panel then says so
+/// (both pages).
+pub(crate) const FAILED_SCRIPT: &str = include_str!("first_frame_failed.js");
 
 /// The whole frame for `scenario` (the page's defaults when built), ready to replace
 /// [`MARKER`].
@@ -80,6 +83,7 @@ pub fn first_frame(scenario: &Scenario) -> Result<String, String> {
     out.push_str(&data(&run, crash));
     out.push_str("</script><script>");
     out.push_str(SCRIPT);
+    out.push_str(FAILED_SCRIPT);
     out.push_str("</script>");
     Ok(out)
 }

@@ -135,6 +135,9 @@ pub fn first_frame(scenario: &Scenario) -> Result<String, String> {
         r#"<p class="ff-linked">Loading the settings in this link…</p></section></div>"#,
         "</div></main></div>"
     ));
+    out.push_str("<script>");
+    out.push_str(crate::first_frame::FAILED_SCRIPT);
+    out.push_str("</script>");
     Ok(out)
 }
 
