@@ -329,6 +329,21 @@ test('export: the result JSON holds the scenario and the readouts; embed shows l
     const scroll = await embed.page.evaluate(() => document.scrollingElement.scrollWidth);
     assert.ok(scroll <= width, `the embed is ${scroll} px wide in a ${width} px frame`);
   }
+  // A small frame (400 × 300) and the rolling deploy's six partitions in the embed code's
+  // frame: the lanes take what the readouts leave, nothing scrolls.
+  for (const [width, height, hash] of [[400, 300, ''], [640, 520, '#tour=3']]) {
+    await embed.page.setViewportSize({ width, height });
+    await embed.page.goto(URL_GROUP + '?embed=1' + hash);
+    await embed.page.waitForSelector('#lanes[data-frame]');
+    await embed.page.waitForTimeout(300);
+    const box = await embed.page.evaluate(() => ({
+      scroll: [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight],
+      lanes: document.querySelector('#lanes').getBoundingClientRect().height,
+    }));
+    assert.ok(box.scroll[0] <= width && box.scroll[1] <= height, `${width}×${height}${hash}: ${JSON.stringify(box)}`);
+    assert.ok(box.lanes >= 100, `${width}×${height}${hash}: the lanes get ${box.lanes} px`);
+    await embed.page.screenshot({ path: path.join(OUT, `group-embed-${width}x${height}.png`) });
+  }
   await embed.context.close();
   await context.close();
 });

@@ -108,8 +108,10 @@ pub struct LanesProps {
     pub crash_at_us: Option<u64>,
     /// Where drags go.
     pub dispatch: UseReducerDispatcher<GroupState>,
-    /// Projector mode.
+    /// Projector mode (type scaled to the screen).
     pub projector: bool,
+    /// The box sets the lanes' height (the projector screen, the embed), not the lanes.
+    pub fill: bool,
     /// Dark colours.
     pub dark: bool,
 }
@@ -124,7 +126,8 @@ enum Drag {
 /// The lanes: a partition lane per partition with its three lines and owner, a lane per
 /// member, the events' handles. A press on or near an event's handle or line drags it; on
 /// a share group, a press anywhere drags the crash. Their CSS height is what the lanes ask
-/// for, except on the projector screen, where they fill the box it gives them.
+/// for, except on the projector screen and in the embed (`fill`), where they fill the box
+/// the style sheet gives them.
 #[function_component]
 pub fn LanesCanvas(p: &LanesProps) -> Html {
     let canvas = use_node_ref();
@@ -134,14 +137,13 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     let members = p.run.0.scenario.member_count() as usize;
     let partitions = p.run.0.partitions.len();
     let css_h = lanes::css_height(partitions, members);
-    let projector = p.projector;
     {
         let (canvas, layout, frames) = (canvas.clone(), layout.clone(), frames.clone());
-        let deps = (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, projector);
-        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, projector)| {
+        let deps = (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, p.fill);
+        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, fill)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
             let type_scale = type_scale(*size);
-            let css_h = if *projector && size.1 > 0 { size.1 as f64 } else { css_h };
+            let css_h = if *fill && size.1 > 0 { size.1 as f64 } else { css_h };
             let (w, h, scale) = fit(&c, css_h);
             let r = &run.0;
             let mut l = Lanes::new((w, h), scale * type_scale, r.scenario.horizon_us, partitions, members);
@@ -219,8 +221,9 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     } else {
         "The group over simulated time: each partition's position, durable frontier and committed offset with its owner's colour, each member's activity, the group events; the text below says the same in words"
     };
-    // On the projector screen the box sets the height (style sheet); elsewhere the lanes do.
-    let style = (!projector).then(|| format!("height:{}px", css_h.round()));
+    // On the projector screen and in the embed the box sets the height (style sheet);
+    // elsewhere the lanes do.
+    let style = (!p.fill).then(|| format!("height:{}px", css_h.round()));
     html! {
         <div class="lanes-box">
             <canvas id="lanes" class="lanes" ref={canvas} {style}

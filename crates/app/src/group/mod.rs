@@ -150,7 +150,7 @@ pub fn GroupApp() -> Html {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
             <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
-                dispatch={dispatch.clone()} {projector} {dark} />
+                dispatch={dispatch.clone()} {projector} fill={projector || embed} {dark} />
             // On the projector screen the legend goes below it, with the rest.
             if !projector { { legend.clone() } }
         </figure>

@@ -34,6 +34,9 @@ const EVENTS_H: f64 = 30.0;
 const BOTTOM: f64 = 42.0;
 /// Between the partitions and the members, CSS px.
 const SECTION_GAP: f64 = 10.0;
+/// The least a member's lane gets, CSS px, when the canvas is short (a projector screen):
+/// its label's line (12 px type), taken from the partitions' lanes.
+const MEMBER_LINE: f64 = 14.0;
 
 /// A member's colour in the light palette (the member lanes and the owner bars): distinct
 /// hues, each at least 3:1 against white (WCAG 1.4.11); the ninth member takes the first.
@@ -122,25 +125,35 @@ pub struct Lanes {
 
 impl Lanes {
     /// The layout of `partitions` and `members` lanes on a canvas of `size` device px: the
-    /// lanes share out the height the fixed parts leave, in the ratio of their CSS heights.
+    /// lanes share out the height the fixed parts leave, in the ratio of their CSS heights,
+    /// except that a member's lane keeps at least its label's line ([`MEMBER_LINE`]) while
+    /// the partitions' lanes can give it.
     pub fn new(size: (u32, u32), scale: f64, horizon_us: u64, partitions: usize, members: usize) -> Lanes {
         let (w, h) = (size.0 as f64, size.1 as f64);
         let left = (LEFT * scale).round();
         let right = (w - RIGHT * scale).round().max(left + 1.0);
         let (ph, mh) = lane_heights(partitions, members);
-        let wanted = (ph + 4.0) * partitions as f64 + (mh + 3.0) * members as f64;
+        let (p_wanted, m_wanted) = ((ph + 4.0) * partitions as f64, (mh + 3.0) * members as f64);
         let room = h / scale - EVENTS_H - SECTION_GAP - BOTTOM;
-        let k = (room / wanted.max(1.0)).max(0.2) * scale;
+        let k = (room / (p_wanted + m_wanted).max(1.0)).max(0.2);
+        // Each section's factor on its CSS heights: the members' raised to their line when
+        // the shared factor would squeeze their labels together.
+        let k_members = k.max(MEMBER_LINE.min(mh + 3.0) / (mh + 3.0)).min(k.max(1.0));
+        let k_partitions = if partitions == 0 {
+            k
+        } else {
+            ((room - m_wanted * k_members) / p_wanted).max(0.2).min(k.max(1.0))
+        };
         let mut y = EVENTS_H * scale;
         let events = (0.0, y);
-        let lane = |y: &mut f64, height: f64, gap: f64| {
+        let lane = |y: &mut f64, height: f64, gap: f64, k: f64| {
             let top = y.round();
-            *y += height * k;
-            (top, (*y - gap * k).round().max(top + 1.0))
+            *y += height * k * scale;
+            (top, (*y - gap * k * scale).round().max(top + 1.0))
         };
-        let partitions = (0..partitions).map(|_| lane(&mut y, ph + 4.0, 4.0)).collect();
+        let partitions = (0..partitions).map(|_| lane(&mut y, ph + 4.0, 4.0, k_partitions)).collect();
         y += SECTION_GAP * scale;
-        let members = (0..members).map(|_| lane(&mut y, mh + 3.0, 3.0)).collect();
+        let members = (0..members).map(|_| lane(&mut y, mh + 3.0, 3.0, k_members)).collect();
         Lanes {
             left,
             right,
@@ -648,6 +661,21 @@ mod tests {
     use super::*;
     use crate::backend::Backend;
     use offset_window_sim::simulate;
+
+    #[test]
+    fn a_short_canvas_keeps_each_member_label_its_line() {
+        // A projector screen: six partitions and three members in 300 CSS px, type × 1.5.
+        let l = Lanes::new((1800, 450), 1.5, 90_000_000, 6, 3);
+        for pair in l.members.windows(2) {
+            assert!(pair[1].0 - pair[0].0 >= (MEMBER_LINE * 1.5).floor(), "{:?}", l.members);
+        }
+        assert!(l.axis <= 450.0 - BOTTOM * 1.5 + 1.0, "the lanes still fit: {l:?}");
+        let p = l.partitions[0].1 - l.partitions[0].0;
+        assert!(p > 10.0, "the partitions' lanes gave the room: {p}");
+        // With room to spare, the lanes keep the ratio of their CSS heights.
+        let tall = Lanes::new((1800, 2000), 1.0, 90_000_000, 6, 3);
+        assert_eq!(tall.members[0].1 - tall.members[0].0, tall.members[1].1 - tall.members[1].0);
+    }
 
     /// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
     fn contrast(a: RGBColor, b: RGBColor) -> f64 {

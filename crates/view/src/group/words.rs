@@ -55,9 +55,11 @@ pub struct Readout {
     pub value: u64,
 }
 
-/// A consumer group's readouts' heading: "The whole group by 60.000 s".
+/// A consumer group's readouts' heading: "The whole group, handovers up to 60.000 s". Records
+/// lost and processed twice are counted when a partition changes hands (docs/model.md
+/// §10.7), so a repeat the new owner reaches only after the horizon counts too.
 pub fn group_readouts_title(horizon_us: u64) -> String {
-    format!("The whole group by {} s", seconds_text(horizon_us))
+    format!("The whole group, handovers up to {} s", seconds_text(horizon_us))
 }
 
 /// A consumer group's readouts: the whole group's totals by the horizon.
