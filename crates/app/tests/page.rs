@@ -14,7 +14,7 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
     CanvasRenderingContext2d, Element, Event, EventInit, HtmlCanvasElement, HtmlElement, HtmlInputElement,
-    HtmlSelectElement,
+    HtmlOptionElement, HtmlSelectElement,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -360,6 +360,16 @@ async fn a_preset_shows_its_description_and_expected_numbers() {
 #[wasm_bindgen_test]
 async fn client_choice_shows_its_note_and_refuses_store_offsets_for_java() {
     let page = mount().await;
+    let store = || {
+        page.find("#strategy option[value=store_offsets_after_processing]")
+            .dyn_into::<HtmlOptionElement>()
+            .unwrap()
+    };
+    assert!(
+        store().disabled() && store().text().contains("librdkafka only"),
+        "the Java client has no offset store"
+    );
+    // A choice that gets through anyway (a script) is refused.
     choose(&page, "#strategy", "store_offsets_after_processing").await;
     let message = page.find(".field-error").text_content().unwrap();
     assert!(message.contains("librdkafka"), "{message}");
@@ -369,6 +379,7 @@ async fn client_choice_shows_its_note_and_refuses_store_offsets_for_java() {
     assert_eq!(shown(), "auto_commit");
     choose(&page, "#client", "librdkafka").await;
     assert!(page.find("#client-note").text_content().unwrap().contains("librdkafka"));
+    assert!(!store().disabled());
     choose(&page, "#strategy", "store_offsets_after_processing").await;
     assert!(page.root.query_selector(".field-error").unwrap().is_none());
     assert_eq!(shown(), "store_offsets_after_processing");

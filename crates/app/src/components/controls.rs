@@ -260,8 +260,12 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
         <div class="field">
             <label for="strategy">{ "commit strategy" }</label>
             <select id="strategy" onchange={on_strategy}>
-                { for Strategy::ALL.iter().map(|s| html! {
-                    <option value={s.name()} selected={*s == p.strategy}>{ s.label() }</option>
+                { for Strategy::ALL.iter().map(|s| {
+                    // Only librdkafka has an offset store: with another client the choice says
+                    // so and cannot be picked (the state refuses it too).
+                    let no_store = *s == Strategy::StoreOffsetsAfterProcessing && p.client != Client::Librdkafka;
+                    let label = if no_store { format!("{} (librdkafka only)", s.label()) } else { s.label().to_string() };
+                    html! { <option value={s.name()} selected={*s == p.strategy} disabled={no_store}>{ label }</option> }
                 }) }
             </select>
         </div>
