@@ -1,7 +1,8 @@
 //! One drawing backend type for every chart: plotters' SVG backend (the slide, the first
-//! frame, tests; `svg` feature) or, in the page, its canvas backend (`canvas` feature). The charts' drawing functions are
-//! generic over `DrawingBackend`; called only with [`Backend`], they are compiled once
-//! into the page's wasm instead of once per backend (about 10 KB less wasm).
+//! frame, tests; `svg` feature) or, in the page, its canvas backend (`canvas` feature).
+//! The charts' drawing functions are generic over `DrawingBackend`; called only with
+//! [`Backend`], they are compiled once into the page's wasm instead of once per backend
+//! (about 10 KB less wasm).
 
 #[cfg(feature = "svg")]
 use plotters::prelude::SVGBackend;

@@ -179,8 +179,8 @@ pub fn App() -> Html {
         f.errors.remove(CRASH_FIELD);
         Rc::new(f)
     };
-    let latest = use_mut_ref(|| (0u64, String::new(), 0u64));
-    *latest.borrow_mut() = (crash_at_us, fragment.clone(), base);
+    let latest = use_mut_ref(|| (0u64, String::new()));
+    *latest.borrow_mut() = (crash_at_us, fragment.clone());
     let latest = panels::Latest(latest);
 
     let notices = html! {

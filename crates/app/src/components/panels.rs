@@ -281,11 +281,10 @@ fn download_png(svg: &str, scale: u32, name: &'static str) {
     img.set_src(&format!("data:image/svg+xml;charset=utf-8,{}", encode(svg)));
 }
 
-/// The crash instant (µs), URL fragment and display base offset of the page now, read when
-/// a button is pressed: equal to itself always, so moving the crash does not re-render the
-/// export panel.
+/// The crash instant (µs) and URL fragment of the page now, read when a button is pressed:
+/// equal to itself always, so moving the crash does not re-render the export panel.
 #[derive(Clone, Debug)]
-pub struct Latest(pub std::rc::Rc<std::cell::RefCell<(u64, String, u64)>>);
+pub struct Latest(pub std::rc::Rc<std::cell::RefCell<(u64, String)>>);
 
 impl PartialEq for Latest {
     fn eq(&self, other: &Self) -> bool {
@@ -306,7 +305,7 @@ pub struct ExportProps {
 extern "C" {
     /// The slide module (crates/slide), a promise of its exports: `offsetWindowSlide()`,
     /// defined in `index.html` (the offline page: its inlined copy), fetches it once.
-    /// Errors: none defined (a page built without it).
+    /// Errors: the exception of a page without that function.
     #[wasm_bindgen(js_namespace = window, js_name = offsetWindowSlide, catch)]
     fn slide_module() -> Result<js_sys::Promise, JsValue>;
 
@@ -320,7 +319,7 @@ extern "C" {
 
 /// The slide of the page at `fragment` as an SVG document, drawn by the slide module.
 /// Errors, in words: the module did not load (a network error), or refused the scenario.
-async fn slide_svg(fragment: &str) -> Result<String, String> {
+async fn slide_from_module(fragment: &str) -> Result<String, String> {
     let words = |e: JsValue| {
         e.as_string()
             .or_else(|| e.dyn_ref::<js_sys::Error>().map(|e| String::from(e.message())))
@@ -344,7 +343,7 @@ pub fn Export(p: &ExportProps) -> Html {
             let (finish, status) = (finish.clone(), status.clone());
             status.set("Drawing the slide…".to_string());
             spawn_local(async move {
-                match slide_svg(&fragment).await {
+                match slide_from_module(&fragment).await {
                     Ok(svg) => {
                         status.set(String::new());
                         finish(&svg);

@@ -34,7 +34,7 @@ const EVENTS_H: f64 = 30.0;
 const BOTTOM: f64 = 42.0;
 /// Between the partitions and the members, CSS px.
 const SECTION_GAP: f64 = 10.0;
-/// The least a member's lane gets, CSS px, when the canvas is short (a projector screen):
+/// The least a member's lane gets, CSS px, when the canvas is short (a projector, an embed):
 /// its label's line (12 px type), taken from the partitions' lanes.
 const MEMBER_LINE: f64 = 14.0;
 
