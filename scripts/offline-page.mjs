@@ -26,10 +26,9 @@ html = html.replace(icon[0], () => `<link rel="icon" href="data:image/svg+xml;ba
 const loader = must(/<script type="module">\s*import init, \* as bindings from '([^']+)';[\s\S]*?<\/script>/, 'wasm loader');
 const wasmHref = must(/module_or_path: '([^']+)'/, 'wasm path')[1];
 const [glue, names] = inlined(loader[1]);
-const wasm = read(wasmHref).toString('base64');
 html = html.replace(loader[0], () => `<script type="module">
 ${glue}
-const offlineBytes = Uint8Array.from(atob('${wasm}'), (c) => c.charCodeAt(0));
+const offlineBytes = ${bytes(wasmHref)};
 const offlineWasm = await ${names.default}({ module_or_path: offlineBytes });
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm: offlineWasm } }));
 </script>`);
@@ -39,12 +38,17 @@ const [slideGlue, slideNames] = inlined('offset-window-slide.js');
 if (!slideNames.slide) throw new Error('offline page: offset-window-slide.js exports no slide');
 html = html.replace(slideLoader[0], () => `<script type="module">
 ${slideGlue}
-const slideBytes = Uint8Array.from(atob('${read('offset-window-slide_bg.wasm').toString('base64')}'), (c) => c.charCodeAt(0));
+const slideBytes = ${bytes('offset-window-slide_bg.wasm')};
 let slideModule;
 window.offsetWindowSlide = () => (slideModule ??= ${slideNames.default}({ module_or_path: slideBytes }).then(() => ({ slide: ${slideNames.slide} })));
 </script>`);
 fs.writeFileSync(path.join(dir, 'offset-window-offline.html'), html);
 console.log(`wrote ${dir}/offset-window-offline.html (${(html.length / 1024).toFixed(0)} KB, everything inlined)`);
+
+/** A JS expression for the bytes of file `href` (base64 inside). */
+function bytes(href) {
+  return `Uint8Array.from(atob('${read(href).toString('base64')}'), (c) => c.charCodeAt(0))`;
+}
 
 /** A wasm-bindgen glue module (minified for release builds, scripts/finish-wasm.mjs) made
  *  fit for an inline module script, and its exports' local names by exported name: the

@@ -172,24 +172,21 @@ const sizes = (file) => {
 // The slide module (crates/slide) is fetched on the consumer page's first export only: it is
 // measured apart.
 const SLIDE_MODULE = /^offset-window-slide/;
+const add = (t, s) => ({ raw: t.raw + s.raw, gz: t.gz + s.gz, br: t.br + s.br });
+const NONE = { raw: 0, gz: 0, br: 0 };
 for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')]]) {
-  let total = { raw: 0, gz: 0, br: 0 };
+  let total = NONE;
   for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f))) {
     const s = sizes(path.join(dir, f));
-    if (/\.(wasm|js)$/.test(f)) total = { raw: total.raw + s.raw, gz: total.gz + s.gz, br: total.br + s.br };
+    if (/\.(wasm|js)$/.test(f)) total = add(total, s);
     console.log(`  ${name}: ${f}: ${kb(s.raw)} raw, ${kb(s.gz)} gzip, ${kb(s.br)} brotli`);
   }
   const target = name === 'consumer page' ? '   (target: ≤ 180 KB brotli)' : '';
   console.log(`  ${name}: wasm + JS: ${kb(total.raw)} raw, ${kb(total.gz)} gzip, ${kb(total.br)} brotli${target}`);
 }
-{
-  let total = { raw: 0, gz: 0, br: 0 };
-  for (const f of fs.readdirSync(DIST).filter((f) => SLIDE_MODULE.test(f) && /\.(wasm|js)$/.test(f))) {
-    const s = sizes(path.join(DIST, f));
-    total = { raw: total.raw + s.raw, gz: total.gz + s.gz, br: total.br + s.br };
-  }
-  console.log(`  slide module (fetched on the consumer page's first export): ${kb(total.raw)} raw, ${kb(total.gz)} gzip, ${kb(total.br)} brotli`);
-}
+const slide = fs.readdirSync(DIST).filter((f) => SLIDE_MODULE.test(f) && /\.(wasm|js)$/.test(f))
+  .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
+console.log(`  slide module (fetched on the consumer page's first export): ${kb(slide.raw)} raw, ${kb(slide.gz)} gzip, ${kb(slide.br)} brotli`);
 const offline = path.join(DIST, 'offset-window-offline.html');
 if (fs.existsSync(offline)) console.log(`  offline page (one file): ${kb(fs.statSync(offline).size)} raw, ${kb(sizes(offline).br)} brotli`);
 
