@@ -439,6 +439,11 @@ scenario_keys! {
         static_membership: bool = false,
             key "group.instance.id", KeyKind::Flag, "",
             "give each member the static id consumer-N: back within session.timeout.ms, it gets its partitions with no rebalance";
+        /// The group has never committed (model.md §1, §10.1): every partition starts with no
+        /// committed offset, so its first owner starts where `auto.offset.reset` resolves.
+        new_group: bool = false,
+            key "new_group", KeyKind::Flag, "",
+            "the group has never committed: each partition's first owner starts where auto.offset.reset resolves";
         /// `session.timeout.ms`, µs: the coordinator expires a member not heard from for this long.
         session_timeout_us: u64 = 45_000 * US_PER_MS,
             key "session.timeout.ms", millis(1, 3_600_000), "ms",

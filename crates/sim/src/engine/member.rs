@@ -94,6 +94,10 @@ pub(super) struct Assigned {
     /// The error handler stopped the partition (`on_error: stop`, model.md §12): `poll()`
     /// never takes records from it again.
     stopped: bool,
+    /// The position the member started the partition from (`None` until a new group's
+    /// first poll resolves it): librdkafka has stored no offset while its stored offset
+    /// would still be this one (model.md §8.2).
+    taken_at: Option<u64>,
 }
 
 impl Assigned {
@@ -105,7 +109,13 @@ impl Assigned {
 
     /// `partition` at `position`, nothing handled yet.
     fn at(partition: PartitionId, position: Option<u64>) -> Self {
-        Assigned { partition, position, done: Frontier::starting_at(position.unwrap_or(0)), stopped: false }
+        Assigned {
+            partition,
+            position,
+            done: Frontier::starting_at(position.unwrap_or(0)),
+            stopped: false,
+            taken_at: position,
+        }
     }
 }
 
@@ -341,6 +351,7 @@ impl Member {
     fn start_over<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: u64) {
         if let Some(a) = self.assigned_mut(partition) {
             a.done = Frontier::starting_at(position);
+            a.taken_at = Some(position);
         }
         self.set_position(cx, partition, Some(position));
     }
@@ -731,16 +742,36 @@ impl Member {
         if self.life != Life::Running || !self.in_group {
             return;
         }
-        let offsets = match self.strategy {
-            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
-            _ => self.positions(),
-        };
-        // librdkafka sends nothing when no stored offset changed since the last commit.
-        let changed: Vec<_> = offsets
+        // The background timer sends nothing for a partition whose offset is unchanged.
+        let changed: Vec<_> = self
+            .client_commit_offsets(cx.s, world)
             .into_iter()
             .filter(|&(p, offset)| world.coordinator.committed(p) != Some(offset))
             .collect();
         self.send_commit(cx, world, CommitKind::AutoBackground, changed);
+    }
+
+    /// What the client's own commits carry — the auto-commit timer's, a revocation's and
+    /// `close()`'s (model.md §8.2, §8.3, §8.6, §10.5): the Java client commits every position
+    /// (`SubscriptionState.allConsumed`); librdkafka the stored offsets (the position with
+    /// `enable.auto.offset.store`, else what the application stored), and of those only the
+    /// ones stored since it took the partition and past the committed offset
+    /// (`rd_kafka_topic_partition_list_set_offsets`: stored > committed) — a partition it
+    /// holds but never consumed is left out, so a new group keeps no offset there (§1). The
+    /// values are those a pool's `pool_commit` makes (§12).
+    pub(super) fn client_commit_offsets(&self, s: &Scenario, world: &World) -> Vec<(PartitionId, u64)> {
+        let offsets = match self.strategy {
+            Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
+            _ => self.positions(),
+        };
+        let mut offsets = self.pool_commit_values(s, CommitKind::AutoBackground, offsets);
+        if s.client == crate::scenario::Client::Librdkafka {
+            offsets.retain(|&(p, offset)| {
+                let stored = self.assigned.iter().any(|a| a.partition == p && a.taken_at != Some(offset));
+                stored && world.coordinator.committed(p).is_none_or(|c| offset > c)
+            });
+        }
+        offsets
     }
 
     /// The offsets the application has stored: below them, everything is handled (in a
@@ -820,6 +851,7 @@ impl Member {
             None => {
                 let start = world.start_offset(s, cx.now_us, partition);
                 self.assigned[index].done = Frontier::starting_at(start);
+                self.assigned[index].taken_at = Some(start);
                 start
             }
         };
@@ -1367,10 +1399,7 @@ impl Member {
         }
         self.life = Life::Closing { commit_sent: true, revoked: false };
         if self.strategy.is_auto() && self.in_group {
-            let offsets = match self.strategy {
-                Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
-                _ => self.positions(),
-            };
+            let offsets = self.client_commit_offsets(cx.s, world);
             self.send_commit(cx, world, CommitKind::Close, offsets);
         }
         self.try_finish_close(cx, world);

@@ -296,11 +296,11 @@ impl Member {
                 cx.emit(Output::Stopped { partition: a.partition });
             }
         }
-        let positions = self.positions();
+        let offsets = self.client_commit_offsets(cx.s, world);
         if self.strategy.is_auto()
             && self.in_group
-            && !positions.is_empty()
-            && self.send_commit(cx, world, CommitKind::JoinPrepare, positions)
+            && !offsets.is_empty()
+            && self.send_commit(cx, world, CommitKind::JoinPrepare, offsets)
         {
             self.g().join = Join::Preparing { commit: world.commits.last_id(), revoked: false };
             return if eager { Some(Flow::Wait) } else { None };

@@ -65,11 +65,12 @@ impl World {
         }
     }
 
-    /// Reports the initial lines: the committed offset (a script's new group has none,
-    /// model.md §8.11; a steady loop's group starts at the log start, §1) and the durable
-    /// frontier (offsets below the log start count as done).
+    /// Reports the initial lines: the committed offset (a script's or a `new_group`'s group
+    /// has none, model.md §8.11, §1; otherwise the group starts at the log start) and the
+    /// durable frontier (offsets below the log start count as done).
     pub(crate) fn start<S: Sink>(&mut self, cx: &mut Cx<S>) {
-        let committed = if cx.s.script.is_some() { None } else { Some(cx.s.log_start_offset) };
+        let new_group = cx.s.script.is_some() || cx.s.new_group;
+        let committed = if new_group { None } else { Some(cx.s.log_start_offset) };
         self.coordinator.set_committed(cx, committed);
         for (p, partition) in self.partitions.iter().enumerate() {
             cx.emit(Output::DurableFrontier {
