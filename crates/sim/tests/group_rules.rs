@@ -4,7 +4,7 @@
 #![cfg(feature = "group")]
 
 use offset_window_sim::report::GroupReport;
-use offset_window_sim::{simulate, Run, Scenario};
+use offset_window_sim::{simulate, CommitFailure, MarkKind, Run, Scenario};
 
 fn run(json: &str) -> Run {
     simulate(&Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"))).unwrap_or_else(|e| panic!("{e}"))
@@ -64,5 +64,83 @@ fn the_stored_offset_timer_sends_what_the_pool_commits() {
         ));
         let at = run.summary_at(1_500_000).at_crash.expect("one consumer");
         assert_eq!((at.committed, at.lost, at.duplicated), (Some(2), 1, 0), "{strategy}");
+    }
+}
+
+/// model.md §10.1: across an incremental assignment a member keeps handing out the chunk of the
+/// partition it was on (Java `FetchBuffer.retainAll` keeps its `nextInLineFetch`). consumer-2
+/// drains orders-1 (a 1024-record chunk, 205 s at five a second); consumer-1 crashes at 8.2 s
+/// and orders-0 is added to consumer-2 at 22 s: it waits behind orders-1's chunk to the horizon
+/// (stalled 21.8 s). Before, the turn restarted at the lowest partition and orders-0 was polled
+/// at once (stalled 13.8 s).
+#[test]
+fn an_incremental_assignment_keeps_the_partition_in_turn() {
+    let run = run(r#"{"partitions": 2, "members": 2, "partition.assignment.strategy": "cooperative-sticky",
+        "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000, "horizon_ms": 30000,
+        "group_events": [{"at_ms": 8200, "member": 1, "kind": "crash"}]}"#);
+    assert_eq!(handovers(&run), [(0, Some(25), 0, 15)]);
+    assert_eq!(group(&run).partitions[0].stalled_us, 21_800_000);
+    // The rolling deploy of scenarios/group-deploy-cooperative.json: moving partitions were
+    // processed past their holder's rejoin commit, which the new owners repeat.
+    let deploy = self::run(
+        &serde_json::from_str::<serde_json::Value>(include_str!(
+            "../../../scenarios/group-deploy-cooperative.json"
+        ))
+        .unwrap()["scenario"]
+            .to_string(),
+    );
+    assert_eq!((group(&deploy).lost(), group(&deploy).duplicated()), (0, 30));
+}
+
+/// model.md §10.5: a commit sent while the member's JoinGroup is out and its SyncGroup
+/// response not yet read fails at once, sending nothing (`ConsumerCoordinator.
+/// sendOffsetCommitRequest`: `generationIfStable()` is null → RebalanceInProgressException).
+/// consumer-2 hangs from 2.5 s for 15 s; consumer-3 joins at 3 s; consumer-1 (cooperative,
+/// `commitSync` after each batch) sends JoinGroup and keeps processing while the round waits
+/// for the hung member; its commits fail, so at its crash (9.1 s) orders-0 is committed 10:
+/// 12 repeated. Before, those commits landed (committed 20, 2 repeated).
+#[test]
+fn commits_fail_while_a_cooperative_member_awaits_its_assignment() {
+    let run = run(r#"{"partitions": 2, "members": 2, "partition.assignment.strategy": "cooperative-sticky",
+        "strategy": "commit_sync_batch", "record_processing_ms": 400, "session.timeout.ms": 10000,
+        "heartbeat.interval.ms": 1000, "horizon_ms": 40000, "group_events": [
+        {"at_ms": 2500.5, "member": 2, "kind": "hang", "duration_ms": 15000},
+        {"at_ms": 3000.5, "member": 3, "kind": "join"}, {"at_ms": 9100.5, "member": 1, "kind": "crash"}]}"#);
+    assert_eq!(handovers(&run), [(0, Some(10), 0, 12)]);
+    let failed = run
+        .marks
+        .iter()
+        .filter(|m| {
+            matches!(m.kind, MarkKind::CommitFailed { reason: CommitFailure::RebalanceInProgress, .. })
+        })
+        .count();
+    assert!(failed > 0);
+}
+
+/// model.md §10.5: no auto-commit inside `poll()` from the rejoin until `onJoinComplete`
+/// (`ConsumerCoordinator.poll` returns after a failed `ensureActiveGroup` before
+/// `maybeAutoCommitOffsetsAsync`). The issue's probe: orders-2 passes at committed 15 with 15
+/// repeated (the group 20); before, auto-commits during the rejoin moved it to 30 with nothing
+/// repeated (the group 5).
+#[test]
+fn no_auto_commit_during_a_cooperative_rejoin() {
+    let run = run(r#"{"partitions": 3, "members": 2, "partition.assignment.strategy": "cooperative-sticky",
+        "strategy": "auto_commit", "auto.commit.interval.ms": 700, "session.timeout.ms": 10000,
+        "max.partition.fetch.bytes": 5120, "horizon_ms": 30000, "group_events": [
+        {"at_ms": 2000.5, "member": 2, "kind": "crash", "restart_after_ms": 1000},
+        {"at_ms": 3500.5, "member": 3, "kind": "join"}]}"#);
+    assert_eq!(handovers(&run), [(1, Some(5), 0, 5), (2, Some(15), 0, 15)]);
+    assert_eq!(group(&run).duplicated(), 20);
+}
+
+#[test]
+#[ignore]
+fn print_marks() {
+    let json = std::fs::read_to_string(std::env::var("SCENARIO").unwrap()).unwrap();
+    let run = run(&json);
+    for m in &run.marks {
+        if !matches!(m.kind, offset_window_sim::MarkKind::RecordProcessed { .. }) {
+            println!("{:>10} m{} p{} {:?}", m.at_us / 1000, m.member + 1, m.partition, m.kind);
+        }
     }
 }

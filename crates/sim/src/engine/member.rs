@@ -527,9 +527,21 @@ impl Member {
             return false;
         }
         let offsets = self.pool_commit_values(cx.s, kind, offsets);
-        if !self.in_group {
+        let reason = if !self.in_group {
+            Some(CommitFailure::Evicted)
+        } else if self.group.as_ref().is_some_and(|g| g.join.awaits_sync_response())
+            && !cx.s.consumer_protocol()
+        {
+            // JoinGroup sent, SyncGroup response not yet read: not STABLE, so
+            // `ConsumerCoordinator.sendOffsetCommitRequest` (`generationIfStable()` null) fails
+            // the commit with RebalanceInProgressException and sends nothing (model.md §10.5).
+            Some(CommitFailure::RebalanceInProgress)
+        } else {
+            None
+        };
+        if let Some(reason) = reason {
             for &(partition, offset) in &offsets {
-                self.mark(cx, partition, MarkKind::CommitFailed { offset, reason: CommitFailure::Evicted });
+                self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
             }
             if let CommitKind::Transaction { partition, .. } = kind {
                 self.abort_transaction(cx, world, partition);
@@ -828,7 +840,12 @@ impl Member {
                 self.mark(cx, partition, MarkKind::Rejoined { position });
             }
         }
-        if self.strategy == Strategy::AutoCommit && cx.now_us >= self.auto_commit_deadline_us {
+        // A classic member inside its join round skips it: `ConsumerCoordinator.poll` returns
+        // before `maybeAutoCommitOffsetsAsync` while `ensureActiveGroup` has not completed
+        // (model.md §10.5).
+        let rejoining = self.group.as_ref().is_some_and(|g| g.join != super::membership::Join::None)
+            && !s.consumer_protocol();
+        if self.strategy == Strategy::AutoCommit && cx.now_us >= self.auto_commit_deadline_us && !rejoining {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
             self.send_commit(cx, world, CommitKind::AutoInPoll, positions);

@@ -37,6 +37,16 @@ pub(crate) enum Join {
     Syncing,
 }
 
+impl Join {
+    /// JoinGroup sent and the SyncGroup response not yet read: the member is not STABLE
+    /// (Java `AbstractCoordinator`: PREPARING_REBALANCE from `initiateJoinGroup`,
+    /// COMPLETING_REBALANCE from the JoinGroup response, STABLE when the SyncGroup response is
+    /// handled), so its commits fail locally (model.md §10.5).
+    pub(crate) fn awaits_sync_response(self) -> bool {
+        matches!(self, Join::MemberIdRequired | Join::Joining | Join::Responded | Join::Syncing)
+    }
+}
+
 /// A member's group client state; `None` on [`Member`] for the one-consumer model.
 #[derive(Clone, Debug)]
 pub(crate) struct GroupClient {
@@ -116,9 +126,11 @@ impl Member {
         cx.emit(Output::MemberStatus { member: self.id, status });
     }
 
-    /// Takes `partitions` (model.md §10.5: positions from the committed offsets, the poll
-    /// turn from the lowest partition, the auto-commit timer from now): each is a handover.
+    /// Takes `partitions` (model.md §10.5: positions from the committed offsets, the
+    /// auto-commit timer from now; the poll turn stays with a partition kept, §10.1): each is
+    /// a handover.
     fn take_partitions<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, partitions: &[PartitionId]) {
+        let in_turn = self.partition_in_turn_now();
         for &partition in partitions {
             world.partitions[partition as usize].handovers += 1;
             let position = world.start_offset(cx.s, cx.now_us, partition);
@@ -126,13 +138,13 @@ impl Member {
             cx.emit(Output::Handover { partition, to: self.id });
             self.mark(cx, partition, MarkKind::Assigned);
         }
-        self.turn = 0;
-        self.chunk_left = None;
+        self.keep_turn(in_turn);
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
     }
 
     /// Gives up `partitions`: the member stops processing them (a stall starts).
     fn drop_partitions<S: Sink>(&mut self, cx: &mut Cx<S>, partitions: &[PartitionId]) {
+        let in_turn = self.partition_in_turn_now();
         for &partition in partitions {
             if self.remove_partition(partition) {
                 cx.emit(Output::Position { partition, position: None });
@@ -140,8 +152,29 @@ impl Member {
                 self.mark(cx, partition, MarkKind::Revoked);
             }
         }
-        self.turn = 0;
-        self.chunk_left = None;
+        self.keep_turn(in_turn);
+    }
+
+    /// The partition whose fetched chunk the member is handing out, if any.
+    fn partition_in_turn_now(&self) -> Option<PartitionId> {
+        self.chunk_left.and(self.assigned.get(self.turn)).map(|a| a.partition)
+    }
+
+    /// After the assignment changed (model.md §10.1): a partition still held keeps the turn and
+    /// what is left of its fetched chunk — the fetcher is not cleared at a rebalance
+    /// (`FetchBuffer.retainAll` keeps the kept partitions' `nextInLineFetch`;
+    /// `Fetcher.clearBufferedDataForUnassignedPartitions` runs only from `subscribe`,
+    /// `unsubscribe` and `assign`), so an incremental assignment (cooperative, KIP-848) leaves
+    /// an added lower partition waiting. Otherwise — an eager round revoked everything, or the
+    /// partition in turn is gone — the next poll starts at the lowest partition.
+    fn keep_turn(&mut self, in_turn: Option<PartitionId>) {
+        match in_turn.and_then(|p| self.assigned.iter().position(|a| a.partition == p)) {
+            Some(index) => self.turn = index,
+            None => {
+                self.turn = 0;
+                self.chunk_left = None;
+            }
+        }
     }
 
     /// `onPartitionsRevoked` with `on_revoke: commit_sync`: a `commitSync` of each revoked
