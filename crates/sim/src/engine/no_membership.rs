@@ -18,11 +18,17 @@ pub(crate) enum Join {
     None,
 }
 
+impl Join {
+    /// Whether the member awaits its SyncGroup response: never without a group.
+    pub(crate) fn awaits_sync_response(self) -> bool {
+        false
+    }
+}
+
 /// A member's group client state: the fields `member.rs` reads. Never built without groups.
 #[derive(Clone, Debug)]
 pub(crate) struct GroupClient {
-    /// Where it is in a join round (read by `member.rs`'s debug-build invariants only).
-    #[cfg_attr(not(debug_assertions), allow(dead_code))]
+    /// Where it is in a join round.
     pub(crate) join: Join,
     /// The classic generation the member belongs to.
     pub(crate) generation: u32,
