@@ -328,8 +328,8 @@ async fn a_preset_shows_its_description_and_expected_numbers() {
     choose(&page, "#preset", "s8-kip848-before-fix").await;
     assert!(page.find("#preset-description").text_content().unwrap().contains("background timer"));
     let expect = page.find("#preset-expect").text_content().unwrap();
-    assert!(expect.contains("Records a crash loses at 6.000 s: 401, as the file expects."), "{expect}");
-    assert_eq!(page.value("#ro-lost"), "401");
+    assert!(expect.contains("Records a crash loses at 6.000 s: 201, as the file expects."), "{expect}");
+    assert_eq!(page.value("#ro-lost"), "201");
     let items = page.root.query_selector_all("#preset-expect li").unwrap();
     assert!(items.length() >= 2);
     for i in 0..items.length() {

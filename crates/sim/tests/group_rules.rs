@@ -133,6 +133,29 @@ fn no_auto_commit_during_a_cooperative_rejoin() {
     assert_eq!(group(&run).duplicated(), 20);
 }
 
+/// model.md §8.4: kafka-clients 3.9's background auto-commit timer is looked at only when the
+/// consumer network thread wakes — an application `poll()`, a heartbeat (5 s), at least every
+/// 5 s — and then counts its interval from there. Records of 444 ms, five per poll (a poll
+/// every 2.22 s), `auto.commit.interval.ms` 3700: due at 3.7 s, it commits 10 at the 4.44 s poll,
+/// due again at 8.14 s it commits 20 at the 8.88 s poll, and is next due at 12.58 s: a crash at
+/// 11.5 s finds 20 committed (5 repeated). Before, the timer fired at every multiple of the
+/// interval (committed 25 at 11.1 s, nothing repeated), as a random case on Apache Kafka 4.3.1
+/// showed the real client does not.
+#[test]
+fn the_pre_fix_timer_commits_only_when_the_network_thread_wakes() {
+    let run = run(r#"{"client": "java_consumer_protocol_pre_fix", "record_processing_ms": 444,
+        "auto.commit.interval.ms": 3700, "horizon_ms": 60000}"#);
+    let at = run.summary_at(11_500_000).at_crash.expect("one consumer");
+    assert_eq!((at.committed, at.lost, at.duplicated), (Some(20), 0, 5));
+    let landed: Vec<u64> = run
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::CommitLanded { .. }) && m.at_us < 20_000_000)
+        .map(|m| m.at_us / 1000)
+        .collect();
+    assert_eq!(landed, [4_445, 8_885, 13_325, 17_765]);
+}
+
 #[test]
 #[ignore]
 fn print_marks() {

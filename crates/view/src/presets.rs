@@ -390,6 +390,6 @@ mod tests {
         let run = simulate(&input.scenario).unwrap();
         let lost =
             checks(i, &run, input.crash_at_us).into_iter().find(|c| c.pointer == "/at_crash/lost").unwrap();
-        assert_eq!(lost.sentence, "Records a crash loses at 6.000 s: 401, as the file expects.");
+        assert_eq!(lost.sentence, "Records a crash loses at 6.000 s: 201, as the file expects.");
     }
 }

@@ -305,7 +305,8 @@ impl Member {
             && !self.background_timer
         {
             self.background_timer = true;
-            let at_us = cx.now_us + cx.s.auto_commit_interval_us;
+            self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
+            let at_us = cx.now_us + Self::background_check_interval_us(cx.s);
             let phase = Self::background_phase(cx.s);
             cx.schedule(at_us, phase, self.id, Event::BackgroundAutoCommit { member: self.id });
         }
@@ -743,10 +744,33 @@ impl Member {
         }
     }
 
+    /// kafka-clients 3.9's background auto-commit (model.md §8.4): the consumer network thread
+    /// checks the timer only when it wakes — for an application event such as `poll()`, or to
+    /// send a heartbeat, and at least every `MAX_POLL_TIMEOUT_MS` (5 s): `ConsumerNetworkThread.
+    /// runOnce` waits the least of the request managers' poll results, and
+    /// `CommitRequestManager.poll` asks for no wake-up of its own.
+    fn pre_fix(s: &Scenario) -> bool {
+        s.client == crate::scenario::Client::JavaConsumerProtocolPreFix
+    }
+
+    /// How often the background timer is looked at: every `auto.commit.interval.ms` (librdkafka's
+    /// own timer), or at the pre-fix client's network-thread wake-ups without a poll.
+    fn background_check_interval_us(s: &Scenario) -> u64 {
+        const MAX_POLL_TIMEOUT_US: u64 = 5_000_000;
+        if Self::pre_fix(s) {
+            s.consumer_heartbeat_interval_us.min(MAX_POLL_TIMEOUT_US)
+        } else {
+            s.auto_commit_interval_us
+        }
+    }
+
     /// model.md §8.2 / §8.3: the background timer commits the position, or the stored offset.
+    /// The pre-fix Java client's timer is due from the deadline on and commits at its network
+    /// thread's next wake-up, then counts its interval from there
+    /// (`CommitRequestManager.maybeAutoCommitAsync` → `resetAutoCommitTimer`).
     pub(crate) fn background_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         cx.schedule(
-            cx.now_us + cx.s.auto_commit_interval_us,
+            cx.now_us + Self::background_check_interval_us(cx.s),
             Self::background_phase(cx.s),
             self.id,
             Event::BackgroundAutoCommit { member: self.id },
@@ -754,6 +778,23 @@ impl Member {
         if self.life != Life::Running || !self.in_group {
             return;
         }
+        if Self::pre_fix(cx.s) {
+            self.pre_fix_auto_commit(cx, world);
+            return;
+        }
+        self.send_background_commit(cx, world);
+    }
+
+    /// The pre-fix client's network thread woke (a heartbeat, the 5 s bound, or the
+    /// application's `poll()`): the timer commits if due.
+    fn pre_fix_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        if self.strategy == Strategy::AutoCommitBackground && cx.now_us >= self.auto_commit_deadline_us {
+            self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
+            self.send_background_commit(cx, world);
+        }
+    }
+
+    fn send_background_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         // The background timer sends nothing for a partition whose offset is unchanged.
         let changed: Vec<_> = self
             .client_commit_offsets(cx.s, world)
@@ -849,6 +890,11 @@ impl Member {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
             self.send_commit(cx, world, CommitKind::AutoInPoll, positions);
+        }
+        if Self::pre_fix(s) && self.in_group {
+            // The poll's event wakes the network thread, which checks the timer before this
+            // poll hands out its records (model.md §8.4).
+            self.pre_fix_auto_commit(cx, world);
         }
         self.last_poll_us = cx.now_us;
         if !self.poll_check_pending {
