@@ -3,14 +3,14 @@
 //! recorded in one pass over the engine's outputs (by the crate's recorder), then read at any crash
 //! instant without re-running ([`Run::state_at`]).
 
-use crate::engine::world::reset_offset;
+use crate::engine::world::{restart_follows_log_end, restart_offset};
 use crate::engine::Sink;
 use crate::keys::millis_value;
 use crate::output::{MemberId, Output, PartitionId};
 #[cfg(feature = "group")]
 use crate::report::{GroupRecorder, GroupReport, GroupSummary};
 use crate::runs::RunCounts;
-use crate::scenario::{millis_f64, OffsetReset, Scenario, US_PER_MS};
+use crate::scenario::{millis_f64, Scenario, US_PER_MS};
 use serde::Serialize;
 
 /// One step of a step function: from the event instant `at_us` on, the value is `value`.
@@ -357,7 +357,7 @@ impl Run {
         let p = &self.partitions[partition];
         let position = value_at(&p.position, crash_at_us).flatten();
         let committed = value_at(&p.committed, crash_at_us).flatten();
-        let restart_at = committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
+        let restart_at = restart_offset(&self.scenario, committed, crash_at_us);
         let (lost, duplicated) = match p.profile.partition_point(|s| s.at_us < crash_at_us) {
             0 => (0, 0),
             i => {
@@ -376,14 +376,14 @@ impl Run {
         }
     }
 
-    /// model.md §8.9: with no committed offset and `latest`, a restart at T skips to the log
-    /// end at T: each record produced after the profile step at `step_at_us` adds one lost.
+    /// model.md §8.9: with no committed offset (or one below the log start) and `latest`, a
+    /// restart at T skips to the log end at T: each record produced after the profile step
+    /// at `step_at_us` adds one lost.
     fn lost_growth(&self, committed: Option<u64>, step_at_us: u64, crash_at_us: u64) -> u64 {
-        match (committed, self.scenario.auto_offset_reset) {
-            (None, OffsetReset::Latest) => {
-                self.scenario.log_end_at(crash_at_us) - self.scenario.log_end_at(step_at_us)
-            }
-            _ => 0,
+        if restart_follows_log_end(&self.scenario, committed) {
+            self.scenario.log_end_at(crash_at_us) - self.scenario.log_end_at(step_at_us)
+        } else {
+            0
         }
     }
 
@@ -397,7 +397,7 @@ impl Run {
     /// O(marks): meant for page-sized runs, not for the million-record benchmark.
     pub fn offsets_at(&self, crash_at_us: u64) -> CrashOffsets {
         let state = self.state_at(crash_at_us);
-        let restart_at = state.committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
+        let restart_at = restart_offset(&self.scenario, state.committed, crash_at_us);
         let mut runs = std::collections::BTreeMap::<u64, u64>::new();
         for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
             if let (0, MarkKind::RecordDurable { offset }) = (mark.partition, mark.kind) {
@@ -683,7 +683,7 @@ impl<'a> Recorder<'a> {
                 p.committed = offset;
                 // A share group's start offset: §11 counts instead (Output::ShareCounts).
                 if !self.share {
-                    p.move_restart(offset.unwrap_or_else(|| reset_offset(self.scenario, at_us)));
+                    p.move_restart(restart_offset(self.scenario, offset, at_us));
                 }
             }
             Output::ShareCounts { partition, duplicated, lost } => {
@@ -753,10 +753,10 @@ impl<'a> Recorder<'a> {
     /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
     pub(crate) fn end_of_instant(&mut self, at_us: u64) {
         for p in &mut self.partitions {
-            // With no committed offset and `latest`, the restart offset follows the log end.
-            let follows_log = p.committed.is_none() && self.scenario.auto_offset_reset == OffsetReset::Latest;
+            // With no usable committed offset and `latest`, the restart offset follows the log end.
+            let follows_log = restart_follows_log_end(self.scenario, p.committed);
             if follows_log {
-                p.move_restart(reset_offset(self.scenario, at_us));
+                p.move_restart(restart_offset(self.scenario, p.committed, at_us));
             }
             push_step(&mut p.lines.position, at_us, p.position);
             push_step(&mut p.lines.durable_frontier, at_us, p.durable);

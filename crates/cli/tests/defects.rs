@@ -1,0 +1,33 @@
+//! Regression tests for the defects fuzzing found (issue 28, D0–D6), through the binary:
+//! exit 0 with a result, or exit 2 with a refusal naming the key — never a panic.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+/// `offset-window <command> -` on `scenario`: exit code, stdout, stderr.
+fn offset_window(command: &str, scenario: &str) -> (Option<i32>, String, String) {
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args([command, "-"])
+        .write_stdin(scenario)
+        .output()
+        .unwrap();
+    let text = |b: Vec<u8>| String::from_utf8(b).unwrap();
+    (out.status.code(), text(out.stdout), text(out.stderr))
+}
+
+/// The result of `run` on `scenario`, which must succeed.
+fn run(scenario: &str) -> Value {
+    let (code, stdout, stderr) = offset_window("run", scenario);
+    assert_eq!(code, Some(0), "{scenario}: {stderr}");
+    serde_json::from_str(&stdout).unwrap()
+}
+
+#[test]
+fn d0_an_off_by_one_commit_below_the_log_start_runs_and_compares() {
+    let d0 = r#"{"record_processing_ms":1,"log_start_offset":1,"partitions":2,"strategy":"commit_sync_batch","commit_value":"record_offset","group_events":[{"at_ms":1000,"kind":"shutdown","member":1,"restart_after_ms":0}]}"#;
+    let result = run(d0);
+    assert_eq!(result.pointer("/group/partitions/1/lost"), Some(&Value::from(99_999)));
+    let (code, _, stderr) = offset_window("compare", d0);
+    assert_eq!(code, Some(0), "{stderr}");
+}
