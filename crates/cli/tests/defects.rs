@@ -31,3 +31,24 @@ fn d0_an_off_by_one_commit_below_the_log_start_runs_and_compares() {
     let (code, _, stderr) = offset_window("compare", d0);
     assert_eq!(code, Some(0), "{stderr}");
 }
+
+#[test]
+fn d1_negative_zero_is_zero_in_group_events() {
+    let result =
+        run(r#"{"members":2,"group_events":[{"at_ms":-0,"member":2,"kind":"crash","restart_after_ms":-0}]}"#);
+    assert_eq!(result.pointer("/scenario/group_events/0/at_ms"), Some(&Value::from(0)));
+    assert_eq!(result.pointer("/scenario/group_events/0/restart_after_ms"), Some(&Value::from(0)));
+}
+
+#[test]
+fn d2_a_long_field_name_in_a_group_event_is_echoed_cut_short() {
+    let long = "x".repeat(20_000_000);
+    let scenario =
+        format!(r#"{{"members":2,"group_events":[{{"at_ms":1,"member":2,"kind":"crash","{long}":1}}]}}"#);
+    let (code, stdout, stderr) = offset_window("run", &scenario);
+    assert_eq!(code, Some(2));
+    assert!(stdout.is_empty());
+    assert!(stderr.len() < 500, "{} bytes of error", stderr.len());
+    assert!(stderr.starts_with("offset-window: group_events[0].xxx"), "{stderr}");
+    assert!(stderr.contains("… (20000000 characters): unknown field for a crash event"), "{stderr}");
+}

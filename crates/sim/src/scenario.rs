@@ -193,7 +193,7 @@ impl ScriptStep {
                 .filter(|n| (1..=1_000_000).contains(n))
                 .map(ScriptStep::Process)
                 .ok_or_else(|| format!("`process N` takes N from 1 to 1000000 (got `{}`)", crate::keys::shorten(n))),
-            ["sleep", ms] => parse_millis(ms)
+            ["sleep", ms] => parse_millis(crate::keys::without_negative_zero(ms))
                 .ok()
                 .filter(|us| *us <= 86_400_000 * US_PER_MS)
                 .map(ScriptStep::Sleep)

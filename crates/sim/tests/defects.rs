@@ -1,24 +1,37 @@
 //! Regression tests for the defects fuzzing found (issue 28, D0–D6): each scenario runs
 //! without a panic, or is refused with a message naming the key and what is allowed.
 
-#![cfg(feature = "group")]
+use offset_window_sim::producer::ProducerScenario;
+use offset_window_sim::Input;
+#[cfg(feature = "group")]
+use offset_window_sim::{simulate, Run, Scenario};
 
-use offset_window_sim::{simulate, Input, MarkKind, Run, Scenario};
-
+#[cfg(feature = "group")]
 fn run(json: &str) -> Run {
     simulate(&Scenario::from_json(json).unwrap_or_else(|e| panic!("{e}"))).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// The refusal of `json` as `key: message`.
+fn refusal(json: &str) -> String {
+    match Input::from_json(json) {
+        Ok(_) => panic!("{json} was accepted"),
+        Err(e) => e.to_string(),
+    }
 }
 
 /// D0: an off-by-one commit (`commit_value: record_offset`) of a partition nothing was read
 /// from commits log start − 1; the restarted member started from it and handed out a record
 /// below the log start (a panic in the run counts). Now a committed offset below the log
 /// start resolves `auto.offset.reset` (model.md §1): `latest` skips to the log end.
+#[cfg(feature = "group")]
 #[test]
 fn d0_a_committed_offset_below_the_log_start_resolves_auto_offset_reset() {
     const D0: &str = r#"{"record_processing_ms":1,"log_start_offset":1,"partitions":2,"strategy":"commit_sync_batch","commit_value":"record_offset","group_events":[{"at_ms":1000,"kind":"shutdown","member":1,"restart_after_ms":0}]}"#;
     let run = run(D0);
     assert!(
-        run.marks.iter().all(|m| !matches!(m.kind, MarkKind::RecordDurable { offset } if offset < 1)),
+        run.marks
+            .iter()
+            .all(|m| !matches!(m.kind, offset_window_sim::MarkKind::RecordDurable { offset } if offset < 1)),
         "no record below the log start is handed out"
     );
     let g = run.group.as_ref().unwrap();
@@ -38,4 +51,81 @@ fn d0_a_committed_offset_below_the_log_start_resolves_auto_offset_reset() {
     // Every protocol and assignor runs it too (`compare`).
     let input = Input::from_json(D0).unwrap();
     offset_window_sim::compare::compare_group(&input.scenario).unwrap();
+}
+
+/// D1: `-0` is 0 in every ms field of `group_events`, as in every other ms key (a script's
+/// `sleep -0`, a producer fault's `at_ms`, the top-level keys).
+#[cfg(feature = "group")]
+#[test]
+fn d1_negative_zero_is_zero_in_every_ms_field() {
+    let event = |fields: &str| {
+        let json = format!(r#"{{"members": 2, "group_events": [{{{fields}}}]}}"#);
+        Scenario::from_json(&json).unwrap_or_else(|e| panic!("{json}: {e}")).group_events[0]
+    };
+    let crash = event(r#""at_ms": -0, "member": 2, "kind": "crash", "restart_after_ms": -0.0"#);
+    assert_eq!((crash.at_us, crash.restart_after_us), (0, Some(0)));
+    let hang = event(r#""at_ms": -0e3, "member": 2, "kind": "hang", "duration_ms": -0"#);
+    assert_eq!((hang.at_us, hang.duration_us), (0, 1), "a hang lasts at least 1 µs, as for 0");
+    let deploy = event(r#""at_ms": 1, "kind": "deploy", "deploy_step_ms": -0, "restart_after_ms": -0"#);
+    assert_eq!((deploy.deploy_step_us, deploy.restart_after_us), (0, Some(0)));
+    run(r#"{"members":2,"group_events":[{"at_ms":-0,"member":2,"kind":"crash"}]}"#);
+    // Still refused: a negative value and a fourth decimal, naming the field.
+    let bad = refusal(r#"{"members": 2, "group_events": [{"at_ms": -1, "member": 2, "kind": "crash"}]}"#);
+    assert!(
+        bad.starts_with("group_events[0].at_ms: must be a number of milliseconds from 0 to 86400000"),
+        "{bad}"
+    );
+    let bad = refusal(r#"{"members": 2, "group_events": [{"at_ms": 1.0001, "member": 2, "kind": "crash"}]}"#);
+    assert!(bad.starts_with("group_events[0].at_ms: `1.0001` has more than 3 decimals"), "{bad}");
+}
+
+#[test]
+fn d1_negative_zero_is_zero_in_the_other_ms_keys() {
+    let input =
+        Input::from_json(r#"{"script": ["poll", "sleep -0", "poll"], "commit_latency_ms": -0}"#).unwrap();
+    assert_eq!(input.scenario.script.unwrap()[1], offset_window_sim::scenario::ScriptStep::Sleep(0));
+    let producer = ProducerScenario::from_json(r#"{"faults": [{"kind": "leader_failover", "at_ms": -0}]}"#);
+    assert_eq!(producer.unwrap().faults[0].at_us, Some(0));
+    // A crash instant of -0 is 0, outside (0, horizon]: refused as 0 is.
+    assert!(refusal(r#"{"crash_at_ms": -0}"#)
+        .starts_with("crash_at_ms: must be a number of milliseconds from 0.001"));
+}
+
+/// D2: every name and value an error message echoes is cut short: a 2 MB field name inside
+/// a group event gave 2 MB of message.
+#[test]
+fn d2_every_echoed_name_and_value_is_cut_short() {
+    let long = "x".repeat(2_000_000);
+    let mut cases = vec![
+        format!(r#"{{"{long}": 1}}"#),
+        format!(r#"{{"strategy": "{long}"}}"#),
+        format!(r#"{{"record_processing_ms_by_offset": {{"{long}": 5}}}}"#),
+        format!(r#"{{"script": ["{long}"]}}"#),
+        format!(r#"{{"script": ["sleep {long}"]}}"#),
+        format!(r#"{{"record_failures": ["{long}"]}}"#),
+    ];
+    if cfg!(feature = "group") {
+        cases.extend([
+            format!(r#"{{"members": 2, "group_events": [{{"at_ms": 1, "member": 2, "kind": "crash", "{long}": 1}}]}}"#),
+            format!(r#"{{"members": 2, "group_events": [{{"at_ms": 1, "member": 2, "kind": "{long}"}}]}}"#),
+            format!(r#"{{"members": 2, "group_events": [{{"at_ms": "{long}", "member": 2, "kind": "crash"}}]}}"#),
+            format!(r#"{{"members": 2, "group_events": [{{"at_ms": 1, "member": "{long}", "kind": "crash"}}]}}"#),
+            format!(r#"{{"members": 2, "group_events": ["{long}"]}}"#),
+        ]);
+    }
+    for json in &cases {
+        let message = refusal(json);
+        assert!(!message.contains(&"x".repeat(61)), "{} bytes: {}", message.len(), &message[..200]);
+        assert!(message.contains("… (200000"), "{message}");
+    }
+    for json in [
+        format!(r#"{{"faults": [{{"kind": "ack_lost", "batch": 1, "{long}": 1}}]}}"#),
+        format!(r#"{{"faults": [{{"kind": "{long}"}}]}}"#),
+        format!(r#"{{"faults": ["{long}"]}}"#),
+        format!(r#"{{"{long}": 1}}"#),
+    ] {
+        let message = ProducerScenario::from_json(&json).unwrap_err().to_string();
+        assert!(!message.contains(&"x".repeat(61)), "{} bytes: {}", message.len(), &message[..200]);
+        assert!(message.contains("… (200000"), "{message}");
+    }
 }
