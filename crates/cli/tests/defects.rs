@@ -52,3 +52,17 @@ fn d2_a_long_field_name_in_a_group_event_is_echoed_cut_short() {
     assert!(stderr.starts_with("offset-window: group_events[0].xxx"), "{stderr}");
     assert!(stderr.contains("… (20000000 characters): unknown field for a crash event"), "{stderr}");
 }
+
+#[test]
+fn d4_an_offset_with_a_leading_zero_is_refused_naming_the_key() {
+    for scenario in [
+        r#"{"record_processing_ms_by_offset":{"1":5,"01":7000}}"#,
+        r#"{"record_processing_ms_by_offset":{"+1":5}}"#,
+    ] {
+        let (code, stdout, stderr) = offset_window("run", scenario);
+        assert_eq!(code, Some(2), "{scenario}");
+        assert!(stdout.is_empty());
+        assert!(stderr.contains("record_processing_ms_by_offset."), "{stderr}");
+        assert!(stderr.contains("in plain decimal digits"), "{stderr}");
+    }
+}

@@ -635,7 +635,7 @@ named_enum! {
 pub struct ByOffset(pub std::collections::BTreeMap<u64, u64>);
 
 /// Words for the allowed values of `record_processing_ms_by_offset`.
-const BY_OFFSET_RANGE: &str = "an object from offset (0–1000000000000) to milliseconds (0.001–600000, at most 3 decimals), at most 1000 entries";
+const BY_OFFSET_RANGE: &str = "an object from offset (0–1000000000000, plain decimal digits) to milliseconds (0.001–600000, at most 3 decimals), at most 1000 entries";
 
 impl KeyValue for ByOffset {
     fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
@@ -650,11 +650,18 @@ impl KeyValue for ByOffset {
             let at = |message: String| {
                 ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
             };
+            // An offset is its plain decimal text, so that no two keys name one offset
+            // (`"1"` and `"01"`): no sign, no leading zero, no spaces.
             let offset: u64 = offset
                 .parse()
                 .ok()
-                .filter(|o| *o <= MAX_OFFSET)
-                .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
+                .filter(|o: &u64| *o <= MAX_OFFSET && o.to_string() == *offset)
+                .ok_or_else(|| {
+                    at(format!(
+                        "must name an offset from 0 to {MAX_OFFSET} in plain decimal digits, with no sign or \
+                         leading zero (\"7\", not \"07\" or \"+7\")"
+                    ))
+                })?;
             let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
             by_offset.insert(offset, us);
         }

@@ -129,3 +129,29 @@ fn d2_every_echoed_name_and_value_is_cut_short() {
         assert!(message.contains("… (200000"), "{message}");
     }
 }
+
+/// D4: offsets of `record_processing_ms_by_offset` are their plain decimal text; `"01"`
+/// and `"+1"` were read as 1, and `{"1": 5, "01": 7000}` silently kept one of the two.
+#[test]
+fn d4_offsets_by_offset_are_plain_decimal_text() {
+    for key in ["01", "+1", "-0", " 1", "1 ", "1.0", "1e0", "00", ""] {
+        let json = format!(r#"{{"record_processing_ms_by_offset": {{"{key}": 5}}}}"#);
+        let message = refusal(&json);
+        assert!(
+            message
+                .starts_with(&format!("record_processing_ms_by_offset.{key}: must name an offset from 0 to")),
+            "{json}: {message}"
+        );
+        assert!(message.contains("plain decimal digits"), "{message}");
+    }
+    assert!(refusal(r#"{"record_processing_ms_by_offset": {"1": 5, "01": 7000}}"#)
+        .starts_with("record_processing_ms_by_offset.01: "));
+    let s =
+        Input::from_json(r#"{"record_processing_ms_by_offset": {"0": 5, "10": 7000, "1000000000000": 1}}"#)
+            .unwrap()
+            .scenario;
+    let offsets: Vec<u64> = s.record_processing_by_offset_us.0.keys().copied().collect();
+    assert_eq!(offsets, [0, 10, 1_000_000_000_000]);
+    assert!(refusal(r#"{"record_processing_ms_by_offset": {"1000000000001": 5}}"#)
+        .contains("must name an offset"));
+}
