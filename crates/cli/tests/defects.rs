@@ -66,3 +66,11 @@ fn d4_an_offset_with_a_leading_zero_is_refused_naming_the_key() {
         assert!(stderr.contains("in plain decimal digits"), "{stderr}");
     }
 }
+
+#[test]
+fn d6_a_partition_stopped_twice_counts_once() {
+    let result = run(
+        r#"{"members":2,"partitions":1,"record_failures":[3],"on_error":"stop","horizon_ms":120000,"group_events":[{"at_ms":5000,"member":1,"kind":"crash"}]}"#,
+    );
+    assert_eq!(result.pointer("/records/stopped_partitions"), Some(&Value::from(1)));
+}

@@ -203,7 +203,8 @@ pub struct RecordOutcomes {
     pub skipped: u64,
     /// Records sent to a dead-letter topic.
     pub dead_lettered: u64,
-    /// Partitions stopped by `on_error: stop`.
+    /// Partitions stopped by `on_error: stop` at least once (a partition stopped again by
+    /// its next owner counts once).
     pub stopped_partitions: u64,
 }
 
@@ -583,6 +584,8 @@ struct PartitionRecorder {
     durable: u64,
     lost: u64,
     duplicated: u64,
+    /// Stopped by `on_error: stop` within the horizon, at least once.
+    stopped: bool,
     lines: PartitionRun,
 }
 
@@ -643,6 +646,7 @@ impl<'a> Recorder<'a> {
                     durable: start,
                     lost: 0,
                     duplicated: 0,
+                    stopped: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
                         position: Vec::with_capacity(polls),
@@ -711,7 +715,9 @@ impl<'a> Recorder<'a> {
                         self.records.dead_lettered += 1
                     }
                     MarkKind::PartitionStopped { .. } if at_us <= horizon => {
-                        self.records.stopped_partitions += 1
+                        let p = &mut self.partitions[partition as usize];
+                        self.records.stopped_partitions += u64::from(!p.stopped);
+                        p.stopped = true;
                     }
                     _ => {}
                 }

@@ -155,3 +155,20 @@ fn d4_offsets_by_offset_are_plain_decimal_text() {
     assert!(refusal(r#"{"record_processing_ms_by_offset": {"1000000000001": 5}}"#)
         .contains("must name an offset"));
 }
+
+/// D6: `stopped_partitions` counted stop events: one partition stopped by consumer-1 and,
+/// after its crash, again by consumer-2, counted 2. It counts partitions (model.md §12.3).
+#[cfg(feature = "group")]
+#[test]
+fn d6_stopped_partitions_counts_partitions_not_stops() {
+    let run = run(
+        r#"{"members":2,"partitions":1,"record_failures":[3],"on_error":"stop","horizon_ms":120000,"group_events":[{"at_ms":5000,"member":1,"kind":"crash"}]}"#,
+    );
+    let stops =
+        run.marks.iter().filter(|m| matches!(m.kind, offset_window_sim::MarkKind::PartitionStopped { .. }));
+    assert_eq!(stops.count(), 2, "stopped by consumer-1, then by consumer-2");
+    assert_eq!(run.records.stopped_partitions, 1);
+    // Two partitions, each stopped once: 2.
+    let run = self::run(r#"{"members":2,"partitions":2,"record_failures":[3],"on_error":"stop"}"#);
+    assert_eq!(run.records.stopped_partitions, 2);
+}
