@@ -74,3 +74,25 @@ fn d6_a_partition_stopped_twice_counts_once() {
     );
     assert_eq!(result.pointer("/records/stopped_partitions"), Some(&Value::from(1)));
 }
+
+#[test]
+fn d3_blocked_on_commits_is_a_fraction_in_a_group() {
+    let four = r#"{"members":4,"partitions":4,"strategy":"commit_sync_record","commit_latency_ms":50,"record_processing_ms":1,"horizon_ms":10000}"#;
+    let result = run(four);
+    let mean = result["blocked_on_commits"].as_f64().unwrap();
+    assert!((0.97..=1.0).contains(&mean), "{mean}");
+    let members = result.pointer("/group/members").unwrap().as_array().unwrap();
+    assert_eq!(members.len(), 4);
+    for m in members {
+        let b = m["blocked_on_commits"].as_f64().unwrap();
+        assert!((0.0..=1.0).contains(&b), "{b}");
+    }
+    let out = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["run", "-", "--format", "table"])
+        .write_stdin(four)
+        .output()
+        .unwrap();
+    let table = String::from_utf8(out.stdout).unwrap();
+    assert!(table.contains("blocked on commits: 98.0 % on average (consumer-1 98.0 %"), "{table}");
+}

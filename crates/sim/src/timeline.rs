@@ -309,7 +309,8 @@ pub struct Run {
     pub partitions: Vec<PartitionRun>,
     /// Polls, commits and record completions, in time order.
     pub marks: Vec<Mark>,
-    /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs.
+    /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs,
+    /// summed over the members (a group's report has each member's own).
     pub blocked_on_commits_us: u64,
     /// `poll()` calls within [0, horizon].
     pub polls: u64,
@@ -449,9 +450,12 @@ impl Run {
         worst
     }
 
-    /// Fraction (0..1) of the horizon the loop spent blocked on commits.
+    /// Fraction (0..1) of the horizon the loop spent blocked on commits; in a group, the
+    /// mean over its members (`members` and those that join) of each member's fraction
+    /// (model.md §5).
     pub fn blocked_on_commits(&self) -> f64 {
-        self.blocked_on_commits_us as f64 / self.scenario.horizon_us as f64
+        let members = u64::from(self.scenario.member_count().max(1));
+        self.blocked_on_commits_us as f64 / (self.scenario.horizon_us * members) as f64
     }
 
     /// Commits landed per second of horizon.
@@ -521,7 +525,8 @@ pub struct Summary {
     /// The worst crash instants over the horizon (one consumer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub worst: Option<WorstSummary>,
-    /// Fraction 0..1 of the horizon the loop spent blocked on commits.
+    /// Fraction 0..1 of the horizon the loop spent blocked on commits (a group: the mean
+    /// over its members; `group.members` has each one's).
     pub blocked_on_commits: f64,
     /// Commits landed per second of horizon.
     pub commits_per_s: f64,
@@ -723,8 +728,15 @@ impl<'a> Recorder<'a> {
                 }
                 self.marks.push(Mark { at_us, member, partition, kind });
             }
-            Output::Unblocked { since_us, until_us, .. } => {
-                self.blocked_on_commits_us += until_us.min(horizon) - since_us.min(horizon);
+            Output::Unblocked { member, since_us, until_us } => {
+                let blocked_us = until_us.min(horizon) - since_us.min(horizon);
+                self.blocked_on_commits_us += blocked_us;
+                #[cfg(feature = "group")]
+                if let Some(group) = &mut self.group {
+                    group.blocked(member, blocked_us);
+                }
+                #[cfg(not(feature = "group"))]
+                let _ = member; // only a group's report counts per member
             }
             Output::ScriptStepEnded { step, position } => {
                 self.script_steps.push((step as usize, at_us, position))

@@ -172,3 +172,32 @@ fn d6_stopped_partitions_counts_partitions_not_stops() {
     let run = self::run(r#"{"members":2,"partitions":2,"record_failures":[3],"on_error":"stop"}"#);
     assert_eq!(run.records.stopped_partitions, 2);
 }
+
+/// D3: `blocked_on_commits` (a fraction) summed the members: 3.92 for four members each
+/// blocked 98 % of the time. It is the group's mean; each member has its own.
+#[cfg(feature = "group")]
+#[test]
+fn d3_blocked_on_commits_is_the_mean_over_members() {
+    let four = r#"{"members":4,"partitions":4,"strategy":"commit_sync_record","commit_latency_ms":50,"record_processing_ms":1,"horizon_ms":10000}"#;
+    let run = run(four);
+    let summary = run.summary_at(run.scenario.horizon_us);
+    let group = summary.group.as_ref().unwrap();
+    let each: Vec<f64> = group.members.iter().map(|m| m.blocked_on_commits).collect();
+    assert_eq!(each.len(), 4);
+    assert!(each.iter().all(|&b| (0.97..=1.0).contains(&b)), "{each:?}");
+    let mean = each.iter().sum::<f64>() / 4.0;
+    assert!((summary.blocked_on_commits - mean).abs() < 1e-12, "{} vs {mean}", summary.blocked_on_commits);
+    assert_eq!(summary.blocked_on_commits, run.blocked_on_commits());
+    let report = run.group.as_ref().unwrap();
+    let sum: u64 = report.members.iter().map(|m| m.blocked_on_commits_us).sum();
+    assert_eq!(sum, run.blocked_on_commits_us, "the members' times add up to the run's");
+    // One member of two blocks, the other never polls a record (one partition): the mean halves it.
+    let run = self::run(
+        r#"{"members":2,"partitions":1,"strategy":"commit_sync_record","commit_latency_ms":50,"horizon_ms":10000}"#,
+    );
+    let members = &run.group.as_ref().unwrap().members;
+    assert_eq!(members[1].blocked_on_commits_us, 0);
+    let first = members[0].blocked_on_commits_us as f64 / run.scenario.horizon_us as f64;
+    assert!(first > 0.0);
+    assert!((run.blocked_on_commits() - first / 2.0).abs() < 1e-12);
+}
