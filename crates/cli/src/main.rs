@@ -153,7 +153,7 @@ fn read_input(file: &str) -> Result<String, String> {
 
 fn table(summary: &Summary) -> String {
     let mut text = if let Some(group) = &summary.group {
-        group_table(group)
+        group_table(group, summary.blocked_on_commits)
     } else if let Some(share) = &summary.share {
         share_table(summary, share)
     } else {
@@ -217,8 +217,9 @@ fn share_table(summary: &Summary, share: &ShareSummary) -> String {
     rows.iter().map(|(k, v)| format!("{k:<30} {v}\n")).collect()
 }
 
-/// A consumer group's result for people: totals, each partition, each handover.
-fn group_table(g: &GroupSummary) -> String {
+/// A consumer group's result for people: totals, time blocked on commits (the mean over
+/// the members, and each member's), each partition, each handover.
+fn group_table(g: &GroupSummary, blocked_on_commits: f64) -> String {
     let mut text = format!("lost {}   duplicated {}   rebalances {}\n", g.lost, g.duplicated, g.rebalances);
     if let Some(first) = &g.first_event {
         let at = |v: Option<f64>| v.map_or(String::new(), |ms| format!(" (event at {ms} ms)"));
@@ -228,6 +229,18 @@ fn group_table(g: &GroupSummary) -> String {
             at(first.worst_lost_at_ms),
             first.worst_duplicated,
             at(first.worst_duplicated_at_ms)
+        );
+    }
+    if g.members.iter().any(|m| m.blocked_on_commits > 0.0) {
+        let members: Vec<String> = g
+            .members
+            .iter()
+            .map(|m| format!("consumer-{} {:.1} %", m.member, m.blocked_on_commits * 100.0))
+            .collect();
+        text += &format!(
+            "blocked on commits: {:.1} % on average ({})\n",
+            blocked_on_commits * 100.0,
+            members.join(", ")
         );
     }
     text += "\npartition   lost  duplicated  stalled (ms)\n";

@@ -2,7 +2,7 @@
 //! a list of objects such as `{"at_ms": 8200, "member": 2, "kind": "crash"}`.
 
 use crate::keys::{
-    format_millis, millis_value, named_enum, parse_millis, shown, KeySpec, KeyValue, ScenarioError,
+    format_millis, millis_value, named_enum, shorten, shown, KeyKind, KeySpec, KeyValue, ScenarioError,
 };
 use serde_json::{Map, Value};
 
@@ -120,23 +120,17 @@ impl GroupEvent {
                     format!("must be one of {} (got {got})", names.join(", ")),
                 )
             })?;
+        // Read as every other ms key is (`-0` is 0; a fourth decimal says so).
         let millis = |field: &str, v: &Value| -> Result<u64, ScenarioError> {
-            let key = format!("{here}.{field}");
-            let text = v.as_number().map(|n| n.to_string()).unwrap_or_default();
-            parse_millis(&text).ok().filter(|&us| us <= 86_400_000_000).ok_or_else(|| {
-                ScenarioError::at(
-                    &key,
-                    format!(
-                        "must be a number of milliseconds from 0 to 86400000 (at most 3 decimals) (got {})",
-                        shown(v)
-                    ),
-                )
-            })
+            let spec =
+                KeySpec { name: "", kind: KeyKind::Millis { min_us: 0, max_us: 86_400_000_000 }, unit: "ms" };
+            u64::read(&spec, v).map_err(|e| ScenarioError::at(&format!("{here}.{field}"), e.message))
         };
         let mut event = GroupEvent::new(0, 0, kind);
         let mut at = None;
         for (field, v) in map {
-            let key = format!("{here}.{field}");
+            // A field name is input: echoed cut short.
+            let key = format!("{here}.{}", shorten(field));
             match field.as_str() {
                 "kind" => {}
                 "at_ms" => at = Some(millis(field, v)?),

@@ -191,12 +191,19 @@ pub trait KeyValue: Sized {
 
 /// A JSON number's decimal text with a negative zero's sign dropped (`-0` and `-0.0` are 0).
 fn number_text(n: &Number) -> String {
-    let text = n.to_string();
-    match text.strip_prefix('-') {
-        Some(rest) if rest.bytes().all(|b| matches!(b, b'0' | b'.' | b'e' | b'E' | b'+' | b'-')) => {
-            rest.to_string()
-        }
-        _ => text,
+    without_negative_zero(&n.to_string()).to_string()
+}
+
+/// A number's decimal text with a negative zero's sign dropped: `-0`, `-0.0` and `-0e5` read
+/// as 0 wherever a count or milliseconds are read (JSON numbers, a script's `sleep -0`).
+pub fn without_negative_zero(text: &str) -> &str {
+    let Some(rest) = text.strip_prefix('-') else { return text };
+    // Zero whatever the exponent: a mantissa of zeros (and a point).
+    let mantissa = rest.split(['e', 'E']).next().unwrap_or_default();
+    if mantissa.starts_with('0') && mantissa.bytes().all(|b| matches!(b, b'0' | b'.')) {
+        rest
+    } else {
+        text
     }
 }
 
@@ -602,6 +609,10 @@ mod tests {
         assert_eq!(u64::read(&spec, &minus_zero), Ok(0));
         let ms = KeySpec { name: "t", kind: KeyKind::Millis { min_us: 0, max_us: 5 }, unit: "" };
         assert_eq!(u64::read(&ms, &serde_json::from_str("-0.0").unwrap()), Ok(0));
+        assert_eq!(u64::read(&ms, &serde_json::from_str("-0e3").unwrap()), Ok(0));
+        assert_eq!(u64::read(&ms, &serde_json::from_str("-0.00E+12").unwrap()), Ok(0));
+        assert_eq!(without_negative_zero("-0.5"), "-0.5");
+        assert_eq!(without_negative_zero("-10"), "-10");
         assert!(u64::read(&ms, &serde_json::from_str("-1").unwrap())
             .unwrap_err()
             .message

@@ -75,7 +75,7 @@ pub use timeline::{
     Step, Summary, Worst,
 };
 
-use engine::world::reset_offset;
+use engine::world::restart_offset;
 use engine::{Engine, Sink};
 use output::Output;
 use std::collections::BTreeMap;
@@ -114,14 +114,14 @@ pub fn crash_state_brute_force(scenario: &Scenario, crash_at_us: u64) -> Result<
     let mut engine = Engine::new(scenario, &mut count);
     while engine.advance(crash_at_us, &mut count)?.is_some() {}
     let BruteForce { position, committed, runs } = count;
-    // Offsets below the log start count as run once; the rest as often as they ran.
+    // Offsets below the log start count as run once; the rest as often as they ran. A
+    // restart never begins below the log start (model.md §8.9).
     let start = scenario.log_start_offset;
-    let c = committed.unwrap_or_else(|| reset_offset(scenario, crash_at_us));
+    let c = restart_offset(scenario, committed, crash_at_us);
     let run_below_c = runs.range(start..c).count() as u64;
-    let lost = c.saturating_sub(start) - run_below_c;
-    let duplicated = runs.range(..c).map(|(_, &k)| k - 1).sum::<u64>()
-        + runs.range(c..).map(|(_, &k)| k).sum::<u64>()
-        + start.saturating_sub(c);
+    let lost = c - start - run_below_c;
+    let duplicated =
+        runs.range(..c).map(|(_, &k)| k - 1).sum::<u64>() + runs.range(c..).map(|(_, &k)| k).sum::<u64>();
     let mut durable = start;
     while runs.contains_key(&durable) {
         durable += 1;

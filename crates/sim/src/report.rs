@@ -2,7 +2,7 @@
 //! handover of a partition with what it loses and repeats, how long each partition stalls,
 //! the rebalances, and the intervals each member spends down, hung or rebalancing.
 
-use crate::engine::world::reset_offset;
+use crate::engine::world::restart_offset;
 use crate::output::{MemberId, MemberStatus, PartitionId};
 use crate::runs::RunCounts;
 use crate::scenario::Scenario;
@@ -63,6 +63,8 @@ pub struct MemberTime {
     pub hung: Vec<Interval>,
     /// Between its join and its new assignment.
     pub rebalancing: Vec<Interval>,
+    /// Its loop's time waiting in `commitSync` / `commitTransaction` within the horizon, µs.
+    pub blocked_on_commits_us: u64,
 }
 
 /// The group's report over the horizon (model.md §10.7).
@@ -76,6 +78,8 @@ pub struct GroupReport {
     pub rebalances: u32,
     /// Per member, in member order.
     pub members: Vec<MemberTime>,
+    /// The horizon the report covers, µs.
+    pub horizon_us: u64,
 }
 
 impl GroupReport {
@@ -191,7 +195,7 @@ impl GroupRecorder {
     ) {
         let p = partition as usize;
         let books = &mut self.books[p];
-        let start = committed.unwrap_or_else(|| reset_offset(s, at_us));
+        let start = restart_offset(s, committed, at_us);
         let duplicated = books.owner_runs.iter().filter(|&&o| o >= start).count() as u64;
         let never_run = runs.range_counts(s.log_start_offset, start).never_run;
         let lost = never_run.saturating_sub(books.lost_counted);
@@ -257,6 +261,11 @@ impl GroupRecorder {
         }
     }
 
+    /// Member `member`'s loop waited `blocked_us` on a commit within the horizon.
+    pub(crate) fn blocked(&mut self, member: MemberId, blocked_us: u64) {
+        self.report.members[member as usize].blocked_on_commits_us += blocked_us;
+    }
+
     /// A rebalance's assignment arrived at `at_us`.
     pub(crate) fn rebalance(&mut self, at_us: u64, horizon_us: u64) {
         self.report.rebalances += u32::from(at_us <= horizon_us);
@@ -271,6 +280,7 @@ impl GroupRecorder {
         runs: &[&RunCounts],
     ) -> GroupReport {
         let horizon = s.horizon_us;
+        self.report.horizon_us = horizon;
         for p in 0..self.books.len() {
             if self.books[p].stopped {
                 self.handover(s, horizon, p as PartitionId, None, committed[p], runs[p]);
@@ -332,6 +342,9 @@ pub struct MemberSummary {
     pub hung: Vec<[f64; 2]>,
     /// Waiting in a rebalance.
     pub rebalancing: Vec<[f64; 2]>,
+    /// Fraction 0..1 of the horizon its loop spent blocked on commits (the result's
+    /// `blocked_on_commits` is the mean of these).
+    pub blocked_on_commits: f64,
 }
 
 /// One handover, ms; members as N of `consumer-N`.
@@ -399,6 +412,7 @@ impl GroupSummary {
                     down: pairs(&m.down),
                     hung: pairs(&m.hung),
                     rebalancing: pairs(&m.rebalancing),
+                    blocked_on_commits: m.blocked_on_commits_us as f64 / report.horizon_us as f64,
                 })
                 .collect(),
             handovers: report

@@ -193,7 +193,7 @@ impl ScriptStep {
                 .filter(|n| (1..=1_000_000).contains(n))
                 .map(ScriptStep::Process)
                 .ok_or_else(|| format!("`process N` takes N from 1 to 1000000 (got `{}`)", crate::keys::shorten(n))),
-            ["sleep", ms] => parse_millis(ms)
+            ["sleep", ms] => parse_millis(crate::keys::without_negative_zero(ms))
                 .ok()
                 .filter(|us| *us <= 86_400_000 * US_PER_MS)
                 .map(ScriptStep::Sleep)
@@ -640,7 +640,7 @@ named_enum! {
 pub struct ByOffset(pub std::collections::BTreeMap<u64, u64>);
 
 /// Words for the allowed values of `record_processing_ms_by_offset`.
-const BY_OFFSET_RANGE: &str = "an object from offset (0–1000000000000) to milliseconds (0.001–600000, at most 3 decimals), at most 1000 entries";
+const BY_OFFSET_RANGE: &str = "an object from offset (0–1000000000000, plain decimal digits) to milliseconds (0.001–600000, at most 3 decimals), at most 1000 entries";
 
 impl KeyValue for ByOffset {
     fn read(spec: &KeySpec, value: &Value) -> Result<Self, ScenarioError> {
@@ -655,11 +655,18 @@ impl KeyValue for ByOffset {
             let at = |message: String| {
                 ScenarioError::at(&format!("{}.{}", spec.name, crate::keys::shorten(offset)), message)
             };
+            // An offset is its plain decimal text, so that no two keys name one offset
+            // (`"1"` and `"01"`): no sign, no leading zero, no spaces.
             let offset: u64 = offset
                 .parse()
                 .ok()
-                .filter(|o| *o <= MAX_OFFSET)
-                .ok_or_else(|| at(format!("must name an offset from 0 to {MAX_OFFSET}")))?;
+                .filter(|o: &u64| *o <= MAX_OFFSET && o.to_string() == *offset)
+                .ok_or_else(|| {
+                    at(format!(
+                        "must name an offset from 0 to {MAX_OFFSET} in plain decimal digits, with no sign or \
+                         leading zero (\"7\", not \"07\" or \"+7\")"
+                    ))
+                })?;
             let us = u64::read(&duration, ms).map_err(|e| at(e.message))?;
             by_offset.insert(offset, us);
         }

@@ -3,14 +3,14 @@
 //! recorded in one pass over the engine's outputs (by the crate's recorder), then read at any crash
 //! instant without re-running ([`Run::state_at`]).
 
-use crate::engine::world::reset_offset;
+use crate::engine::world::{restart_follows_log_end, restart_offset};
 use crate::engine::Sink;
 use crate::keys::millis_value;
 use crate::output::{MemberId, Output, PartitionId};
 #[cfg(feature = "group")]
 use crate::report::{GroupRecorder, GroupReport, GroupSummary};
 use crate::runs::RunCounts;
-use crate::scenario::{millis_f64, OffsetReset, Scenario, US_PER_MS};
+use crate::scenario::{millis_f64, Scenario, US_PER_MS};
 use serde::Serialize;
 
 /// One step of a step function: from the event instant `at_us` on, the value is `value`.
@@ -203,7 +203,8 @@ pub struct RecordOutcomes {
     pub skipped: u64,
     /// Records sent to a dead-letter topic.
     pub dead_lettered: u64,
-    /// Partitions stopped by `on_error: stop`.
+    /// Partitions stopped by `on_error: stop` at least once (a partition stopped again by
+    /// its next owner counts once).
     pub stopped_partitions: u64,
 }
 
@@ -308,7 +309,8 @@ pub struct Run {
     pub partitions: Vec<PartitionRun>,
     /// Polls, commits and record completions, in time order.
     pub marks: Vec<Mark>,
-    /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs.
+    /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs,
+    /// summed over the members (a group's report has each member's own).
     pub blocked_on_commits_us: u64,
     /// `poll()` calls within [0, horizon].
     pub polls: u64,
@@ -357,7 +359,7 @@ impl Run {
         let p = &self.partitions[partition];
         let position = value_at(&p.position, crash_at_us).flatten();
         let committed = value_at(&p.committed, crash_at_us).flatten();
-        let restart_at = committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
+        let restart_at = restart_offset(&self.scenario, committed, crash_at_us);
         let (lost, duplicated) = match p.profile.partition_point(|s| s.at_us < crash_at_us) {
             0 => (0, 0),
             i => {
@@ -376,14 +378,14 @@ impl Run {
         }
     }
 
-    /// model.md §8.9: with no committed offset and `latest`, a restart at T skips to the log
-    /// end at T: each record produced after the profile step at `step_at_us` adds one lost.
+    /// model.md §8.9: with no committed offset (or one below the log start) and `latest`, a
+    /// restart at T skips to the log end at T: each record produced after the profile step
+    /// at `step_at_us` adds one lost.
     fn lost_growth(&self, committed: Option<u64>, step_at_us: u64, crash_at_us: u64) -> u64 {
-        match (committed, self.scenario.auto_offset_reset) {
-            (None, OffsetReset::Latest) => {
-                self.scenario.log_end_at(crash_at_us) - self.scenario.log_end_at(step_at_us)
-            }
-            _ => 0,
+        if restart_follows_log_end(&self.scenario, committed) {
+            self.scenario.log_end_at(crash_at_us) - self.scenario.log_end_at(step_at_us)
+        } else {
+            0
         }
     }
 
@@ -397,7 +399,7 @@ impl Run {
     /// O(marks): meant for page-sized runs, not for the million-record benchmark.
     pub fn offsets_at(&self, crash_at_us: u64) -> CrashOffsets {
         let state = self.state_at(crash_at_us);
-        let restart_at = state.committed.unwrap_or_else(|| reset_offset(&self.scenario, crash_at_us));
+        let restart_at = restart_offset(&self.scenario, state.committed, crash_at_us);
         let mut runs = std::collections::BTreeMap::<u64, u64>::new();
         for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
             if let (0, MarkKind::RecordDurable { offset }) = (mark.partition, mark.kind) {
@@ -448,9 +450,12 @@ impl Run {
         worst
     }
 
-    /// Fraction (0..1) of the horizon the loop spent blocked on commits.
+    /// Fraction (0..1) of the horizon the loop spent blocked on commits; in a group, the
+    /// mean over its members (`members` and those that join) of each member's fraction
+    /// (model.md §5).
     pub fn blocked_on_commits(&self) -> f64 {
-        self.blocked_on_commits_us as f64 / self.scenario.horizon_us as f64
+        let members = u64::from(self.scenario.member_count().max(1));
+        self.blocked_on_commits_us as f64 / (self.scenario.horizon_us * members) as f64
     }
 
     /// Commits landed per second of horizon.
@@ -520,7 +525,8 @@ pub struct Summary {
     /// The worst crash instants over the horizon (one consumer).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub worst: Option<WorstSummary>,
-    /// Fraction 0..1 of the horizon the loop spent blocked on commits.
+    /// Fraction 0..1 of the horizon the loop spent blocked on commits (a group: the mean
+    /// over its members; `group.members` has each one's).
     pub blocked_on_commits: f64,
     /// Commits landed per second of horizon.
     pub commits_per_s: f64,
@@ -583,6 +589,8 @@ struct PartitionRecorder {
     durable: u64,
     lost: u64,
     duplicated: u64,
+    /// Stopped by `on_error: stop` within the horizon, at least once.
+    stopped: bool,
     lines: PartitionRun,
 }
 
@@ -643,6 +651,7 @@ impl<'a> Recorder<'a> {
                     durable: start,
                     lost: 0,
                     duplicated: 0,
+                    stopped: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
                         position: Vec::with_capacity(polls),
@@ -683,7 +692,7 @@ impl<'a> Recorder<'a> {
                 p.committed = offset;
                 // A share group's start offset: §11 counts instead (Output::ShareCounts).
                 if !self.share {
-                    p.move_restart(offset.unwrap_or_else(|| reset_offset(self.scenario, at_us)));
+                    p.move_restart(restart_offset(self.scenario, offset, at_us));
                 }
             }
             Output::ShareCounts { partition, duplicated, lost } => {
@@ -711,14 +720,23 @@ impl<'a> Recorder<'a> {
                         self.records.dead_lettered += 1
                     }
                     MarkKind::PartitionStopped { .. } if at_us <= horizon => {
-                        self.records.stopped_partitions += 1
+                        let p = &mut self.partitions[partition as usize];
+                        self.records.stopped_partitions += u64::from(!p.stopped);
+                        p.stopped = true;
                     }
                     _ => {}
                 }
                 self.marks.push(Mark { at_us, member, partition, kind });
             }
-            Output::Unblocked { since_us, until_us, .. } => {
-                self.blocked_on_commits_us += until_us.min(horizon) - since_us.min(horizon);
+            Output::Unblocked { member, since_us, until_us } => {
+                let blocked_us = until_us.min(horizon) - since_us.min(horizon);
+                self.blocked_on_commits_us += blocked_us;
+                #[cfg(feature = "group")]
+                if let Some(group) = &mut self.group {
+                    group.blocked(member, blocked_us);
+                }
+                #[cfg(not(feature = "group"))]
+                let _ = member; // only a group's report counts per member
             }
             Output::ScriptStepEnded { step, position } => {
                 self.script_steps.push((step as usize, at_us, position))
@@ -753,10 +771,10 @@ impl<'a> Recorder<'a> {
     /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
     pub(crate) fn end_of_instant(&mut self, at_us: u64) {
         for p in &mut self.partitions {
-            // With no committed offset and `latest`, the restart offset follows the log end.
-            let follows_log = p.committed.is_none() && self.scenario.auto_offset_reset == OffsetReset::Latest;
+            // With no usable committed offset and `latest`, the restart offset follows the log end.
+            let follows_log = restart_follows_log_end(self.scenario, p.committed);
             if follows_log {
-                p.move_restart(reset_offset(self.scenario, at_us));
+                p.move_restart(restart_offset(self.scenario, p.committed, at_us));
             }
             push_step(&mut p.lines.position, at_us, p.position);
             push_step(&mut p.lines.durable_frontier, at_us, p.durable);

@@ -103,6 +103,23 @@ pub fn state_fragment(state: &State) -> String {
     join(&scenario_fragment(&state.scenario), state)
 }
 
+/// A notice with the link's key and value it echoes ("The link's KEY=VALUE was not used…")
+/// cut to 60 characters each, as the core's messages echo input: a link's 2 MB value is
+/// not shown back whole.
+pub(crate) fn echo_cut_short(notice: String) -> String {
+    const PREFIX: &str = "The link's ";
+    let Some(rest) = notice.strip_prefix(PREFIX) else { return notice };
+    let end = rest.rfind(" was not used").or_else(|| rest.find(" is outside")).unwrap_or(rest.len());
+    let (pair, tail) = rest.split_at(end);
+    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+    let short = |text: &str| offset_window_sim::keys::shorten(text);
+    if key.chars().count() <= 60 && value.chars().count() <= 60 {
+        return notice;
+    }
+    let sep = if pair.contains('=') { "=" } else { "" };
+    format!("{PREFIX}{}{sep}{}{tail}", short(key), short(value))
+}
+
 /// The state a fragment describes: the defaults (or the tour step named), then each pair
 /// applied as the action a reader would take (`client` first, since it decides which
 /// strategies are allowed, then the scenario keys in the core's order; the crash last, once
@@ -254,7 +271,7 @@ pub fn state_from(fragment: &str) -> State {
         ));
     }
     notices.extend(crate::records::beyond_log(&state.scenario));
-    state.notices = notices;
+    state.notices = notices.into_iter().map(echo_cut_short).collect();
     state
 }
 
@@ -262,6 +279,28 @@ pub fn state_from(fragment: &str) -> State {
 mod tests {
     use super::*;
     use offset_window_sim::{Client, Input, Strategy};
+
+    /// Issue 28 D2: a link's key or value is echoed in a notice cut short, never whole.
+    #[test]
+    fn a_long_key_or_value_is_echoed_cut_short() {
+        let long = "x".repeat(2_000_000);
+        for fragment in [
+            format!("{long}=1"),
+            format!("max.poll.records={long}"),
+            format!("strategy={long}"),
+            format!("step={long}"),
+            format!("projector={long}"),
+            format!("colour=1{long}%20was%20not%20used"),
+        ] {
+            let state = state_from(&fragment);
+            assert_eq!(state.notices.len(), 1, "{:?}", &state.notices);
+            let notice = &state.notices[0];
+            assert!(notice.len() < 1_000, "{} bytes: {}", notice.len(), &notice[..200]);
+            assert!(notice.contains("characters)"), "{notice}");
+        }
+        let short = state_from("max.poll.records=0").notices;
+        assert!(short[0].starts_with("The link's max.poll.records=0 was not used"), "{short:?}");
+    }
 
     /// A small deterministic generator (xorshift), so the tests need no RNG crate.
     struct Gen(u64);

@@ -103,12 +103,10 @@ impl World {
     }
 
     /// The offset a consumer starts from in `partition`: the committed offset, or where
-    /// `auto.offset.reset` resolves now when the group has none (model.md §8.9).
+    /// `auto.offset.reset` resolves now when the group has none or it is below the log
+    /// start (model.md §8.9).
     pub(crate) fn start_offset(&self, s: &Scenario, now_us: u64, partition: PartitionId) -> u64 {
-        match self.coordinator.committed(partition) {
-            Some(offset) => offset,
-            None => reset_offset(s, now_us),
-        }
+        restart_offset(s, self.coordinator.committed(partition), now_us)
     }
 
     #[cfg(debug_assertions)]
@@ -130,6 +128,22 @@ pub(crate) fn reset_offset(s: &Scenario, now_us: u64) -> u64 {
         OffsetReset::Earliest => s.log_start_offset,
         OffsetReset::Latest => s.log_end_at(now_us),
     }
+}
+
+/// Where a consumer starting at `now_us` from the committed offset `committed` begins
+/// (model.md §8.9): that offset, or — when there is none, or it is below the log start, so
+/// that the fetch would be answered OFFSET_OUT_OF_RANGE — where `auto.offset.reset` resolves.
+pub(crate) fn restart_offset(s: &Scenario, committed: Option<u64>, now_us: u64) -> u64 {
+    match committed {
+        Some(offset) if offset >= s.log_start_offset => offset,
+        _ => reset_offset(s, now_us),
+    }
+}
+
+/// Whether a restart offset follows the log end (model.md §8.9): `latest` with no usable
+/// committed offset (none, or below the log start).
+pub(crate) fn restart_follows_log_end(s: &Scenario, committed: Option<u64>) -> bool {
+    s.auto_offset_reset == OffsetReset::Latest && committed.is_none_or(|c| c < s.log_start_offset)
 }
 
 /// One partition's record completions: the durable frontier and the completed ranges above

@@ -6,8 +6,8 @@
 //! decimals, read exactly by [`crate::keys::parse_millis`].
 
 use crate::keys::{
-    format_millis, json_object, millis_value, parse_json, scenario_keys, KeyKind, KeySpec, KeyValue,
-    ScenarioError, US_PER_MS,
+    format_millis, json_object, millis_value, parse_json, scenario_keys, shorten, shown, KeyKind, KeySpec,
+    KeyValue, ScenarioError, US_PER_MS,
 };
 use serde_json::{Map, Value};
 
@@ -292,7 +292,10 @@ fn parse_fault(index: usize, value: &Value) -> Result<Fault, ScenarioError> {
     let Value::Object(map) = value else {
         return Err(err_at(
             &here,
-            format!("must be an object such as {{\"kind\": \"ack_lost\", \"batch\": 1}} (got {value})"),
+            format!(
+                "must be an object such as {{\"kind\": \"ack_lost\", \"batch\": 1}} (got {})",
+                shown(value)
+            ),
         ));
     };
     let kind = match map.get("kind") {
@@ -301,13 +304,14 @@ fn parse_fault(index: usize, value: &Value) -> Result<Fault, ScenarioError> {
     }
     .ok_or_else(|| {
         let names: Vec<_> = FaultKind::ALL.iter().map(|k| format!("\"{}\"", k.name())).collect();
-        let got = map.get("kind").map_or("nothing".to_string(), Value::to_string);
+        let got = map.get("kind").map_or("nothing".to_string(), shown);
         err_at(&format!("{here}.kind"), format!("must be one of {} (got {got})", names.join(", ")))
     })?;
     let (needs_at, needs_batch) = kind.fields();
     let mut fault = Fault { kind, at_us: None, batch: None, attempt: 1 };
     for (field, v) in map {
-        let key = format!("{here}.{field}");
+        // A field name is input: echoed cut short.
+        let key = format!("{here}.{}", shorten(field));
         match field.as_str() {
             "kind" => {}
             "at_ms" if needs_at => fault.at_us = Some(parse_ms(&key, 0, 86_400_000 * MS, v)?),

@@ -227,7 +227,7 @@ pub fn state_from(fragment: &str) -> GroupState {
             state.preset = preset;
         }
     }
-    state.notices = notices;
+    state.notices = notices.into_iter().map(crate::url::echo_cut_short).collect();
     state
 }
 
@@ -235,6 +235,19 @@ pub fn state_from(fragment: &str) -> GroupState {
 mod tests {
     use super::*;
     use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
+
+    /// Issue 28 D2: a link's key or value is echoed in a notice cut short, never whole.
+    #[test]
+    fn a_long_key_or_value_is_echoed_cut_short() {
+        let long = "x".repeat(2_000_000);
+        for fragment in [format!("{long}=1"), format!("members={long}"), format!("projector={long}")] {
+            let state = state_from(&fragment);
+            assert_eq!(state.notices.len(), 1, "{:?}", &state.notices);
+            let notice = &state.notices[0];
+            assert!(notice.len() < 1_000, "{} bytes: {}", notice.len(), &notice[..200]);
+            assert!(notice.contains("characters)"), "{notice}");
+        }
+    }
     use offset_window_sim::scenario::{Assignor, ShareAcknowledgementMode};
     use offset_window_sim::Client;
 
