@@ -156,6 +156,27 @@ fn the_pre_fix_timer_commits_only_when_the_network_thread_wakes() {
     assert_eq!(landed, [4_445, 8_885, 13_325, 17_765]);
 }
 
+/// model.md §10.5: a member awaiting its JoinGroup response (unless new to the group) or its
+/// parked SyncGroup satisfies its heartbeats, a new member's JoinGroup waits up to 5 minutes, and
+/// the coordinator restarts every session when the join completes and when the assignment is
+/// handed out (`ClassicGroupMember.hasSatisfiedHeartbeat`, `completeClassicGroupJoin`,
+/// `propagateAssignment`). consumer-3 joins at 3.4 s; the round then waits for consumer-2,
+/// which crashed at 6.1 s and expires at 16 s. Before, consumer-3's session ran out at 13.4 s
+/// and orders-2 went to consumer-1 (where it stalled behind orders-0's chunk); now consumer-3
+/// takes it at 16.005 s.
+#[test]
+fn a_member_awaiting_its_join_stays_in_the_group() {
+    for is_static in [false, true] {
+        let run = run(&format!(
+            r#"{{"partitions": 3, "members": 2, "group.instance.id": {is_static}, "session.timeout.ms": 10000,
+            "horizon_ms": 60000, "group_events": [{{"at_ms": 6100, "member": 2, "kind": "crash"}},
+            {{"at_ms": 3400, "member": 3, "kind": "join"}}]}}"#
+        ));
+        let to: Vec<_> = group(&run).handovers.iter().map(|h| (h.partition, h.to)).collect();
+        assert_eq!(to, [(0, Some(0)), (1, Some(0)), (2, Some(2))], "static {is_static}");
+    }
+}
+
 #[test]
 #[ignore]
 fn print_marks() {

@@ -56,7 +56,16 @@ struct Entry {
     /// Consumer protocol: a static member that closed (epoch −2): it keeps its partitions
     /// until its session expires.
     away: bool,
+    /// Classic: a member new to the group whose first join round has not completed: its
+    /// JoinGroup waits at most `classicGroupNewMemberJoinTimeoutMs` and no heartbeat can keep
+    /// it (model.md §10.5).
+    new: bool,
 }
+
+/// Kafka's `group.classic.new.member.join.timeout.ms` default (5 minutes), µs: how long the
+/// coordinator keeps a new classic member's JoinGroup (`GroupMetadataManager`
+/// `addMemberThenRebalanceOrCompleteJoin`).
+const NEW_MEMBER_JOIN_TIMEOUT_US: u64 = 300_000_000;
 
 /// The answer to a SyncGroup (model.md §10.5).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -205,6 +214,7 @@ impl Coordinator {
             owned: vec![0],
             assignment: vec![0],
             away: false,
+            new: false,
         }];
         self.state = State::Stable;
         self.empty_since_us = None;
@@ -282,6 +292,7 @@ impl Coordinator {
                 owned: held.clone(),
                 assignment: held.clone(),
                 away: false,
+                new: false,
             })
             .collect();
         for (&member, held) in members.iter().zip(&assignment) {
@@ -330,8 +341,31 @@ impl Coordinator {
             self.schedule_session_check(cx, member, incarnation, deadline);
             return;
         }
+        if self.awaits_response(i, cx.s) {
+            // `ClassicGroupMember.hasSatisfiedHeartbeat`: a member awaiting its JoinGroup or
+            // SyncGroup response satisfies its heartbeats (its heartbeat thread is paused).
+            let deadline = cx.now_us + cx.s.session_timeout_us;
+            self.entries[i].session_deadline_us = deadline;
+            self.schedule_session_check(cx, member, incarnation, deadline);
+            return;
+        }
         cx.emit(Output::Mark { member, partition: 0, kind: MarkKind::SessionExpired });
         self.remove(cx, i);
+    }
+
+    /// Whether classic entry `i` awaits a response the coordinator holds back: its JoinGroup in
+    /// a round under way (unless it is new to the group), or its SyncGroup parked until the
+    /// leader's (model.md §10.5).
+    fn awaits_response(&self, i: usize, s: &Scenario) -> bool {
+        let e = &self.entries[i];
+        if s.consumer_protocol() {
+            return false;
+        }
+        match self.state {
+            State::Preparing { .. } => e.joined && !e.new,
+            State::Completing => self.parked.contains(&(e.member, e.incarnation)),
+            _ => false,
+        }
     }
 
     /// The members whose JoinGroup response is due now, in member order.
@@ -445,18 +479,21 @@ impl Coordinator {
                 self.entries[i].session_deadline_us = session_deadline_us;
             }
             None => {
+                // A new member cannot heartbeat yet: its JoinGroup is timed out separately.
+                let deadline = cx.now_us + NEW_MEMBER_JOIN_TIMEOUT_US.max(s.session_timeout_us);
                 self.entries.push(Entry {
                     member,
                     incarnation,
                     is_static: s.static_membership,
-                    session_deadline_us,
+                    session_deadline_us: deadline,
                     joined: true,
                     owned,
                     assignment: Vec::new(),
                     away: false,
+                    new: true,
                 });
                 self.entries.sort_by_key(|e| e.member);
-                self.schedule_session_check(cx, member, incarnation, session_deadline_us);
+                self.schedule_session_check(cx, member, incarnation, deadline);
             }
         }
         match self.state {
@@ -525,9 +562,13 @@ impl Coordinator {
                 target.retain(|p| owned.iter().enumerate().all(|(j, held)| j == i || !held.contains(p)));
             }
         }
+        // `completeClassicGroupJoin` restarts every member's session.
+        let session_deadline_us = cx.now_us + s.session_timeout_us;
         for (e, a) in self.entries.iter_mut().zip(assignment) {
             e.assignment = a;
             e.joined = false;
+            e.new = false;
+            e.session_deadline_us = session_deadline_us;
         }
         self.state = State::Completing;
         self.leader = self.entries.first().map(|e| (e.member, e.incarnation));
@@ -552,6 +593,11 @@ impl Coordinator {
             self.state = State::Stable;
             self.leader = None;
             cx.emit(Output::Rebalance);
+            // Handing out the assignment restarts every member's session (`propagateAssignment`).
+            let session_deadline_us = cx.now_us + cx.s.session_timeout_us;
+            for e in &mut self.entries {
+                e.session_deadline_us = session_deadline_us;
+            }
             for (m, life) in std::mem::take(&mut self.parked) {
                 let answer = self.entry(m, life).map(|j| self.serve(cx, j));
                 self.sync_responses.push((m, life, answer));
@@ -622,6 +668,7 @@ impl Coordinator {
                 owned: Vec::new(),
                 assignment: Vec::new(),
                 away: false,
+                new: false,
             });
             self.entries.sort_by_key(|e| e.member);
             self.retarget();
