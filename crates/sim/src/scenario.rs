@@ -439,6 +439,16 @@ scenario_keys! {
         static_membership: bool = false,
             key "group.instance.id", KeyKind::Flag, "",
             "give each member the static id consumer-N: back within session.timeout.ms, it gets its partitions with no rebalance";
+        /// How long before t = 0 each starting consumer was created, µs (model.md §8.2):
+        /// librdkafka's auto-commit timer counts from then.
+        created_before_start_us: u64 = 0,
+            key "consumer_created_before_start_ms", millis(0, 3_600_000), "ms",
+            "how long before t = 0 the starting consumers were created (librdkafka's auto-commit timer counts from then)";
+        /// How long before t = 0 the starting consumers received their assignment, µs (model.md
+        /// §10.4): heartbeats and the Java clients' auto-commit timers count from then.
+        assigned_before_start_us: u64 = 0,
+            key "assigned_before_start_ms", millis(0, 3_600_000), "ms",
+            "how long before t = 0 the starting consumers got their partitions (heartbeats and the Java auto-commit timer count from then)";
         /// The group has never committed (model.md §1, §10.1): every partition starts with no
         /// committed offset, so its first owner starts where `auto.offset.reset` resolves.
         new_group: bool = false,

@@ -177,6 +177,41 @@ fn a_member_awaiting_its_join_stays_in_the_group() {
     }
 }
 
+/// Issue 25, rule 4 (model.md §8.2, §10.4): the time before t = 0 is part of the scenario.
+/// librdkafka's auto-commit timer counts from the consumer's creation (`rd_kafka_cgrp_new`):
+/// created 160 ms before its first records, it commits at 4.84 s and 9.84 s, not 5 s and 10 s.
+/// Heartbeats and the Java auto-commit timer count from the assignment: received 500 ms before
+/// t = 0, a classic member heartbeats at 2.5 s, 5.5 s, … and its first auto-commit is due at 4.5 s
+/// (the 5 s poll commits it).
+#[test]
+fn the_time_before_t0_sets_the_timers_phases() {
+    let instants = |run: &Run, kind: fn(&MarkKind) -> bool| -> Vec<u64> {
+        run.marks.iter().filter(|m| kind(&m.kind) && m.at_us <= 11_000_000).map(|m| m.at_us / 1000).collect()
+    };
+    let landed = |k: &MarkKind| matches!(k, MarkKind::CommitLanded { .. });
+    let rdk = run(r#"{"client": "librdkafka", "consumer_created_before_start_ms": 160}"#);
+    assert_eq!(instants(&rdk, landed), [4_845, 9_845]);
+    let rdk0 = run(r#"{"client": "librdkafka"}"#);
+    assert_eq!(instants(&rdk0, landed), [5_005, 10_005]);
+    let group =
+        run(r#"{"members": 2, "partitions": 2, "assigned_before_start_ms": 500, "horizon_ms": 11000}"#);
+    let beats: Vec<u64> = group
+        .marks
+        .iter()
+        .filter(|m| m.member == 0 && matches!(m.kind, MarkKind::Heartbeat))
+        .map(|m| m.at_us / 1000)
+        .collect();
+    assert_eq!(beats, [2_500, 5_500, 8_500]);
+    let polled: Vec<u64> = group
+        .marks
+        .iter()
+        .filter(|m| m.member == 0 && landed(&m.kind))
+        .map(|m| m.at_us / 1000)
+        .take(1)
+        .collect();
+    assert_eq!(polled, [5_005], "the 4.5 s deadline is met by the 5 s poll");
+}
+
 #[test]
 #[ignore]
 fn print_marks() {

@@ -235,7 +235,7 @@ impl Member {
             member: id,
             status: if partitions.is_empty() { MemberStatus::Idle } else { MemberStatus::Active },
         });
-        member.restart_heartbeats(cx);
+        member.start_heartbeats_at_zero(cx);
         member.begin(cx);
         member
     }
@@ -287,7 +287,10 @@ impl Member {
         }
     }
 
-    /// Schedules the first loop step and the background auto-commit timer.
+    /// Schedules the first loop step and the auto-commit timers of a consumer starting at t = 0,
+    /// which was created `consumer_created_before_start_ms` and got its partitions
+    /// `assigned_before_start_ms` earlier (model.md §8.2, §10.4): the Java clients' timers count
+    /// from the assignment, librdkafka's from the consumer's creation.
     fn begin<S: Sink>(&mut self, cx: &mut Cx<S>) {
         let id = self.id;
         cx.schedule(
@@ -296,17 +299,27 @@ impl Member {
             id,
             Event::LoopWake { member: id, incarnation: self.incarnation },
         );
-        self.start_background_timer(cx);
+        let s = cx.s;
+        let running_us =
+            if Self::pre_fix(s) { s.assigned_before_start_us } else { s.created_before_start_us };
+        self.start_background_timer_after(cx, running_us);
+        self.auto_commit_deadline_us = s.auto_commit_interval_us.saturating_sub(s.assigned_before_start_us);
     }
 
     /// Starts the background auto-commit timer (§8.2, §8.3), unless it runs already.
     pub(super) fn start_background_timer<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        self.start_background_timer_after(cx, 0);
+    }
+
+    /// Starts the background auto-commit timer as if it had run for `running_us` already.
+    fn start_background_timer_after<S: Sink>(&mut self, cx: &mut Cx<S>, running_us: u64) {
         if matches!(self.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing)
             && !self.background_timer
         {
             self.background_timer = true;
             self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
-            let at_us = cx.now_us + Self::background_check_interval_us(cx.s);
+            let every_us = Self::background_check_interval_us(cx.s);
+            let at_us = cx.now_us + every_us - running_us % every_us;
             let phase = Self::background_phase(cx.s);
             cx.schedule(at_us, phase, self.id, Event::BackgroundAutoCommit { member: self.id });
         }

@@ -122,6 +122,18 @@ impl Member {
         );
     }
 
+    /// The heartbeats of a member of the group at t = 0: from its assignment,
+    /// `assigned_before_start_ms` before t = 0 (model.md §10.4).
+    pub(crate) fn start_heartbeats_at_zero<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        let id = self.id;
+        let interval = Self::heartbeat_interval_us(cx.s);
+        let g = self.g();
+        g.heartbeat_seq += 1;
+        let seq = g.heartbeat_seq;
+        let at_us = cx.now_us + interval - cx.s.assigned_before_start_us % interval;
+        cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
+    }
+
     fn status<S: Sink>(&self, cx: &mut Cx<S>, status: MemberStatus) {
         cx.emit(Output::MemberStatus { member: self.id, status });
     }

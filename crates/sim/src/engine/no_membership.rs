@@ -44,8 +44,8 @@ impl GroupClient {
 }
 
 impl Member {
-    /// A group member's heartbeats: none without a group.
-    pub(crate) fn restart_heartbeats<S: Sink>(&mut self, _: &mut Cx<S>) {}
+    /// The heartbeats of a member of the group at t = 0: none without a group.
+    pub(crate) fn start_heartbeats_at_zero<S: Sink>(&mut self, _: &mut Cx<S>) {}
 
     /// What `poll()` does for the group first: nothing without a group, the poll goes on.
     pub(crate) fn group_poll<S: Sink>(&mut self, _: &mut Cx<S>, _: &mut World) -> Option<Flow> {
