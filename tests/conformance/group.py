@@ -61,6 +61,10 @@ def base_scenario(case):
     sc.setdefault("client", case["client"])
     # The suite's broker starts a group's first join at once (run.py: group.initial.rebalance.delay.ms=0).
     sc.setdefault("group.initial.rebalance.delay.ms", 0)
+    # A new group (its own group id) whose members read from the start of the log, as the real
+    # members do (auto.offset.reset=earliest; docs/model.md §1).
+    sc.setdefault("new_group", True)
+    sc.setdefault("auto.offset.reset", "earliest")
     return sc
 
 
@@ -355,6 +359,9 @@ def run_group_case(ctx, case, broker, workdir, attempt):
             G = created + offset + period * max(1, -(-(G - created - offset) // period))
         write_instant(go_file, G)
         real["G"] = round(G, 3)
+        # The members' assignments came this long before t = 0 (G): their heartbeats count
+        # from then (issue 25, rule 4; model.md §10.4).
+        real["assigned_before_start_ms"] = round(G - last_assign, 3)
         real["formation_ms"] = round(G - min(s[1] for s in state.values()), 1)
         for ready in standby.values():
             wait_line(ready, "ready", 60)
@@ -443,6 +450,11 @@ def run_group_case(ctx, case, broker, workdir, attempt):
                                       for x in own] or [float("inf")]), 1)
     final, reads = settled_committed(broker, group, topic, P, end)
     real["committed_reads"] = reads
+    if real.get("assigned_before_start_ms") is not None:
+        # The model again, with the phase the formation measured.
+        sc0 = dict(sc0, **{"assigned_before_start_ms": ctx.ms(int(round(real["assigned_before_start_ms"] * 1000)))})
+        sc, model_at = model_events(ctx, case, sc0)
+        m = ctx.model(sc)
     real.update(analyse(case, sc, procs, G, final))
     real["margin_ms"] = min([e["margin_ms"] for e in real["events"] if "margin_ms" in e] or [float("inf")])
     return sc, m, real, procs, {"model_at_us": model_at}
@@ -525,6 +537,15 @@ def analyse(case, sc, procs, G, final):
 def model_view(sc, m):
     g = m["group"]
     hs = [dict(h) for h in g["handovers"]]
+    if sc.get("client", "java_classic") == "java_classic":
+        # A classic member logs position() in onPartitionsAssigned, which for a partition with no
+        # committed offset is where auto.offset.reset resolved it (earliest: the log start); and a
+        # cooperative formation may already have committed the log start (the first member's
+        # onJoinPrepare before the second arrived). For the Java client "none" and "the log start"
+        # are the same start (its commits cover every assigned partition, docs/model.md §8.2).
+        for h in hs:
+            if h["committed"] is None:
+                h["committed"] = sc.get("log_start_offset", 0)
     final = {h["partition"]: h["committed"] for h in hs if h["to"] is None}
     parts = [{"partition": p["partition"], "lost": p["lost"], "duplicated": p["duplicated"],
               "committed": final.get(p["partition"])} for p in g["partitions"]]
@@ -538,6 +559,13 @@ def strip(hs):
 def compare(case, sc, m, real):
     """Pairs (label, model, real) that must be equal."""
     mh, mp, mreb = model_view(sc, m)
+    if sc.get("client", "java_classic") == "java_classic":
+        # The same reading of "none" on the real side (model_view).
+        start = sc.get("log_start_offset", 0)
+        real = dict(real, handovers=[dict(h, committed=start if h["committed"] is None else h["committed"])
+                                     for h in real["handovers"]],
+                    partitions=[dict(p, committed=start if p["committed"] is None else p["committed"])
+                                for p in real["partitions"]])
     pairs = []
     for part in range(sc["partitions"]):
         mm = [h for h in strip(mh) if h[0] == part]

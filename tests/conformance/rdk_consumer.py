@@ -191,12 +191,15 @@ conf = {
     "session.timeout.ms": int(cfg.get("session.timeout.ms", 1000)),
     "heartbeat.interval.ms": int(cfg.get("heartbeat.interval.ms", 200)),
 }
+if os.environ.get("RDK_DEBUG"):
+    conf["debug"] = os.environ["RDK_DEBUG"]  # e.g. RDK_DEBUG=cgrp,topic: librdkafka's log on stderr
 topic = cfg["topic"]
 tp = TopicPartition(topic, 0)
 max_poll = int(cfg["max.poll.records"])
 proc_s = float(cfg["record_processing_ms"]) / 1000.0
 
 consumer = Consumer(conf)
+created = time.monotonic()  # rd_kafka_cgrp_new starts the auto-commit timer here (model.md §8.2)
 consumer.subscribe([topic])
 log("subscribed")
 
@@ -208,6 +211,7 @@ def first_poll():
         if msgs:
             t0 = time.monotonic()
             log("T0 %.9f" % time.time())
+            log("created_before_start %.3f" % ((t0 - created) * 1000.0))
             return msgs
 
 
@@ -273,6 +277,61 @@ def run_script(steps):
 
 if cfg.get("script"):
     run_script(cfg["script"])
+    sys.exit(0)
+
+def run_pool():
+    """A record-at-a-time worker pool (ordering unordered, model.md §12.5): `pool_threads`
+    threads take the handed-out records one by one; as each record is done the application
+    stores, with store_offsets(), what `pool_commit` says — highest_completed: 1 + the highest
+    offset done; contiguous_completed: the lowest offset not yet done — and librdkafka's
+    background timer commits the stored offset (§8.3). The poll thread does the storing, between
+    consume() calls of 20 ms (confluent-kafka-python's store_offsets() waits while another thread
+    is inside consume())."""
+    import queue
+    import threading
+
+    if cfg.get("ordering") != "unordered" or strategy != "store_offsets_after_processing":
+        raise SystemExit("rdk_consumer.py pools: ordering unordered with store_offsets_after_processing only")
+    by_offset = {int(k): float(v) / 1000.0 for k, v in cfg.get("record_processing_ms_by_offset", {}).items()}
+    work, stores, lock, done = queue.Queue(), queue.Queue(), threading.Lock(), {}
+
+    def worker():
+        while True:
+            m = work.get()
+            time.sleep(by_offset.get(m.offset(), proc_s))
+            with lock:
+                log("done %s %d" % (now(), m.offset()))
+                done[m.offset()] = m
+                if cfg.get("pool_commit") == "highest_completed":
+                    stores.put(done[max(done)])
+                elif first_offset in done:
+                    nxt = first_offset
+                    while nxt + 1 in done:
+                        nxt += 1
+                    stores.put(done[nxt])
+
+    def store_pending():
+        while not stores.empty():
+            m = stores.get()
+            consumer.store_offsets(message=m)  # stores m.offset() + 1, with its leader epoch
+            log("stored %s %d" % (now(), m.offset() + 1))
+
+    for _ in range(int(cfg.get("pool_threads", 1))):
+        threading.Thread(target=worker, daemon=True).start()
+    msgs = first_poll()
+    first_offset = msgs[0].offset()
+    while True:
+        log_poll(msgs)
+        for m in msgs:
+            work.put(m)
+        msgs = []
+        while not msgs:
+            store_pending()
+            msgs = [m for m in consumer.consume(num_messages=max_poll, timeout=0.02) if not m.error()]
+
+
+if cfg.get("worker_pool"):
+    run_pool()
     sys.exit(0)
 
 msgs = first_poll()

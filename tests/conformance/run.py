@@ -109,6 +109,25 @@ CASES = [
                "auto.commit.interval.ms": 10000},
          after=1, delay=5000, heartbeat_ms=100,
          note="KIP-848 before KAFKA-18641 (model.md §8.2): the background timer commits the record in progress"),
+    # Issue 25, rule 1 (model.md §8.4): kafka-clients 3.9.2 looks at its background auto-commit
+    # timer only when its network thread wakes (a poll, a heartbeat, at least every 5 s). Polls
+    # every 2.22 s (5 × 444 ms), interval 3.7 s: commits at the 4.44 s and 8.88 s polls, next due at
+    # 12.58 s, so at 11.77 s orders-0 is committed 20 (6 repeated) whatever the heartbeats' phase.
+    # The rule before (every multiple of the interval) committed 25 at 11.1 s (1 repeated).
+    dict(name="kip848-pre-fix-wakeups", file="r01-defaults.json", client="java_consumer_protocol_pre_fix",
+         over={"client": "java_consumer_protocol_pre_fix", "record_processing_ms": 444,
+               "auto.commit.interval.ms": 3700},
+         after=26, delay=222,
+         note="KIP-848 before KAFKA-18641 (model.md §8.4): the background timer is checked only at "
+              "network-thread wake-ups"),
+    # Issue 25, rule 9 (model.md §8.3): librdkafka's timer with store_offsets() after processing
+    # and a pool storing 1 + the highest offset done. Record 1 is done at 0.1 s, record 0 runs to
+    # 2 s; the timer commits 2 (≈ 0.84 s: it runs from the consumer's creation) and the kill at
+    # 1.5 s loses record 0. The rule before judged "changed" on the durable frontier and sent
+    # nothing (committed none, nothing lost).
+    dict(name="rdk-pool-store-highest", file="s12-librdkafka-store-highest-completed.json", client="librdkafka",
+         over={}, after=1, delay=1400,
+         note="model.md §8.3, §12: librdkafka's timer commits the pool's stored highest offset + 1"),
     dict(name="rdk-background", file="s8-librdkafka-background.json", client="librdkafka", over={},
          after=1, delay=2500, note="model.md §8.2: librdkafka background auto-commit"),
     dict(name="rdk-store-after", file="s8-librdkafka-store-after-processing.json", client="librdkafka", over={},
@@ -267,6 +286,79 @@ GROUP_CASES = [
          compare_rebalances=False, any_initial_order=True,
          note="G2 under the consumer protocol (KIP-848, model.md §10.6): consumer-2 closes and leaves (epoch -1); "
               "consumer-1 receives orders-1 at its next heartbeat"),
+    # Issue 25, rule 3 (model.md §1, §8.2): a new group, and a partition librdkafka holds but
+    # never consumes. consumer-1 (range: orders-0 and orders-1) hands out orders-0's fetched
+    # records only; it dies, and consumer-2 takes both: orders-1 has no committed offset
+    # (librdkafka commits only offsets stored since it took a partition). The rule before (every
+    # group starts committed at the log start) said 0. With earliest the counts agree either way;
+    # with Kafka's default latest the new owner would skip orders-1's backlog.
+    dict(name="group-rdk-never-consumed", kind="group", client="librdkafka", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 3, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100},
+         initial={1: [0, 1], 2: [2]},
+         events=[dict(kind="crash", member=1, after=("done", 1, 22), delay=200)],
+         final=[dict(member=2, after=("assigned", 2, 1), delay=300)],
+         compare_rebalances=False,
+         client_props={"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10},
+         go_phase=(1, 5000, -500),
+         note="a new group under librdkafka (model.md §8.2): a partition held but never consumed keeps no "
+              "committed offset"),
+    # Issue 25 (model.md §10.1): across an incremental assignment a member keeps draining the
+    # partition it was on (the fetch buffer keeps its chunk). consumer-1 dies; consumer-2, on
+    # orders-1, receives orders-0 and goes on with orders-1's fetched records: orders-0 is not
+    # handed out before the kill (duplicated 0). The rule before (the turn back at the lowest
+    # partition) had consumer-2 process orders-0 from its next poll (3 repeated at the kill).
+    dict(name="group-kip848-keeps-its-partition", kind="group", client="java_consumer_protocol",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 4000,
+                   "group.consumer.heartbeat.interval.ms": 200, "strategy": "commit_sync_batch"},
+         group_configs={"consumer.heartbeat.interval.ms": 200, "consumer.session.timeout.ms": 4000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=1, after=("done", 1, 22), delay=200)],
+         # consumer-2's own progress (it never leaves orders-1), not the handover, which the real
+         # client takes in up to a poll later (README, group-kip848-crash).
+         final=[dict(member=2, after=("done", 2, 40), delay=200)],
+         compare_rebalances=False, any_initial_order=True,
+         note="KIP-848 incremental assignment (model.md §10.1): consumer-2 keeps handing out orders-1's "
+              "fetched chunk; the added orders-0 waits"),
+    # Issue 25 (model.md §10.5): a cooperative member's own rejoin. consumer-2 dies mid-batch;
+    # consumer-3 joins; consumer-1 learns at a heartbeat, sends JoinGroup in its next poll and keeps
+    # processing while the round waits for consumer-2's session to expire. Until it reads its
+    # SyncGroup response it is not STABLE: its commitSync() calls fail at once
+    # (RebalanceInProgressException, nothing sent). consumer-3 joins just after consumer-1's 4 s
+    # poll, so consumer-1 sends JoinGroup in its 6 s poll whatever its heartbeats' phase: the 6 s
+    # commit lands, the 8 s one fails. The rule before (it was sent and stored) gives orders-0
+    # committed 20, 0 repeated at the kill; the rule now 15 and 5.
+    dict(name="group-cooperative-rejoin-commit", kind="group", client="java_classic",
+         file="group-scale-out.json",
+         scenario={"partitions": 2, "members": 2, "partition.assignment.strategy": "cooperative-sticky",
+                   "strategy": "commit_sync_batch", "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]}, any_initial_order=True,
+         events=[dict(kind="crash", member=2, after=("done", 2, 8), delay=200),
+                 dict(kind="join", member=3, after=("done", 1, 10), delay=300)],
+         final=[dict(member=1, after=("done", 1, 20), delay=200),
+                dict(member=3, after=("done", 1, 20), delay=250)],
+         note="cooperative rejoin (model.md §10.5): consumer-1's commitSync() between its JoinGroup and its "
+              "SyncGroup response fails with RebalanceInProgressException and sends nothing"),
+    # Issue 25 (model.md §10.5): no auto-commit while a cooperative member rejoins, and a member
+    # awaiting its JoinGroup stays in the group. consumer-3 joins at 3.8 s; consumer-2 dies at 5.4 s
+    # without joining the round (its session, refreshed by its heartbeats, runs to ≈ 15 s). The rules
+    # before: consumer-3's own session ran out at ≈ 13.8 s (orders-1 never reached it) and
+    # consumer-1 auto-committed in every poll of its rejoin (orders-0 committed 30 at the end); now
+    # consumer-3 takes orders-1 once consumer-2 expires and orders-0 stays at 15 until the join ends.
+    dict(name="group-cooperative-join-waits", kind="group", client="java_classic",
+         file="group-scale-out.json",
+         scenario={"partitions": 2, "members": 2, "partition.assignment.strategy": "cooperative-sticky",
+                   "record_processing_ms": 400, "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
+         initial={1: [0], 2: [1]}, any_initial_order=True,
+         events=[dict(kind="join", member=3, after=("done", 1, 9), delay=200),
+                 dict(kind="crash", member=2, after=("done", 2, 13), delay=200)],
+         final=[dict(member=3, after=("assigned", 3, 1), delay=300),
+                dict(member=1, after=("assigned", 3, 1), delay=250)],
+         note="cooperative join waiting for a dead member (model.md §10.5): consumer-1 sends no auto-commit "
+              "from its rejoin until onJoinComplete; consumer-3, awaiting its JoinGroup response, is not "
+              "expired"),
 ]
 CASES += GROUP_CASES
 
@@ -315,6 +407,10 @@ def derive(case):
     for k in ("crash_at_ms", "close_at_ms"):
         sc.pop(k, None)
     sc.setdefault("client", case["client"])
+    # Every case runs a new group (its own group id) whose consumers read from the start of the
+    # log (ConformanceConsumer, rdk_consumer: auto.offset.reset=earliest): so does the model.
+    sc.setdefault("new_group", True)
+    sc.setdefault("auto.offset.reset", "earliest")
     return sc
 
 
@@ -339,7 +435,10 @@ def completed_runs(sc, t_us):
     if s.get("strategy") == "transactional":
         s["isolation.level"] = "read_uncommitted"
     a = model(s)["at_crash"]
-    return a["committed"] - a["lost"] + a["duplicated"]
+    # A new group before its first commit restarts where auto.offset.reset resolves: the log
+    # start, as every case reads with earliest (derive).
+    c = a["committed"] if a["committed"] is not None else sc.get("log_start_offset", 0)
+    return c - a["lost"] + a["duplicated"]
 
 
 def model_done_instant(sc, n):
@@ -544,6 +643,10 @@ def start_consumer(case, sc, broker, workdir, topic, group):
     else:
         cfg = dict(settings)
         cfg["script"] = sc.get("script")
+        if sc.get("worker_pool"):
+            cfg.update({"worker_pool": True, "pool_threads": sc.get("pool_threads", 1),
+                        "ordering": sc.get("ordering", "batch"), "pool_commit": sc.get("pool_commit", "handed_out"),
+                        "record_processing_ms_by_offset": sc.get("record_processing_ms_by_offset", {})})
         cfgf = os.path.join(workdir, "consumer.json")
         json.dump(cfg, open(cfgf, "w"))
         cmd = [sys.executable, os.path.join(HERE, "rdk_consumer.py"), cfgf]
@@ -675,6 +778,19 @@ def run_case(case, broker, workdir, attempt):
             proc.kill()
             proc.wait()
     lines = read_log(logf)
+    # The phase the client measured (issue 25, rule 4; model.md §8.2): librdkafka's auto-commit
+    # timer runs from the consumer's creation, which comes before its first records (T0). The
+    # model is run again with it.
+    phase = next((float(w[1]) for w in lines if w[0] == "created_before_start"), None)
+    if phase is not None:
+        sc["consumer_created_before_start_ms"] = ms(int(round(phase * 1000)))
+        info["created_before_start_ms"] = phase
+        if mode != "script":
+            trig_us = model_done_instant(sc, case["after"])
+            at_us = trig_us + case["delay"] * 1000
+            info["model_trigger_ms"] = trig_us / 1000.0
+            sc["close_at_ms" if mode == "close" else "crash_at_ms"] = ms(at_us)
+        m = model(sc)
     txn = sc.get("strategy") == "transactional"
     if txn:
         # A restarted application's initTransactions() fences the killed producer and aborts its
@@ -778,7 +894,7 @@ def timelines(case, sc, real, lines, info):
         if not sc.get("script") and 0 < tm:
             try:
                 a = model_at(sc, int(round(tm * 1000)) + 1)
-                desc = "model@%.3f: position %d durable %d committed %d" % (tm, a["position"], a["durable"],
+                desc = "model@%.3f: position %s durable %s committed %s" % (tm, a["position"], a["durable"],
                                                                             a["committed"])
             except Exception as e:  # noqa: BLE001 (a report line, never a verdict)
                 desc = "model: %s" % e
