@@ -125,8 +125,11 @@ CASES = [
     # 2 s; the timer commits 2 (≈ 0.84 s: it runs from the consumer's creation) and the kill at
     # 1.5 s loses record 0. The rule before judged "changed" on the durable frontier and sent
     # nothing (committed none, nothing lost).
-    dict(name="rdk-pool-store-highest", file="s12-librdkafka-store-highest-completed.json", client="librdkafka",
-         over={}, after=1, delay=1400,
+    dict(name="rdk-pool-store-highest", file="s8-librdkafka-store-after-processing.json", client="librdkafka",
+         over={"worker_pool": True, "pool_threads": 2, "ordering": "unordered", "pool_commit": "highest_completed",
+               "log_end_offset": 2, "max.poll.records": 5, "record_processing_ms": 100,
+               "record_processing_ms_by_offset": {"0": 2000}, "auto.commit.interval.ms": 1000},
+         after=1, delay=1400,
          note="model.md §8.3, §12: librdkafka's timer commits the pool's stored highest offset + 1"),
     dict(name="rdk-background", file="s8-librdkafka-background.json", client="librdkafka", over={},
          after=1, delay=2500, note="model.md §8.2: librdkafka background auto-commit"),
