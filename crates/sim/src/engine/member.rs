@@ -177,6 +177,8 @@ pub(crate) struct Member {
     /// Records of the open transaction given up on: its commit makes the others visible.
     skipped_in_transaction: Vec<u64>,
     script: Option<Script>,
+    /// `close()`'s own commit, while it is the one `onPartitionsRevoked` waits for.
+    close_commit: Option<CommitId>,
     /// The consumer-group client (model.md §10); `None` for the one-consumer model.
     pub(super) group: Option<GroupClient>,
     /// The background auto-commit timer runs (model.md §8.2; it keeps its schedule across
@@ -270,6 +272,7 @@ impl Member {
             last_ack_commit_us: 0,
             skipped_in_transaction: Vec::new(),
             script: s.script.as_ref().map(|_| Script { step: None, unresolved: Vec::new() }),
+            close_commit: None,
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
             fast_path: !s.group_mode()
@@ -1474,19 +1477,26 @@ impl Member {
             return;
         }
         self.life = Life::Closing { commit_sent: true, revoked: false };
+        self.close_commit = None;
         if self.strategy.is_auto() && self.in_group {
             let offsets = self.client_commit_offsets(cx.s, world);
-            self.send_commit(cx, world, CommitKind::Close, offsets);
+            if self.send_commit(cx, world, CommitKind::Close, offsets) {
+                self.close_commit = Some(world.commits.last_id());
+            }
         }
         self.try_finish_close(cx, world);
     }
 
     fn try_finish_close<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
-        if self.commits_in_flight > 0 || self.retries_pending > 0 {
-            return;
-        }
-        if self.group.is_some() && self.life == (Life::Closing { commit_sent: true, revoked: false }) {
-            // onLeavePrepare: onPartitionsRevoked after close()'s own commit (model.md §10.3).
+        let own_commit_pending = self.close_commit.is_some_and(|c| !world.commits.is_resolved(c));
+        if self.group.is_some()
+            && !own_commit_pending
+            && self.life == (Life::Closing { commit_sent: true, revoked: false })
+        {
+            // onLeavePrepare: onPartitionsRevoked once close()'s own commit is done, not waiting
+            // for other commits in flight — a woken commitSync's lands later (Java
+            // `AbstractCoordinator.close`: `onLeavePrepare`, then `awaitPendingRequests`;
+            // model.md §10.3).
             self.life = Life::Closing { commit_sent: true, revoked: true };
             if cx.s.on_revoke == OnRevoke::CommitSync && self.in_group {
                 let offsets: Vec<_> = self
@@ -1498,6 +1508,9 @@ impl Member {
                     return;
                 }
             }
+        }
+        if self.commits_in_flight > 0 || self.retries_pending > 0 {
+            return;
         }
         self.end_script_step(cx);
         for a in &self.assigned {

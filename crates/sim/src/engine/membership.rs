@@ -429,6 +429,10 @@ impl Member {
     /// SyncGroup now, one returning records in its next `poll()`.
     pub(crate) fn join_response<S: Sink>(&mut self, cx: &mut Cx<S>, world: &World) {
         self.g().generation = world.coordinator.generation();
+        // Java restarts its heartbeats when it reads the JoinGroup response
+        // (`JoinGroupResponseHandler` → `enable()` of the heartbeat thread), one round trip before
+        // the assignment (model.md §10.4).
+        self.restart_heartbeats(cx);
         if self.g().join_waits {
             self.send_sync(cx);
         } else {
