@@ -128,7 +128,7 @@ test('moving the crash slider with the keyboard', async (browser) => {
 });
 
 /** Page x of instant `s` (seconds, default 12 s horizon) on a chart canvas's bounding `box`:
- *  the plot area has 64 CSS px left margin, 14 right (crates/view/src/charts.rs). */
+ *  the plot area has 64 CSS px left margin, 14 right (crates/view/src/kit/draw.rs). */
 const plotX = (box, s) => box.x + 64 + ((box.width - 78) * s) / 12;
 
 test('dragging the crash marker on the chart (mouse), tapping it (touch)', async (browser) => {
@@ -180,7 +180,7 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
 
 // Where record `offset` ends on the main chart when its attempt ends at (offset + 1) × 200 ms
 // (the defaults: a record every 200 ms, in order): halfway up its row
-// (crates/view/src/records.rs). The value axis runs to ceil(1.06 × the highest position):
+// (crates/view/src/consumer/records.rs). The value axis runs to ceil(1.06 × the highest position):
 // 64 at the defaults (60).
 const recordAt = (box, offset, yMax = 64) => ({
   x: plotX(box, (offset + 1) * 0.2),
@@ -475,7 +475,7 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
   assert.deepEqual([...pngBytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
   assert.deepEqual([pngBytes.readUInt32BE(16), pngBytes.readUInt32BE(20)], [1920, 1080], 'the PNG is a 1920×1080 slide');
   fs.writeFileSync(path.join(OUT, 'export-slide-1920x1080.png'), pngBytes);
-  // Its pixels show the crash marker where the slide puts it (crates/view/src/export.rs:
+  // Its pixels show the crash marker where the slide puts it (crates/view/src/consumer/export.rs:
   // main chart at x 40, frame scale 1.75: plot from 40 + 112 to 40 + 1355 px).
   const crashX = Math.round(40 + 112 + (1355 - 112) * (5.01 / 12));
   const marker = await page.evaluate(async ({ data, crashX }) => {

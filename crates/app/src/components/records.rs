@@ -2,15 +2,15 @@
 //! button (click, tap or keyboard) that makes the record throw on every attempt; the
 //! failing offsets as text; what the application does about a record that throws (Spring's
 //! error handlers, a retry loop, stopping the partition), each setting shown only when it
-//! applies; and the slow records. The words are `offset_window_view::fields`'s.
+//! applies; and the slow records. The words are `offset_window_view::consumer::fields`'s.
 
 use super::controls::{choice_field, choice_id, show_choice, NumberField};
 use super::{rendered, RunRef};
 use crate::state::{Action, State};
 use offset_window_sim::scenario::OnError;
 use offset_window_sim::Strategy;
-use offset_window_view::fields::{self, RECORD_FIELDS};
-use offset_window_view::records::{beyond_log, outcomes, FAILURES_KEY, SLOW_KEY};
+use offset_window_view::consumer::fields::{self, RECORD_FIELDS};
+use offset_window_view::consumer::records::{beyond_log, outcomes, FAILURES_KEY, SLOW_KEY};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

@@ -26,7 +26,7 @@ use offset_window_view::group::timeline::{lock_words, record_lines, strip_words}
 use offset_window_view::group::url;
 use offset_window_view::group::words::{self, duration_text};
 use offset_window_view::group::STYLE;
-use offset_window_view::text::seconds_text;
+use offset_window_view::kit::text::seconds_text;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -643,7 +643,7 @@ fn settings_box(state: &GroupState, dispatch: &Dispatch) -> Html {
         let input: HtmlInputElement = e.target_unchecked_into();
         GroupAction::SetShare(input.value() == "share")
     });
-    let number = |f: &'static offset_window_view::fields::Field| {
+    let number = |f: &'static offset_window_view::kit::fields::Field| {
         let key = f.key;
         let id = format!("f-{}", key.replace(['.', '_'], "-"));
         let oninput = dispatch.to_callback().reform(move |e: InputEvent| {

@@ -1,5 +1,5 @@
 //! The group page's state and the actions that change it: a pure reducer, as on the
-//! consumer page ([`crate::state`]).
+//! consumer page ([`crate::consumer::state`]).
 //!
 //! The scenario held is always valid and always runs: every change is checked by the core
 //! ([`Scenario::validate`], then [`simulate`], which refuses an event aimed at a member that
@@ -115,7 +115,7 @@ impl GroupState {
             return draft.clone();
         }
         if key == CRASH_FIELD {
-            return crate::text::seconds_text(self.crash_at_us);
+            return crate::kit::text::seconds_text(self.crash_at_us);
         }
         match self.scenario.get(key) {
             Some(Value::String(s)) => s,
@@ -489,7 +489,7 @@ impl GroupState {
             }
             GroupAction::SetCrashText(text) => {
                 let mut next = (*self).clone();
-                match crate::text::parse_seconds(&text) {
+                match crate::kit::text::parse_seconds(&text) {
                     Ok(us) if (1..=self.scenario.horizon_us).contains(&us) => {
                         next.crash_at_us = us;
                         put(&mut next.errors, CRASH_FIELD, None);
@@ -497,9 +497,9 @@ impl GroupState {
                     _ => {
                         let message = format!(
                             "crash of the whole group at (s): must be a number of seconds in (0, {}] with at most 6 decimals (got \"{}\"); the crash stays at {} s",
-                            crate::text::seconds_text(self.scenario.horizon_us),
+                            crate::kit::text::seconds_text(self.scenario.horizon_us),
                             text.trim(),
-                            crate::text::seconds_text(self.crash_at_us)
+                            crate::kit::text::seconds_text(self.crash_at_us)
                         );
                         put(&mut next.errors, CRASH_FIELD, Some(message));
                     }

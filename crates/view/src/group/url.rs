@@ -1,7 +1,7 @@
 //! The group page's state in the URL fragment, so that a link reproduces what the reader
 //! sees: `#group_events=%5B…%5D&partition.assignment.strategy=cooperative-sticky`. Only what
 //! differs from the page's defaults (reference G1) is written: scenario keys with their JSON
-//! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::url`]), then
+//! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::kit::link`]), then
 //! the share crash in µs (`crash_at_us`), the share strip's partition and first offset
 //! (`partition`, `from`), `projector=1`, and the tour's step (`tour=2`, the share group's tour
 //! `tour=share-2`, counted from 1). Reading goes through the reducer, so a bad
@@ -9,7 +9,7 @@
 //! naming it; nothing in a link can make the page panic.
 
 use super::state::{default_scenario, GroupAction, GroupState};
-use crate::url::{decode, encode};
+use crate::kit::link::{decode, encode};
 use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
 use offset_window_sim::Scenario;
 use serde_json::Value;

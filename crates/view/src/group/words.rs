@@ -3,8 +3,8 @@
 //! name a field in words with its range. Every number comes from the core
 //! (docs/model.md §10.7, §11.5); every sentence is ours, for a reader.
 
-use crate::fields::Field;
-use crate::text::seconds_text;
+use crate::kit::fields::{field as f, Field};
+use crate::kit::text::seconds_text;
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::report::{GroupReport, Handover, PartitionDamage};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
@@ -143,18 +143,6 @@ impl Shown {
             Shown::Share => share,
         }
     }
-}
-
-const fn f(
-    key: &'static str,
-    label: &'static str,
-    kafka: bool,
-    unit: &'static str,
-    hint: &'static str,
-    slider: Option<(u32, u32, u32)>,
-    advanced: bool,
-) -> Field {
-    Field { key, label, kafka, unit, hint, slider, advanced }
 }
 
 /// The numeric fields of the group page, in the order it shows them, each with the kind of

@@ -7,11 +7,11 @@
 //! the reducer, so a bad value in a link shows the same message as a bad value typed into
 //! its field, and a notice naming it; nothing in a link can make the page panic.
 
-use crate::records::{FAILURES_KEY, SLOW_KEY};
-use crate::state::{Action, State};
+use crate::consumer::records::{FAILURES_KEY, SLOW_KEY};
+use crate::consumer::state::{Action, State};
+use crate::kit::link::{decode, encode};
 use offset_window_sim::scenario::{key_spec, KeyKind, KEYS};
 use offset_window_sim::{Scenario, Strategy};
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -22,7 +22,7 @@ pub const STEP_KEY: &str = "step";
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
 /// The key of the display base offset.
-pub const BASE_KEY: &str = crate::state::BASE_FIELD;
+pub const BASE_KEY: &str = crate::consumer::state::BASE_FIELD;
 
 fn text(value: Option<Value>) -> String {
     match value {
@@ -30,29 +30,6 @@ fn text(value: Option<Value>) -> String {
         Some(other) => other.to_string(),
         None => String::new(),
     }
-}
-
-/// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'!')
-    .remove(b'~')
-    .remove(b'*')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')');
-
-/// A value percent-encoded as `encodeURIComponent` does.
-pub fn encode(s: &str) -> String {
-    utf8_percent_encode(s, COMPONENT).to_string()
-}
-
-/// A percent-encoded value decoded; text that is not valid UTF-8 once decoded is kept as it
-/// was (the page then names it in a notice).
-pub fn decode(s: &str) -> String {
-    percent_decode_str(s).decode_utf8().map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
 }
 
 /// The fragment (without `#`) for a scenario and crash instant; empty for the defaults.
@@ -157,10 +134,10 @@ pub fn state_from(fragment: &str) -> State {
             }
             STEP_KEY => {
                 match value.parse::<usize>() {
-                    Ok(n) if (1..=crate::tour::STEPS).contains(&n) => step = Some(n - 1),
+                    Ok(n) if (1..=crate::consumer::tour::STEPS).contains(&n) => step = Some(n - 1),
                     _ => notices.push(format!(
                         "The link's step={value} was not used: the tour has steps 1 to {}.",
-                        crate::tour::STEPS
+                        crate::consumer::tour::STEPS
                     )),
                 }
                 continue;
@@ -211,7 +188,7 @@ pub fn state_from(fragment: &str) -> State {
     }
     if let Some(n) = step {
         // A step alone sets every control; beside other keys it must agree with them.
-        let own = crate::tour::state(n);
+        let own = crate::consumer::tour::state(n);
         if pairs.iter().all(|(k, _)| [STEP_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
             state = Rc::new(own);
         } else if state.scenario == own.scenario {
@@ -253,7 +230,7 @@ pub fn state_from(fragment: &str) -> State {
             if key == "crash" { CRASH_KEY } else { key }
         ));
     }
-    notices.extend(crate::records::beyond_log(&state.scenario));
+    notices.extend(crate::consumer::records::beyond_log(&state.scenario));
     state.notices = notices;
     state
 }
@@ -317,7 +294,8 @@ mod tests {
             }
             // A tour step shows its own settings (changing one leaves the tour), at any crash.
             let mut state = if g.next(3) == 0 {
-                let mut step = crate::tour::state(g.next(crate::tour::STEPS as u64) as usize);
+                let mut step =
+                    crate::consumer::tour::state(g.next(crate::consumer::tour::STEPS as u64) as usize);
                 step.crash_at_us = 1 + g.next(step.scenario.horizon_us);
                 step
             } else {
@@ -470,7 +448,7 @@ mod tests {
         let s = state_from("#step=4&projector=1");
         assert_eq!(s.tour_step, Some(3));
         assert!(s.projector);
-        assert_eq!(s.predicting(), crate::tour::prediction(3).is_some());
+        assert_eq!(s.predicting(), crate::consumer::tour::prediction(3).is_some());
         let s = state_from("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5");
         assert_eq!(s.tour_step, None);
         assert!(s.notices.iter().any(|n| n.contains("step=5")));

@@ -2,8 +2,8 @@
 //! the controls. Captions are our words; every number in them is read from the core when
 //! the step is shown, never typed here.
 
-use crate::state::{Prediction, State};
-use crate::text::{fixed, seconds_text};
+use crate::consumer::state::{Prediction, State};
+use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::{simulate, Input, MarkKind, Run, Scenario, Strategy};
 
 /// How many steps the tour has.
