@@ -112,6 +112,17 @@ impl Default for State {
 }
 
 impl State {
+    /// The page state of the tour's step `n` (0-based; past the end, the last): its
+    /// settings, and on a prediction step the question asked.
+    pub fn tour_step(n: usize) -> State {
+        let n = n.min(crate::consumer::tour::STEPS - 1);
+        State {
+            tour_step: Some(n),
+            prediction: crate::consumer::tour::prediction(n).map(|_| Prediction::Asking),
+            ..State::from_input(crate::consumer::tour::scenario(n))
+        }
+    }
+
     /// A state showing `input`'s scenario with the crash at its instant (clamped into the
     /// horizon). The scenario should be valid; if it is not, the defaults are shown.
     pub fn from_input(input: Input) -> State {
@@ -401,11 +412,9 @@ impl State {
                 None => (*self).clone(),
             },
             Action::Tour(step) => match step {
-                Some(n) => State {
-                    projector: self.projector,
-                    base_offset: self.base_offset,
-                    ..crate::consumer::tour::state(n)
-                },
+                Some(n) => {
+                    State { projector: self.projector, base_offset: self.base_offset, ..State::tour_step(n) }
+                }
                 None => State { tour_step: None, tour_left: None, prediction: None, ..(*self).clone() },
             },
             Action::Reveal(guess) => match self.prediction {

@@ -188,7 +188,7 @@ pub fn state_from(fragment: &str) -> State {
     }
     if let Some(n) = step {
         // A step alone sets every control; beside other keys it must agree with them.
-        let own = crate::consumer::tour::state(n);
+        let own = State::tour_step(n);
         if pairs.iter().all(|(k, _)| [STEP_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
             state = Rc::new(own);
         } else if state.scenario == own.scenario {
@@ -294,8 +294,7 @@ mod tests {
             }
             // A tour step shows its own settings (changing one leaves the tour), at any crash.
             let mut state = if g.next(3) == 0 {
-                let mut step =
-                    crate::consumer::tour::state(g.next(crate::consumer::tour::STEPS as u64) as usize);
+                let mut step = State::tour_step(g.next(crate::consumer::tour::STEPS as u64) as usize);
                 step.crash_at_us = 1 + g.next(step.scenario.horizon_us);
                 step
             } else {
