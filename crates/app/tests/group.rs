@@ -182,6 +182,17 @@ async fn the_event_moves_by_its_slider_and_by_a_drag() {
 }
 
 #[wasm_bindgen_test]
+async fn a_move_of_the_event_runs_two_simulations_outside_the_sweep() {
+    let view = mount().await;
+    let runs = offset_window_view::kit::run::simulations;
+    let before = runs();
+    view.type_into("#event-0-slider", "9000").await;
+    assert_eq!(view.find("#event-0-at-ms").dyn_into::<HtmlInputElement>().unwrap().value(), "9000", "moved");
+    // The reducer's check (the run drawn) and the versus table's other kind of group.
+    assert_eq!(runs() - before, 2);
+}
+
+#[wasm_bindgen_test]
 async fn presets_meet_their_files_expectations() {
     let view = mount().await;
     for file in [

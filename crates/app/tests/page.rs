@@ -201,6 +201,20 @@ async fn moving_the_crash_renders_only_what_depends_on_it() {
     assert_eq!(render_count("control:record_processing_ms"), other);
 }
 
+#[wasm_bindgen_test]
+async fn a_change_runs_one_simulation_and_a_crash_move_none() {
+    let page = mount().await;
+    let runs = offset_window_view::kit::run::simulations;
+    let before = runs();
+    page.type_into("#f-max-poll-records", "6").await;
+    assert_eq!(runs() - before, 1, "a scenario change");
+    let before = runs();
+    let slider = page.find("#crash-slider").dyn_into::<HtmlInputElement>().unwrap();
+    slider.set_value("3000000");
+    page.fire("#crash-slider", "input").await;
+    assert_eq!(runs() - before, 0, "a move of the crash reads the run it has");
+}
+
 /// RGBA of the base canvas in a `(2r+1)²` square around (x, y), device px.
 fn pixels(canvas: &HtmlCanvasElement, x: f64, y: f64, r: i32) -> Vec<[u8; 4]> {
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();

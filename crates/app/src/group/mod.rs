@@ -18,7 +18,7 @@ use offset_window_sim::compare::compare_group;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
-use offset_window_sim::{simulate, Scenario, ScenarioError};
+use offset_window_sim::{Scenario, ScenarioError};
 use offset_window_view::group::presets::{self, PRESETS};
 use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
 use offset_window_view::group::tables;
@@ -91,9 +91,11 @@ pub fn GroupApp() -> Html {
     });
     let s = &state.scenario;
     let share = state.share();
+    // The run the reducer simulated when it took the scenario: the page draws that one.
     let run: Rc<Result<RunRef, ScenarioError>> =
-        use_memo(s.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
-    // The run shown serves its own side of the consumer-vs-share table.
+        use_memo(RunRef(state.run.clone()), |r| Ok(RunRef(r.0.clone())));
+    // The run shown serves its own side of the consumer-vs-share table (one more simulation:
+    // the other kind of group).
     let versus = use_memo(s.clone(), {
         let run = run.clone();
         move |s| Rc::new(tables::versus(s, (*run).as_ref().ok().map(|r| &*r.0)))

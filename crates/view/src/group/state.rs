@@ -9,9 +9,10 @@
 //! `group_events[i].field`, as the core names them.
 
 use super::words;
+use crate::kit::run::Checked;
 use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 use offset_window_sim::scenario::{Consumption, OnError, DEFAULT_CRASH_AT_US};
-use offset_window_sim::{simulate, Client, Scenario, ScenarioError, Strategy};
+use offset_window_sim::{Client, Run, Scenario, ScenarioError, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -22,12 +23,14 @@ pub const EVENTS_FIELD: &str = "group_events";
 /// Records the share strip shows at once (docs/model.md §11: one row per record).
 pub const STRIP_ROWS: u64 = 40;
 
-/// The page state: a scenario that runs, the share group's crash instant, which partition
-/// the share strip shows, how the page is shown, and any refused input.
-#[derive(Clone, Debug, PartialEq)]
+/// The page state: a scenario that runs and its run, the share group's crash instant, which
+/// partition the share strip shows, how the page is shown, and any refused input.
+#[derive(Clone, Debug)]
 pub struct GroupState {
     /// The scenario shown; valid, and its run does not stop with an error.
     pub scenario: Scenario,
+    /// The scenario's run, simulated once when the change was checked: the page draws it.
+    pub run: Rc<Run>,
     /// A share group's crash of the whole group (docs/model.md §11.5), µs in `1..=horizon`.
     pub crash_at_us: u64,
     /// The partition the share strip shows (index: `orders-N`), below `partitions`.
@@ -48,6 +51,38 @@ pub struct GroupState {
     pub errors: Vec<(String, String)>,
     /// Values of an opened link that were not used, each naming its field.
     pub notices: Vec<String>,
+}
+
+impl PartialEq for GroupState {
+    /// Equal when everything but the run is (the run is the scenario's).
+    fn eq(&self, o: &Self) -> bool {
+        let GroupState {
+            scenario,
+            run: _,
+            crash_at_us,
+            partition,
+            strip_from,
+            preset,
+            projector,
+            tour,
+            drafts,
+            errors,
+            notices,
+        } = self;
+        (scenario, crash_at_us, partition, strip_from, preset, projector, tour, drafts, errors, notices)
+            == (
+                &o.scenario,
+                &o.crash_at_us,
+                &o.partition,
+                &o.strip_from,
+                &o.preset,
+                &o.projector,
+                &o.tour,
+                &o.drafts,
+                &o.errors,
+                &o.notices,
+            )
+    }
 }
 
 fn note<'a>(list: &'a [(String, String)], key: &str) -> Option<&'a String> {
@@ -76,18 +111,20 @@ impl Default for GroupState {
 /// Whether `scenario` is valid and its run does not stop with an error, and the core's
 /// message when it is not.
 pub fn check(scenario: &Scenario) -> Result<(), ScenarioError> {
-    scenario.validate()?;
-    simulate(scenario).map(|_| ())
+    Checked::check(scenario.clone()).map(|_| ())
 }
 
 impl GroupState {
     /// A state showing `scenario` (which should run; if it does not, the defaults) with the
     /// share crash at `crash_at_us` (clamped into the horizon).
     pub fn with_scenario(scenario: Scenario, crash_at_us: u64) -> GroupState {
-        let scenario = if check(&scenario).is_ok() { scenario } else { default_scenario() };
+        let Checked { scenario, run } = Checked::check(scenario)
+            .or_else(|_| Checked::check(default_scenario()))
+            .expect("the group page's defaults run");
         GroupState {
             crash_at_us: crash_at_us.clamp(1, scenario.horizon_us),
             scenario,
+            run,
             partition: 0,
             strip_from: 0,
             preset: None,
@@ -150,7 +187,8 @@ impl GroupState {
     /// Takes `scenario` (already checked): the field `key` keeps `text` (as typed), the
     /// crash and the strip's partition stay within the new bounds, a preset is no longer
     /// what is shown.
-    fn accept(&self, key: &str, text: Option<String>, scenario: Scenario) -> GroupState {
+    fn accept(&self, key: &str, text: Option<String>, checked: Checked) -> GroupState {
+        let Checked { scenario, run } = checked;
         let mut next = self.clone();
         put(&mut next.drafts, key, text);
         put(&mut next.errors, key, None);
@@ -160,6 +198,7 @@ impl GroupState {
         next.crash_at_us = next.crash_at_us.clamp(1, scenario.horizon_us);
         next.partition = next.partition.min(scenario.partitions - 1);
         next.scenario = scenario;
+        next.run = run;
         next
     }
 
@@ -184,8 +223,8 @@ impl GroupState {
         change: impl FnOnce(&mut Scenario) -> Result<(), ScenarioError>,
     ) -> GroupState {
         let mut candidate = self.scenario.clone();
-        match change(&mut candidate).and_then(|()| check(&candidate)) {
-            Ok(()) => self.accept(key, text, candidate),
+        match change(&mut candidate).and_then(|()| Checked::check(candidate)) {
+            Ok(checked) => self.accept(key, text, checked),
             Err(e) => self.refuse(key, text, &e),
         }
     }
@@ -199,6 +238,18 @@ impl GroupState {
         change: impl FnOnce(&mut Vec<GroupEvent>) -> Result<(), ScenarioError>,
     ) -> GroupState {
         self.try_change(key, text, |s| change(&mut s.group_events))
+    }
+
+    /// A link's scenario keys set all at once and checked once (one simulation): the state
+    /// with them, or `None` when a key or the whole is refused (the link is then read key by
+    /// key, to name what was refused).
+    pub(crate) fn with_values(&self, pairs: &[(&str, Value)]) -> Option<GroupState> {
+        let mut candidate = self.scenario.clone();
+        for (key, value) in pairs {
+            candidate.set_key(key, value).ok()?;
+        }
+        let checked = Checked::check(candidate).ok()?;
+        Some(self.accept("", None, checked))
     }
 
     /// Forgets the drafts and messages of every event field (the list's indices changed).
@@ -555,9 +606,9 @@ impl GroupState {
         for member in candidates {
             let mut candidate = s.clone();
             candidate.group_events.push(event_like(None, kind, at_us, member));
-            match check(&candidate) {
-                Ok(()) => {
-                    let mut next = self.accept(EVENTS_FIELD, None, candidate);
+            match Checked::check(candidate) {
+                Ok(checked) => {
+                    let mut next = self.accept(EVENTS_FIELD, None, checked);
                     next.forget_event_fields();
                     return next;
                 }
@@ -572,6 +623,18 @@ impl GroupState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use offset_window_sim::simulate;
+
+    #[test]
+    fn a_move_simulates_once_and_the_state_keeps_that_run() {
+        let s = Rc::new(GroupState::default());
+        let before = crate::kit::run::simulations();
+        let moved = s.apply(GroupAction::MoveEvent { index: 0, at_us: 9_000_000 });
+        assert_eq!(crate::kit::run::simulations() - before, u64::from(cfg!(debug_assertions)));
+        assert_eq!(*moved.run, simulate(&moved.scenario).unwrap(), "the run kept is the scenario's");
+        let refused = moved.clone().apply(GroupAction::SetField { key: "partitions", text: "0".into() });
+        assert!(Rc::ptr_eq(&refused.run, &moved.run), "a refused change keeps the run shown");
+    }
 
     fn apply(state: GroupState, actions: impl IntoIterator<Item = GroupAction>) -> GroupState {
         let mut s = Rc::new(state);

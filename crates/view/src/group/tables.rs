@@ -5,12 +5,13 @@
 //! §11), the latter simulated once per scenario and read at any crash instant.
 
 use super::words::duration_text;
+use crate::kit::run::simulate;
 use crate::kit::text::escape;
 use crate::kit::text::fixed;
 use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
-use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
+use offset_window_sim::{Client, Run, Scenario, Strategy};
 
 /// The core's protocol words for the classic assignor `a` (`compare::compare_group`'s rows).
 fn classic_words(a: Assignor) -> &'static str {

@@ -98,10 +98,11 @@ fn tour_step(value: &str) -> Result<(bool, usize), String> {
     }
 }
 
-/// The state a fragment describes: the defaults, then the link's scenario keys applied as
-/// the reader would set them — over and over while one more of them is taken, since one key
-/// may need another first (`members` before the events naming a new member, or after the
-/// events that named a removed one) — then the crash, the strip, the screen and the tour's
+/// The state a fragment describes: the defaults, then the link's scenario keys all at once
+/// (one check, one simulation); if the core refuses them together, applied as the reader
+/// would set them — over and over while one more of them is taken, since one key may need
+/// another first (`members` before the events naming a new member, or after the events that
+/// named a removed one) — then the crash, the strip, the screen and the tour's
 /// step (a link with a step and no scenario key shows that step's case). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> GroupState {
@@ -130,6 +131,13 @@ pub fn state_from(fragment: &str) -> GroupState {
         }
     }
     let scenario_keys = pending.len();
+    // Every key at once, one check; only a link the core refuses as a whole is read key by
+    // key (so that what was refused is named).
+    let all: Vec<(&str, Value)> = pending.iter().map(|(k, v)| (*k, link_value(v))).collect();
+    if let Some(next) = state.with_values(&all) {
+        state = Rc::new(next);
+        pending.clear();
+    }
     // At most one pass per key: each pass that changes nothing ends it.
     for _ in 0..=pending.len() {
         let before = pending.len();
@@ -335,6 +343,18 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 60, "only {checked} random states ran");
+    }
+
+    #[test]
+    fn a_link_is_read_in_one_pass() {
+        let link = "group_events=%5B%7B%22at_ms%22%3A5000%2C%22member%22%3A3%2C%22kind%22%3A%22crash%22%7D%5D&members=3&partitions=4";
+        let defaults = GroupState::default();
+        let before = crate::kit::run::simulations();
+        let s = state_from(link);
+        // The defaults (one run) and every key of the link at once (one more).
+        assert_eq!(crate::kit::run::simulations() - before, 2 * u64::from(cfg!(debug_assertions)));
+        assert_eq!((s.scenario.members, s.scenario.partitions), (3, 4));
+        assert!(s.notices.is_empty() && defaults.notices.is_empty(), "{:?}", s.notices);
     }
 
     #[test]
