@@ -193,6 +193,21 @@ async fn a_move_of_the_event_runs_two_simulations_outside_the_sweep() {
 }
 
 #[wasm_bindgen_test]
+async fn a_new_rolling_deploy_brings_members_back_within_the_horizon() {
+    // Issue 27, item 1: a deploy added had no "back after" and a 30 s step against a 60 s
+    // horizon (a rolling shutdown under the name of a deploy).
+    let view = mount_at("group_events=%5B%5D").await;
+    view.click("#add-deploy").await;
+    let text = |sel: &str| view.find(sel).dyn_into::<HtmlInputElement>().unwrap().value();
+    assert_eq!(text("#event-0-restart-after-ms"), "10000", "back 10 s after close() returns");
+    assert_eq!(text("#event-0-deploy-step-ms"), "20000", "a member every 20 s");
+    let horizon_ms: u64 = text("#f-horizon-ms").parse().unwrap();
+    assert!(horizon_ms > 30_000 + 20_000 + 10_000, "the horizon shows the whole deploy: {horizon_ms} ms");
+    let words = view.find("#event-sentences").text_content().unwrap();
+    assert!(words.contains("back 10 s after close() returns"), "{words}");
+}
+
+#[wasm_bindgen_test]
 async fn presets_meet_their_files_expectations() {
     let view = mount().await;
     for file in [

@@ -408,11 +408,42 @@ pub(crate) fn make_shareable(s: &mut Scenario) {
 
 /// The event `kind` at `at_us` for `member`, with the fields of `like` that this kind has
 /// (the others at their defaults, so that the event equals its own JSON form).
+/// A rolling deploy's members come back (as the presets' deploys do): 10 s after `close()`
+/// returns, a member every 20 s. Without a "back after", a deploy is a rolling shutdown.
+pub const DEPLOY_BACK_AFTER_US: u64 = 10_000_000;
+/// The time between two members of a new rolling deploy, µs.
+pub const DEPLOY_STEP_US: u64 = 20_000_000;
+
+/// The horizon grown, if it must, to show every deploy whole: the last member's shutdown,
+/// its return and 10 s after, on a whole 5 s.
+fn show_whole_deploys(s: &mut Scenario) {
+    let members = s.member_count() as u64;
+    let end = s
+        .group_events
+        .iter()
+        .filter(|e| e.kind == GroupEventKind::Deploy)
+        .map(|e| {
+            e.at_us
+                + members.saturating_sub(1) * e.deploy_step_us
+                + e.restart_after_us.unwrap_or(0)
+                + 10_000_000
+        })
+        .max()
+        .unwrap_or(0);
+    if end > s.horizon_us {
+        s.horizon_us = end.div_ceil(5_000_000) * 5_000_000;
+    }
+}
+
 fn event_like(like: Option<&GroupEvent>, kind: GroupEventKind, at_us: u64, member: u16) -> GroupEvent {
     let mut e = GroupEvent::new(at_us, member, kind);
+    if kind == GroupEventKind::Deploy {
+        e.restart_after_us = Some(DEPLOY_BACK_AFTER_US);
+        e.deploy_step_us = DEPLOY_STEP_US;
+    }
     if let Some(old) = like {
         use GroupEventKind::*;
-        if matches!(kind, Crash | Shutdown | Deploy) {
+        if matches!(kind, Crash | Shutdown | Deploy) && (old.restart_after_us.is_some() || kind != Deploy) {
             e.restart_after_us = old.restart_after_us;
         }
         if matches!(kind, Shutdown | Deploy) {
@@ -421,7 +452,7 @@ fn event_like(like: Option<&GroupEvent>, kind: GroupEventKind, at_us: u64, membe
         if kind == Hang {
             e.duration_us = old.duration_us;
         }
-        if kind == Deploy {
+        if kind == Deploy && old.kind == Deploy {
             e.deploy_step_us = old.deploy_step_us;
         }
     }
@@ -485,8 +516,9 @@ impl GroupState {
                     _ if u32::from(old.member) > members || old.member == 0 => 1,
                     _ => old.member,
                 };
-                let mut next = self.try_events(&event_key(index, "kind"), None, |events| {
-                    events[index] = event_like(Some(&old), kind, old.at_us, member);
+                let mut next = self.try_change(&event_key(index, "kind"), None, |s| {
+                    s.group_events[index] = event_like(Some(&old), kind, old.at_us, member);
+                    show_whole_deploys(s);
                     Ok(())
                 });
                 next.forget_event_fields();
@@ -603,9 +635,22 @@ impl GroupState {
             _ => (1..=s.member_count() as u16).rev().collect(),
         };
         let mut last_error = None;
-        for member in candidates {
+        // A deploy brings its members back and the horizon shows it whole; where the core
+        // refuses that (a member it would reach is down for good), the core's own default.
+        let tries: Vec<(u16, bool)> = candidates
+            .iter()
+            .flat_map(|&m| {
+                [(m, true), (m, false)].into_iter().take(if kind == GroupEventKind::Deploy { 2 } else { 1 })
+            })
+            .collect();
+        for (member, like_presets) in tries {
             let mut candidate = s.clone();
-            candidate.group_events.push(event_like(None, kind, at_us, member));
+            if like_presets {
+                candidate.group_events.push(event_like(None, kind, at_us, member));
+                show_whole_deploys(&mut candidate);
+            } else {
+                candidate.group_events.push(GroupEvent::new(at_us, member, kind));
+            }
             match Checked::check(candidate) {
                 Ok(checked) => {
                     let mut next = self.accept(EVENTS_FIELD, None, checked);
@@ -624,6 +669,27 @@ impl GroupState {
 mod tests {
     use super::*;
     use offset_window_sim::simulate;
+
+    #[test]
+    fn a_new_deploy_brings_its_members_back_and_the_horizon_shows_it_whole() {
+        // G1 without its crash (a member down for good cannot be deployed).
+        let no_events = GroupAction::SetValue { key: EVENTS_FIELD, value: Value::Array(Vec::new()) };
+        let s =
+            apply(GroupState::default(), [no_events.clone(), GroupAction::AddEvent(GroupEventKind::Deploy)]);
+        assert!(s.error(EVENTS_FIELD).is_none(), "{:?}", s.error(EVENTS_FIELD));
+        let e = *s.scenario.group_events.iter().find(|e| e.kind == GroupEventKind::Deploy).unwrap();
+        assert_eq!((e.restart_after_us, e.deploy_step_us), (Some(DEPLOY_BACK_AFTER_US), DEPLOY_STEP_US));
+        let members = s.scenario.member_count() as u64;
+        let back = e.at_us + (members - 1) * e.deploy_step_us + DEPLOY_BACK_AFTER_US;
+        assert!(s.scenario.horizon_us > back, "{} > {back}", s.scenario.horizon_us);
+        // A crash switched to a deploy: members come back too.
+        let s = apply(
+            GroupState::default(),
+            [GroupAction::SetEventKind { index: 0, kind: GroupEventKind::Deploy }],
+        );
+        assert_eq!(s.scenario.group_events[0].restart_after_us, Some(DEPLOY_BACK_AFTER_US));
+        assert!(s.error(&event_key(0, "kind")).is_none());
+    }
 
     #[test]
     fn a_move_simulates_once_and_the_state_keeps_that_run() {
