@@ -394,7 +394,7 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
                 <input type="range" id="screen-event-slider" min="0" max={(s.horizon_us / 1_000).to_string()} step="100"
                     value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
                 <input type="text" id="screen-event-at-ms" class="num" inputmode="decimal" autocomplete="off"
-                    aria-label={format!("event {} at, in ms", i + 1)} value={state.event_text(i, "at_ms")}
+                    aria-label={format!("event {} at, in seconds", i + 1)} value={state.event_text(i, "at_ms")}
                     aria-invalid={error.is_some().to_string()} oninput={on_text} />
             </div>
             if let Some(err) = error { <p class="field-error" role="alert">{ err }</p> }

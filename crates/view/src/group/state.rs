@@ -168,7 +168,7 @@ impl GroupState {
             return draft.clone();
         }
         let Some(e) = self.scenario.group_events.get(index) else { return String::new() };
-        let ms = offset_window_sim::scenario::format_millis;
+        let ms = crate::kit::text::seconds_field;
         match field {
             "at_ms" => ms(e.at_us),
             "restart_after_ms" => e.restart_after_us.map(ms).unwrap_or_default(),
@@ -303,7 +303,7 @@ pub enum GroupAction {
         index: usize,
         /// The field.
         field: &'static str,
-        /// The text, as typed (ms).
+        /// The text, as typed (seconds; the link keeps the core's milliseconds).
         text: String,
     },
     /// Choose the kind of event `index` (its other fields kept where the new kind has them).
@@ -497,8 +497,19 @@ impl GroupState {
                 if index >= self.scenario.group_events.len() {
                     return self;
                 }
-                let value = json_text(&text);
                 let key = event_key(index, field);
+                // Typed in seconds, exactly (µs); the core's key is in milliseconds.
+                let value = match text.trim() {
+                    "" => Value::Null,
+                    t => match crate::kit::text::parse_seconds(t) {
+                        Ok(us) => json_text(&offset_window_sim::scenario::format_millis(us)),
+                        Err(_) => {
+                            let e =
+                                ScenarioError::at(&key, "must be a number of seconds, at most 6 decimals");
+                            return Rc::new(self.refuse(&key, Some(text), &e));
+                        }
+                    },
+                };
                 self.try_change(&key, Some(text), |s| {
                     let mut list = s.get(EVENTS_FIELD).unwrap_or(Value::Null);
                     if let Some(item) = list.get_mut(index).and_then(Value::as_object_mut) {
@@ -715,7 +726,7 @@ mod tests {
         let s = GroupState::default();
         assert_eq!((s.scenario.partitions, s.scenario.members), (2, 2));
         assert_eq!(s.scenario.group_events, vec![GroupEvent::new(8_200_000, 2, GroupEventKind::Crash)]);
-        assert_eq!(s.event_text(0, "at_ms"), "8200");
+        assert_eq!(s.event_text(0, "at_ms"), "8.2");
         assert!(!s.share());
     }
 
@@ -723,7 +734,7 @@ mod tests {
     fn dragging_an_event_changes_its_instant_and_the_run() {
         let s = apply(GroupState::default(), [GroupAction::MoveEvent { index: 0, at_us: 10_000_001 }]);
         assert_eq!(s.scenario.group_events[0].at_us, 10_000_001);
-        assert_eq!(s.event_text(0, "at_ms"), "10000.001");
+        assert_eq!(s.event_text(0, "at_ms"), "10.000001");
         let group = simulate(&s.scenario).unwrap().group.unwrap();
         assert_eq!(group.partitions[1].duplicated, 25, "the worst instant of G1's sweep");
         // Past the horizon: clamped to it.
@@ -808,15 +819,13 @@ mod tests {
         assert_eq!(s.scenario, default_scenario());
         assert_eq!(s.event_text(0, "at_ms"), "-5", "shown as typed");
         let e = s.event_error(0, "at_ms").unwrap();
-        assert!(e.starts_with("event 1 (consumer-2 crashes at 8.200 s), instant (ms): must be"), "{e}");
-        assert!(e.contains("0 to 86400000"), "{e}");
-        let s = apply(s, [GroupAction::SetEventText { index: 0, field: "at_ms", text: "70000".into() }]);
+        assert!(e.starts_with("event 1 (consumer-2 crashes at 8.200 s), instant (s): must be"), "{e}");
+        assert!(e.contains("seconds"), "{e}");
+        let s = apply(s, [GroupAction::SetEventText { index: 0, field: "at_ms", text: "70".into() }]);
         let e = s.event_error(0, "at_ms").unwrap();
         assert!(e.contains("within the horizon") && !e.contains("horizon_ms"), "{e}");
-        let s = apply(
-            s,
-            [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "10000".into() }],
-        );
+        let s =
+            apply(s, [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "10".into() }]);
         assert_eq!(s.scenario.group_events[0].restart_after_us, Some(10_000_000));
         let s =
             apply(s, [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "".into() }]);

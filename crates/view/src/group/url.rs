@@ -346,6 +346,19 @@ mod tests {
     }
 
     #[test]
+    fn an_event_typed_in_seconds_is_linked_in_milliseconds() {
+        let s = Rc::new(GroupState::default()).apply(GroupAction::SetEventText {
+            index: 0,
+            field: "at_ms",
+            text: "20.5".into(),
+        });
+        assert_eq!(s.scenario.group_events[0].at_us, 20_500_000);
+        let link = decode(&scenario_fragment(&s.scenario));
+        assert!(link.contains("\"at_ms\":20500"), "{link}");
+        assert_eq!(state_from(&scenario_fragment(&s.scenario)).scenario, s.scenario);
+    }
+
+    #[test]
     fn a_link_is_read_in_one_pass() {
         let link = "group_events=%5B%7B%22at_ms%22%3A5000%2C%22member%22%3A3%2C%22kind%22%3A%22crash%22%7D%5D&members=3&partitions=4";
         let defaults = GroupState::default();

@@ -202,13 +202,13 @@ pub fn label(key: &str) -> &str {
 /// What the page calls a field of an event.
 pub fn event_field_label(field: &str) -> &str {
     match field {
-        "at_ms" => "instant (ms)",
+        "at_ms" => "instant (s)",
         "member" => "member",
         "kind" => "what happens",
         "shutdown_mode" => "how close() is reached",
-        "restart_after_ms" => "back after (ms)",
-        "duration_ms" => "hangs for (ms)",
-        "deploy_step_ms" => "time between members (ms)",
+        "restart_after_ms" => "back after (s)",
+        "duration_ms" => "hangs for (s)",
+        "deploy_step_ms" => "time between members (s)",
         other => other,
     }
 }

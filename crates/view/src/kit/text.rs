@@ -88,6 +88,13 @@ pub fn ranges(rs: &[Range<u64>], base: u64) -> String {
     parts.join(", ")
 }
 
+/// Seconds as a field shows them: exact, with only the decimals they need (`8.2`, `10`,
+/// `5.000001`); [`parse_seconds`] reads them back.
+pub fn seconds_field(us: u64) -> String {
+    let text = seconds_text(us);
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
 /// Text for HTML: `&`, `<`, `>` and `"` escaped.
 pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
@@ -107,6 +114,11 @@ mod tests {
         assert_eq!(fixed(0.1666, 2), "0.17");
         assert_eq!(fixed(9.05, 1), "9.1");
         assert_eq!(fixed(3.0, 0), "3");
+        assert_eq!(
+            (seconds_field(8_200_000), seconds_field(10_000_000), seconds_field(5_000_001)),
+            ("8.2".into(), "10".into(), "5.000001".into())
+        );
+        assert_eq!(parse_seconds(&seconds_field(10_000_001)), Ok(10_000_001));
     }
 
     #[test]
