@@ -362,6 +362,17 @@ async fn share_readouts_say_a_crash_then_apart_from_the_whole_run() {
     assert_eq!(heading("ro-s-duplicated"), "If the whole share group crashed at 3.050 s");
     assert_eq!(heading("ro-s-redelivered"), "In the whole run (20 s), with no crash of the whole group");
     assert_eq!(heading("ro-s-processed"), "In the whole run (20 s), with no crash of the whole group");
+    // Issue 27, item 5: on a projector the headings are far from the numbers; no two
+    // readouts share a label.
+    let labels: Vec<String> =
+        ["ro-s-lost", "ro-s-duplicated", "ro-s-processed", "ro-s-redelivered", "ro-s-archived"]
+            .iter()
+            .map(|id| view.find(&format!("#{id} dt")).text_content().unwrap())
+            .collect();
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), labels.len(), "{labels:?}");
     let versus = view.find("#versus-table").text_content().unwrap();
     assert!(
         versus.contains("processed twice in the whole run") && versus.contains("no crash of the whole group"),
