@@ -287,6 +287,31 @@ test('screenshots at 1440×900 (the controls scroll beside the chart) and 390×8
   await phone.context.close();
 });
 
+// Issue 27, item 8: the record strip put 40 Tab stops before the scenarios (the 60th stop);
+// it is one stop, its records reached by the arrow keys.
+test('the record strip is one Tab stop; arrow keys move between its records', async (browser) => {
+  const { page, context } = await open(browser);
+  const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.dataset.offset || '');
+  let stops = 0;
+  for (; stops < 120 && (await active()) !== 'preset'; stops++) await page.keyboard.press('Tab');
+  assert.equal(await active(), 'preset', 'Tab reaches the scenarios');
+  const strip = await page.$$eval('.record-strip button', (bs) => bs.map((b) => b.tabIndex));
+  assert.ok(strip.length >= 20, `a strip of ${strip.length} records`);
+  assert.equal(strip.filter((t) => t >= 0).length, 1, 'one record of the strip in the Tab order');
+  assert.ok(stops <= 30, `the scenarios are the ${stops}th Tab stop`);
+  await page.focus('.record-strip [data-offset="0"]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await active(), '2', 'two arrow keys: record 2');
+  await page.keyboard.press('End');
+  assert.equal(await active(), String(strip.length - 1));
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#ro-threw[data-value="1"]');
+  assert.equal(await page.inputValue('#f-record-failures'), '0');
+  await context.close();
+});
+
 // Issue 4: the guided tour by keyboard only, forward and back; back/forward in history.
 // Issue 17: step 4 asks for a prediction first; the last step ends with Finish.
 test('guided tour by keyboard only; predict first; browser back/forward between steps', async (browser) => {
@@ -645,7 +670,7 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
     await page.waitForSelector('.page.projector #tour-caption');
     const inside = await page.evaluate(() => {
       const ids = ['tour-caption', 'main-chart', 'crash-slider', 'crash-at',
-        'ro-position', 'ro-durable', 'ro-committed', 'ro-lost', 'ro-duplicated', 'ro-reread'];
+        'ro-position', 'ro-durable', 'ro-committed', 'ro-lost', 'ro-duplicated', 'ro-reread', 'worst-line'];
       return ids.map((id) => {
         const r = document.getElementById(id).getBoundingClientRect();
         return [id, r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5];
@@ -656,6 +681,9 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
     assert.ok(scale >= minScale, `canvas type scale ${scale} at ${w}×${h} (≥ ${minScale})`);
     const label = await page.$eval('.screen-side #ro-duplicated .num', (e) => parseFloat(getComputedStyle(e).fontSize));
     assert.ok(label >= 0.05 * h, `readout numbers ${label} px tall at ${w}×${h}`);
+    // Issue 27, item 8: the worst case's sentence was 13 px at 1280×720, 19 px at 1920×1080.
+    const worst = await page.$eval('.screen-side #worst-line', (e) => parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(worst >= 0.025 * h, `the worst case's sentence ${worst} px tall at ${w}×${h}`);
     await page.screenshot({ path: path.join(OUT, `projector-${w}x${h}.png`) });
     await context.close();
   }
