@@ -12,7 +12,6 @@ use offset_window_sim::Strategy;
 use offset_window_view::consumer::fields::{self, RECORD_FIELDS};
 use offset_window_view::consumer::records::{beyond_log, outcomes, FAILURES_KEY, SLOW_KEY};
 use std::rc::Rc;
-use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -41,10 +40,9 @@ pub fn Records(p: &RecordsProps) -> Html {
     let on_error = s.on_error.name();
     use_effect(move || show_choice(&choice_id("on_error"), on_error));
     let shown = run.state_at(s.horizon_us).position.unwrap_or(0).min(STRIP_RECORDS);
-    // The strip is one Tab stop (a roving tabindex): the arrow keys, Home and End move
-    // between its records, Space or Enter toggles the one focused.
-    let focused = use_state_eq(|| 0u64);
-    let current = (*focused).min(shown.saturating_sub(1));
+    // The strip is one Tab stop: its first record is in the Tab order, the others not; the
+    // arrow keys, Home and End move the focus and the Tab stop between them (a roving
+    // tabindex, index.html's script: no wasm for it), Space or Enter toggles.
     let done = outcomes(run);
     let in_ranges = |rs: &[std::ops::Range<u64>], o: u64| rs.iter().any(|r| r.contains(&o));
     let strip = (0..shown).map(|o| {
@@ -60,35 +58,9 @@ pub fn Records(p: &RecordsProps) -> Html {
             o.saturating_add(p.base),
             if failing { "throws; press to make it succeed" } else { "succeeds; press to make it throw" }
         );
-        let onkeydown = {
-            let focused = focused.clone();
-            Callback::from(move |e: KeyboardEvent| {
-                let to = match e.key().as_str() {
-                    "ArrowRight" | "ArrowDown" => (o + 1).min(shown - 1),
-                    "ArrowLeft" | "ArrowUp" => o.saturating_sub(1),
-                    "Home" => 0,
-                    "End" => shown - 1,
-                    _ => return,
-                };
-                e.prevent_default();
-                focused.set(to);
-                let selector = format!(".record-strip [data-offset=\"{to}\"]");
-                let next = web_sys::window()
-                    .and_then(|w| w.document())
-                    .and_then(|d| d.query_selector(&selector).ok().flatten())
-                    .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
-                if let Some(el) = next {
-                    let _ = el.focus();
-                }
-            })
-        };
-        let onfocus = {
-            let focused = focused.clone();
-            Callback::from(move |_: FocusEvent| focused.set(o))
-        };
         html! {
             <button type="button" {class} aria-pressed={failing.to_string()} aria-label={label}
-                data-offset={o.to_string()} tabindex={if o == current { "0" } else { "-1" }} {onkeydown} {onfocus}
+                data-offset={o.to_string()} tabindex={if o == 0 { "0" } else { "-1" }}
                 onclick={p.dispatch.to_callback().reform(move |_| Action::ToggleRecordFailure(o))}>
                 { o.saturating_add(p.base) }
             </button>

@@ -37,7 +37,9 @@ macro_rules! presets {
             title: $title,
             story: $story,
             share: $share,
-            json: include_str!(concat!("../../../../scenarios/", $file, ".json")),
+            // As build.rs writes it: no whitespace, no description (the page words each
+            // preset's story itself).
+            json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
         },)+];
     };
 }

@@ -118,9 +118,12 @@ impl GroupState {
     /// A state showing `scenario` (which should run; if it does not, the defaults) with the
     /// share crash at `crash_at_us` (clamped into the horizon).
     pub fn with_scenario(scenario: Scenario, crash_at_us: u64) -> GroupState {
-        let Checked { scenario, run } = Checked::check(scenario)
-            .or_else(|_| Checked::check(default_scenario()))
-            .expect("the group page's defaults run");
+        // Without formatting the core's error (its Debug would be linked into the page).
+        let Ok(Checked { scenario, run }) =
+            Checked::check(scenario).or_else(|_| Checked::check(default_scenario()))
+        else {
+            unreachable!("the group page's defaults run")
+        };
         GroupState {
             crash_at_us: crash_at_us.clamp(1, scenario.horizon_us),
             scenario,
