@@ -341,7 +341,7 @@ test('guided tour by keyboard only; predict first; browser back/forward between 
     await checks[n]();
     if (n < 8) assert.equal(await active(), 'tour-next', `focus stays on Next at step ${n}`);
   }
-  assert.match(await page.evaluate(() => location.hash), /step=8/);
+  assert.match(await page.evaluate(() => location.hash), /tour=8/);
   assert.equal(await active(), 'tour-finish', 'Next gives way to Finish on the last step: focus moves there');
   await page.focus('#tour-back');
   for (let n = 7; n >= 5; n--) {

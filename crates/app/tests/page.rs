@@ -448,7 +448,7 @@ async fn each_tour_step_shows_the_issue_4_numbers() {
 async fn a_link_whose_settings_are_not_its_tour_step_leaves_the_tour_with_a_notice() {
     let page = mount_at("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5").await;
     assert!(page.root.query_selector("#tour").unwrap().is_none());
-    assert!(page.find("#notices").text_content().unwrap().contains("step=5"));
+    assert!(page.find("#notices").text_content().unwrap().contains("tour=5"));
 }
 
 #[wasm_bindgen_test]

@@ -2,7 +2,8 @@
 //! `#strategy=commit_sync_batch&crash_at_us=5000001`. Only keys that differ from the
 //! defaults are written; scenario keys keep their JSON names and values (milliseconds as
 //! exact decimals, lists and null as JSON, percent-encoded as `encodeURIComponent` does),
-//! the crash instant is in µs, the tour's step is `step` (1-based), then how the page is
+//! the crash instant is in µs, the tour's step is `tour` (1-based, as on the group page;
+//! older links' `step` is read too), then how the page is
 //! shown: `base_offset` (the display base offset) and `projector=1`. Reading goes through
 //! the reducer, so a bad value in a link shows the same message as a bad value typed into
 //! its field, and a notice naming it; nothing in a link can make the page panic.
@@ -17,8 +18,10 @@ use std::rc::Rc;
 
 /// The key of the crash instant, µs.
 pub const CRASH_KEY: &str = "crash_at_us";
-/// The key of the tour's step, 1-based.
+/// The tour's step as older links wrote it (`step=2`), still read; the page writes
+/// [`TOUR_KEY`] (`tour=2`), the key of every page.
 pub const STEP_KEY: &str = "step";
+pub use crate::kit::link::TOUR_KEY;
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
 /// The key of the display base offset.
@@ -64,7 +67,7 @@ pub fn join(scenario_part: &str, state: &State) -> String {
         push(format!("{CRASH_KEY}={}", state.crash_at_us));
     }
     if let Some(n) = state.tour_step {
-        push(format!("{STEP_KEY}={}", n + 1));
+        push(format!("{TOUR_KEY}={}", n + 1));
     }
     if state.base_offset != 0 {
         push(format!("{BASE_KEY}={}", state.base_offset));
@@ -132,11 +135,11 @@ pub fn state_from(fragment: &str) -> State {
                 screen.push(Action::SetBaseText(value.clone()));
                 continue;
             }
-            STEP_KEY => {
+            STEP_KEY | TOUR_KEY => {
                 match value.parse::<usize>() {
                     Ok(n) if (1..=crate::consumer::tour::STEPS).contains(&n) => step = Some(n - 1),
                     _ => notices.push(format!(
-                        "The link's step={value} was not used: the tour has steps 1 to {}.",
+                        "The link's {key}={value} was not used: the tour has steps 1 to {}.",
                         crate::consumer::tour::STEPS
                     )),
                 }
@@ -189,7 +192,7 @@ pub fn state_from(fragment: &str) -> State {
     if let Some(n) = step {
         // A step alone sets every control; beside other keys it must agree with them.
         let own = State::tour_step(n);
-        if pairs.iter().all(|(k, _)| [STEP_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
+        if pairs.iter().all(|(k, _)| [STEP_KEY, TOUR_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
             state = Rc::new(own);
         } else if state.scenario == own.scenario {
             let s = Rc::make_mut(&mut state);
@@ -198,7 +201,7 @@ pub fn state_from(fragment: &str) -> State {
         } else {
             // The caption would describe settings the page does not show.
             notices.push(format!(
-                "The link's step={} was not used: its other settings are not that tour step's.",
+                "The link's {TOUR_KEY}={} was not used: its other settings are not that tour step's.",
                 n + 1
             ));
         }
@@ -450,7 +453,13 @@ mod tests {
         assert_eq!(s.predicting(), crate::consumer::tour::prediction(3).is_some());
         let s = state_from("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5");
         assert_eq!(s.tour_step, None);
-        assert!(s.notices.iter().any(|n| n.contains("step=5")));
+        assert!(s.notices.iter().any(|n| n.contains("tour=5")));
+        // One tour key on every page: the page writes `tour=`, and reads it back.
+        let s = state_from("#tour=4");
+        assert_eq!(s.tour_step, Some(3));
+        let link = state_fragment(&s);
+        assert!(link.ends_with("&tour=4") && !link.contains("step="), "{link}");
+        assert_eq!(state_from(&link).tour_step, Some(3));
     }
 
     #[test]

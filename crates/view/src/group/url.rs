@@ -24,7 +24,7 @@ pub const FROM_KEY: &str = "from";
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
 /// The key of the tour's step, from 1: `tour=2`, or `tour=share-2` for the share group's tour.
-pub const TOUR_KEY: &str = "tour";
+pub use crate::kit::link::TOUR_KEY;
 
 fn text(value: Option<Value>) -> String {
     match value {

@@ -1,6 +1,10 @@
 //! What every page's link (the URL fragment) shares: values percent-encoded as
 //! `encodeURIComponent` does, and decoded.
 
+/// The link key of a tour's step, on every page (`tour=2`; the group page's share tour
+/// `tour=share-2`). The consumer page's older links said `step=2`, still read.
+pub const TOUR_KEY: &str = "tour";
+
 use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 
 /// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
