@@ -328,7 +328,7 @@ fn share_readouts(state: &GroupState, run: &offset_window_sim::Run) -> Html {
             <h2 id="s-ro-title">{ format!("If the whole share group crashed at {at} s") }</h2>
             <dl class="ro-grid ro-crash" aria-labelledby="s-ro-title">
                 { ro("ro-s-lost", "lost", "lost", summary.at_crash.lost.to_string(), summary.at_crash.lost) }
-                { ro("ro-s-duplicated", "duplicated", "would be delivered again", summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
+                { ro("ro-s-duplicated", "duplicated", "delivered again", summary.at_crash.duplicated.to_string(), summary.at_crash.duplicated) }
             </dl>
             <h3 id="s-run-title">{ format!("In the whole run ({horizon}), with no crash of the whole group") }</h3>
             <dl class="ro-grid ro-run" aria-labelledby="s-run-title">
