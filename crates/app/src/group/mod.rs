@@ -333,7 +333,7 @@ fn share_readouts(state: &GroupState, run: &offset_window_sim::Run) -> Html {
             <h3 id="s-run-title">{ format!("In the whole run ({horizon}), with no crash of the whole group") }</h3>
             <dl class="ro-grid ro-run" aria-labelledby="s-run-title">
                 { ro("ro-s-processed", "", "processed", summary.processed.to_string(), summary.processed) }
-                { ro("ro-s-redelivered", "", "redelivered", summary.redeliveries.to_string(), summary.redeliveries) }
+                { ro("ro-s-redelivered", "", "sent again", summary.redeliveries.to_string(), summary.redeliveries) }
                 { ro("ro-s-archived", "", "archived", summary.archived.to_string(), summary.archived) }
             </dl>
             <p class="hint" id="s-per-member">{ format!("Processed per member: {per_member}. A crash of the whole group at its worst instant: {} lost, {} delivered again.", summary.worst_lost, summary.worst_duplicated) }</p>
