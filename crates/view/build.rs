@@ -1,6 +1,6 @@
-//! Writes, for the consumer page's presets (src/presets.rs), each `scenarios/*.json` file
-//! without what the page never reads: the whitespace, and the description of a preset whose
-//! story the page words itself (every preset but the frameworks', `spring-*` and
+//! Writes, for the pages' presets (src/consumer/presets.rs, src/group/presets.rs), each
+//! `scenarios/*.json` file without what a page never reads: the whitespace, and the
+//! description of a preset whose story the page words itself (every preset but the frameworks', `spring-*` and
 //! `parallel-consumer-*`, whose story is their description). The files in `scenarios/`
 //! stay what the tests and the command-line runner read.
 

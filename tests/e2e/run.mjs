@@ -128,7 +128,7 @@ test('moving the crash slider with the keyboard', async (browser) => {
 });
 
 /** Page x of instant `s` (seconds, default 12 s horizon) on a chart canvas's bounding `box`:
- *  the plot area has 64 CSS px left margin, 14 right (crates/view/src/charts.rs). */
+ *  the plot area has 64 CSS px left margin, 14 right (crates/view/src/kit/draw.rs). */
 const plotX = (box, s) => box.x + 64 + ((box.width - 78) * s) / 12;
 
 test('dragging the crash marker on the chart (mouse), tapping it (touch)', async (browser) => {
@@ -180,7 +180,7 @@ test('dragging the crash marker on the chart (mouse), tapping it (touch)', async
 
 // Where record `offset` ends on the main chart when its attempt ends at (offset + 1) × 200 ms
 // (the defaults: a record every 200 ms, in order): halfway up its row
-// (crates/view/src/records.rs). The value axis runs to ceil(1.06 × the highest position):
+// (crates/view/src/consumer/records.rs). The value axis runs to ceil(1.06 × the highest position):
 // 64 at the defaults (60).
 const recordAt = (box, offset, yMax = 64) => ({
   x: plotX(box, (offset + 1) * 0.2),
@@ -287,6 +287,31 @@ test('screenshots at 1440×900 (the controls scroll beside the chart) and 390×8
   await phone.context.close();
 });
 
+// Issue 27, item 8: the record strip put 40 Tab stops before the scenarios (the 60th stop);
+// it is one stop, its records reached by the arrow keys.
+test('the record strip is one Tab stop; arrow keys move between its records', async (browser) => {
+  const { page, context } = await open(browser);
+  const active = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.dataset.offset || '');
+  let stops = 0;
+  for (; stops < 120 && (await active()) !== 'preset'; stops++) await page.keyboard.press('Tab');
+  assert.equal(await active(), 'preset', 'Tab reaches the scenarios');
+  const strip = await page.$$eval('.record-strip button', (bs) => bs.map((b) => b.tabIndex));
+  assert.ok(strip.length >= 20, `a strip of ${strip.length} records`);
+  assert.equal(strip.filter((t) => t >= 0).length, 1, 'one record of the strip in the Tab order');
+  assert.ok(stops <= 30, `the scenarios are the ${stops}th Tab stop`);
+  await page.focus('.record-strip [data-offset="0"]');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await active(), '2', 'two arrow keys: record 2');
+  await page.keyboard.press('End');
+  assert.equal(await active(), String(strip.length - 1));
+  await page.keyboard.press('Home');
+  await page.keyboard.press('Space');
+  await page.waitForSelector('#ro-threw[data-value="1"]');
+  assert.equal(await page.inputValue('#f-record-failures'), '0');
+  await context.close();
+});
+
 // Issue 4: the guided tour by keyboard only, forward and back; back/forward in history.
 // Issue 17: step 4 asks for a prediction first; the last step ends with Finish.
 test('guided tour by keyboard only; predict first; browser back/forward between steps', async (browser) => {
@@ -316,7 +341,7 @@ test('guided tour by keyboard only; predict first; browser back/forward between 
     await checks[n]();
     if (n < 8) assert.equal(await active(), 'tour-next', `focus stays on Next at step ${n}`);
   }
-  assert.match(await page.evaluate(() => location.hash), /step=8/);
+  assert.match(await page.evaluate(() => location.hash), /tour=8/);
   assert.equal(await active(), 'tour-finish', 'Next gives way to Finish on the last step: focus moves there');
   await page.focus('#tour-back');
   for (let n = 7; n >= 5; n--) {
@@ -475,7 +500,7 @@ test('exported JSON equals `offset-window run` for the same scenario', async (br
   assert.deepEqual([...pngBytes.subarray(1, 4)], [0x50, 0x4e, 0x47]);
   assert.deepEqual([pngBytes.readUInt32BE(16), pngBytes.readUInt32BE(20)], [1920, 1080], 'the PNG is a 1920×1080 slide');
   fs.writeFileSync(path.join(OUT, 'export-slide-1920x1080.png'), pngBytes);
-  // Its pixels show the crash marker where the slide puts it (crates/view/src/export.rs:
+  // Its pixels show the crash marker where the slide puts it (crates/view/src/consumer/export.rs:
   // main chart at x 40, frame scale 1.75: plot from 40 + 112 to 40 + 1355 px).
   const crashX = Math.round(40 + 112 + (1355 - 112) * (5.01 / 12));
   const marker = await page.evaluate(async ({ data, crashX }) => {
@@ -645,7 +670,7 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
     await page.waitForSelector('.page.projector #tour-caption');
     const inside = await page.evaluate(() => {
       const ids = ['tour-caption', 'main-chart', 'crash-slider', 'crash-at',
-        'ro-position', 'ro-durable', 'ro-committed', 'ro-lost', 'ro-duplicated', 'ro-reread'];
+        'ro-position', 'ro-durable', 'ro-committed', 'ro-lost', 'ro-duplicated', 'ro-reread', 'worst-line'];
       return ids.map((id) => {
         const r = document.getElementById(id).getBoundingClientRect();
         return [id, r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5];
@@ -656,6 +681,9 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
     assert.ok(scale >= minScale, `canvas type scale ${scale} at ${w}×${h} (≥ ${minScale})`);
     const label = await page.$eval('.screen-side #ro-duplicated .num', (e) => parseFloat(getComputedStyle(e).fontSize));
     assert.ok(label >= 0.05 * h, `readout numbers ${label} px tall at ${w}×${h}`);
+    // Issue 27, item 8: the worst case's sentence was 13 px at 1280×720, 19 px at 1920×1080.
+    const worst = await page.$eval('.screen-side #worst-line', (e) => parseFloat(getComputedStyle(e).fontSize));
+    assert.ok(worst >= 0.025 * h, `the worst case's sentence ${worst} px tall at ${w}×${h}`);
     await page.screenshot({ path: path.join(OUT, `projector-${w}x${h}.png`) });
     await context.close();
   }

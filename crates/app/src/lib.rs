@@ -28,7 +28,7 @@ pub mod group;
 #[cfg(target_arch = "wasm32")]
 pub mod producer;
 #[cfg(target_arch = "wasm32")]
-pub use offset_window_view::{charts, presets, state, tour, url};
+pub use offset_window_view::consumer::{charts, presets, state, tour, url};
 
 #[cfg(target_arch = "wasm32")]
 pub use components::App;

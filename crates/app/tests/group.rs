@@ -168,17 +168,54 @@ async fn the_event_moves_by_its_slider_and_by_a_drag() {
     view.type_into("#event-0-slider", "10000").await;
     // At 10.000 s the auto-commit sent at 10 s has not landed: orders-1 restarts at 25.
     assert_eq!(view.value("ro-g-duplicated"), 24);
-    view.type_into("#event-0-at-ms", "10000.001").await;
+    view.type_into("#event-0-at-ms", "10.000001").await;
     assert_eq!(view.value("ro-g-duplicated"), 25);
     // A press and release on the handle, off its line by a few px, leaves it where it is.
     view.drag_event(0, 0.0).await;
-    assert_eq!(view.find("#event-0-at-ms").dyn_into::<HtmlInputElement>().unwrap().value(), "10000.001");
+    assert_eq!(view.find("#event-0-at-ms").dyn_into::<HtmlInputElement>().unwrap().value(), "10.000001");
     // A drag to the left of the handle moves the crash earlier: fewer records repeated.
     let before = view.find("#lanes").get_attribute("data-targets").unwrap();
     view.drag_event(0, -120.0).await;
     let after = view.find("#lanes").get_attribute("data-targets").unwrap();
     assert_ne!(before, after, "the handle moved");
     assert_ne!(view.value("ro-g-duplicated"), 25);
+}
+
+#[wasm_bindgen_test]
+async fn a_move_of_the_event_runs_two_simulations_outside_the_sweep() {
+    let view = mount().await;
+    let runs = offset_window_view::kit::run::simulations;
+    let before = runs();
+    view.type_into("#event-0-slider", "9000").await;
+    assert_eq!(view.find("#event-0-at-ms").dyn_into::<HtmlInputElement>().unwrap().value(), "9", "moved");
+    // The reducer's check (the run drawn) and the versus table's other kind of group.
+    assert_eq!(runs() - before, 2);
+}
+
+#[wasm_bindgen_test]
+async fn a_new_rolling_deploy_brings_members_back_within_the_horizon() {
+    // Issue 27, item 1: a deploy added had no "back after" and a 30 s step against a 60 s
+    // horizon (a rolling shutdown under the name of a deploy).
+    let view = mount_at("group_events=%5B%5D").await;
+    view.click("#add-deploy").await;
+    let text = |sel: &str| view.find(sel).dyn_into::<HtmlInputElement>().unwrap().value();
+    assert_eq!(text("#event-0-restart-after-ms"), "10", "back 10 s after close() returns");
+    assert_eq!(text("#event-0-deploy-step-ms"), "20", "a member every 20 s");
+    let horizon_ms: u64 = text("#f-horizon-ms").parse().unwrap();
+    assert!(horizon_ms > 30_000 + 20_000 + 10_000, "the horizon shows the whole deploy: {horizon_ms} ms");
+    let words = view.find("#event-sentences").text_content().unwrap();
+    assert!(words.contains("back 10 s after close() returns"), "{words}");
+}
+
+#[wasm_bindgen_test]
+async fn event_times_are_typed_in_seconds_and_say_so() {
+    // Issue 27, item 7: typing 20.5 put the crash at 0.0205 s (the field was in ms, unsaid).
+    let view = mount().await;
+    view.type_into("#event-0-at-ms", "20.5").await;
+    let words = view.find("#event-sentences").text_content().unwrap();
+    assert!(words.contains("crashes at 20.500 s"), "{words}");
+    let label = view.find("label[for=event-0-at-ms]").text_content().unwrap();
+    assert!(label.contains("(s)"), "{label}");
 }
 
 #[wasm_bindgen_test]
@@ -231,7 +268,7 @@ async fn a_click_a_tap_or_a_key_on_the_sweep_moves_the_first_event() {
     let horizon_ms = 60_000.0; // G1's horizon
     let (left, right) = view.sweep_axis();
     let ms_per_px = horizon_ms / (right - left);
-    let at_ms = |view: &View| view.input("#event-0-at-ms").parse::<f64>().unwrap();
+    let at_ms = |view: &View| view.input("#event-0-at-ms").parse::<f64>().unwrap() * 1_000.0;
     // A mouse click at the middle of the axis: the event goes to the instant under it.
     let y = 40.0;
     for kind in ["pointerdown", "pointerup"] {
@@ -253,11 +290,11 @@ async fn a_click_a_tap_or_a_key_on_the_sweep_moves_the_first_event() {
     view.pointer("#sweep", "pointerup", "touch", (left + 12.0, y - 40.0)).await;
     assert!((at_ms(&view) - 15_000.0).abs() <= ms_per_px, "a scroll is not a tap: {}", at_ms(&view));
     // The keyboard: the chart is a slider, 0.1 s an arrow key, 1 s a page key.
-    view.type_into("#event-0-at-ms", "8200").await;
+    view.type_into("#event-0-at-ms", "8.2").await;
     view.key("#sweep", "ArrowRight").await;
-    assert_eq!(view.input("#event-0-at-ms"), "8300");
+    assert_eq!(view.input("#event-0-at-ms"), "8.3");
     view.key("#sweep", "PageDown").await;
-    assert_eq!(view.input("#event-0-at-ms"), "7300");
+    assert_eq!(view.input("#event-0-at-ms"), "7.3");
     let sweep = view.find("#sweep");
     assert_eq!(sweep.get_attribute("role").as_deref(), Some("slider"));
     assert_eq!(sweep.get_attribute("aria-valuenow").as_deref(), Some("7.300"));
@@ -325,6 +362,17 @@ async fn share_readouts_say_a_crash_then_apart_from_the_whole_run() {
     assert_eq!(heading("ro-s-duplicated"), "If the whole share group crashed at 3.050 s");
     assert_eq!(heading("ro-s-redelivered"), "In the whole run (20 s), with no crash of the whole group");
     assert_eq!(heading("ro-s-processed"), "In the whole run (20 s), with no crash of the whole group");
+    // Issue 27, item 5: on a projector the headings are far from the numbers; no two
+    // readouts share a label.
+    let labels: Vec<String> =
+        ["ro-s-lost", "ro-s-duplicated", "ro-s-processed", "ro-s-redelivered", "ro-s-archived"]
+            .iter()
+            .map(|id| view.find(&format!("#{id} dt")).text_content().unwrap())
+            .collect();
+    let mut unique = labels.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), labels.len(), "{labels:?}");
     let versus = view.find("#versus-table").text_content().unwrap();
     assert!(
         versus.contains("processed twice in the whole run") && versus.contains("no crash of the whole group"),

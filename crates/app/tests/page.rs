@@ -6,10 +6,10 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use offset_window_app::charts;
 use offset_window_app::components::{render_count, ChartKind};
 use offset_window_app::App;
 use offset_window_sim::{simulate, Scenario};
+use offset_window_view::kit::draw;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
@@ -201,6 +201,20 @@ async fn moving_the_crash_renders_only_what_depends_on_it() {
     assert_eq!(render_count("control:record_processing_ms"), other);
 }
 
+#[wasm_bindgen_test]
+async fn a_change_runs_one_simulation_and_a_crash_move_none() {
+    let page = mount().await;
+    let runs = offset_window_view::kit::run::simulations;
+    let before = runs();
+    page.type_into("#f-max-poll-records", "6").await;
+    assert_eq!(runs() - before, 1, "a scenario change");
+    let before = runs();
+    let slider = page.find("#crash-slider").dyn_into::<HtmlInputElement>().unwrap();
+    slider.set_value("3000000");
+    page.fire("#crash-slider", "input").await;
+    assert_eq!(runs() - before, 0, "a move of the crash reads the run it has");
+}
+
 /// RGBA of the base canvas in a `(2r+1)²` square around (x, y), device px.
 fn pixels(canvas: &HtmlCanvasElement, x: f64, y: f64, r: i32) -> Vec<[u8; 4]> {
     let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
@@ -228,9 +242,9 @@ async fn the_three_lines_are_drawn_where_the_numbers_say() {
         let at = run.state_at(t_us);
         let x = f.x(t_us);
         for (value, color, name) in [
-            (at.position, charts::POSITION, "position"),
-            (Some(at.durable), charts::DURABLE, "durable frontier"),
-            (at.committed, charts::COMMITTED, "committed offset"),
+            (at.position, draw::POSITION, "position"),
+            (Some(at.durable), draw::DURABLE, "durable frontier"),
+            (at.committed, draw::COMMITTED, "committed offset"),
         ] {
             let value = value.unwrap();
             let y = f.y(value as f64);
@@ -241,7 +255,7 @@ async fn the_three_lines_are_drawn_where_the_numbers_say() {
         }
         // …and the committed line is not drawn a few offsets off.
         let off = f.y(at.committed.unwrap() as f64 + 4.0);
-        assert!(!pixels(&canvas, x, off, 1).iter().any(|p| near(*p, charts::COMMITTED)), "at t = {t_us}");
+        assert!(!pixels(&canvas, x, off, 1).iter().any(|p| near(*p, draw::COMMITTED)), "at t = {t_us}");
     }
 }
 
@@ -256,7 +270,7 @@ async fn the_crash_marker_follows_the_crash() {
     let run = simulate(&Scenario::default()).unwrap();
     let f = ChartKind::Main.frame((overlay.width(), overlay.height()), scale, &run);
     let mid = (f.top + f.bottom) / 2.0;
-    assert!(pixels(&overlay, f.x(3_000_000), mid, 1).iter().any(|p| near(*p, charts::CRASH)));
+    assert!(pixels(&overlay, f.x(3_000_000), mid, 1).iter().any(|p| near(*p, draw::CRASH)));
     assert!(!pixels(&overlay, f.x(8_200_000), mid, 2).iter().any(|p| p[3] > 0), "the old marker is gone");
 }
 
@@ -434,7 +448,7 @@ async fn each_tour_step_shows_the_issue_4_numbers() {
 async fn a_link_whose_settings_are_not_its_tour_step_leaves_the_tour_with_a_notice() {
     let page = mount_at("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5").await;
     assert!(page.root.query_selector("#tour").unwrap().is_none());
-    assert!(page.find("#notices").text_content().unwrap().contains("step=5"));
+    assert!(page.find("#notices").text_content().unwrap().contains("tour=5"));
 }
 
 #[wasm_bindgen_test]
@@ -588,12 +602,12 @@ fn chart_colours_have_wcag_non_text_contrast() {
     // WCAG 1.4.11: graphical objects need 3:1 against what is next to them (the white plot).
     let white = plotters::style::RGBColor(255, 255, 255);
     for (name, c) in [
-        ("position", charts::POSITION),
-        ("durable", charts::DURABLE),
-        ("committed", charts::COMMITTED),
-        ("duplicated", charts::DUPLICATED),
-        ("lost", charts::LOST),
-        ("crash", charts::CRASH),
+        ("position", draw::POSITION),
+        ("durable", draw::DURABLE),
+        ("committed", draw::COMMITTED),
+        ("duplicated", draw::DUPLICATED),
+        ("lost", draw::LOST),
+        ("crash", draw::CRASH),
     ] {
         let ratio = contrast(c, white);
         assert!(ratio >= 3.0, "{name} {c:?}: {ratio:.2}:1 against white, below 3:1");
@@ -661,7 +675,7 @@ async fn a_click_on_record_12_in_the_chart_makes_it_throw_and_a_second_heals_it(
     let f = ChartKind::Main.frame((overlay.width(), overlay.height()), scale, &run);
     // Record 12 completes at 2.6 s (200 ms a record, in order): where the durable frontier
     // steps over it.
-    let (x, y) = offset_window_view::records::record_point(&f, 2_600_000, 12);
+    let (x, y) = offset_window_view::consumer::records::record_point(&f, 2_600_000, 12);
     click_canvas(&overlay, x, y).await;
     assert_eq!(page.value("#ro-threw"), "1");
     assert_eq!(
@@ -690,13 +704,13 @@ async fn a_click_on_record_12_in_the_chart_makes_it_throw_and_a_second_heals_it(
         wasm_bindgen_futures::JsFuture::from(tick).await.unwrap();
         yew::scheduler::flush().await;
         let f = ChartKind::Main.frame((base.width(), base.height()), scale, &run);
-        at = offset_window_view::records::record_point(&f, 2_600_000, 12);
-        if pixels(&base, at.0, at.1, 1).iter().any(|p| near(*p, charts::LOST)) {
+        at = offset_window_view::consumer::records::record_point(&f, 2_600_000, 12);
+        if pixels(&base, at.0, at.1, 1).iter().any(|p| near(*p, draw::LOST)) {
             break;
         }
     }
     let (x, y) = at;
-    assert!(pixels(&base, x, y, 1).iter().any(|p| near(*p, charts::LOST)), "the skipped record's square");
+    assert!(pixels(&base, x, y, 1).iter().any(|p| near(*p, draw::LOST)), "the skipped record's square");
     // Again, where it now ends: it succeeds again; the strip's button does the same.
     click_canvas(&overlay, x, y).await;
     assert!(page.root.query_selector("#ro-threw").unwrap().is_none());

@@ -1,4 +1,4 @@
-//! The slide module: the consumer page's slide export (`offset_window_view::export::slide`)
+//! The slide module: the consumer page's slide export (`offset_window_view::consumer::export::slide`)
 //! as its own WebAssembly module. The page fetches it on its first export (or when the
 //! pointer or focus comes to the export buttons), through `window.offsetWindowSlide` in
 //! `index.html`, so that the page's own wasm carries neither the slide nor plotters' SVG
@@ -11,9 +11,9 @@ use wasm_bindgen::prelude::wasm_bindgen;
 
 /// The slide, a 1920 × 1080 SVG document, of the page that the URL fragment `fragment`
 /// (without `#`, as the page writes it) describes: read, simulated and drawn as
-/// `offset_window_view::export::slide::slide_for_link` does. Errors, thrown to JavaScript
+/// `offset_window_view::consumer::export::slide::slide_for_link` does. Errors, thrown to JavaScript
 /// as a string: the core's refusal of the scenario, in words.
 #[wasm_bindgen]
 pub fn slide(fragment: &str) -> Result<String, String> {
-    offset_window_view::export::slide::slide_for_link(fragment)
+    offset_window_view::consumer::export::slide::slide_for_link(fragment)
 }

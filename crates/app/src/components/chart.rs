@@ -7,9 +7,10 @@
 
 use super::controls::snap_drag_us;
 use super::{rendered, RunRef};
-use crate::charts::{self, Frame};
+use crate::charts;
 use crate::state::{Action, State};
-use offset_window_view::backend::Backend;
+use offset_window_view::kit::backend::Backend;
+use offset_window_view::kit::draw::{self, Frame};
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -188,7 +189,7 @@ pub fn Chart(p: &ChartProps) -> Html {
                 match *last.borrow() {
                     // Same frame: only the strip of the old marker (line, grip, dots) is dirty.
                     Some((old, x)) if old == f => {
-                        let pad = charts::CRASH_MARKER_HALF_WIDTH * f.scale;
+                        let pad = draw::CRASH_MARKER_HALF_WIDTH * f.scale;
                         ctx.clear_rect(x - pad, 0.0, 2.0 * pad, h);
                     }
                     _ => ctx.clear_rect(0.0, 0.0, w, h),
@@ -202,7 +203,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             };
             let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
             if let Err(e) =
-                charts::draw_crash(&Backend::canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
+                draw::draw_crash(&Backend::canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
             {
                 report("drawing the crash marker failed", e);
             }
@@ -239,7 +240,7 @@ pub fn Chart(p: &ChartProps) -> Html {
             move |e: &PointerEvent, css_radius: f64| {
                 let f = (*frame.borrow())?;
                 let (x, y, dpr) = locate(e).filter(|_| kind == ChartKind::Main)?;
-                offset_window_view::records::record_at(&run, &f, x, y, css_radius * dpr)
+                offset_window_view::consumer::records::record_at(&run, &f, x, y, css_radius * dpr)
             }
         };
         move |e: PointerEvent| {

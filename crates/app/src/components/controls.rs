@@ -7,9 +7,10 @@ use super::rendered;
 use crate::state::{Action, State};
 use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel};
 use offset_window_sim::{Client, Strategy};
-pub use offset_window_view::crash::{crash_key_step_us, crash_key_target, snap_drag_us};
-use offset_window_view::fields::{self, Field, FIELDS};
-use offset_window_view::text::seconds_text;
+use offset_window_view::consumer::fields::{self, FIELDS};
+pub use offset_window_view::kit::crash::{crash_key_step_us, crash_key_target, snap_drag_us};
+use offset_window_view::kit::fields::Field;
+use offset_window_view::kit::text::seconds_text;
 use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -82,7 +83,7 @@ pub struct ControlsProps {
     pub dispatch: UseReducerDispatcher<State>,
 }
 
-/// Every scenario control, labelled in the page's words (`offset_window_view::fields`): how
+/// Every scenario control, labelled in the page's words (`offset_window_view::consumer::fields`): how
 /// the application commits first (what the article's steps change), the less-used ones in
 /// an "advanced" group.
 #[function_component]

@@ -19,8 +19,9 @@ pub(crate) use tour::refocus as refocus_tour;
 
 use crate::hash;
 use crate::state::{Action, State, CRASH_FIELD};
-use offset_window_sim::{simulate, Run, ScenarioError};
-use offset_window_view::text;
+use offset_window_sim::{Run, ScenarioError};
+use offset_window_view::consumer::words as text;
+use offset_window_view::kit::run::simulate;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;

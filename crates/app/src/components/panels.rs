@@ -5,11 +5,12 @@
 use super::RunRef;
 use crate::state::{Action, State, MAX_BASE_OFFSET};
 use offset_window_sim::Scenario;
-use offset_window_view::compare::{compare_runs, escape, table_html};
-use offset_window_view::export::{result_json, SLIDE};
-use offset_window_view::presets::{self, PRESETS};
-use offset_window_view::text::{offset_text, ranges, seconds_text};
-use offset_window_view::url::encode;
+use offset_window_view::consumer::compare::{compare_runs, table_html};
+use offset_window_view::consumer::export::{result_json, SLIDE};
+use offset_window_view::consumer::presets::{self, PRESETS};
+use offset_window_view::kit::link::encode;
+use offset_window_view::kit::text::escape;
+use offset_window_view::kit::text::{offset_text, ranges, seconds_text};
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::prelude::wasm_bindgen;
@@ -168,7 +169,7 @@ pub fn TextAlternative(p: &AtProps) -> Html {
                 "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
                 seconds_text(p.crash_at_us), offset_text(at.position, b), offset_text(Some(at.durable), b),
                 offset_text(at.committed, b), ranges(&offsets.lost, b), ranges(&offsets.duplicated, b)) }
-            if let Some(words) = offset_window_view::records::outcomes_sentence(run, b) { { " " }{ words } }
+            if let Some(words) = offset_window_view::consumer::records::outcomes_sentence(run, b) { { " " }{ words } }
         </p>
     }
 }

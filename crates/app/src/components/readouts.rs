@@ -1,15 +1,13 @@
 //! What the reader reads: the state a crash leaves (with the commits still in flight and,
 //! after `close()`, that the consumer had closed), the worst instants (each a button that
 //! moves the crash there), the loop's cost of committing, and the charts' legend. Every
-//! number is the core's; every sentence is ours (`offset_window_view::text`).
+//! number is the core's; every sentence is ours (`offset_window_view::kit::text`).
 
 use super::{rendered, RunRef};
 use crate::state::{Action, State};
 use offset_window_sim::CrashState;
-use offset_window_view::text::{
-    self, fixed, in_flight_note, in_flight_sentence, instant_text, offset_text, seconds_text, short_instant,
-    InFlight,
-};
+use offset_window_view::consumer::words::{self, in_flight_note, in_flight_sentence, InFlight};
+use offset_window_view::kit::text::{fixed, instant_text, offset_text, seconds_text, short_instant};
 use yew::prelude::*;
 
 /// Props of [`AtCrash`].
@@ -110,7 +108,7 @@ pub fn RunSummary(p: &RunProps) -> Html {
     let blocked = fixed(run.blocked_on_commits() * 100.0, 1);
     // Offsets with at least one failed attempt (docs/model.md §12).
     let threw_section = run.scenario.record_failures_possible().then(|| {
-        let threw: u64 = offset_window_view::records::outcomes(run).failed.iter().map(|r| r.end - r.start).sum();
+        let threw: u64 = offset_window_view::consumer::records::outcomes(run).failed.iter().map(|r| r.end - r.start).sum();
         let r = &run.records;
         html! {
             <section class="threw" aria-labelledby="threw-title">
@@ -166,22 +164,22 @@ pub fn WorstLine(p: &RunProps) -> Html {
     }
 }
 
-/// The full legend (see `offset_window_view::text::LEGEND`).
+/// The full legend (see `offset_window_view::consumer::words::LEGEND`).
 pub fn legend() -> Html {
-    Html::from_html_unchecked(AttrValue::Static(text::LEGEND))
+    Html::from_html_unchecked(AttrValue::Static(words::LEGEND))
 }
 
 /// The record marks' legend, under the charts while a record can throw (see
-/// `offset_window_view::text::LEGEND_RECORDS`); nothing otherwise.
+/// `offset_window_view::consumer::words::LEGEND_RECORDS`); nothing otherwise.
 pub fn legend_records(run: &offset_window_sim::Run) -> Html {
     if run.scenario.record_failures_possible() {
-        Html::from_html_unchecked(AttrValue::Static(text::LEGEND_RECORDS))
+        Html::from_html_unchecked(AttrValue::Static(words::LEGEND_RECORDS))
     } else {
         Html::default()
     }
 }
 
-/// The one-line legend (see `offset_window_view::text::LEGEND_COMPACT`).
+/// The one-line legend (see `offset_window_view::consumer::words::LEGEND_COMPACT`).
 pub fn legend_compact() -> Html {
-    Html::from_html_unchecked(AttrValue::Static(text::LEGEND_COMPACT))
+    Html::from_html_unchecked(AttrValue::Static(words::LEGEND_COMPACT))
 }

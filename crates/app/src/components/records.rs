@@ -2,15 +2,15 @@
 //! button (click, tap or keyboard) that makes the record throw on every attempt; the
 //! failing offsets as text; what the application does about a record that throws (Spring's
 //! error handlers, a retry loop, stopping the partition), each setting shown only when it
-//! applies; and the slow records. The words are `offset_window_view::fields`'s.
+//! applies; and the slow records. The words are `offset_window_view::consumer::fields`'s.
 
 use super::controls::{choice_field, choice_id, show_choice, NumberField};
 use super::{rendered, RunRef};
 use crate::state::{Action, State};
 use offset_window_sim::scenario::OnError;
 use offset_window_sim::Strategy;
-use offset_window_view::fields::{self, RECORD_FIELDS};
-use offset_window_view::records::{beyond_log, outcomes, FAILURES_KEY, SLOW_KEY};
+use offset_window_view::consumer::fields::{self, RECORD_FIELDS};
+use offset_window_view::consumer::records::{beyond_log, outcomes, FAILURES_KEY, SLOW_KEY};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -40,6 +40,9 @@ pub fn Records(p: &RecordsProps) -> Html {
     let on_error = s.on_error.name();
     use_effect(move || show_choice(&choice_id("on_error"), on_error));
     let shown = run.state_at(s.horizon_us).position.unwrap_or(0).min(STRIP_RECORDS);
+    // The strip is one Tab stop: its first record is in the Tab order, the others not; the
+    // arrow keys, Home and End move the focus and the Tab stop between them (a roving
+    // tabindex, index.html's script: no wasm for it), Space or Enter toggles.
     let done = outcomes(run);
     let in_ranges = |rs: &[std::ops::Range<u64>], o: u64| rs.iter().any(|r| r.contains(&o));
     let strip = (0..shown).map(|o| {
@@ -57,7 +60,7 @@ pub fn Records(p: &RecordsProps) -> Html {
         );
         html! {
             <button type="button" {class} aria-pressed={failing.to_string()} aria-label={label}
-                data-offset={o.to_string()}
+                data-offset={o.to_string()} tabindex={if o == 0 { "0" } else { "-1" }}
                 onclick={p.dispatch.to_callback().reform(move |_| Action::ToggleRecordFailure(o))}>
                 { o.saturating_add(p.base) }
             </button>
@@ -123,7 +126,7 @@ pub fn Records(p: &RecordsProps) -> Html {
                 up: red when skipped, green when sent to the dead-letter topic." }</p>
             if shown > 0 {
                 <div class="record-strip" role="group" aria-describedby="records-how"
-                    aria-label="The first records: pressed ones throw">
+                    aria-label="The first records: pressed ones throw (arrow keys move between them)">
                     { for strip }
                 </div>
             }

@@ -6,7 +6,7 @@
 
 use crate::state::{Action, Prediction, State};
 use crate::tour::{caption, prediction, reveal_text, scenario, STEPS};
-use offset_window_view::text::seconds_text;
+use offset_window_view::kit::text::seconds_text;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};

@@ -10,12 +10,12 @@
 use crate::components::{projector_type, RunRef};
 use offset_window_sim::events::GroupEvent;
 use offset_window_sim::sweep::GroupProfile;
-use offset_window_view::backend::Backend;
-use offset_window_view::charts::Frame;
 use offset_window_view::group::lanes::{self, Lanes, Marks};
 use offset_window_view::group::state::{GroupAction, GroupState};
 use offset_window_view::group::timeline::{member_spans, owners, RecordLine};
-use offset_window_view::text::seconds_text;
+use offset_window_view::kit::backend::Backend;
+use offset_window_view::kit::draw::Frame;
+use offset_window_view::kit::text::seconds_text;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -162,7 +162,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let mut n = frames.borrow_mut();
             *n += 1;
             let _ = c.set_attribute("data-frame", &n.to_string());
-            let _ = c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale, 2));
+            let _ = c.set_attribute("data-type-scale", &offset_window_view::kit::text::fixed(type_scale, 2));
         });
     }
     // What is being dragged, how far (device px) the pointer landed from it and where: a
@@ -309,7 +309,8 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
                 // For the tests: where t = 0 and the horizon are, CSS px from the left edge.
                 let css = |x: f64| (x / scale).round() as i64;
                 let _ = c.set_attribute("data-axis", &format!("{},{}", css(f.left), css(f.right)));
-                let _ = c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale, 2));
+                let _ =
+                    c.set_attribute("data-type-scale", &offset_window_view::kit::text::fixed(type_scale, 2));
                 let mut n = frames.borrow_mut();
                 *n += 1;
                 let _ = c.set_attribute("data-frame", &n.to_string());
@@ -429,8 +430,10 @@ pub fn StripCanvas(p: &StripProps) -> Html {
                 dark: *dark,
                 ..lanes::strip_frame((w, h), scale * type_scale(*size), *horizon, lines.len())
             };
-            let _ =
-                c.set_attribute("data-type-scale", &offset_window_view::text::fixed(type_scale(*size), 2));
+            let _ = c.set_attribute(
+                "data-type-scale",
+                &offset_window_view::kit::text::fixed(type_scale(*size), 2),
+            );
             if let Some(backend) = CanvasBackend::with_canvas_object(c) {
                 let root = Backend::canvas(backend).into_drawing_area();
                 if let Err(e) = lanes::draw_strip(&root, lines, &f, *crash, *lock) {

@@ -18,7 +18,7 @@ use offset_window_sim::compare::compare_group;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
-use offset_window_sim::{simulate, Scenario, ScenarioError};
+use offset_window_sim::{Scenario, ScenarioError};
 use offset_window_view::group::presets::{self, PRESETS};
 use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
 use offset_window_view::group::tables;
@@ -26,7 +26,7 @@ use offset_window_view::group::timeline::{lock_words, record_lines, strip_words}
 use offset_window_view::group::url;
 use offset_window_view::group::words::{self, duration_text};
 use offset_window_view::group::STYLE;
-use offset_window_view::text::seconds_text;
+use offset_window_view::kit::text::seconds_text;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
@@ -91,9 +91,11 @@ pub fn GroupApp() -> Html {
     });
     let s = &state.scenario;
     let share = state.share();
+    // The run the reducer simulated when it took the scenario: the page draws that one.
     let run: Rc<Result<RunRef, ScenarioError>> =
-        use_memo(s.clone(), |s| simulate(s).map(|r| RunRef(Rc::new(r))));
-    // The run shown serves its own side of the consumer-vs-share table.
+        use_memo(RunRef(state.run.clone()), |r| Ok(RunRef(r.0.clone())));
+    // The run shown serves its own side of the consumer-vs-share table (one more simulation:
+    // the other kind of group).
     let versus = use_memo(s.clone(), {
         let run = run.clone();
         move |s| Rc::new(tables::versus(s, (*run).as_ref().ok().map(|r| &*r.0)))
@@ -331,7 +333,7 @@ fn share_readouts(state: &GroupState, run: &offset_window_sim::Run) -> Html {
             <h3 id="s-run-title">{ format!("In the whole run ({horizon}), with no crash of the whole group") }</h3>
             <dl class="ro-grid ro-run" aria-labelledby="s-run-title">
                 { ro("ro-s-processed", "", "processed", summary.processed.to_string(), summary.processed) }
-                { ro("ro-s-redelivered", "", "delivered again", summary.redeliveries.to_string(), summary.redeliveries) }
+                { ro("ro-s-redelivered", "", "sent again", summary.redeliveries.to_string(), summary.redeliveries) }
                 { ro("ro-s-archived", "", "archived", summary.archived.to_string(), summary.archived) }
             </dl>
             <p class="hint" id="s-per-member">{ format!("Processed per member: {per_member}. A crash of the whole group at its worst instant: {} lost, {} delivered again.", summary.worst_lost, summary.worst_duplicated) }</p>
@@ -392,7 +394,7 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
                 <input type="range" id="screen-event-slider" min="0" max={(s.horizon_us / 1_000).to_string()} step="100"
                     value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
                 <input type="text" id="screen-event-at-ms" class="num" inputmode="decimal" autocomplete="off"
-                    aria-label={format!("event {} at, in ms", i + 1)} value={state.event_text(i, "at_ms")}
+                    aria-label={format!("event {} at, in seconds", i + 1)} value={state.event_text(i, "at_ms")}
                     aria-invalid={error.is_some().to_string()} oninput={on_text} />
             </div>
             if let Some(err) = error { <p class="field-error" role="alert">{ err }</p> }
@@ -643,7 +645,7 @@ fn settings_box(state: &GroupState, dispatch: &Dispatch) -> Html {
         let input: HtmlInputElement = e.target_unchecked_into();
         GroupAction::SetShare(input.value() == "share")
     });
-    let number = |f: &'static offset_window_view::fields::Field| {
+    let number = |f: &'static offset_window_view::kit::fields::Field| {
         let key = f.key;
         let id = format!("f-{}", key.replace(['.', '_'], "-"));
         let oninput = dispatch.to_callback().reform(move |e: InputEvent| {

@@ -8,8 +8,8 @@
 //! says so; the tick labels give the real instants.
 
 use super::ms;
-use crate::charts::{COMMITTED, CRASH, DUPLICATED, DURABLE, LOST};
 use offset_window_sim::producer::{AttemptResult, BatchTrace, FaultKind, ProduceRun, Verdict};
+use offset_window_view::kit::draw::{COMMITTED, CRASH, DUPLICATED, DURABLE, LOST};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;

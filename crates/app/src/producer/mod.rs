@@ -15,7 +15,7 @@ pub use view::ProducerApp;
 
 use offset_window_sim::producer::{Acks, Fault, FaultKind, ProducerScenario};
 use offset_window_sim::scenario::US_PER_MS;
-use offset_window_view::url::{decode, encode};
+use offset_window_view::kit::link::{decode, encode};
 use serde_json::Value;
 use std::rc::Rc;
 use yew::Reducible;

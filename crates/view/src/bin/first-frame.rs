@@ -1,6 +1,6 @@
 //! Writes the first frame into built pages: `first-frame PAGE.html…` replaces, in each file,
 //! the marker `<div id="first-frame-here"></div>` with the consumer page at its defaults
-//! (see `offset_window_view::first_frame`) or `<div id="group-first-frame-here"></div>`
+//! (see `offset_window_view::consumer::first_frame`) or `<div id="group-first-frame-here"></div>`
 //! with the group page at its defaults (`offset_window_view::group::first_frame`), rendered
 //! here by the native core. Run by the Trunk post-build hook (`scripts/trunk-post-build.sh`)
 //! on the staged `index.html` and `group/index.html`.
@@ -18,7 +18,7 @@ fn main() -> ExitCode {
             if html.contains(offset_window_view::group::first_frame::MARKER) {
                 offset_window_view::group::first_frame::fill(&html)
             } else {
-                offset_window_view::first_frame::fill(&html)
+                offset_window_view::consumer::first_frame::fill(&html)
             }
         });
         match filled.and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string())) {

@@ -16,10 +16,10 @@ use super::lanes::{self, Lanes, Marks};
 use super::state::default_scenario;
 use super::timeline::{member_spans, owners};
 use super::words;
-use crate::backend::Backend;
-use crate::charts::{Frame, LIGHT};
-use crate::compare::escape;
-use crate::first_frame::{hatch_as_patterns, merge_runs};
+use crate::kit::backend::Backend;
+use crate::kit::draw::{Frame, LIGHT};
+use crate::kit::first_frame::{hatch_as_patterns, merge_runs};
+use crate::kit::text::escape;
 use offset_window_sim::sweep::{first_event, first_event_profile, GroupProfile};
 use offset_window_sim::{simulate, Run, Scenario};
 use plotters::prelude::IntoDrawingArea;
@@ -136,7 +136,7 @@ pub fn first_frame(scenario: &Scenario) -> Result<String, String> {
         "</div></main></div>"
     ));
     out.push_str("<script>");
-    out.push_str(crate::first_frame::FAILED_SCRIPT);
+    out.push_str(crate::kit::first_frame::FAILED_SCRIPT);
     out.push_str("</script>");
     Ok(out)
 }

@@ -1,6 +1,6 @@
 //! Drawing the group page: pure functions of a run, its [`timeline`](super::timeline) and a
 //! [`Lanes`] layout, generic over the plotters [`DrawingBackend`] like the consumer page's
-//! charts ([`crate::charts`], whose palettes, step lines and hatching they reuse), so the
+//! charts ([`crate::kit::draw`], whose palettes, step lines and hatching they share), so the
 //! canvas in the browser and the SVG backend in tests draw alike.
 //!
 //! One shared time axis for three drawings: the **lanes** (a row of handles for the group
@@ -12,7 +12,7 @@
 
 use super::timeline::{Activity, RecordLine, RecordState, Span};
 use super::words::{event_tag, member_name, partition_name};
-use crate::charts::{self, draw_bands, Frame, Hatch, Palette, DARK, LIGHT};
+use crate::kit::draw::{self as charts, draw_bands, Frame, Hatch, Palette, DARK, LIGHT};
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::sweep::GroupProfile;
 use offset_window_sim::{MemberId, Run, Step};
@@ -439,7 +439,11 @@ pub fn draw_lanes<DB: DrawingBackend>(
     for s in &ticks {
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + tick)], axis))?;
-        root.draw_text(&crate::text::fixed(*s, decimals), &below, (x, bottom + tick + l.px(2.0) as i32))?;
+        root.draw_text(
+            &crate::kit::text::fixed(*s, decimals),
+            &below,
+            (x, bottom + tick + l.px(2.0) as i32),
+        )?;
     }
     let title = (FontFamily::SansSerif, l.font_px(12.5))
         .into_font()
@@ -642,7 +646,7 @@ pub fn draw_strip<DB: DrawingBackend>(
     for s in ticks {
         let x = f.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + f.px(4.0) as i32)], axis))?;
-        root.draw_text(&crate::text::fixed(s, decimals), &below, (x, bottom + f.px(6.0) as i32))?;
+        root.draw_text(&crate::kit::text::fixed(s, decimals), &below, (x, bottom + f.px(6.0) as i32))?;
     }
     let title = (FontFamily::SansSerif, f.font_px(12.5))
         .into_font()
@@ -659,7 +663,7 @@ pub fn draw_strip<DB: DrawingBackend>(
 mod tests {
     use super::super::timeline::{member_spans, owners, record_lines};
     use super::*;
-    use crate::backend::Backend;
+    use crate::kit::backend::Backend;
     use offset_window_sim::simulate;
 
     #[test]

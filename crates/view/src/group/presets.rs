@@ -5,8 +5,8 @@
 //! what the core computes now.
 
 use super::words::{member_name, partition_name};
-use crate::presets::records_word;
-use crate::text::{fixed, seconds_text};
+use crate::kit::presets::records_word;
+use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::report::GroupSummary;
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::GroupProfile;
@@ -37,7 +37,9 @@ macro_rules! presets {
             title: $title,
             story: $story,
             share: $share,
-            json: include_str!(concat!("../../../../scenarios/", $file, ".json")),
+            // As build.rs writes it: no whitespace, no description (the page words each
+            // preset's story itself).
+            json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
         },)+];
     };
 }
@@ -171,7 +173,7 @@ pub fn result_value(run: &Run, crash_at_us: u64, profile: Option<&GroupProfile>)
 }
 
 /// One expectation checked against a run (the consumer page's type).
-pub use crate::presets::Check;
+pub use crate::kit::presets::Check;
 
 /// The file's expectations for preset `index`, checked against `run` read at `crash_at_us`,
 /// each said as a sentence.
@@ -181,7 +183,7 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
         .into_iter()
         .map(|(pointer, want)| {
             let got = result.pointer(&pointer).cloned().unwrap_or_default();
-            let ok = crate::presets::same_value(&got, &want);
+            let ok = crate::kit::presets::same_value(&got, &want);
             let said = sentence(&pointer, &got, run, crash_at_us);
             let sentence = if ok {
                 format!("{said}, as the file expects.")

@@ -1,5 +1,5 @@
 //! The group page's state and the actions that change it: a pure reducer, as on the
-//! consumer page ([`crate::state`]).
+//! consumer page ([`crate::consumer::state`]).
 //!
 //! The scenario held is always valid and always runs: every change is checked by the core
 //! ([`Scenario::validate`], then [`simulate`], which refuses an event aimed at a member that
@@ -9,9 +9,10 @@
 //! `group_events[i].field`, as the core names them.
 
 use super::words;
+use crate::kit::run::Checked;
 use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 use offset_window_sim::scenario::{Consumption, OnError, DEFAULT_CRASH_AT_US};
-use offset_window_sim::{simulate, Client, Scenario, ScenarioError, Strategy};
+use offset_window_sim::{Client, Run, Scenario, ScenarioError, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
 
@@ -22,12 +23,14 @@ pub const EVENTS_FIELD: &str = "group_events";
 /// Records the share strip shows at once (docs/model.md §11: one row per record).
 pub const STRIP_ROWS: u64 = 40;
 
-/// The page state: a scenario that runs, the share group's crash instant, which partition
-/// the share strip shows, how the page is shown, and any refused input.
-#[derive(Clone, Debug, PartialEq)]
+/// The page state: a scenario that runs and its run, the share group's crash instant, which
+/// partition the share strip shows, how the page is shown, and any refused input.
+#[derive(Clone, Debug)]
 pub struct GroupState {
     /// The scenario shown; valid, and its run does not stop with an error.
     pub scenario: Scenario,
+    /// The scenario's run, simulated once when the change was checked: the page draws it.
+    pub run: Rc<Run>,
     /// A share group's crash of the whole group (docs/model.md §11.5), µs in `1..=horizon`.
     pub crash_at_us: u64,
     /// The partition the share strip shows (index: `orders-N`), below `partitions`.
@@ -48,6 +51,38 @@ pub struct GroupState {
     pub errors: Vec<(String, String)>,
     /// Values of an opened link that were not used, each naming its field.
     pub notices: Vec<String>,
+}
+
+impl PartialEq for GroupState {
+    /// Equal when everything but the run is (the run is the scenario's).
+    fn eq(&self, o: &Self) -> bool {
+        let GroupState {
+            scenario,
+            run: _,
+            crash_at_us,
+            partition,
+            strip_from,
+            preset,
+            projector,
+            tour,
+            drafts,
+            errors,
+            notices,
+        } = self;
+        (scenario, crash_at_us, partition, strip_from, preset, projector, tour, drafts, errors, notices)
+            == (
+                &o.scenario,
+                &o.crash_at_us,
+                &o.partition,
+                &o.strip_from,
+                &o.preset,
+                &o.projector,
+                &o.tour,
+                &o.drafts,
+                &o.errors,
+                &o.notices,
+            )
+    }
 }
 
 fn note<'a>(list: &'a [(String, String)], key: &str) -> Option<&'a String> {
@@ -76,18 +111,23 @@ impl Default for GroupState {
 /// Whether `scenario` is valid and its run does not stop with an error, and the core's
 /// message when it is not.
 pub fn check(scenario: &Scenario) -> Result<(), ScenarioError> {
-    scenario.validate()?;
-    simulate(scenario).map(|_| ())
+    Checked::check(scenario.clone()).map(|_| ())
 }
 
 impl GroupState {
     /// A state showing `scenario` (which should run; if it does not, the defaults) with the
     /// share crash at `crash_at_us` (clamped into the horizon).
     pub fn with_scenario(scenario: Scenario, crash_at_us: u64) -> GroupState {
-        let scenario = if check(&scenario).is_ok() { scenario } else { default_scenario() };
+        // Without formatting the core's error (its Debug would be linked into the page).
+        let Ok(Checked { scenario, run }) =
+            Checked::check(scenario).or_else(|_| Checked::check(default_scenario()))
+        else {
+            unreachable!("the group page's defaults run")
+        };
         GroupState {
             crash_at_us: crash_at_us.clamp(1, scenario.horizon_us),
             scenario,
+            run,
             partition: 0,
             strip_from: 0,
             preset: None,
@@ -115,7 +155,7 @@ impl GroupState {
             return draft.clone();
         }
         if key == CRASH_FIELD {
-            return crate::text::seconds_text(self.crash_at_us);
+            return crate::kit::text::seconds_text(self.crash_at_us);
         }
         match self.scenario.get(key) {
             Some(Value::String(s)) => s,
@@ -131,7 +171,7 @@ impl GroupState {
             return draft.clone();
         }
         let Some(e) = self.scenario.group_events.get(index) else { return String::new() };
-        let ms = offset_window_sim::scenario::format_millis;
+        let ms = crate::kit::text::seconds_field;
         match field {
             "at_ms" => ms(e.at_us),
             "restart_after_ms" => e.restart_after_us.map(ms).unwrap_or_default(),
@@ -150,7 +190,8 @@ impl GroupState {
     /// Takes `scenario` (already checked): the field `key` keeps `text` (as typed), the
     /// crash and the strip's partition stay within the new bounds, a preset is no longer
     /// what is shown.
-    fn accept(&self, key: &str, text: Option<String>, scenario: Scenario) -> GroupState {
+    fn accept(&self, key: &str, text: Option<String>, checked: Checked) -> GroupState {
+        let Checked { scenario, run } = checked;
         let mut next = self.clone();
         put(&mut next.drafts, key, text);
         put(&mut next.errors, key, None);
@@ -160,6 +201,7 @@ impl GroupState {
         next.crash_at_us = next.crash_at_us.clamp(1, scenario.horizon_us);
         next.partition = next.partition.min(scenario.partitions - 1);
         next.scenario = scenario;
+        next.run = run;
         next
     }
 
@@ -184,8 +226,8 @@ impl GroupState {
         change: impl FnOnce(&mut Scenario) -> Result<(), ScenarioError>,
     ) -> GroupState {
         let mut candidate = self.scenario.clone();
-        match change(&mut candidate).and_then(|()| check(&candidate)) {
-            Ok(()) => self.accept(key, text, candidate),
+        match change(&mut candidate).and_then(|()| Checked::check(candidate)) {
+            Ok(checked) => self.accept(key, text, checked),
             Err(e) => self.refuse(key, text, &e),
         }
     }
@@ -199,6 +241,18 @@ impl GroupState {
         change: impl FnOnce(&mut Vec<GroupEvent>) -> Result<(), ScenarioError>,
     ) -> GroupState {
         self.try_change(key, text, |s| change(&mut s.group_events))
+    }
+
+    /// A link's scenario keys set all at once and checked once (one simulation): the state
+    /// with them, or `None` when a key or the whole is refused (the link is then read key by
+    /// key, to name what was refused).
+    pub(crate) fn with_values(&self, pairs: &[(&str, Value)]) -> Option<GroupState> {
+        let mut candidate = self.scenario.clone();
+        for (key, value) in pairs {
+            candidate.set_key(key, value).ok()?;
+        }
+        let checked = Checked::check(candidate).ok()?;
+        Some(self.accept("", None, checked))
     }
 
     /// Forgets the drafts and messages of every event field (the list's indices changed).
@@ -252,7 +306,7 @@ pub enum GroupAction {
         index: usize,
         /// The field.
         field: &'static str,
-        /// The text, as typed (ms).
+        /// The text, as typed (seconds; the link keeps the core's milliseconds).
         text: String,
     },
     /// Choose the kind of event `index` (its other fields kept where the new kind has them).
@@ -357,11 +411,42 @@ pub(crate) fn make_shareable(s: &mut Scenario) {
 
 /// The event `kind` at `at_us` for `member`, with the fields of `like` that this kind has
 /// (the others at their defaults, so that the event equals its own JSON form).
+/// A rolling deploy's members come back (as the presets' deploys do): 10 s after `close()`
+/// returns, a member every 20 s. Without a "back after", a deploy is a rolling shutdown.
+pub const DEPLOY_BACK_AFTER_US: u64 = 10_000_000;
+/// The time between two members of a new rolling deploy, µs.
+pub const DEPLOY_STEP_US: u64 = 20_000_000;
+
+/// The horizon grown, if it must, to show every deploy whole: the last member's shutdown,
+/// its return and 10 s after, on a whole 5 s.
+fn show_whole_deploys(s: &mut Scenario) {
+    let members = s.member_count() as u64;
+    let end = s
+        .group_events
+        .iter()
+        .filter(|e| e.kind == GroupEventKind::Deploy)
+        .map(|e| {
+            e.at_us
+                + members.saturating_sub(1) * e.deploy_step_us
+                + e.restart_after_us.unwrap_or(0)
+                + 10_000_000
+        })
+        .max()
+        .unwrap_or(0);
+    if end > s.horizon_us {
+        s.horizon_us = end.div_ceil(5_000_000) * 5_000_000;
+    }
+}
+
 fn event_like(like: Option<&GroupEvent>, kind: GroupEventKind, at_us: u64, member: u16) -> GroupEvent {
     let mut e = GroupEvent::new(at_us, member, kind);
+    if kind == GroupEventKind::Deploy {
+        e.restart_after_us = Some(DEPLOY_BACK_AFTER_US);
+        e.deploy_step_us = DEPLOY_STEP_US;
+    }
     if let Some(old) = like {
         use GroupEventKind::*;
-        if matches!(kind, Crash | Shutdown | Deploy) {
+        if matches!(kind, Crash | Shutdown | Deploy) && (old.restart_after_us.is_some() || kind != Deploy) {
             e.restart_after_us = old.restart_after_us;
         }
         if matches!(kind, Shutdown | Deploy) {
@@ -370,7 +455,7 @@ fn event_like(like: Option<&GroupEvent>, kind: GroupEventKind, at_us: u64, membe
         if kind == Hang {
             e.duration_us = old.duration_us;
         }
-        if kind == Deploy {
+        if kind == Deploy && old.kind == Deploy {
             e.deploy_step_us = old.deploy_step_us;
         }
     }
@@ -415,8 +500,19 @@ impl GroupState {
                 if index >= self.scenario.group_events.len() {
                     return self;
                 }
-                let value = json_text(&text);
                 let key = event_key(index, field);
+                // Typed in seconds, exactly (µs); the core's key is in milliseconds.
+                let value = match text.trim() {
+                    "" => Value::Null,
+                    t => match crate::kit::text::parse_seconds(t) {
+                        Ok(us) => json_text(&offset_window_sim::scenario::format_millis(us)),
+                        Err(_) => {
+                            let e =
+                                ScenarioError::at(&key, "must be a number of seconds, at most 6 decimals");
+                            return Rc::new(self.refuse(&key, Some(text), &e));
+                        }
+                    },
+                };
                 self.try_change(&key, Some(text), |s| {
                     let mut list = s.get(EVENTS_FIELD).unwrap_or(Value::Null);
                     if let Some(item) = list.get_mut(index).and_then(Value::as_object_mut) {
@@ -434,8 +530,9 @@ impl GroupState {
                     _ if u32::from(old.member) > members || old.member == 0 => 1,
                     _ => old.member,
                 };
-                let mut next = self.try_events(&event_key(index, "kind"), None, |events| {
-                    events[index] = event_like(Some(&old), kind, old.at_us, member);
+                let mut next = self.try_change(&event_key(index, "kind"), None, |s| {
+                    s.group_events[index] = event_like(Some(&old), kind, old.at_us, member);
+                    show_whole_deploys(s);
                     Ok(())
                 });
                 next.forget_event_fields();
@@ -489,7 +586,7 @@ impl GroupState {
             }
             GroupAction::SetCrashText(text) => {
                 let mut next = (*self).clone();
-                match crate::text::parse_seconds(&text) {
+                match crate::kit::text::parse_seconds(&text) {
                     Ok(us) if (1..=self.scenario.horizon_us).contains(&us) => {
                         next.crash_at_us = us;
                         put(&mut next.errors, CRASH_FIELD, None);
@@ -497,9 +594,9 @@ impl GroupState {
                     _ => {
                         let message = format!(
                             "crash of the whole group at (s): must be a number of seconds in (0, {}] with at most 6 decimals (got \"{}\"); the crash stays at {} s",
-                            crate::text::seconds_text(self.scenario.horizon_us),
+                            crate::kit::text::seconds_text(self.scenario.horizon_us),
                             text.trim(),
-                            crate::text::seconds_text(self.crash_at_us)
+                            crate::kit::text::seconds_text(self.crash_at_us)
                         );
                         put(&mut next.errors, CRASH_FIELD, Some(message));
                     }
@@ -552,12 +649,25 @@ impl GroupState {
             _ => (1..=s.member_count() as u16).rev().collect(),
         };
         let mut last_error = None;
-        for member in candidates {
+        // A deploy brings its members back and the horizon shows it whole; where the core
+        // refuses that (a member it would reach is down for good), the core's own default.
+        let tries: Vec<(u16, bool)> = candidates
+            .iter()
+            .flat_map(|&m| {
+                [(m, true), (m, false)].into_iter().take(if kind == GroupEventKind::Deploy { 2 } else { 1 })
+            })
+            .collect();
+        for (member, like_presets) in tries {
             let mut candidate = s.clone();
-            candidate.group_events.push(event_like(None, kind, at_us, member));
-            match check(&candidate) {
-                Ok(()) => {
-                    let mut next = self.accept(EVENTS_FIELD, None, candidate);
+            if like_presets {
+                candidate.group_events.push(event_like(None, kind, at_us, member));
+                show_whole_deploys(&mut candidate);
+            } else {
+                candidate.group_events.push(GroupEvent::new(at_us, member, kind));
+            }
+            match Checked::check(candidate) {
+                Ok(checked) => {
+                    let mut next = self.accept(EVENTS_FIELD, None, checked);
                     next.forget_event_fields();
                     return next;
                 }
@@ -572,6 +682,39 @@ impl GroupState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use offset_window_sim::simulate;
+
+    #[test]
+    fn a_new_deploy_brings_its_members_back_and_the_horizon_shows_it_whole() {
+        // G1 without its crash (a member down for good cannot be deployed).
+        let no_events = GroupAction::SetValue { key: EVENTS_FIELD, value: Value::Array(Vec::new()) };
+        let s =
+            apply(GroupState::default(), [no_events.clone(), GroupAction::AddEvent(GroupEventKind::Deploy)]);
+        assert!(s.error(EVENTS_FIELD).is_none(), "{:?}", s.error(EVENTS_FIELD));
+        let e = *s.scenario.group_events.iter().find(|e| e.kind == GroupEventKind::Deploy).unwrap();
+        assert_eq!((e.restart_after_us, e.deploy_step_us), (Some(DEPLOY_BACK_AFTER_US), DEPLOY_STEP_US));
+        let members = s.scenario.member_count() as u64;
+        let back = e.at_us + (members - 1) * e.deploy_step_us + DEPLOY_BACK_AFTER_US;
+        assert!(s.scenario.horizon_us > back, "{} > {back}", s.scenario.horizon_us);
+        // A crash switched to a deploy: members come back too.
+        let s = apply(
+            GroupState::default(),
+            [GroupAction::SetEventKind { index: 0, kind: GroupEventKind::Deploy }],
+        );
+        assert_eq!(s.scenario.group_events[0].restart_after_us, Some(DEPLOY_BACK_AFTER_US));
+        assert!(s.error(&event_key(0, "kind")).is_none());
+    }
+
+    #[test]
+    fn a_move_simulates_once_and_the_state_keeps_that_run() {
+        let s = Rc::new(GroupState::default());
+        let before = crate::kit::run::simulations();
+        let moved = s.apply(GroupAction::MoveEvent { index: 0, at_us: 9_000_000 });
+        assert_eq!(crate::kit::run::simulations() - before, u64::from(cfg!(debug_assertions)));
+        assert_eq!(*moved.run, simulate(&moved.scenario).unwrap(), "the run kept is the scenario's");
+        let refused = moved.clone().apply(GroupAction::SetField { key: "partitions", text: "0".into() });
+        assert!(Rc::ptr_eq(&refused.run, &moved.run), "a refused change keeps the run shown");
+    }
 
     fn apply(state: GroupState, actions: impl IntoIterator<Item = GroupAction>) -> GroupState {
         let mut s = Rc::new(state);
@@ -586,7 +729,7 @@ mod tests {
         let s = GroupState::default();
         assert_eq!((s.scenario.partitions, s.scenario.members), (2, 2));
         assert_eq!(s.scenario.group_events, vec![GroupEvent::new(8_200_000, 2, GroupEventKind::Crash)]);
-        assert_eq!(s.event_text(0, "at_ms"), "8200");
+        assert_eq!(s.event_text(0, "at_ms"), "8.2");
         assert!(!s.share());
     }
 
@@ -594,7 +737,7 @@ mod tests {
     fn dragging_an_event_changes_its_instant_and_the_run() {
         let s = apply(GroupState::default(), [GroupAction::MoveEvent { index: 0, at_us: 10_000_001 }]);
         assert_eq!(s.scenario.group_events[0].at_us, 10_000_001);
-        assert_eq!(s.event_text(0, "at_ms"), "10000.001");
+        assert_eq!(s.event_text(0, "at_ms"), "10.000001");
         let group = simulate(&s.scenario).unwrap().group.unwrap();
         assert_eq!(group.partitions[1].duplicated, 25, "the worst instant of G1's sweep");
         // Past the horizon: clamped to it.
@@ -679,15 +822,13 @@ mod tests {
         assert_eq!(s.scenario, default_scenario());
         assert_eq!(s.event_text(0, "at_ms"), "-5", "shown as typed");
         let e = s.event_error(0, "at_ms").unwrap();
-        assert!(e.starts_with("event 1 (consumer-2 crashes at 8.200 s), instant (ms): must be"), "{e}");
-        assert!(e.contains("0 to 86400000"), "{e}");
-        let s = apply(s, [GroupAction::SetEventText { index: 0, field: "at_ms", text: "70000".into() }]);
+        assert!(e.starts_with("event 1 (consumer-2 crashes at 8.200 s), instant (s): must be"), "{e}");
+        assert!(e.contains("seconds"), "{e}");
+        let s = apply(s, [GroupAction::SetEventText { index: 0, field: "at_ms", text: "70".into() }]);
         let e = s.event_error(0, "at_ms").unwrap();
         assert!(e.contains("within the horizon") && !e.contains("horizon_ms"), "{e}");
-        let s = apply(
-            s,
-            [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "10000".into() }],
-        );
+        let s =
+            apply(s, [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "10".into() }]);
         assert_eq!(s.scenario.group_events[0].restart_after_us, Some(10_000_000));
         let s =
             apply(s, [GroupAction::SetEventText { index: 0, field: "restart_after_ms", text: "".into() }]);

@@ -1,16 +1,17 @@
 //! The group page's comparisons, as HTML handed to the browser in one string (as the
-//! consumer page's, [`crate::compare`]): the same events under each protocol and assignor,
+//! consumer page's, [`crate::consumer::compare`]): the same events under each protocol and assignor,
 //! dynamic and static (`compare::compare_group`, docs/model.md §10), and the same share
 //! group under each acknowledgement mode and commit strategy (`compare::compare_share`,
 //! §11), the latter simulated once per scenario and read at any crash instant.
 
 use super::words::duration_text;
-use crate::compare::escape;
-use crate::text::fixed;
+use crate::kit::run::simulate;
+use crate::kit::text::escape;
+use crate::kit::text::fixed;
 use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
-use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
+use offset_window_sim::{Client, Run, Scenario, Strategy};
 
 /// The core's protocol words for the classic assignor `a` (`compare::compare_group`'s rows).
 fn classic_words(a: Assignor) -> &'static str {
@@ -116,7 +117,7 @@ pub fn share_table_html(rows: &[ShareRow], s: &Scenario, crash_at_us: u64) -> St
             r#"<th scope="col">delivered again, worst instant</th>"#,
             r#"<th scope="col">processed in the whole run</th><th scope="col">waiting for commits</th></tr></thead><tbody>"#
         ),
-        at = crate::text::seconds_text(crash_at_us)
+        at = crate::kit::text::seconds_text(crash_at_us)
     );
     for row in rows {
         let summary = ShareSummary::new(&row.run, crash_at_us);
@@ -358,7 +359,7 @@ mod tests {
             assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
             assert!(!html.contains("left out"), "both modes run: {html}");
             assert!(!html.contains("auto_commit") && !html.contains("commit_sync"), "words: {html}");
-            let at = crate::text::seconds_text(crash);
+            let at = crate::kit::text::seconds_text(crash);
             assert!(html.contains(&format!("delivered again if it crashed at {at} s")), "{html}");
         }
     }

@@ -326,7 +326,11 @@ pub fn strip_words(lines: &[RecordLine], at_us: u64) -> String {
             None => groups.push((key, std::iter::once(o..o + 1).collect())),
         }
     }
-    groups.iter().map(|(k, r)| format!("{k}: {}", crate::text::ranges(r, 0))).collect::<Vec<_>>().join("; ")
+    groups
+        .iter()
+        .map(|(k, r)| format!("{k}: {}", crate::kit::text::ranges(r, 0)))
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The acquisition locks held at `at_us` among `lines`, each with when it runs out
@@ -355,8 +359,8 @@ pub fn lock_words(lines: &[RecordLine], at_us: u64, lock_us: u64) -> Vec<String>
             format!(
                 "consumer-{} holds {} (delivery {delivery}), lock runs out at {} s",
                 member + 1,
-                crate::text::ranges(r, 0),
-                crate::text::seconds_text(*expiry)
+                crate::kit::text::ranges(r, 0),
+                crate::kit::text::seconds_text(*expiry)
             )
         })
         .collect()

@@ -1,7 +1,7 @@
 //! The group page's state in the URL fragment, so that a link reproduces what the reader
 //! sees: `#group_events=%5B…%5D&partition.assignment.strategy=cooperative-sticky`. Only what
 //! differs from the page's defaults (reference G1) is written: scenario keys with their JSON
-//! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::url`]), then
+//! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::kit::link`]), then
 //! the share crash in µs (`crash_at_us`), the share strip's partition and first offset
 //! (`partition`, `from`), `projector=1`, and the tour's step (`tour=2`, the share group's tour
 //! `tour=share-2`, counted from 1). Reading goes through the reducer, so a bad
@@ -9,7 +9,7 @@
 //! naming it; nothing in a link can make the page panic.
 
 use super::state::{default_scenario, GroupAction, GroupState};
-use crate::url::{decode, encode};
+use crate::kit::link::{decode, encode};
 use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
 use offset_window_sim::Scenario;
 use serde_json::Value;
@@ -24,7 +24,7 @@ pub const FROM_KEY: &str = "from";
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
 /// The key of the tour's step, from 1: `tour=2`, or `tour=share-2` for the share group's tour.
-pub const TOUR_KEY: &str = "tour";
+pub use crate::kit::link::TOUR_KEY;
 
 fn text(value: Option<Value>) -> String {
     match value {
@@ -98,10 +98,11 @@ fn tour_step(value: &str) -> Result<(bool, usize), String> {
     }
 }
 
-/// The state a fragment describes: the defaults, then the link's scenario keys applied as
-/// the reader would set them — over and over while one more of them is taken, since one key
-/// may need another first (`members` before the events naming a new member, or after the
-/// events that named a removed one) — then the crash, the strip, the screen and the tour's
+/// The state a fragment describes: the defaults, then the link's scenario keys all at once
+/// (one check, one simulation); if the core refuses them together, applied as the reader
+/// would set them — over and over while one more of them is taken, since one key may need
+/// another first (`members` before the events naming a new member, or after the events that
+/// named a removed one) — then the crash, the strip, the screen and the tour's
 /// step (a link with a step and no scenario key shows that step's case). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> GroupState {
@@ -130,6 +131,13 @@ pub fn state_from(fragment: &str) -> GroupState {
         }
     }
     let scenario_keys = pending.len();
+    // Every key at once, one check; only a link the core refuses as a whole is read key by
+    // key (so that what was refused is named).
+    let all: Vec<(&str, Value)> = pending.iter().map(|(k, v)| (*k, link_value(v))).collect();
+    if let Some(next) = state.with_values(&all) {
+        state = Rc::new(next);
+        pending.clear();
+    }
     // At most one pass per key: each pass that changes nothing ends it.
     for _ in 0..=pending.len() {
         let before = pending.len();
@@ -227,7 +235,7 @@ pub fn state_from(fragment: &str) -> GroupState {
             state.preset = preset;
         }
     }
-    state.notices = notices.into_iter().map(crate::url::echo_cut_short).collect();
+    state.notices = notices.into_iter().map(crate::kit::link::echo_cut_short).collect();
     state
 }
 
@@ -348,6 +356,31 @@ mod tests {
             checked += 1;
         }
         assert!(checked > 60, "only {checked} random states ran");
+    }
+
+    #[test]
+    fn an_event_typed_in_seconds_is_linked_in_milliseconds() {
+        let s = Rc::new(GroupState::default()).apply(GroupAction::SetEventText {
+            index: 0,
+            field: "at_ms",
+            text: "20.5".into(),
+        });
+        assert_eq!(s.scenario.group_events[0].at_us, 20_500_000);
+        let link = decode(&scenario_fragment(&s.scenario));
+        assert!(link.contains("\"at_ms\":20500"), "{link}");
+        assert_eq!(state_from(&scenario_fragment(&s.scenario)).scenario, s.scenario);
+    }
+
+    #[test]
+    fn a_link_is_read_in_one_pass() {
+        let link = "group_events=%5B%7B%22at_ms%22%3A5000%2C%22member%22%3A3%2C%22kind%22%3A%22crash%22%7D%5D&members=3&partitions=4";
+        let defaults = GroupState::default();
+        let before = crate::kit::run::simulations();
+        let s = state_from(link);
+        // The defaults (one run) and every key of the link at once (one more).
+        assert_eq!(crate::kit::run::simulations() - before, 2 * u64::from(cfg!(debug_assertions)));
+        assert_eq!((s.scenario.members, s.scenario.partitions), (3, 4));
+        assert!(s.notices.is_empty() && defaults.notices.is_empty(), "{:?}", s.notices);
     }
 
     #[test]

@@ -3,8 +3,8 @@
 //! name a field in words with its range. Every number comes from the core
 //! (docs/model.md §10.7, §11.5); every sentence is ours, for a reader.
 
-use crate::fields::Field;
-use crate::text::seconds_text;
+use crate::kit::fields::{field as f, Field};
+use crate::kit::text::seconds_text;
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::report::{GroupReport, Handover, PartitionDamage};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
@@ -145,38 +145,27 @@ impl Shown {
     }
 }
 
-const fn f(
-    key: &'static str,
-    label: &'static str,
-    kafka: bool,
-    unit: &'static str,
-    hint: &'static str,
-    slider: Option<(u32, u32, u32)>,
-    advanced: bool,
-) -> Field {
-    Field { key, label, kafka, unit, hint, slider, advanced }
-}
-
 /// The numeric fields of the group page, in the order it shows them, each with the kind of
-/// group it belongs to.
+/// group it belongs to. They are text fields only: no slider range (the events have their
+/// own sliders, over the horizon).
 pub const FIELDS: &[(Field, Shown)] = &[
-    (f("partitions", "partitions of orders", false, "partitions", "orders-0, orders-1, …", Some((1, 12, 1)), false), Shown::Always),
-    (f("members", "members at the start", false, "members", "consumer-1, consumer-2, … (a join adds more)", Some((1, 8, 1)), false), Shown::Always),
-    (f("horizon_ms", "horizon (simulated time shown)", false, "ms", "how much simulated time the lanes show", Some((10_000, 120_000, 5_000)), false), Shown::Always),
-    (f("session.timeout.ms", "session.timeout.ms", true, "ms", "the coordinator drops a member not heard from for this long", Some((1_000, 60_000, 1_000)), false), Shown::Consumer),
-    (f("heartbeat.interval.ms", "heartbeat.interval.ms", true, "ms", "a classic member learns of a rebalance at its next heartbeat", Some((100, 10_000, 100)), true), Shown::Consumer),
-    (f("group.consumer.heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", true, "ms", "the consumer protocol's heartbeat (a broker setting): partitions move at heartbeats", Some((1_000, 15_000, 500)), true), Shown::Consumer),
-    (f("group.initial.rebalance.delay.ms", "group.initial.rebalance.delay.ms", true, "ms", "how long the first member joining an empty group waits for others (a broker setting)", Some((0, 10_000, 500)), true), Shown::Consumer),
-    (f("max.poll.interval.ms", "max.poll.interval.ms", true, "ms", "a member that does not poll for this long is evicted; also the rebalance timeout", Some((1_000, 300_000, 1_000)), true), Shown::Consumer),
-    (f("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", "the auto-commit timer", Some((100, 12_000, 100)), true), Shown::Consumer),
-    (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", Some((15_000, 60_000, 1_000)), false), Shown::Share),
-    (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", Some((2, 10, 1)), false), Shown::Share),
-    (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", Some((100, 10_000, 100)), true), Shown::Share),
-    (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", Some((1, 50, 1)), false), Shown::Always),
-    (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", Some((10, 1_000, 10)), false), Shown::Always),
-    (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", Some((1_024, 1_048_576, 1_024)), true), Shown::Consumer),
-    (f("record_size_bytes", "record size", false, "bytes", "one record as fetched (a fetched chunk is max.partition.fetch.bytes of them)", Some((100, 102_400, 100)), true), Shown::Consumer),
-    (f("commit_latency_ms", "commit latency (one round trip)", false, "ms", "an OffsetCommit, JoinGroup, SyncGroup or acknowledgement round trip", Some((0, 500, 1)), true), Shown::Always),
+    (f("partitions", "partitions of orders", false, "partitions", "orders-0, orders-1, …", None, false), Shown::Always),
+    (f("members", "members at the start", false, "members", "consumer-1, consumer-2, … (a join adds more)", None, false), Shown::Always),
+    (f("horizon_ms", "horizon (simulated time shown)", false, "ms", "how much simulated time the lanes show", None, false), Shown::Always),
+    (f("session.timeout.ms", "session.timeout.ms", true, "ms", "the coordinator drops a member not heard from for this long", None, false), Shown::Consumer),
+    (f("heartbeat.interval.ms", "heartbeat.interval.ms", true, "ms", "a classic member learns of a rebalance at its next heartbeat", None, true), Shown::Consumer),
+    (f("group.consumer.heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", true, "ms", "the consumer protocol's heartbeat (a broker setting): partitions move at heartbeats", None, true), Shown::Consumer),
+    (f("group.initial.rebalance.delay.ms", "group.initial.rebalance.delay.ms", true, "ms", "how long the first member joining an empty group waits for others (a broker setting)", None, true), Shown::Consumer),
+    (f("max.poll.interval.ms", "max.poll.interval.ms", true, "ms", "a member that does not poll for this long is evicted; also the rebalance timeout", None, true), Shown::Consumer),
+    (f("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", "the auto-commit timer", None, true), Shown::Consumer),
+    (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", None, false), Shown::Share),
+    (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", None, false), Shown::Share),
+    (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", None, true), Shown::Share),
+    (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", None, false), Shown::Always),
+    (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", None, false), Shown::Always),
+    (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", None, true), Shown::Consumer),
+    (f("record_size_bytes", "record size", false, "bytes", "one record as fetched (a fetched chunk is max.partition.fetch.bytes of them)", None, true), Shown::Consumer),
+    (f("commit_latency_ms", "commit latency (one round trip)", false, "ms", "an OffsetCommit, JoinGroup, SyncGroup or acknowledgement round trip", None, true), Shown::Always),
 ];
 
 /// The named choices of the group page: (key, label, kind of group).
@@ -214,13 +203,13 @@ pub fn label(key: &str) -> &str {
 /// What the page calls a field of an event.
 pub fn event_field_label(field: &str) -> &str {
     match field {
-        "at_ms" => "instant (ms)",
+        "at_ms" => "instant (s)",
         "member" => "member",
         "kind" => "what happens",
         "shutdown_mode" => "how close() is reached",
-        "restart_after_ms" => "back after (ms)",
-        "duration_ms" => "hangs for (ms)",
-        "deploy_step_ms" => "time between members (ms)",
+        "restart_after_ms" => "back after (s)",
+        "duration_ms" => "hangs for (s)",
+        "deploy_step_ms" => "time between members (s)",
         other => other,
     }
 }

@@ -6,16 +6,16 @@
 //! instant lives apart from the scenario, in µs (it is a query on the run), so moving it
 //! never re-runs the simulation.
 
-use crate::records::{
+use crate::consumer::records::{
     durations_text, offsets_text, parse_durations, parse_offsets, toggled, FAILURES_KEY, SLOW_KEY,
 };
-use crate::text::{parse_seconds, seconds_text};
+use crate::kit::text::{parse_seconds, seconds_text};
 use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, Ordering, PoolCommit, MAX_OFFSET};
 use offset_window_sim::{Client, Input, Scenario, ScenarioError, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
 
-pub use crate::text::{fixed, millis_text};
+pub use crate::kit::text::{fixed, millis_text};
 
 /// The page state: a valid scenario, the crash instant, how it is shown, and any refused
 /// input.
@@ -53,7 +53,7 @@ pub struct State {
     pub(crate) crash_before_typing: Option<u64>,
 }
 
-/// A prediction step of the tour (see [`crate::tour::prediction`]).
+/// A prediction step of the tour (see [`crate::consumer::tour::prediction`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Prediction {
     /// The reader has not answered: the numbers that give it away are hidden.
@@ -112,6 +112,17 @@ impl Default for State {
 }
 
 impl State {
+    /// The page state of the tour's step `n` (0-based; past the end, the last): its
+    /// settings, and on a prediction step the question asked.
+    pub fn tour_step(n: usize) -> State {
+        let n = n.min(crate::consumer::tour::STEPS - 1);
+        State {
+            tour_step: Some(n),
+            prediction: crate::consumer::tour::prediction(n).map(|_| Prediction::Asking),
+            ..State::from_input(crate::consumer::tour::scenario(n))
+        }
+    }
+
     /// A state showing `input`'s scenario with the crash at its instant (clamped into the
     /// horizon). The scenario should be valid; if it is not, the defaults are shown.
     pub fn from_input(input: Input) -> State {
@@ -329,8 +340,10 @@ impl State {
                 match read {
                     Ok(value) => self.try_change(key, text, |s| s.set_key(key, &value)),
                     Err(words) => {
-                        let message =
-                            format!("{}: must be {words} (got \"{text}\")", crate::fields::label(key));
+                        let message = format!(
+                            "{}: must be {words} (got \"{text}\")",
+                            crate::consumer::fields::label(key)
+                        );
                         self.refuse(key, text, message)
                     }
                 }
@@ -389,7 +402,7 @@ impl State {
                 }
             },
             Action::SetProjector(on) => State { projector: on, ..(*self).clone() },
-            Action::LoadPreset(index) => match crate::presets::scenario(index) {
+            Action::LoadPreset(index) => match crate::consumer::presets::scenario(index) {
                 Some(input) => State {
                     preset: Some(index),
                     projector: self.projector,
@@ -399,11 +412,9 @@ impl State {
                 None => (*self).clone(),
             },
             Action::Tour(step) => match step {
-                Some(n) => State {
-                    projector: self.projector,
-                    base_offset: self.base_offset,
-                    ..crate::tour::state(n)
-                },
+                Some(n) => {
+                    State { projector: self.projector, base_offset: self.base_offset, ..State::tour_step(n) }
+                }
                 None => State { tour_step: None, tour_left: None, prediction: None, ..(*self).clone() },
             },
             Action::Reveal(guess) => match self.prediction {
@@ -457,7 +468,7 @@ pub fn page_range(key: &str) -> Option<String> {
         KeyKind::Flag => "on or off (true or false in a link)".into(),
         KeyKind::Choice(names) => {
             let labels: Vec<String> =
-                names.iter().map(|n| format!("“{}”", crate::fields::choice_label(key, n))).collect();
+                names.iter().map(|n| format!("“{}”", crate::consumer::fields::choice_label(key, n))).collect();
             format!("one of {}", labels.join(", "))
         }
         KeyKind::CountList { .. } if key == FAILURES_KEY => format!(
@@ -480,11 +491,11 @@ pub fn field_message(e: &ScenarioError) -> String {
     // One entry of the slow records: "slow records, offset 3".
     if let Some(offset) = key.strip_prefix(SLOW_KEY).and_then(|k| k.strip_prefix('.')) {
         let what = e.message.replace("must name an offset", "must be an offset");
-        return format!("{}, offset {offset}: {what}", crate::fields::label(SLOW_KEY))
+        return format!("{}, offset {offset}: {what}", crate::consumer::fields::label(SLOW_KEY))
             .replace("a number of milliseconds from", "a processing time from")
             .replace(" (at most 3 decimals)", " ms, at most 3 decimals");
     }
-    let label = crate::fields::label(key);
+    let label = crate::consumer::fields::label(key);
     let ranged = ["must be a", "must be null", "must be one of", "must be true or false"];
     if let (true, Some(range)) = (ranged.iter().any(|r| e.message.starts_with(r)), page_range(key)) {
         let got = e.message.rsplit_once("(got ").map_or("", |(_, g)| g.trim_end_matches(')'));
@@ -640,7 +651,9 @@ mod tests {
 
     #[test]
     fn a_prediction_step_asks_then_reveals() {
-        let n = (0..crate::tour::STEPS).find(|&n| crate::tour::prediction(n).is_some()).unwrap();
+        let n = (0..crate::consumer::tour::STEPS)
+            .find(|&n| crate::consumer::tour::prediction(n).is_some())
+            .unwrap();
         let s = apply(State::default(), [Action::Tour(Some(n))]);
         assert!(s.predicting());
         let s = apply(s, [Action::Reveal(" 7 ".into())]);
@@ -652,9 +665,9 @@ mod tests {
 
     #[test]
     fn a_click_on_record_12_makes_it_throw_and_a_second_click_heals_it() {
-        use crate::records::{record_at, record_point};
+        use crate::consumer::records::{record_at, record_point};
         let run = offset_window_sim::simulate(&Scenario::default()).unwrap();
-        let f = crate::charts::main_frame((840, 420), 1.0, &run);
+        let f = crate::consumer::charts::main_frame((840, 420), 1.0, &run);
         // Where record 12 ends on the chart (2.6 s, 200 ms a record), a few px off.
         let (x, y) = record_point(&f, 2_600_000, 12);
         let offset = record_at(&run, &f, x - 2.0, y + 1.5, 8.0).expect("a record under the click");
@@ -668,7 +681,7 @@ mod tests {
         assert_eq!(run.state_at(s.crash_at_us).lost, 1);
         assert_eq!(run.records.skipped, 1);
         // The same record, clicked again where it now ends (its failure): healed.
-        let f = crate::charts::main_frame((840, 420), 1.0, &run);
+        let f = crate::consumer::charts::main_frame((840, 420), 1.0, &run);
         let (x, y) = record_point(&f, 2_600_000, 12);
         let again = record_at(&run, &f, x, y, 8.0).unwrap();
         let s = apply(s, [Action::ToggleRecordFailure(again)]);

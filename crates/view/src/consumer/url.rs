@@ -2,27 +2,30 @@
 //! `#strategy=commit_sync_batch&crash_at_us=5000001`. Only keys that differ from the
 //! defaults are written; scenario keys keep their JSON names and values (milliseconds as
 //! exact decimals, lists and null as JSON, percent-encoded as `encodeURIComponent` does),
-//! the crash instant is in µs, the tour's step is `step` (1-based), then how the page is
+//! the crash instant is in µs, the tour's step is `tour` (1-based, as on the group page;
+//! older links' `step` is read too), then how the page is
 //! shown: `base_offset` (the display base offset) and `projector=1`. Reading goes through
 //! the reducer, so a bad value in a link shows the same message as a bad value typed into
 //! its field, and a notice naming it; nothing in a link can make the page panic.
 
-use crate::records::{FAILURES_KEY, SLOW_KEY};
-use crate::state::{Action, State};
+use crate::consumer::records::{FAILURES_KEY, SLOW_KEY};
+use crate::consumer::state::{Action, State};
+use crate::kit::link::{decode, encode};
 use offset_window_sim::scenario::{key_spec, KeyKind, KEYS};
 use offset_window_sim::{Scenario, Strategy};
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use serde_json::Value;
 use std::rc::Rc;
 
 /// The key of the crash instant, µs.
 pub const CRASH_KEY: &str = "crash_at_us";
-/// The key of the tour's step, 1-based.
+/// The tour's step as older links wrote it (`step=2`), still read; the page writes
+/// [`TOUR_KEY`] (`tour=2`), the key of every page.
 pub const STEP_KEY: &str = "step";
+pub use crate::kit::link::TOUR_KEY;
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
 /// The key of the display base offset.
-pub const BASE_KEY: &str = crate::state::BASE_FIELD;
+pub const BASE_KEY: &str = crate::consumer::state::BASE_FIELD;
 
 fn text(value: Option<Value>) -> String {
     match value {
@@ -30,29 +33,6 @@ fn text(value: Option<Value>) -> String {
         Some(other) => other.to_string(),
         None => String::new(),
     }
-}
-
-/// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'!')
-    .remove(b'~')
-    .remove(b'*')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')');
-
-/// A value percent-encoded as `encodeURIComponent` does.
-pub fn encode(s: &str) -> String {
-    utf8_percent_encode(s, COMPONENT).to_string()
-}
-
-/// A percent-encoded value decoded; text that is not valid UTF-8 once decoded is kept as it
-/// was (the page then names it in a notice).
-pub fn decode(s: &str) -> String {
-    percent_decode_str(s).decode_utf8().map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
 }
 
 /// The fragment (without `#`) for a scenario and crash instant; empty for the defaults.
@@ -87,7 +67,7 @@ pub fn join(scenario_part: &str, state: &State) -> String {
         push(format!("{CRASH_KEY}={}", state.crash_at_us));
     }
     if let Some(n) = state.tour_step {
-        push(format!("{STEP_KEY}={}", n + 1));
+        push(format!("{TOUR_KEY}={}", n + 1));
     }
     if state.base_offset != 0 {
         push(format!("{BASE_KEY}={}", state.base_offset));
@@ -101,23 +81,6 @@ pub fn join(scenario_part: &str, state: &State) -> String {
 /// The fragment of a whole page state.
 pub fn state_fragment(state: &State) -> String {
     join(&scenario_fragment(&state.scenario), state)
-}
-
-/// A notice with the link's key and value it echoes ("The link's KEY=VALUE was not used…")
-/// cut to 60 characters each, as the core's messages echo input: a link's 2 MB value is
-/// not shown back whole.
-pub(crate) fn echo_cut_short(notice: String) -> String {
-    const PREFIX: &str = "The link's ";
-    let Some(rest) = notice.strip_prefix(PREFIX) else { return notice };
-    let end = rest.rfind(" was not used").or_else(|| rest.find(" is outside")).unwrap_or(rest.len());
-    let (pair, tail) = rest.split_at(end);
-    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-    let short = |text: &str| offset_window_sim::keys::shorten(text);
-    if key.chars().count() <= 60 && value.chars().count() <= 60 {
-        return notice;
-    }
-    let sep = if pair.contains('=') { "=" } else { "" };
-    format!("{PREFIX}{}{sep}{}{tail}", short(key), short(value))
 }
 
 /// The state a fragment describes: the defaults (or the tour step named), then each pair
@@ -172,12 +135,12 @@ pub fn state_from(fragment: &str) -> State {
                 screen.push(Action::SetBaseText(value.clone()));
                 continue;
             }
-            STEP_KEY => {
+            STEP_KEY | TOUR_KEY => {
                 match value.parse::<usize>() {
-                    Ok(n) if (1..=crate::tour::STEPS).contains(&n) => step = Some(n - 1),
+                    Ok(n) if (1..=crate::consumer::tour::STEPS).contains(&n) => step = Some(n - 1),
                     _ => notices.push(format!(
-                        "The link's step={value} was not used: the tour has steps 1 to {}.",
-                        crate::tour::STEPS
+                        "The link's {key}={value} was not used: the tour has steps 1 to {}.",
+                        crate::consumer::tour::STEPS
                     )),
                 }
                 continue;
@@ -228,8 +191,8 @@ pub fn state_from(fragment: &str) -> State {
     }
     if let Some(n) = step {
         // A step alone sets every control; beside other keys it must agree with them.
-        let own = crate::tour::state(n);
-        if pairs.iter().all(|(k, _)| [STEP_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
+        let own = State::tour_step(n);
+        if pairs.iter().all(|(k, _)| [STEP_KEY, TOUR_KEY, PROJECTOR_KEY, BASE_KEY].contains(&k.as_str())) {
             state = Rc::new(own);
         } else if state.scenario == own.scenario {
             let s = Rc::make_mut(&mut state);
@@ -238,7 +201,7 @@ pub fn state_from(fragment: &str) -> State {
         } else {
             // The caption would describe settings the page does not show.
             notices.push(format!(
-                "The link's step={} was not used: its other settings are not that tour step's.",
+                "The link's {TOUR_KEY}={} was not used: its other settings are not that tour step's.",
                 n + 1
             ));
         }
@@ -270,8 +233,8 @@ pub fn state_from(fragment: &str) -> State {
             if key == "crash" { CRASH_KEY } else { key }
         ));
     }
-    notices.extend(crate::records::beyond_log(&state.scenario));
-    state.notices = notices.into_iter().map(echo_cut_short).collect();
+    notices.extend(crate::consumer::records::beyond_log(&state.scenario));
+    state.notices = notices.into_iter().map(crate::kit::link::echo_cut_short).collect();
     state
 }
 
@@ -356,7 +319,7 @@ mod tests {
             }
             // A tour step shows its own settings (changing one leaves the tour), at any crash.
             let mut state = if g.next(3) == 0 {
-                let mut step = crate::tour::state(g.next(crate::tour::STEPS as u64) as usize);
+                let mut step = State::tour_step(g.next(crate::consumer::tour::STEPS as u64) as usize);
                 step.crash_at_us = 1 + g.next(step.scenario.horizon_us);
                 step
             } else {
@@ -509,10 +472,16 @@ mod tests {
         let s = state_from("#step=4&projector=1");
         assert_eq!(s.tour_step, Some(3));
         assert!(s.projector);
-        assert_eq!(s.predicting(), crate::tour::prediction(3).is_some());
+        assert_eq!(s.predicting(), crate::consumer::tour::prediction(3).is_some());
         let s = state_from("#max.poll.records=9&worker_pool=true&crash_at_us=5010000&step=5");
         assert_eq!(s.tour_step, None);
-        assert!(s.notices.iter().any(|n| n.contains("step=5")));
+        assert!(s.notices.iter().any(|n| n.contains("tour=5")));
+        // One tour key on every page: the page writes `tour=`, and reads it back.
+        let s = state_from("#tour=4");
+        assert_eq!(s.tour_step, Some(3));
+        let link = state_fragment(&s);
+        assert!(link.ends_with("&tour=4") && !link.contains("step="), "{link}");
+        assert_eq!(state_from(&link).tour_step, Some(3));
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! behaviour (the core's `compare::PAIRS`), simulated once per scenario and read at any
 //! crash instant.
 
+use crate::kit::text::escape;
 use offset_window_sim::compare::PAIRS;
 use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
 
@@ -33,11 +34,6 @@ pub fn compare_runs(scenario: &Scenario) -> Vec<Row> {
 /// the loop really runs (auto-commit under a client with a background timer is that timer).
 pub fn is_current(row: &Row, scenario: &Scenario) -> bool {
     row.client == scenario.client && row.client.effective(row.strategy) == scenario.effective_strategy()
-}
-
-/// Text for HTML: `&`, `<`, `>` and `"` escaped.
-pub fn escape(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
 }
 
 /// The comparison table for `rows` at `crash_at_us`, as HTML (the page hands it to the

@@ -6,7 +6,8 @@
 //! description, which names the framework's version and classes), the public report it came
 //! from, and the values it expects, said as sentences next to what the core computes now.
 
-use crate::text::{fixed, seconds_text};
+use crate::kit::presets::{records_word, same_value, Check};
+use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::{Input, Run};
 use serde_json::Value;
 
@@ -196,24 +197,11 @@ pub fn expected(index: usize) -> Vec<(String, Value)> {
     }
 }
 
-/// One expectation checked against a run.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Check {
-    /// The JSON pointer into the result.
-    pub pointer: String,
-    /// The value the core gives now, as JSON text.
-    pub got: String,
-    /// Whether it is what the file expects.
-    pub ok: bool,
-    /// The sentence a reader sees.
-    pub sentence: String,
-}
-
 /// The file's expectations for preset `index`, checked against `run` read at `crash_at_us`,
 /// each said as a sentence.
 pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
     let result: Value =
-        serde_json::from_str(&crate::export::result_json(run, crash_at_us)).unwrap_or_default();
+        serde_json::from_str(&crate::consumer::export::result_json(run, crash_at_us)).unwrap_or_default();
     expected(index)
         .into_iter()
         .map(|(pointer, want)| {
@@ -228,15 +216,6 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
             Check { pointer, got: got.to_string(), ok, sentence }
         })
         .collect()
-}
-
-/// "record" after a count of 1, "records" after any other.
-pub(crate) fn records_word(n: &str) -> &'static str {
-    if n == "1" {
-        "record"
-    } else {
-        "records"
-    }
 }
 
 /// What one result value means, with the value, in words.
@@ -298,24 +277,6 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
             format!("The committed offset after step {} ({text}): {n}", i + 1)
         }
         _ => format!("{}: {n}", pointer.trim_start_matches('/').replace('/', " ")),
-    }
-}
-
-/// Whether a result value is what a scenario file expects: numbers compare by their decimal
-/// text with trailing fraction zeros dropped (the core writes `4825.0` where a file says
-/// `4825`); exact, and without the float parser `as_f64` would add (15 KB of wasm).
-pub(crate) fn same_value(got: &Value, want: &Value) -> bool {
-    use serde_json::Value::Number;
-    fn plain(text: &str) -> &str {
-        if text.contains('.') && !text.contains(['e', 'E']) {
-            text.trim_end_matches('0').trim_end_matches('.')
-        } else {
-            text
-        }
-    }
-    match (got, want) {
-        (Number(a), Number(b)) => plain(&a.to_string()) == plain(&b.to_string()),
-        _ => got == want,
     }
 }
 

@@ -6,22 +6,22 @@
 //! (crates/slide, built on [`slide_for_link`]) on its first export.
 
 use super::SLIDE;
-use crate::backend::Backend;
-use crate::charts::{self, Frame, Palette, LIGHT};
-use crate::text::{
-    crash_heading, in_flight, in_flight_note, instant_text, lifecycle_at, offset_text, scenario_words,
-};
+use crate::consumer::charts;
+use crate::consumer::words::{crash_heading, in_flight, in_flight_note, lifecycle_at, scenario_words};
+use crate::kit::backend::Backend;
+use crate::kit::draw::{self, Frame, Palette, LIGHT};
+use crate::kit::text::{instant_text, offset_text};
 use offset_window_sim::{simulate, Run};
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea, RGBColor};
 
 /// The slide of the page a link describes: `fragment` (the URL fragment as the page writes
-/// it, without `#`) read as the page reads it ([`crate::url::state_from`]), simulated, and
+/// it, without `#`) read as the page reads it ([`crate::consumer::url::state_from`]), simulated, and
 /// drawn at its crash instant with its base offset. Errors: the core's refusal of the
 /// scenario, in words (never for a fragment the page wrote: its state only holds scenarios
 /// the core accepts). The slide module (crates/slide) is this function.
 pub fn slide_for_link(fragment: &str) -> Result<String, String> {
-    let state = crate::url::state_from(fragment);
+    let state = crate::consumer::url::state_from(fragment);
     let run = simulate(&state.scenario).map_err(|e| e.to_string())?;
     Ok(slide_svg(&run, state.crash_at_us, state.base_offset))
 }
@@ -65,7 +65,7 @@ pub fn slide_svg(run: &Run, crash_at_us: u64, base: u64) -> String {
     let f = slide_main_frame(run);
     chart(&mut out, SLIDE_MAIN, |root| {
         charts::paint_main(root, run, &f)?;
-        charts::paint_crash(root, &f, crash_at_us, &charts::main_values(&at, p))
+        draw::paint_crash(root, &f, crash_at_us, &charts::main_values(&at, p))
     });
     text(
         &mut out,
@@ -79,7 +79,7 @@ pub fn slide_svg(run: &Run, crash_at_us: u64, base: u64) -> String {
         Frame { font: 1.24, ..charts::profile_frame((SLIDE_PROFILE.2, SLIDE_PROFILE.3), SLIDE_SCALE, run) };
     chart(&mut out, SLIDE_PROFILE, |root| {
         charts::paint_profile(root, run, &g)?;
-        charts::paint_crash(root, &g, crash_at_us, &charts::profile_values(&at, p))
+        draw::paint_crash(root, &g, crash_at_us, &charts::profile_values(&at, p))
     });
 
     // The readouts at the crash, two columns of three, each with its line's colour.
@@ -148,7 +148,7 @@ fn text(out: &mut String, words: &str, (x, y): (i32, i32), size: u32, color: RGB
 fn chart(
     out: &mut String,
     (x, y, w, h): (i32, i32, u32, u32),
-    paint: impl for<'a, 'b> FnOnce(&'b DrawingArea<Backend<'a>, Shift>) -> charts::DrawResult<Backend<'a>>,
+    paint: impl for<'a, 'b> FnOnce(&'b DrawingArea<Backend<'a>, Shift>) -> draw::DrawResult<Backend<'a>>,
 ) {
     let mut svg = String::new();
     {
@@ -257,13 +257,13 @@ mod tests {
 
     #[test]
     fn the_slide_of_a_link_is_the_slide_of_the_page_it_describes() {
-        use crate::state::{Action, State};
+        use crate::consumer::state::{Action, State};
         use std::rc::Rc;
-        for index in 0..crate::presets::PRESETS.len() {
+        for index in 0..crate::consumer::presets::PRESETS.len() {
             let state = Rc::new(State::default())
                 .apply(Action::LoadPreset(index))
                 .apply(Action::SetBaseText("1000".to_string()));
-            let link = crate::url::state_fragment(&state);
+            let link = crate::consumer::url::state_fragment(&state);
             let run = simulate(&state.scenario).unwrap();
             let slide = slide_for_link(&link).unwrap();
             assert_eq!(slide, slide_svg(&run, state.crash_at_us, 1000), "{link}");

@@ -1,95 +1,11 @@
-//! The words and numbers the page shows: exact time formatting (integer µs, no float
-//! printing), offsets, offset ranges, and the sentences about a run that more than one view
-//! needs (the readouts, the exports, the first frame). Every number is the core's; every
-//! sentence is ours, written for a reader, not a programmer: labels, never identifiers.
+//! The consumer page's sentences about a run that more than one view needs (the readouts,
+//! the exports, the first frame): commits in flight at the crash, what close() left, the
+//! crash heading, the scenario in words, the lede and legends. Every number is the core's;
+//! every sentence is ours, written for a reader: labels, never identifiers.
 
-use offset_window_sim::scenario::{format_millis, parse_millis, US_PER_MS};
+use crate::kit::text::seconds_text;
+use offset_window_sim::scenario::format_millis;
 use offset_window_sim::{MarkKind, Run, Scenario, Strategy};
-use std::ops::Range;
-
-/// Parses seconds with at most six decimals into µs, exactly (no float): `"5.000001"` is
-/// 5 000 001 µs.
-pub fn parse_seconds(text: &str) -> Result<u64, String> {
-    let text = text.trim();
-    if text.contains(['e', 'E']) {
-        return Err(format!("`{text}` is not a plain number of seconds"));
-    }
-    // seconds = milliseconds × 10³: let the core's exact decimal reader do the work.
-    parse_millis(&format!("{text}e3"))
-}
-
-/// µs as seconds, at least three decimals and as many more (up to six) as needed to be
-/// exact: `8_200_000` → `"8.200"`, `5_000_001` → `"5.000001"`.
-pub fn seconds_text(us: u64) -> String {
-    let (s, frac) = (us / (1_000 * US_PER_MS), us % (1_000 * US_PER_MS));
-    let digits = format!("{frac:06}");
-    let trimmed = digits.trim_end_matches('0');
-    let shown = if trimmed.len() <= 3 { &digits[..3] } else { trimmed };
-    format!("{s}.{shown}")
-}
-
-/// µs as milliseconds text, exact (`5000.001`).
-pub fn millis_text(us: u64) -> String {
-    format_millis(us)
-}
-
-/// `x` (≥ 0) with `decimals` decimals, rounded half away from zero: `fixed(0.1666, 2)` is
-/// `"0.17"`. Integer arithmetic only, so the page carries no float-formatting code.
-pub fn fixed(x: f64, decimals: u32) -> String {
-    let scale = 10u64.pow(decimals);
-    let n = (x.max(0.0) * scale as f64).round() as u64;
-    if decimals == 0 {
-        return n.to_string();
-    }
-    let frac = (n % scale).to_string();
-    let pad = "0".repeat(decimals as usize - frac.len());
-    format!("{}.{pad}{frac}", n / scale)
-}
-
-/// An offset shifted by the display base, or "none" (a new group with no committed offset,
-/// a consumer that has not polled yet).
-pub fn offset_text(offset: Option<u64>, base: u64) -> String {
-    offset.map_or("none".to_string(), |o| (o.saturating_add(base)).to_string())
-}
-
-/// "just after 5.000 s (5.000001 s)" for an instant 1 µs after a whole millisecond, else
-/// "at 8.200 s".
-pub fn instant_text(us: u64) -> String {
-    if us % 1_000 == 1 {
-        format!("just after {} s ({} s)", seconds_text(us - 1), seconds_text(us))
-    } else {
-        format!("at {} s", seconds_text(us))
-    }
-}
-
-/// As [`instant_text`] without the exact instant: "just after 5.000 s", "at 8.200 s".
-pub fn short_instant(us: u64) -> String {
-    if us % 1_000 == 1 {
-        format!("just after {} s", seconds_text(us - 1))
-    } else {
-        format!("at {} s", seconds_text(us))
-    }
-}
-
-/// Half-open offset ranges as a reader writes them, shifted by `base`: `25–39, 41`, or
-/// "none".
-pub fn ranges(rs: &[Range<u64>], base: u64) -> String {
-    if rs.is_empty() {
-        return "none".into();
-    }
-    let parts: Vec<String> = rs
-        .iter()
-        .map(|r| {
-            let (a, b) = (r.start.saturating_add(base), (r.end - 1).saturating_add(base));
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}–{b}")
-            }
-        })
-        .collect();
-    parts.join(", ")
-}
 
 /// A commit sent before the crash that had not landed yet: the crash cancels it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,36 +176,10 @@ pub const LEGEND_COMPACT: &str = concat!(
     r#"<li><span class="sw sw-crash" aria-hidden="true"></span>the crash</li>"#,
     "</ul>"
 );
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use offset_window_sim::simulate;
-
-    #[test]
-    fn seconds_are_exact() {
-        assert_eq!(seconds_text(8_200_000), "8.200");
-        assert_eq!(seconds_text(5_000_001), "5.000001");
-        assert_eq!(parse_seconds("5.000001"), Ok(5_000_001));
-        assert_eq!(parse_seconds(" 13 "), Ok(13_000_000));
-        assert!(parse_seconds("1e3").is_err());
-        assert!(parse_seconds("1.0000001").is_err());
-        assert_eq!(fixed(0.1666, 2), "0.17");
-        assert_eq!(fixed(9.05, 1), "9.1");
-        assert_eq!(fixed(3.0, 0), "3");
-    }
-
-    #[test]
-    fn ranges_and_offsets_read_as_a_reader_writes_them() {
-        assert_eq!(ranges(&[25..40, 41..42], 0), "25–39, 41");
-        assert_eq!(ranges(&[25..40, 50..51], 1000), "1025–1039, 1050");
-        assert_eq!(ranges(&[], 0), "none");
-        assert_eq!(offset_text(None, 5), "none");
-        assert_eq!(offset_text(Some(25), 1000), "1025");
-        assert_eq!(instant_text(5_000_001), "just after 5.000 s (5.000001 s)");
-        assert_eq!(instant_text(8_200_000), "at 8.200 s");
-    }
-
     #[test]
     fn a_crash_just_after_the_commit_says_it_is_in_flight() {
         let run = simulate(&Scenario::default()).unwrap();
@@ -315,8 +205,8 @@ mod tests {
 
     #[test]
     fn after_a_restart_a_crash_is_a_crash_again() {
-        let i = crate::presets::by_name("s8-offset-expiry-latest").unwrap();
-        let run = simulate(&crate::presets::scenario(i).unwrap().scenario).unwrap();
+        let i = crate::consumer::presets::by_name("s8-offset-expiry-latest").unwrap();
+        let run = simulate(&crate::consumer::presets::scenario(i).unwrap().scenario).unwrap();
         assert!(lifecycle_at(&run, 650_000_000).is_some(), "closed at 601 s, down 100 s");
         assert_eq!(crash_heading(&run, 800_000_000), "Crash at 800.000 s");
     }

@@ -2,8 +2,7 @@
 //! the controls. Captions are our words; every number in them is read from the core when
 //! the step is shown, never typed here.
 
-use crate::state::{Prediction, State};
-use crate::text::{fixed, seconds_text};
+use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::{simulate, Input, MarkKind, Run, Scenario, Strategy};
 
 /// How many steps the tour has.
@@ -31,16 +30,6 @@ pub fn scenario(n: usize) -> Input {
         _ => (Scenario { strategy: Strategy::Transactional, ..d }, 8_200_000),
     };
     Input { scenario, crash_at_us }
-}
-
-/// The page state of step `n`: its settings, and on a prediction step the question asked.
-pub fn state(n: usize) -> State {
-    let n = n.min(STEPS - 1);
-    State {
-        tour_step: Some(n),
-        prediction: prediction(n).map(|_| Prediction::Asking),
-        ..State::from_input(scenario(n))
-    }
 }
 
 /// A "predict first" step: the reader guesses a number before the page shows it.

@@ -8,8 +8,8 @@
 //! (`RecordFailed`, `RecordSkipped`, `RecordDeadLettered`), halfway up its offset's row,
 //! which is where the durable frontier steps over it in a loop that processes in order.
 
-use crate::charts::Frame;
-use crate::text::{ranges, seconds_text};
+use crate::kit::draw::Frame;
+use crate::kit::text::{ranges, seconds_text};
 use offset_window_sim::keys::MAX_LIST;
 use offset_window_sim::scenario::{ascending_unique, format_millis, ByOffset, MAX_OFFSET};
 use offset_window_sim::{MarkKind, Run};
@@ -234,7 +234,7 @@ pub fn beyond_log(s: &offset_window_sim::Scenario) -> Option<String> {
         let (it, verb) = if list.len() == 1 { ("it is", "is") } else { ("they are", "are") };
         format!(
             "{}: {} {verb} beyond the log ({held}), so {it} never read",
-            crate::fields::label(key),
+            crate::consumer::fields::label(key),
             offsets_text(list)
         )
     };
@@ -339,7 +339,7 @@ pub fn outcomes_sentence(run: &Run, base: u64) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::charts::main_frame;
+    use crate::consumer::charts::main_frame;
     use offset_window_sim::{simulate, Scenario};
 
     #[test]
@@ -414,14 +414,14 @@ mod tests {
     #[test]
     #[cfg(feature = "svg")]
     fn the_chart_marks_failed_skipped_and_dead_lettered_records() {
-        use crate::backend::Backend;
+        use crate::kit::backend::Backend;
         let svg_of = |s: &Scenario| {
             let run = simulate(s).unwrap();
             let f = main_frame((840, 420), 1.0, &run);
             let mut svg = String::new();
             {
                 let root = Backend::svg(&mut svg, (840, 420)).into_drawing_area();
-                crate::charts::draw_main(&root, &run, &f).unwrap();
+                crate::consumer::charts::draw_main(&root, &run, &f).unwrap();
             }
             svg
         };

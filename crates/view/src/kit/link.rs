@@ -1,0 +1,48 @@
+//! What every page's link (the URL fragment) shares: values percent-encoded as
+//! `encodeURIComponent` does, and decoded.
+
+/// The link key of a tour's step, on every page (`tour=2`; the group page's share tour
+/// `tour=share-2`). The consumer page's older links said `step=2`, still read.
+pub const TOUR_KEY: &str = "tour";
+
+use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+
+/// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
+const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'!')
+    .remove(b'~')
+    .remove(b'*')
+    .remove(b'\'')
+    .remove(b'(')
+    .remove(b')');
+
+/// A value percent-encoded as `encodeURIComponent` does.
+pub fn encode(s: &str) -> String {
+    utf8_percent_encode(s, COMPONENT).to_string()
+}
+
+/// A percent-encoded value decoded; text that is not valid UTF-8 once decoded is kept as it
+/// was (the page then names it in a notice).
+pub fn decode(s: &str) -> String {
+    percent_decode_str(s).decode_utf8().map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
+}
+
+/// A notice with the link's key and value it echoes ("The link's KEY=VALUE was not used…")
+/// cut to 60 characters each, as the core's messages echo input: a link's 2 MB value is
+/// not shown back whole.
+pub fn echo_cut_short(notice: String) -> String {
+    const PREFIX: &str = "The link's ";
+    let Some(rest) = notice.strip_prefix(PREFIX) else { return notice };
+    let end = rest.rfind(" was not used").or_else(|| rest.find(" is outside")).unwrap_or(rest.len());
+    let (pair, tail) = rest.split_at(end);
+    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+    let short = |text: &str| offset_window_sim::keys::shorten(text);
+    if key.chars().count() <= 60 && value.chars().count() <= 60 {
+        return notice;
+    }
+    let sep = if pair.contains('=') { "=" } else { "" };
+    format!("{PREFIX}{}{sep}{}{tail}", short(key), short(value))
+}

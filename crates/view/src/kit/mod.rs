@@ -1,0 +1,19 @@
+//! What every page needs, written once: drawing primitives ([`draw`]) over one chart
+//! [`backend`] (canvas or SVG), exact time and number text ([`text`]), the crash slider's
+//! keys and drags ([`crash`]), the field type of every page's table ([`fields`]), the link's
+//! percent-encoding ([`link`]), one counted simulation and a checked scenario with its run
+//! ([`run`]), what presets share ([`presets`]) and the first frame's
+//! helpers ([`first_frame`]). It imports the core (`offset_window_sim`) and nothing of a
+//! page: `consumer/`, `group/` and `producer/` import it, never each other.
+
+#[cfg(any(feature = "svg", feature = "canvas"))]
+pub mod backend;
+pub mod crash;
+pub mod draw;
+pub mod fields;
+#[cfg(feature = "svg")]
+pub mod first_frame;
+pub mod link;
+pub mod presets;
+pub mod run;
+pub mod text;
