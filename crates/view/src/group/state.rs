@@ -1,5 +1,5 @@
 //! The group page's state and the actions that change it: a pure reducer, as on the
-//! consumer page ([`crate::consumer::state`]).
+//! consumer page (its `state` module).
 //!
 //! The scenario held is always valid and always runs: every change is checked by the core
 //! ([`Scenario::validate`], then [`simulate`], which refuses an event aimed at a member that

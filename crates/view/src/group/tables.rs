@@ -1,5 +1,5 @@
 //! The group page's comparisons, as HTML handed to the browser in one string (as the
-//! consumer page's, [`crate::consumer::compare`]): the same events under each protocol and assignor,
+//! consumer page's `compare` module): the same events under each protocol and assignor,
 //! dynamic and static (`compare::compare_group`, docs/model.md §10), and the same share
 //! group under each acknowledgement mode and commit strategy (`compare::compare_share`,
 //! §11), the latter simulated once per scenario and read at any crash instant.
