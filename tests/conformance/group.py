@@ -305,6 +305,12 @@ def run_group_case(ctx, case, broker, workdir, attempt):
         for n in range(1, M + 1):
             procs.append(start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, n,
                                       "member-%d" % n, go_file=go_file))
+            if n == 1 and case.get("leader_first"):
+                # The coordinator's leader is the first member to join; when it leaves, Kafka picks
+                # the next one in the HashMap order of random member ids (ClassicGroup.remove), the
+                # model the lowest (model.md §10.5). A case whose counts hang on who leads starts
+                # consumer-1 alone, so that it leads, and the others once it holds its partitions.
+                wait_line(procs[0], "assigned", 60)
         # Standby processes: members that join later, and the restart of a member that shuts down.
         standby = {}
         for i, ev in enumerate(case["events"]):
