@@ -51,6 +51,17 @@ CLIENTS = {
     "java_consumer_protocol_pre_fix": dict(jar="392", protocol="consumer",
                                            label="kafka-clients 3.9.2, group.protocol=consumer (before KAFKA-18641)"),
     "librdkafka": dict(jar=None, protocol="classic", label=RDK),
+    # Issue 29: the other clients people run (go/, node/; README "Other clients").
+    "librdkafka_before_1_9": dict(jar=None, protocol="classic", label=RDK + ", as librdkafka_before_1_9 (the fix "
+                                  "of PR #3774 shows: 2.16 does not replay)"),
+    "sarama": dict(jar=None, prog=[os.path.join(CACHE, "bin", "sarama")], protocol="classic",
+                   label="sarama v1.61.1 (github.com/IBM/sarama), Config.Version 4.0.0"),
+    "franz_go": dict(jar=None, prog=[os.path.join(CACHE, "bin", "franz")], protocol="classic",
+                     label="franz-go v1.22.3 (github.com/twmb/franz-go/pkg/kgo)"),
+    "kafka_go": dict(jar=None, prog=[os.path.join(CACHE, "bin", "kafkago")], protocol="classic",
+                     label="kafka-go v0.4.51 (github.com/segmentio/kafka-go)"),
+    "kafkajs": dict(jar=None, prog=["node", os.path.join(HERE, "node", "consumer.js")], protocol="classic",
+                    label="KafkaJS 2.2.4 (npm kafkajs) on Node %s" % "20"),
 }
 
 TIME_KEYS = ("record_processing_ms", "auto.commit.interval.ms", "crash_at_ms", "close_at_ms", "horizon_ms",
@@ -650,9 +661,12 @@ def start_consumer(case, sc, broker, workdir, topic, group):
             cfg.update({"worker_pool": True, "pool_threads": sc.get("pool_threads", 1),
                         "ordering": sc.get("ordering", "batch"), "pool_commit": sc.get("pool_commit", "handed_out"),
                         "record_processing_ms_by_offset": sc.get("record_processing_ms_by_offset", {})})
+        if case.get("mode") == "close":
+            cfg["close_after"] = case["after"] - 1  # as for the Java consumer
+            cfg["close_delay_ms"] = case["delay"]
         cfgf = os.path.join(workdir, "consumer.json")
         json.dump(cfg, open(cfgf, "w"))
-        cmd = [sys.executable, os.path.join(HERE, "rdk_consumer.py"), cfgf]
+        cmd = client.get("prog", [sys.executable, os.path.join(HERE, "rdk_consumer.py")]) + [cfgf]
     env = dict(os.environ, PYTHONPATH=os.path.join(CACHE, "py"))
     return subprocess.Popen(cmd, stdout=errf, stderr=errf, env=env), logf
 
