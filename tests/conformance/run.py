@@ -765,7 +765,8 @@ def event_times(lines):
 
 
 def tally(runs_by_offset, committed, position):
-    """model.md §5 with k(o) = completed runs of offset o."""
+    """model.md §5 with k(o) = completed runs of offset o. `committed` None (the group has no
+    offset) stays null, as the model's new group reports it (model.md §8.9)."""
     c = committed or 0
     lost = sum(1 for o in range(c) if runs_by_offset.get(o, 0) == 0)
     dup = sum(max(0, k - 1) for o, k in runs_by_offset.items() if o < c)
@@ -773,7 +774,7 @@ def tally(runs_by_offset, committed, position):
     durable = 0
     while runs_by_offset.get(durable, 0) > 0:
         durable += 1
-    return {"position": position, "durable": durable, "committed": c, "lost": lost, "duplicated": dup,
+    return {"position": position, "durable": durable, "committed": committed, "lost": lost, "duplicated": dup,
             "reread": max(0, position - c)}
 
 
