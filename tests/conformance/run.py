@@ -51,6 +51,17 @@ CLIENTS = {
     "java_consumer_protocol_pre_fix": dict(jar="392", protocol="consumer",
                                            label="kafka-clients 3.9.2, group.protocol=consumer (before KAFKA-18641)"),
     "librdkafka": dict(jar=None, protocol="classic", label=RDK),
+    # Issue 29: the other clients people run (go/, node/; README "Other clients").
+    "librdkafka_before_1_9": dict(jar=None, protocol="classic", label=RDK + ", as librdkafka_before_1_9 (the fix "
+                                  "of PR #3774 shows: 2.16 does not replay)"),
+    "sarama": dict(jar=None, prog=[os.path.join(CACHE, "bin", "sarama")], protocol="classic",
+                   label="sarama v1.61.1 (github.com/IBM/sarama), Config.Version 4.0.0"),
+    "franz_go": dict(jar=None, prog=[os.path.join(CACHE, "bin", "franz")], protocol="classic",
+                     label="franz-go v1.22.3 (github.com/twmb/franz-go/pkg/kgo)"),
+    "kafka_go": dict(jar=None, prog=[os.path.join(CACHE, "bin", "kafkago")], protocol="classic",
+                     label="kafka-go v0.4.51 (github.com/segmentio/kafka-go)"),
+    "kafkajs": dict(jar=None, prog=["node", os.path.join(HERE, "node", "consumer.js")], protocol="classic",
+                    label="KafkaJS 2.2.4 (npm kafkajs) on Node %s" % "20"),
 }
 
 TIME_KEYS = ("record_processing_ms", "auto.commit.interval.ms", "crash_at_ms", "close_at_ms", "horizon_ms",
@@ -178,6 +189,55 @@ CASES = [
                "record_processing_ms_by_offset": {"3": 9000}},
          after=10, delay=300,
          note="model.md §12.6 pool_commit highest_completed: the commit passes 3 while it runs: a crash loses it"),
+    # Issue 29 (model.md §8.14): the other clients, one consumer each. `full=True`: only in the whole
+    # suite (run.sh --all); the others (one per client) run in CI. Timers (sarama's AutoCommit
+    # ticker, franz-go's autocommit loop) start before the first records: the Go consumers hold
+    # T0 until the timer's phase (creation or session start + k · interval), and each kill or
+    # close sits ≥ 200 ms from every tick and every record.
+    dict(name="sarama-kill", file="clients-sarama-mark-message.json", client="sarama", over={},
+         after=8, delay=200,
+         note="model.md §8.14: sarama MarkMessage after processing, AutoCommit every 1 s commits the marks"),
+    dict(name="sarama-close", file="clients-sarama-mark-message.json", client="sarama", over={}, mode="close",
+         after=8, delay=200, full=True,
+         note="model.md §8.14: sarama Close() (the session's release) flushes the marks: nothing lost or repeated"),
+    dict(name="sarama-commit-record", file="clients-sarama-mark-message.json", client="sarama",
+         over={"strategy": "commit_sync_record"}, after=8, delay=320, full=True,
+         note="model.md §8.14: sarama MarkMessage + session.Commit() after each message, AutoCommit off"),
+    dict(name="franz-go-kill", file="clients-franz-go-autocommit-previous-poll.json", client="franz_go", over={},
+         after=14, delay=200,
+         note="model.md §8.14: franz-go's default autocommit commits the previous polls, not the latest"),
+    dict(name="franz-go-greedy-kill", file="clients-franz-go-autocommit-previous-poll.json", client="franz_go",
+         over={"strategy": "greedy_auto_commit"}, after=8, delay=200, full=True,
+         note="model.md §8.14: franz-go GreedyAutoCommit commits the latest poll too: the kill loses 8 and 9"),
+    dict(name="franz-go-close", file="clients-franz-go-autocommit-previous-poll.json", client="franz_go", over={},
+         mode="close", after=8, delay=200, full=True,
+         note="model.md §8.14: franz-go Close(): the default OnPartitionsRevoked commits the head (5), not the "
+              "batch in hand"),
+    dict(name="franz-go-marks-kill", file="clients-franz-go-autocommit-previous-poll.json", client="franz_go",
+         over={"strategy": "auto_commit_marks"}, after=8, delay=200, full=True,
+         note="model.md §8.14: franz-go AutoCommitMarks + MarkCommitRecords after processing"),
+    dict(name="kafka-go-kill", file="clients-kafka-go-84-read-message-loses-record.json", client="kafka_go", over={},
+         after=8, delay=200,
+         note="kafka-go#84, model.md §8.14: ReadMessage commits before it returns: the record in progress is lost"),
+    dict(name="kafka-go-fetch-commit-kill", file="clients-kafka-go-84-read-message-loses-record.json", client="kafka_go",
+         over={"strategy": "fetch_message_commit_messages"}, after=8, delay=200, full=True,
+         note="model.md §8.14: kafka-go FetchMessage + CommitMessages after processing: nothing lost"),
+    dict(name="kafka-go-close", file="clients-kafka-go-84-read-message-loses-record.json", client="kafka_go", over={},
+         mode="close", after=8, delay=200, full=True,
+         note="model.md §8.14: kafka-go Close() with ReadMessage: the message in hand was committed already"),
+    dict(name="kafkajs-kill", file="clients-kafkajs-each-message.json", client="kafkajs", over={},
+         after=8, delay=200,
+         note="model.md §8.14: KafkaJS eachMessage + autoCommit commits after the batch: a kill mid-batch repeats it"),
+    dict(name="kafkajs-close", file="clients-kafkajs-each-message.json", client="kafkajs", over={}, mode="close",
+         after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS: eachMessage throws at the close, the resolved offsets are committed, "
+              "disconnect() leaves"),
+    dict(name="kafkajs-after-batch", file="clients-kafkajs-each-message.json", client="kafkajs", over={},
+         after=12, delay=200, full=True,
+         note="model.md §8.14: KafkaJS commits the batch once it is done"),
+    dict(name="rdk-before-1-9-background", file="s8-librdkafka-background.json", client="librdkafka_before_1_9",
+         over={"client": "librdkafka_before_1_9"}, after=1, delay=2500,
+         note="model.md §8.14: one consumer, librdkafka_before_1_9 is librdkafka (run by librdkafka 2.16)"),
 ]
 
 # Consumer-group cases (issue 14, model.md §10; group.py says how they run). Each starts from a
@@ -654,9 +714,12 @@ def start_consumer(case, sc, broker, workdir, topic, group):
             cfg.update({"worker_pool": True, "pool_threads": sc.get("pool_threads", 1),
                         "ordering": sc.get("ordering", "batch"), "pool_commit": sc.get("pool_commit", "handed_out"),
                         "record_processing_ms_by_offset": sc.get("record_processing_ms_by_offset", {})})
+        if case.get("mode") == "close":
+            cfg["close_after"] = case["after"] - 1  # as for the Java consumer
+            cfg["close_delay_ms"] = case["delay"]
         cfgf = os.path.join(workdir, "consumer.json")
         json.dump(cfg, open(cfgf, "w"))
-        cmd = [sys.executable, os.path.join(HERE, "rdk_consumer.py"), cfgf]
+        cmd = client.get("prog", [sys.executable, os.path.join(HERE, "rdk_consumer.py")]) + [cfgf]
     env = dict(os.environ, PYTHONPATH=os.path.join(CACHE, "py"))
     return subprocess.Popen(cmd, stdout=errf, stderr=errf, env=env), logf
 
@@ -706,7 +769,8 @@ def event_times(lines):
 
 
 def tally(runs_by_offset, committed, position):
-    """model.md §5 with k(o) = completed runs of offset o."""
+    """model.md §5 with k(o) = completed runs of offset o. `committed` None (the group has no
+    offset) stays null, as the model's new group reports it (model.md §8.9)."""
     c = committed or 0
     lost = sum(1 for o in range(c) if runs_by_offset.get(o, 0) == 0)
     dup = sum(max(0, k - 1) for o, k in runs_by_offset.items() if o < c)
@@ -714,7 +778,7 @@ def tally(runs_by_offset, committed, position):
     durable = 0
     while runs_by_offset.get(durable, 0) > 0:
         durable += 1
-    return {"position": position, "durable": durable, "committed": c, "lost": lost, "duplicated": dup,
+    return {"position": position, "durable": durable, "committed": committed, "lost": lost, "duplicated": dup,
             "reread": max(0, position - c)}
 
 
@@ -924,9 +988,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
     ap.add_argument("--keep", action="store_true", help="keep each case's work directory")
+    ap.add_argument("--all", action="store_true", help="also the cases marked full (the whole suite; CI runs "
+                                                       "the others)")
     a = ap.parse_args()
     only = set(filter(None, a.only.split(",")))
-    cases = [c for c in CASES if not only or c["name"] in only]
+    cases = [c for c in CASES if c["name"] in only or (not only and (a.all or not c.get("full")))]
     start = time.time()
     bdir = tempfile.mkdtemp(prefix="conformance-kafka-")
     broker = Broker(bdir)

@@ -8,6 +8,9 @@
 #     .cache/lib/client392  kafka-clients 3.9.2 + slf4j-simple                                  ≈ 19 MB
 #   (Maven keeps its own copy in ~/.m2/repository, ≈ 85 MB more.)
 #   PyPI: confluent-kafka==2.16.1 (librdkafka 2.16 for Python 3.11, manylinux x86_64)     ≈ 14 MB
+#   Go module proxy (go.mod / go.sum in go/): sarama v1.61.1, franz-go v1.22.3, kafka-go v0.4.51,
+#     built into .cache/bin (modules cached in Go's own GOMODCACHE, ≈ 40 MB)
+#   npm registry (node/package-lock.json): kafkajs 2.2.4 into node/node_modules       ≈ 1 MB
 # Then compiles the Java consumer once per kafka-clients version and builds offset-window into
 # .cache/target (set OFFSET_WINDOW=/path/to/offset-window to use another build).
 set -euo pipefail
@@ -53,6 +56,19 @@ if [ ! -f "$out/ShareConformanceConsumer.class" ] || [ "$src" -nt "$out/ShareCon
   [ "$cache/lib/client431.done" -nt "$out/ShareConformanceConsumer.class" ]; then
   javac -nowarn -cp "$cache/lib/client431/*" -d "$out" "$src" 2>&1 | grep -v '^Note:' || true
   [ -f "$out/ShareConformanceConsumer.class" ]
+fi
+
+# The Go consumers (issue 29): one binary per library, rebuilt when a source or go.sum is newer.
+mkdir -p "$cache/bin"
+for prog in sarama franz kafkago; do
+  if [ ! -x "$cache/bin/$prog" ] || [ -n "$(find "$here/go" -name '*.go' -newer "$cache/bin/$prog" -o -name go.sum -newer "$cache/bin/$prog" | head -1)" ]; then
+    (cd "$here/go" && GOFLAGS=-mod=readonly go build -o "$cache/bin/$prog" "./$prog")
+  fi
+done
+
+# KafkaJS (issue 29), exactly as package-lock.json says.
+if [ ! -f "$here/node/node_modules/kafkajs/package.json" ] || [ "$here/node/package-lock.json" -nt "$here/node/node_modules/kafkajs/package.json" ]; then
+  (cd "$here/node" && npm ci --no-audit --no-fund --silent)
 fi
 
 if [ -z "${OFFSET_WINDOW:-}" ]; then

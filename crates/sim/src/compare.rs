@@ -20,6 +20,16 @@ pub const PAIRS: &[(Client, Strategy)] = &[
     (Client::JavaClassic, Strategy::CommitSyncRecord),
     (Client::JavaClassic, Strategy::CommitAsyncBatch),
     (Client::JavaClassic, Strategy::Transactional),
+    // model.md §8.14: the other clients, each with its default and the behaviours its users pick.
+    (Client::LibrdkafkaBefore1_9, Strategy::AutoCommit),
+    (Client::Sarama, Strategy::MarkMessage),
+    (Client::Sarama, Strategy::CommitSyncRecord),
+    (Client::FranzGo, Strategy::AutoCommit),
+    (Client::FranzGo, Strategy::GreedyAutoCommit),
+    (Client::FranzGo, Strategy::AutoCommitMarks),
+    (Client::KafkaGo, Strategy::ReadMessage),
+    (Client::KafkaGo, Strategy::FetchMessageCommitMessages),
+    (Client::Kafkajs, Strategy::EachMessage),
 ];
 
 /// One row of the comparison: what a crash at the scenario's instant costs under one
@@ -45,8 +55,9 @@ pub struct ComparisonRow {
 }
 
 /// Runs `scenario` once per pair of [`PAIRS`] that the scenario allows (transactions have
-/// no worker pool), everything else unchanged, and reads each at `crash_at_us` (µs, in
-/// (0, horizon]). Errors: the scenario's own validation error.
+/// no worker pool; the clients of model.md §8.14 run one consumer with its own loop),
+/// everything else unchanged, and reads each at `crash_at_us` (µs, in (0, horizon]).
+/// Errors: the scenario's own validation error.
 pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<ComparisonRow>, ScenarioError> {
     scenario.validate()?;
     let mut rows = Vec::new();
@@ -54,7 +65,11 @@ pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<Comp
         if scenario.worker_pool && strategy == Strategy::Transactional {
             continue;
         }
-        let run = simulate(&Scenario { client, strategy, ..scenario.clone() })?;
+        let variant = Scenario { client, strategy, ..scenario.clone() };
+        if crate::clients::strategies(client).is_some() && variant.validate().is_err() {
+            continue;
+        }
+        let run = simulate(&variant)?;
         let at = run.state_at(crash_at_us);
         let worst = run.worst();
         rows.push(ComparisonRow {

@@ -60,6 +60,25 @@ named_enum! {
         /// position if `commit_every_ms` has passed since the last commit (Spring Kafka
         /// `AckMode.TIME`, `ackTime`).
         CommitSyncTime = "commit_sync_time", "commitSync() after the batch once T ms have passed (Spring TIME)",
+        /// model.md §8.14 (client `sarama`): `MarkMessage(msg)` after processing; the
+        /// `Consumer.Offsets.AutoCommit` ticker (every `auto.commit.interval.ms`) and
+        /// `Close()` commit the highest mark.
+        MarkMessage = "mark_message", "sarama MarkMessage after processing + AutoCommit",
+        /// model.md §8.14 (client `franz_go`): `AutoCommitMarks()` + `MarkCommitRecords` after
+        /// processing; the autocommit loop and `Close()` commit the marks.
+        AutoCommitMarks = "auto_commit_marks", "franz-go AutoCommitMarks + MarkCommitRecords after processing",
+        /// model.md §8.14 (client `franz_go`): `GreedyAutoCommit()`: the autocommit loop
+        /// commits everything polled, the latest poll too.
+        GreedyAutoCommit = "greedy_auto_commit", "franz-go GreedyAutoCommit (the latest poll too)",
+        /// model.md §8.14 (client `kafka_go`): `ReadMessage` with `CommitInterval` 0 (the
+        /// default) commits each message synchronously before returning it.
+        ReadMessage = "read_message", "kafka-go ReadMessage (commits before it returns)",
+        /// model.md §8.14 (client `kafka_go`): `FetchMessage`, process, `CommitMessages(msg)`.
+        FetchMessageCommitMessages = "fetch_message_commit_messages", "kafka-go FetchMessage + CommitMessages after processing",
+        /// model.md §8.14 (client `kafkajs`): `run({ eachMessage })` with `autoCommit`: each
+        /// message is resolved when `eachMessage` returns, the resolved offsets are committed
+        /// after every batch and by `disconnect()`.
+        EachMessage = "each_message", "KafkaJS eachMessage with autoCommit (after each batch)",
     }
 }
 
@@ -88,6 +107,20 @@ named_enum! {
         /// librdkafka (and the Python, Go, .NET clients on it): `enable.auto.commit` is a
         /// background timer committing the stored offsets (`auto_commit` acts as §8.2).
         Librdkafka = "librdkafka", "librdkafka (Python, Go, .NET clients)",
+        /// sarama v1.61.1 (`github.com/IBM/sarama`, model.md §8.14): one message at a time,
+        /// marks committed by a background ticker and at `Close()`.
+        Sarama = "sarama", "sarama (Go) v1.61.1",
+        /// franz-go v1.22.3 (`github.com/twmb/franz-go`, model.md §8.14): autocommit of what
+        /// the previous polls returned.
+        FranzGo = "franz_go", "franz-go (Go) v1.22.3",
+        /// kafka-go v0.4.51 (`github.com/segmentio/kafka-go`, model.md §8.14): one message at a
+        /// time, `ReadMessage` or `FetchMessage` + `CommitMessages`.
+        KafkaGo = "kafka_go", "kafka-go (Go) v0.4.51",
+        /// KafkaJS 2.2.4 (npm `kafkajs`, model.md §8.14): `eachMessage`, commits after each batch.
+        Kafkajs = "kafkajs", "KafkaJS (Node) 2.2.4",
+        /// librdkafka before 1.9.0 (model.md §8.14): as `librdkafka`, but a stored offset
+        /// survives a reassignment (fixed by librdkafka PR #3774).
+        LibrdkafkaBefore1_9 = "librdkafka_before_1_9", "librdkafka before 1.9 (stale offset store)",
     }
 }
 
@@ -99,6 +132,7 @@ impl Client {
             Client::JavaConsumerProtocol => "Java AsyncKafkaConsumer, group.protocol=consumer, with KAFKA-18641: auto-commit back inside poll()",
             Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
             Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
+            _ => crate::clients::note(self),
         }
     }
 
@@ -109,13 +143,21 @@ impl Client {
             (Client::JavaConsumerProtocolPreFix | Client::Librdkafka, Strategy::AutoCommit) => {
                 Strategy::AutoCommitBackground
             }
-            _ => strategy,
+            _ => crate::clients::effective(self, strategy),
         }
     }
 
     /// Whether this is one of the Java clients (which have no offset store).
     pub fn is_java(self) -> bool {
-        self != Client::Librdkafka
+        matches!(
+            self,
+            Client::JavaClassic | Client::JavaConsumerProtocol | Client::JavaConsumerProtocolPreFix
+        )
+    }
+
+    /// Whether this is librdkafka, before or after 1.9 (model.md §8.2, §8.14).
+    pub fn is_librdkafka(self) -> bool {
+        matches!(self, Client::Librdkafka | Client::LibrdkafkaBefore1_9)
     }
 }
 
@@ -792,6 +834,7 @@ impl Scenario {
                  so the model has no pool for it",
             );
         }
+        crate::clients::validate(self)?;
         if self.client.is_java() && self.strategy == Strategy::StoreOffsetsAfterProcessing {
             return refuse(
                 "strategy",

@@ -206,7 +206,12 @@ fn compare_clients_shows_where_the_timer_commits_mid_batch() {
     assert_eq!(row("java_consumer_protocol_pre_fix", "auto_commit"), (1, 0));
     assert_eq!(row("librdkafka", "auto_commit"), (1, 0));
     assert_eq!(row("librdkafka", "store_offsets_after_processing"), (0, 0));
-    assert_eq!(rows.len(), 9);
+    // model.md §8.14: one record per poll, 3 s each, the crash at 5.5 s mid-record 1.
+    assert_eq!(row("librdkafka_before_1_9", "auto_commit"), (1, 0));
+    assert_eq!(row("sarama", "mark_message"), (0, 0));
+    assert_eq!(row("kafka_go", "read_message"), (1, 0));
+    assert_eq!(row("kafka_go", "fetch_message_commit_messages"), (0, 0));
+    assert_eq!(rows.len(), 18);
 }
 
 #[test]

@@ -184,6 +184,8 @@ pub(crate) struct Member {
     /// The background auto-commit timer runs (model.md §8.2; it keeps its schedule across
     /// restarts).
     background_timer: bool,
+    /// franz-go's head per partition: the position before the latest poll (model.md §8.14).
+    heads: Vec<(PartitionId, u64)>,
     /// Whether a record finishing mid-batch may go straight to the next one (see
     /// [`Member::record_done`]): one synchronous consumer, no script, no failures, and a
     /// strategy that does nothing between records.
@@ -275,6 +277,7 @@ impl Member {
             close_commit: None,
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
+            heads: Vec::new(),
             fast_path: !s.group_mode()
                 && s.script.is_none()
                 && !s.worker_pool
@@ -831,10 +834,12 @@ impl Member {
     pub(super) fn client_commit_offsets(&self, s: &Scenario, world: &World) -> Vec<(PartitionId, u64)> {
         let offsets = match self.strategy {
             Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
+            _ if crate::clients::commits_resolved(s) => self.stored_offsets(),
+            _ if crate::clients::commits_previous_polls(s) => self.heads.clone(),
             _ => self.positions(),
         };
         let mut offsets = self.pool_commit_values(s, CommitKind::AutoBackground, offsets);
-        if s.client == crate::scenario::Client::Librdkafka {
+        if s.client.is_librdkafka() {
             offsets.retain(|&(p, offset)| {
                 let stored = self.assigned.iter().any(|a| a.partition == p && a.taken_at != Some(offset));
                 stored && world.coordinator.committed(p).is_none_or(|c| offset > c)
@@ -934,7 +939,8 @@ impl Member {
                 start
             }
         };
-        let to = (from + s.max_poll_records as u64).min(s.log_end_at(cx.now_us).max(from));
+        let to = (from + crate::clients::records_per_poll(s)).min(s.log_end_at(cx.now_us).max(from));
+        super::clients::set_head(&mut self.heads, partition, from);
         if let Some(left) = &mut self.chunk_left {
             *left = left.saturating_sub(to - from);
         }
@@ -1098,6 +1104,10 @@ impl Member {
                 } else {
                     self.unacked_tail = 0;
                     self.pc = Pc::Process { partition, from, next: from, end: to };
+                    if self.strategy == Strategy::ReadMessage {
+                        // kafka-go's ReadMessage commits before it returns (model.md §8.14).
+                        return self.commit_sync(cx, world, vec![(partition, to)]);
+                    }
                 }
                 Flow::Next
             }
@@ -1325,9 +1335,16 @@ impl Member {
             .collect();
         let spring_after_poll = s.worker_pool || s.spring_ack_check == AckCheck::AfterPoll;
         match self.strategy {
-            Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing => {
-                Flow::Next
-            }
+            Strategy::AutoCommit
+            | Strategy::AutoCommitBackground
+            | Strategy::StoreOffsetsAfterProcessing
+            | Strategy::ReadMessage => Flow::Next,
+            // Never the engine's: `Client::effective` maps them (model.md §8.14).
+            Strategy::MarkMessage
+            | Strategy::AutoCommitMarks
+            | Strategy::GreedyAutoCommit
+            | Strategy::FetchMessageCommitMessages
+            | Strategy::EachMessage => Flow::Next,
             Strategy::CommitSyncBatch => self.commit_sync(cx, world, values),
             Strategy::CommitAsyncBatch => {
                 self.send_commit(cx, world, CommitKind::Async, values);
@@ -1478,7 +1495,7 @@ impl Member {
         }
         self.life = Life::Closing { commit_sent: true, revoked: false };
         self.close_commit = None;
-        if self.strategy.is_auto() && self.in_group {
+        if (self.strategy.is_auto() || crate::clients::commits_resolved(cx.s)) && self.in_group {
             let offsets = self.client_commit_offsets(cx.s, world);
             if self.send_commit(cx, world, CommitKind::Close, offsets) {
                 self.close_commit = Some(world.commits.last_id());

@@ -22,6 +22,7 @@
 
 #[cfg(feature = "group")]
 mod assignor;
+mod clients;
 mod coordinator;
 mod frontier;
 // Without the `group` feature, what only a group calls in here is dead code.
