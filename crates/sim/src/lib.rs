@@ -52,6 +52,7 @@
 
 #![forbid(unsafe_code)]
 
+mod broken;
 pub mod compare;
 mod engine;
 pub mod events;

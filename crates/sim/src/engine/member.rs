@@ -797,7 +797,9 @@ impl Member {
                 self.mark(cx, partition, MarkKind::Rejoined { position });
             }
         }
-        if self.strategy == Strategy::AutoCommit && cx.now_us >= self.auto_commit_deadline_us {
+        // (`auto_commit_late`, a test-only broken rule: the timer read at the previous poll.)
+        let read_at = if crate::broken::on("auto_commit_late") { self.last_poll_us } else { cx.now_us };
+        if self.strategy == Strategy::AutoCommit && read_at >= self.auto_commit_deadline_us {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
             self.send_commit(cx, world, CommitKind::AutoInPoll, positions);
@@ -1366,7 +1368,7 @@ impl Member {
             return;
         }
         self.life = Life::Closing { commit_sent: true, revoked: false };
-        if self.strategy.is_auto() && self.in_group {
+        if self.strategy.is_auto() && self.in_group && !crate::broken::on("close_commits_nothing") {
             let offsets = match self.strategy {
                 Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
                 _ => self.positions(),
