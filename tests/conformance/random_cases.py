@@ -184,7 +184,7 @@ def gen_group(rng):
           "strategy": rng.choice(["auto_commit", "commit_sync_batch"]),
           "auto.commit.interval.ms": rng.randrange(1000, 6001, 100)}
     case = {"kind": "group", "client": client, "file": "(random)", "scenario": sc,
-            "trigger_timeout_s": 90}
+            "trigger_timeout_s": 0}  # triggers due within 90 s of the formation
     if cp:
         session = rng.choice([4000, 6000, 10000])
         hb = rng.choice([200, 500, 1000])
@@ -207,6 +207,12 @@ def gen_group(rng):
                 case["go_phase"] = (1, sc["auto.commit.interval.ms"], -500)
         if client == "java_classic" and rng.random() < 0.2:
             sc["on_revoke"] = "commit_sync"
+        if java and P > M and rng.random() < 0.4:
+            # Chunks of one producer batch (5 records, group.py produces batches of exactly 5):
+            # the real fetch returns at least one batch whatever the limit (KIP-74), the model's
+            # chunk is max.partition.fetch.bytes / record_size_bytes records (model.md §10.1).
+            sc["max.partition.fetch.bytes"] = 5 * 1024
+            case.setdefault("client_props", {})["max.partition.fetch.bytes"] = 1
     # Initial assignment (model.md §10.2): range = contiguous ranges; roundrobin and
     # cooperative-sticky / uniform from scratch = round robin.
     if assignor == "range":
