@@ -195,7 +195,7 @@ def gen_group(rng):
         case["any_initial_order"] = True
         assignor = None
     else:
-        assignor = rng.choice(["range", "roundrobin", "cooperative-sticky"])
+        assignor = rng.choices(["range", "roundrobin", "cooperative-sticky"], weights=(1, 1, 2))[0]
         sc["partition.assignment.strategy"] = assignor
         session = rng.choice([2000, 4000, 10000])
         sc["session.timeout.ms"] = session
@@ -207,7 +207,7 @@ def gen_group(rng):
                 case["go_phase"] = (1, sc["auto.commit.interval.ms"], -500)
         if client == "java_classic" and rng.random() < 0.2:
             sc["on_revoke"] = "commit_sync"
-        if java and P > M and rng.random() < 0.4:
+        if java and P > M and rng.random() < (0.8 if assignor == "cooperative-sticky" else 0.4):
             # Chunks of one producer batch (5 records, group.py produces batches of exactly 5):
             # the real fetch returns at least one batch whatever the limit (KIP-74), the model's
             # chunk is max.partition.fetch.bytes / record_size_bytes records (model.md §10.1).
@@ -225,7 +225,9 @@ def gen_group(rng):
     else:
         initial = {m: [i for i in range(P) if i % M == m - 1] for m in range(1, M + 1)}
     case["initial"] = initial
-    kind = rng.choice(["crash", "shutdown", "shutdown", "join", "deploy"])
+    # Cooperative groups move partitions between live members only when one joins or restarts.
+    kind = rng.choices(["crash", "shutdown", "join", "deploy"],
+                       weights=(1, 1, 2, 2) if assignor == "cooperative-sticky" else (1, 2, 1, 1))[0]
     victim = rng.randint(1, M)
     n = rng.randint(5, 25)
     d = min(max(210, int(round(p * rng.uniform(0.35, 0.65) / 10.0)) * 10), p - 210)
