@@ -256,6 +256,13 @@ def gen_group(rng):
         if not java:  # the librdkafka member has no restart path in the harness: one shutdown
             events = [dict(kind="shutdown", member=1, after=("done", 1, n), delay=d)]
             case.pop("deploy")
+    if assignor == "cooperative-sticky" and kind == "join" and rng.random() < 0.5:
+        # Scale-out from one member holding everything (the named group-cooperative-join's
+        # shape), auto-commit rarer than the join's polls: the revoked partition was consumed
+        # since the last commit.
+        sc["members"], case["initial"] = 1, {1: list(range(P))}
+        sc["auto.commit.interval.ms"] = max(sc["auto.commit.interval.ms"], 10000)
+        events = [dict(kind="join", member=2, after=("done", 1, n), delay=d)]
     case["events"] = events
     case["note"] = "random group case (%s, %s)" % (client, kind)
     return case
