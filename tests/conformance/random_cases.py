@@ -131,8 +131,12 @@ def gen_single(rng, records=False):
             over.update(worker_pool=True, pool_threads=rng.randint(1, 3), pool_max_in_flight_batches=rng.randint(1, 3))
         if java and mode != "script" and s in ("commit_sync_batch", "commit_async_batch", "commit_sync_record") \
                 and not over.get("worker_pool") and rng.random() < 0.3:
-            over["commit_failures"] = [rng.randint(1, 4)]
+            failing = [rng.randint(1, 4)]
+            # Only commitAsync: the harness's failure (metadata over the broker's limit) is not
+            # retriable, so a failed commitSync throws out of the real loop where the model's is
+            # retried (random seed 3008). The draw is kept, so the seeds' other draws stay.
             if s == "commit_async_batch":
+                over["commit_failures"] = failing
                 over["retry_async_in_callback"] = rng.random() < 0.6
         if java and s == "commit_sync_record" and rng.random() < 0.3:
             over["commit_value"] = "record_offset"
