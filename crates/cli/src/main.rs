@@ -82,6 +82,11 @@ enum Format {
     Json,
     /// An aligned table for people.
     Table,
+    /// The result JSON plus `marks`: every poll, commit, record and group event of the run
+    /// with its instant (`at_ms`) and member (from 1). For the conformance suite's random cases
+    /// (tests/conformance README, "Random cases"), which place triggers away from them.
+    #[value(hide = true)]
+    Marks,
 }
 
 /// One key's `--help` entry: name, unit, default, meaning, allowed values.
@@ -267,10 +272,23 @@ fn group_table(g: &GroupSummary, blocked_on_commits: f64) -> String {
 
 fn run(file: &str, format: Format) -> Result<String, String> {
     let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
-    let summary = simulate(&input.scenario).map_err(|e| e.to_string())?.summary_at(input.crash_at_us);
+    let run = simulate(&input.scenario).map_err(|e| e.to_string())?;
+    let summary = run.summary_at(input.crash_at_us);
     Ok(match format {
         Format::Json => serde_json::to_string(&summary).expect("a summary always serialises"),
         Format::Table => table(&summary),
+        Format::Marks => {
+            let mut out = serde_json::to_value(&summary).expect("a summary always serialises");
+            let marks = run.marks.iter().map(|m| {
+                let mut v = serde_json::to_value(m.kind).expect("a mark always serialises");
+                v["at_ms"] = millis_value(m.at_us);
+                v["member"] = Value::from(m.member + 1);
+                v["partition"] = Value::from(m.partition);
+                v
+            });
+            out["marks"] = Value::Array(marks.collect());
+            out.to_string()
+        }
     })
 }
 
@@ -321,7 +339,9 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
     let scenario = ProducerScenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
     let run = simulate_producer(&scenario).map_err(|e| e.to_string())?;
     Ok(match format {
-        Format::Json => serde_json::to_string(&run).expect("a producer run always serialises"),
+        Format::Json | Format::Marks => {
+            serde_json::to_string(&run).expect("a producer run always serialises")
+        }
         Format::Table => produce_table(&run),
     })
 }
@@ -331,7 +351,7 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
     if input.scenario.share_group() {
         let rows = compare_share(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
         return Ok(match format {
-            Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
+            Format::Json | Format::Marks => serde_json::to_string(&rows).expect("rows always serialise"),
             Format::Table => {
                 let mut text = format!(
                     "crash at {} ms\n{:<12}{:<22}{:>6}{:>12}{:>18}{:>11}{:>10}\n",
@@ -366,7 +386,7 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
     if input.scenario.group_mode() {
         let rows = compare_group(&input.scenario).map_err(|e| e.to_string())?;
         return Ok(match format {
-            Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
+            Format::Json | Format::Marks => serde_json::to_string(&rows).expect("rows always serialise"),
             Format::Table => {
                 let mut text = format!(
                     "{:<32}{:<8}{:>6}{:>12}{:>14}{:>12}\n",
@@ -389,7 +409,7 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
     }
     let rows = compare_clients(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
     Ok(match format {
-        Format::Json => serde_json::to_string(&rows).expect("rows always serialise"),
+        Format::Json | Format::Marks => serde_json::to_string(&rows).expect("rows always serialise"),
         Format::Table => {
             let mut text = format!(
                 "crash at {} ms\n{:<32}{:<32}{:>6}{:>12}{:>9}\n",

@@ -52,6 +52,7 @@
 
 #![forbid(unsafe_code)]
 
+mod broken;
 mod clients;
 pub mod compare;
 mod engine;

@@ -1074,6 +1074,9 @@ impl Scenario {
     /// it turns to its next partition: ⌊`max.partition.fetch.bytes` / `record_size_bytes`⌋,
     /// at least one (a fetch returns at least one batch, KIP-74; model.md §10.1).
     pub fn fetch_chunk_records(&self) -> u64 {
+        if crate::broken::on("one_partition_per_poll") {
+            return 1; // a test-only broken rule (crate::broken)
+        }
         (self.max_partition_fetch_bytes / self.record_size_bytes).max(1)
     }
 

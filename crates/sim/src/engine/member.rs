@@ -907,7 +907,9 @@ impl Member {
         // (model.md §10.5).
         let rejoining = self.group.as_ref().is_some_and(|g| g.join != super::membership::Join::None)
             && !s.consumer_protocol();
-        if self.strategy == Strategy::AutoCommit && cx.now_us >= self.auto_commit_deadline_us && !rejoining {
+        // (`auto_commit_late`, a test-only broken rule: the timer read at the previous poll.)
+        let read_at = if crate::broken::on("auto_commit_late") { self.last_poll_us } else { cx.now_us };
+        if self.strategy == Strategy::AutoCommit && read_at >= self.auto_commit_deadline_us && !rejoining {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
             self.send_commit(cx, world, CommitKind::AutoInPoll, positions);
@@ -1495,7 +1497,10 @@ impl Member {
         }
         self.life = Life::Closing { commit_sent: true, revoked: false };
         self.close_commit = None;
-        if (self.strategy.is_auto() || crate::clients::commits_resolved(cx.s)) && self.in_group {
+        if (self.strategy.is_auto() || crate::clients::commits_resolved(cx.s))
+            && self.in_group
+            && !crate::broken::on("close_commits_nothing")
+        {
             let offsets = self.client_commit_offsets(cx.s, world);
             if self.send_commit(cx, world, CommitKind::Close, offsets) {
                 self.close_commit = Some(world.commits.last_id());

@@ -503,6 +503,10 @@ impl Member {
         if revoked.is_empty() {
             return None;
         }
+        if crate::broken::on("cooperative_revoke_commits") {
+            let positions = self.positions().into_iter().filter(|(p, _)| revoked.contains(p)).collect();
+            self.send_commit(cx, world, CommitKind::Async, positions);
+        }
         let waits = self.on_revoke_commit(cx, world, &revoked);
         self.drop_partitions(cx, &revoked);
         self.g().join = Join::Needed;

@@ -1,0 +1,602 @@
+"""Random conformance cases (issue 26; README "Random cases"): scenarios nobody picked, drawn
+from a seed, in exactly the shape of run.py's CASES (family single, records), GROUP_CASES
+(group) and SHARE_CASES (share), so the harness runs them unchanged.
+
+    draw(seed, family, h) -> (case, rejected draws)
+
+`h` lends the harness's model (run.py's `Harness`): the model's own timeline (`--format marks`),
+its trigger instants (the same bisection the harness uses) and the derived scenarios. A draw is
+kept only when
+
+* **quiet** — every trigger (kill, close, SIGTERM, join, final kill) sits ≥ QUIET_MS from every
+  model event of the member it concerns, on both sides (heartbeats, and what `close()` itself
+  does after it starts — its commit, `onPartitionsRevoked`, the leave — are not neighbours:
+  the harness caused them);
+* **timers clear of polls** — (`timer_clash`) no model event that changes what a timer would
+  commit sits where the drift of a real run could move it across the timer:
+  - a timer checked inside `poll()` (Java auto-commit): no poll of the member in
+    [D − lead − drift(D), D) for any deadline D of the model's chain (deadline = interval from
+    the start or from the member's latest assignment, reset at the poll that fires); `lead` is
+    how much earlier the real timer starts (the join comes before the first records: 300 ms
+    one consumer, 600 ms in a group whose members wait 500 ms for G) until the member's first
+    new assignment, then 0;
+  - a background timer (librdkafka, kafka-clients 3.9.2, store-after-processing): no poll
+    (the position is what it commits; for store-after-processing, no finished record) in
+    [tick − lead − drift, tick + lag + drift], ticks at k · interval from the member's start;
+    lag 500 ms for librdkafka groups (the harness puts G 500 ms before the timer's phase,
+    group.py `go_phase`); lead 600 ms for 3.9.2 in a group;
+  - drift(t) = 100 ms + 2 % of t (a few ms per batch seen, more on a loaded machine).
+  librdkafka's phase from the consumer's creation (one consumer) is issue 25 rule 4, a known
+  model departure: the rule does not hide it.
+* **scaled** — record times under 410 ms leave no quiet stretch (200 ms each side of a
+  mid-record trigger, plus commit round trips): every time key is multiplied by ⌈410 / p⌉,
+  as the suite's "× 3" cases do (the counts stay the same).
+
+Rejected draws are drawn again from the same generator (at most 300 tries, 100 for groups), so a seed always
+gives the same case.
+"""
+
+import json
+import math
+import random
+
+FAMILIES = ("single", "records", "group", "share")
+FAMILY_WEIGHTS = (40, 15, 35, 10)
+CLIENTS = ("java_classic", "java_consumer_protocol", "java_consumer_protocol_pre_fix", "librdkafka")
+QUIET_MS = 200.0
+MIN_RECORD_MS = 410
+# Marks that are no neighbour of a trigger: heartbeats (the real clients do not log them) and
+# what the event itself sets off.
+NOT_NEIGHBOURS = {"heartbeat", "started", "crashed", "restarted", "shutdown_requested", "session_expired",
+                  "hang_started", "offsets_expired"}
+CLOSE_CAUSED = {"close_called", "closed", "commit_sent", "commit_landed", "revoked", "commit_failed"}
+
+
+class Rejected(Exception):
+    pass
+
+
+def drift(t_ms):
+    return 100.0 + 0.02 * t_ms
+
+
+def scale_factor(p):
+    return max(1, math.ceil(MIN_RECORD_MS / p))
+
+
+# ---------------------------------------------------------------- draws
+
+def draw(seed, family, h, tries=None):
+    rng = random.Random(seed)
+    fam = family or rng.choices(FAMILIES, weights=FAMILY_WEIGHTS)[0]
+    tries = tries or (100 if fam == "group" else 300)
+    reasons = []
+    for attempt in range(tries):
+        case = GENERATORS[fam](rng)
+        case["name"] = "random-%s-%d" % (fam, seed)
+        case["random"] = {"seed": seed, "family": fam}
+        try:
+            CHECKS[fam](case, h)
+        except Rejected as e:
+            reasons.append(str(e))
+            continue
+        except RuntimeError as e:  # the model refused the draw (a key out of range, an event on a down member)
+            reasons.append("model: %s" % str(e)[:120])
+            continue
+        case["random"]["rejected"] = attempt
+        return case, reasons
+    raise RuntimeError("seed %d: no acceptable %s draw in %d tries (last: %s)" % (seed, fam, tries, reasons[-3:]))
+
+
+def _times(rng, lo=100, hi=1000):
+    return rng.randrange(lo, hi + 1, 10)
+
+
+def gen_single(rng, records=False):
+    client = rng.choice(CLIENTS)
+    java = client != "librdkafka"
+    p = _times(rng)
+    mpr = rng.randint(1, 10)
+    interval = rng.randrange(500, 6001, 100)
+    over = {"client": client, "record_processing_ms": p, "max.poll.records": mpr, "auto.commit.interval.ms": interval}
+    case = {"kind": "single", "file": "r01-defaults.json", "client": client, "over": over}
+    if records:
+        # Issue 16's shapes: a record-at-a-time pool committing what completed, or per-record commits.
+        if rng.random() < 0.7:
+            client = "java_classic"
+            over.update(client=client, strategy="commit_sync_batch", worker_pool=True, ordering="unordered",
+                        pool_threads=rng.randint(2, 4), pool_max_in_flight_batches=rng.randint(1, 3),
+                        pool_commit=rng.choice(["handed_out", "contiguous_completed", "highest_completed"]))
+            slow = rng.sample(range(0, 3 * mpr + 2), rng.randint(1, 2))
+            over["record_processing_ms_by_offset"] = {str(o): rng.randrange(2000, 9001, 100) for o in sorted(slow)}
+        else:
+            over["strategy"] = "commit_sync_record"
+            if java:
+                over["commit_value"] = rng.choice(["next_offset", "record_offset"])
+        case["client"] = client
+        mode = "crash"
+    else:
+        mode = rng.choices(["crash", "close", "script"], weights=(70, 18 if java else 0, 12))[0]
+        if java:
+            strategies = ["auto_commit", "commit_sync_batch", "commit_sync_record", "commit_async_batch"]
+            if client == "java_classic" and mode == "crash":
+                strategies.append("transactional")
+        else:
+            strategies = ["auto_commit", "store_offsets_after_processing", "commit_sync_batch", "commit_sync_record"]
+        if mode == "script":
+            strategies = ["auto_commit", "commit_sync_batch"]
+        over["strategy"] = rng.choice(strategies)
+        s = over["strategy"]
+        if java and mode == "crash" and s in ("auto_commit", "commit_sync_batch") and rng.random() < 0.3:
+            over.update(worker_pool=True, pool_threads=rng.randint(1, 3), pool_max_in_flight_batches=rng.randint(1, 3))
+        if java and mode != "script" and s in ("commit_sync_batch", "commit_async_batch", "commit_sync_record") \
+                and not over.get("worker_pool") and rng.random() < 0.3:
+            failing = [rng.randint(1, 4)]
+            # Only commitAsync: the harness's failure (metadata over the broker's limit) is not
+            # retriable, so a failed commitSync throws out of the real loop where the model's is
+            # retried (random seed 3008). The draw is kept, so the seeds' other draws stay.
+            if s == "commit_async_batch":
+                over["commit_failures"] = failing
+                over["retry_async_in_callback"] = rng.random() < 0.6
+        if java and s == "commit_sync_record" and rng.random() < 0.3:
+            over["commit_value"] = "record_offset"
+        if client == "java_classic" and mode == "crash" and s == "commit_sync_batch" and not over.get("worker_pool") \
+                and not over.get("commit_failures") and rng.random() < 0.15:
+            over["max.poll.interval.ms"] = int(mpr * p * rng.uniform(0.55, 0.85))
+        if mode == "script":
+            over["log_end_offset"] = 30
+            over["auto.offset.reset"] = "earliest"
+            steps = ["poll"]
+            for _ in range(rng.randint(2, 5)):
+                steps.append(rng.choice(["process %d" % rng.randint(1, mpr), "sleep %d" % rng.randrange(200, 3001, 100),
+                                         "commit_sync", "commit_async", "poll"]))
+            steps.append("close")
+            over["script"] = steps
+    case["mode"] = mode
+    # Scale: record times under 410 ms leave no quiet stretch.
+    k = scale_factor(over["record_processing_ms"])
+    if k > 1:
+        for key in ("record_processing_ms", "auto.commit.interval.ms", "max.poll.interval.ms"):
+            if key in over:
+                over[key] = over[key] * k
+        if "record_processing_ms_by_offset" in over:
+            over["record_processing_ms_by_offset"] = {o: v * k for o, v in over["record_processing_ms_by_offset"].items()}
+        if "script" in over:
+            over["script"] = ["sleep %d" % (int(st.split()[1]) * k) if st.startswith("sleep") else st
+                              for st in over["script"]]
+        case["scaled"] = k
+    if mode != "script":
+        p = over["record_processing_ms"]
+        case["after"] = rng.randint(2, max(3, min(40, int(20000 / p))))
+        case["delay"] = int(round(p * rng.uniform(0.35, 0.65) / 10.0)) * 10
+    case["note"] = "random %s case" % ("records" if records else "single")
+    return case
+
+
+def gen_records(rng):
+    return gen_single(rng, records=True)
+
+
+def gen_group(rng):
+    client = rng.choices(CLIENTS, weights=(50, 15, 8, 27))[0]
+    cp = client.startswith("java_consumer")
+    java = client != "librdkafka"
+    M = rng.choice([2, 2, 3])
+    P = M if cp else rng.randint(M, 6)
+    p = rng.randrange(500, 901, 50)
+    sc = {"partitions": P, "members": M, "record_processing_ms": p, "max.poll.records": rng.randint(1, 6),
+          "strategy": rng.choice(["auto_commit", "commit_sync_batch"]),
+          "auto.commit.interval.ms": rng.randrange(1000, 6001, 100)}
+    case = {"kind": "group", "client": client, "file": "(random)", "scenario": sc,
+            "trigger_timeout_s": 0}  # triggers due within 90 s of the formation
+    if cp:
+        session = rng.choice([4000, 6000, 10000])
+        hb = rng.choice([200, 500, 1000])
+        sc["session.timeout.ms"] = session
+        sc["group.consumer.heartbeat.interval.ms"] = hb
+        case["group_configs"] = {"consumer.heartbeat.interval.ms": hb, "consumer.session.timeout.ms": session}
+        case["compare_rebalances"] = False
+        case["any_initial_order"] = True
+        assignor = None
+    else:
+        assignor = rng.choices(["range", "roundrobin", "cooperative-sticky"], weights=(1, 1, 2))[0]
+        sc["partition.assignment.strategy"] = assignor
+        session = rng.choice([2000, 4000, 10000])
+        sc["session.timeout.ms"] = session
+        sc["heartbeat.interval.ms"] = rng.choice([h for h in (100, 500, 1000) if h * 3 <= session])
+        if not java:
+            case["compare_rebalances"] = False
+            case["client_props"] = {"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10}
+            if sc["strategy"] == "auto_commit":
+                case["go_phase"] = (1, sc["auto.commit.interval.ms"], -500)
+        if client == "java_classic" and rng.random() < 0.2:
+            sc["on_revoke"] = "commit_sync"
+        if java and P > M and rng.random() < (0.8 if assignor == "cooperative-sticky" else 0.4):
+            # Chunks of one producer batch (5 records, group.py produces batches of exactly 5):
+            # the real fetch returns at least one batch whatever the limit (KIP-74), the model's
+            # chunk is max.partition.fetch.bytes / record_size_bytes records (model.md §10.1).
+            sc["max.partition.fetch.bytes"] = 5 * 1024
+            case.setdefault("client_props", {})["max.partition.fetch.bytes"] = 1
+    # Initial assignment (model.md §10.2): range = contiguous ranges; roundrobin and
+    # cooperative-sticky / uniform from scratch = round robin.
+    if assignor == "range":
+        q, r = divmod(P, M)
+        initial, at = {}, 0
+        for m in range(1, M + 1):
+            n = q + (1 if m <= r else 0)
+            initial[m] = list(range(at, at + n))
+            at += n
+    else:
+        initial = {m: [i for i in range(P) if i % M == m - 1] for m in range(1, M + 1)}
+    case["initial"] = initial
+    # Cooperative groups move partitions between live members only when one joins or restarts.
+    kind = rng.choices(["crash", "shutdown", "join", "deploy"],
+                       weights=(1, 1, 2, 2) if assignor == "cooperative-sticky" else (1, 2, 1, 1))[0]
+    victim = rng.randint(1, M)
+    n = rng.randint(5, 25)
+    d = min(max(210, int(round(p * rng.uniform(0.35, 0.65) / 10.0)) * 10), p - 210)
+    events = []
+    if kind == "crash":
+        events.append(dict(kind="crash", member=victim, after=("done", victim, n), delay=d))
+    elif kind == "shutdown":
+        ev = dict(kind="shutdown", member=victim, after=("done", victim, n), delay=d)
+        if rng.random() < 0.3:
+            ev["shutdown_mode"] = "abrupt"
+        if java and rng.random() < 0.5:
+            ev["restart_after_ms"] = rng.randrange(1000, 5001, 10) + 0.5
+            if client == "java_classic" and rng.random() < 0.6:
+                sc["group.instance.id"] = True
+        events.append(ev)
+    elif kind == "join":
+        events.append(dict(kind="join", member=M + 1, after=("done", 1, n), delay=d))
+    else:  # deploy: a rolling restart, member by member, each after the previous close() returned
+        restart = rng.randrange(1000, 4001, 10) + 0.5
+        step = rng.randrange(500, 3001, 10) + 0.5
+        events.append(dict(kind="shutdown", member=1, after=("done", 1, n), delay=d, restart_after_ms=restart))
+        for m in range(2, M + 1):
+            events.append(dict(kind="shutdown", member=m, after=("close_end", m - 1), delay=step,
+                               restart_after_ms=restart))
+        case["deploy"] = True
+        if not java:  # the librdkafka member has no restart path in the harness: one shutdown
+            events = [dict(kind="shutdown", member=1, after=("done", 1, n), delay=d)]
+            case.pop("deploy")
+    if assignor == "cooperative-sticky" and kind == "join" and rng.random() < 0.5:
+        # Scale-out from one member holding everything (the named group-cooperative-join's
+        # shape), auto-commit rarer than the join's polls: the revoked partition was consumed
+        # since the last commit.
+        sc["members"], case["initial"] = 1, {1: list(range(P))}
+        sc["auto.commit.interval.ms"] = max(sc["auto.commit.interval.ms"], 10000)
+        events = [dict(kind="join", member=2, after=("done", 1, n), delay=d)]
+    case["events"] = events
+    case["note"] = "random group case (%s, %s)" % (client, kind)
+    return case
+
+
+def gen_share(rng):
+    p = _times(rng, 100, 800)
+    mpr = rng.randint(1, 6)
+    n_records = rng.randint(10, 30)
+    sc = {"members": 1, "record_processing_ms": p, "max.poll.records": mpr, "log_end_offset": n_records,
+          "horizon_ms": 60000, "strategy": rng.choice(["auto_commit", "commit_sync_batch"])}
+    case = {"kind": "share", "client": "java_classic", "file": "(random)", "scenario": sc}
+    if rng.random() < 0.4:
+        sc["share.acknowledgement.mode"] = "explicit"
+        if rng.random() < 0.6:
+            sc["record_failures"] = [rng.randrange(0, n_records)]
+            sc["on_error"] = rng.choice(["release", "reject"])
+    kind = rng.choices(["crash", "none", "hang"], weights=(60, 25, 15))[0]
+    k = scale_factor(p)
+    if k > 1:
+        sc["record_processing_ms"] = p * k
+        case["scaled"] = k
+    p = sc["record_processing_ms"]
+    if kind != "none":
+        after = rng.randint(2, max(3, n_records - mpr - 1))
+        delay = int(round(p * rng.uniform(0.35, 0.65) / 10.0)) * 10
+        case["event"] = dict(kind=kind, after=after, delay=delay)
+        if kind == "hang":
+            sc["group.share.record.lock.duration.ms"] = 15000
+            case["group_configs"] = {"share.record.lock.duration.ms": 15000}
+            case["event"]["hang_ms"] = 25000
+    else:
+        sc["crash_at_ms"] = 60000
+    case["note"] = "random share case (%s)" % kind
+    return case
+
+
+GENERATORS = {"single": gen_single, "records": gen_records, "group": gen_group, "share": gen_share}
+
+
+# ---------------------------------------------------------------- checks
+
+def neighbours(marks, member, t_ms, exclude_after=None):
+    """Distance from t to the member's nearest model event (marks are in ms)."""
+    best = float("inf")
+    for mk in marks:
+        if mk["member"] != member or mk["kind"] in NOT_NEIGHBOURS:
+            continue
+        at = float(mk["at_ms"])
+        if exclude_after is not None and at >= exclude_after and mk["kind"] in CLOSE_CAUSED:
+            continue
+        best = min(best, abs(at - t_ms))
+    return best
+
+
+def check_quiet(marks, member, t_ms, what, exclude_after=None):
+    dist = neighbours(marks, member, t_ms, exclude_after)
+    if dist < QUIET_MS:
+        near = min((mk for mk in marks if mk["member"] == member and mk["kind"] not in NOT_NEIGHBOURS),
+                   key=lambda mk: abs(float(mk["at_ms"]) - t_ms))
+        raise Rejected("%s at %.3f ms is %.1f ms from a model event of consumer-%d (%s)" % (
+            what, t_ms, dist, member, near["kind"]))
+
+
+def timer_clash(sc, marks, member, start_ms=0.0, until_ms=None, group=False):
+    """The rejection rule for timers (module doc). Raises Rejected."""
+    client = sc.get("client", "java_classic")
+    strategy = sc.get("strategy", "auto_commit")
+    if strategy not in ("auto_commit", "store_offsets_after_processing"):
+        return
+    interval = float(sc.get("auto.commit.interval.ms", 5000))
+    mine = [mk for mk in marks if mk["member"] == member]
+    polls = [float(mk["at_ms"]) for mk in mine if mk["kind"] == "poll"]
+    assigned = [float(mk["at_ms"]) for mk in mine if mk["kind"] == "assigned" and float(mk["at_ms"]) > 0]
+    until = until_ms if until_ms is not None else (max(polls) if polls else 0.0)
+    background = client in ("librdkafka", "java_consumer_protocol_pre_fix") or strategy == "store_offsets_after_processing"
+    if not background:
+        lead = 600.0 if group else 300.0
+        deadline, ai = start_ms + interval, 0
+        for q in polls:
+            while ai < len(assigned) and assigned[ai] <= q:
+                deadline, lead, ai = assigned[ai] + interval, 0.0, ai + 1
+            if q > until:
+                break
+            if deadline - lead - drift(deadline) <= q < deadline:
+                raise Rejected("poll at %.1f ms sits %.1f ms before an auto-commit deadline %.1f (drift could move "
+                               "the commit across it)" % (q, deadline - q, deadline))
+            if q >= deadline:
+                deadline = q + interval
+        return
+    changes = polls
+    if strategy == "store_offsets_after_processing":
+        changes = [float(mk["at_ms"]) for mk in mine if mk["kind"] == "record_durable"]
+    lead = 600.0 if (group and client == "java_consumer_protocol_pre_fix") else 0.0
+    lag = 500.0 if (group and client == "librdkafka") else 0.0
+    k = 1
+    while start_ms + k * interval <= until + interval:
+        tick = start_ms + k * interval
+        lo, hi = tick - lead - drift(tick), tick + lag + drift(tick)
+        hit = [c for c in changes if lo <= c <= hi]
+        if hit:
+            raise Rejected("a background tick at %.1f ms has a model event at %.1f ms within its drift window "
+                           "[%.1f, %.1f]" % (tick, hit[0], lo, hi))
+        k += 1
+
+
+def check_single(case, h):
+    sc = h.derive(case)
+    mode = case["mode"]
+    if mode == "script":
+        s = dict(sc, horizon_ms=120000)
+        res = h.marks(s)
+        steps = res.get("script") or []
+        if not steps:
+            raise Rejected("the script produced no readings")
+        until = max(st["ended_at_us"] for st in steps) / 1000.0
+        timer_clash(sc, res["marks"], 1, until_ms=until)
+        return
+    trig_us = h.model_done_instant(sc, case["after"])
+    at_ms = trig_us / 1000.0 + case["delay"]
+    s = dict(sc, horizon_ms=max(12000, at_ms + 3000), crash_at_ms=h.ms(int(round(at_ms * 1000))))
+    res = h.marks(s)
+    check_quiet(res["marks"], 1, at_ms, "the %s" % mode)
+    timer_clash(sc, res["marks"], 1, until_ms=at_ms)
+    if sc.get("max.poll.interval.ms"):
+        # An eviction must not sit near the trigger either (the heartbeat thread notices it
+        # within a heartbeat interval, 200 ms in the harness).
+        for mk in res["marks"]:
+            if mk["kind"] in ("evicted", "rejoined") and abs(float(mk["at_ms"]) - at_ms) < QUIET_MS + 200:
+                raise Rejected("an eviction at %s ms next to the trigger" % mk["at_ms"])
+
+
+def check_group(case, h):
+    import group as G  # noqa: E402 (run.py puts the harness on the path)
+    sc0 = G.base_scenario(case)
+    if case["client"] == "librdkafka" and sc0.get("group.instance.id"):
+        raise Rejected("static librdkafka members are not run")
+    case["final"] = []
+    sc, instants = G.model_events(h.gctx, case, sc0, allow_no_final=True)
+    horizon = max(instants) / 1000.0 + 60000 if instants else 60000
+    res = h.marks(dict(sc, horizon_ms=horizon))
+    marks = res["marks"]
+    # Who is alive at the end, and the trigger of each one's final kill.
+    alive = set(range(1, sc0["members"] + 1))
+    for ev in case["events"]:
+        if ev["kind"] == "join":
+            alive.add(ev["member"])
+        elif ev.get("restart_after_ms") is None:
+            alive.discard(ev["member"])
+    last_event_ms = max(instants) / 1000.0 if instants else 0.0
+    handovers = res["group"]["handovers"]
+    finals = []
+    for m in sorted(alive):
+        mine = [x for x in handovers if x["to"] == m]
+        later = [x for x in mine if float(x["at_ms"]) > last_event_ms]
+        if later:
+            x = later[-1]
+            k = sum(1 for y in mine if y["partition"] == x["partition"] and float(y["at_ms"]) <= float(x["at_ms"]))
+            finals.append(dict(member=m, after=("assigned", m, x["partition"], k), delay=300))
+        else:
+            # Undisturbed: its N-th record as the one-consumer model has it, past the last event.
+            single = G.single_member(sc0)
+            one = h.marks(dict(single, horizon_ms=last_event_ms + 30000, crash_at_ms=last_event_ms + 30000))
+            ends = sorted(float(mk["at_ms"]) for mk in one["marks"] if mk["kind"] == "record_durable")
+            # Past the last event and the group's last rebalance step (+ 1 s), so that no kill
+            # lands in the middle of a rebalance.
+            settled = max([last_event_ms + 2000] + [float(mk["at_ms"]) + 1000 for mk in marks if mk["kind"] in
+                                                    ("join_sent", "assignment_received", "assigned", "revoked")])
+            n = next((i + 1 for i, x in enumerate(ends) if x > settled), None)
+            if n is None:
+                raise Rejected("consumer-%d finishes nothing after the last event" % m)
+            t = h.model_done_instant(single, n) / 1000.0
+            done = sorted(float(mk["at_ms"]) for mk in marks if mk["member"] == m and mk["kind"] == "record_durable")
+            if len(done) < n or abs(done[n - 1] - t) > 0.001:
+                raise Rejected("consumer-%d's record %d is not the undisturbed member's (it stalled)" % (m, n))
+            finals.append(dict(member=m, after=("done", m, n), delay=case["events"][0]["delay"]))
+    if not finals:
+        raise Rejected("nobody left to read the end state from")
+    case["final"] = finals
+    sc, instants = G.model_events(h.gctx, case, sc0)
+    res = h.marks(sc)
+    marks = res["marks"]
+    items = case["events"] + [dict(f, kind="crash") for f in finals]
+    closes = {}
+    for mk in marks:
+        if mk["kind"] == "close_called":
+            closes.setdefault(mk["member"], []).append(float(mk["at_ms"]))
+    for ev, at_us in zip(items, instants):
+        at = at_us / 1000.0
+        m = ev["member"]
+        if ev["kind"] == "join":
+            continue  # the joiner has no timeline before it joins
+        # What the event itself causes is no neighbour: after a crash, the member's handing over
+        # (its revocation marks); after a shutdown, everything close() does.
+        after = at if ev["kind"] == "crash" else next((c for c in closes.get(m, []) if c >= at - 0.001), None)
+        check_quiet(marks, m, at, "%s of consumer-%d" % (ev["kind"], m), exclude_after=after)
+    for m in range(1, sc0["members"] + 1):
+        timer_clash(sc, marks, m, group=True, until_ms=max(instants) / 1000.0)
+    # A member's kill must not land before its own event (the harness waits for triggers in turn).
+    if any(x is None for x in instants):
+        raise Rejected("an event has no instant")
+
+
+def check_share(case, h):
+    import share as S  # noqa: E402
+    ev = case.get("event")
+    if not ev:
+        return
+    sc = S.base_scenario(case)
+    t = S.model_done_instant(h.gctx, sc, ev["after"]) / 1000.0
+    at = t + ev["delay"]
+    res = h.marks(dict(sc, crash_at_ms=h.ms(int(round(at * 1000)))))
+    check_quiet(res["marks"], 1, at, "the %s" % ev["kind"])
+
+
+CHECKS = {"single": check_single, "records": check_single, "group": check_group, "share": check_share}
+
+
+def describe(case):
+    """The case as JSON, ready to paste into run.py's lists (tuples as lists)."""
+    keep = {k: v for k, v in case.items() if k not in ("random",)}
+    return json.dumps(keep, sort_keys=True)
+
+
+# ---------------------------------------------------------------- shrinking
+
+def shrink_steps(case):
+    """Simpler variants of a case, simplest idea first: fewer records per poll, fewer members
+    and partitions, fewer events and options, rounder numbers. Each is re-checked by the
+    same rules before it runs."""
+    out = []
+    fam = case["random"]["family"]
+
+    def variant(fn, what):
+        c = json.loads(json.dumps(case))
+        for k in ("after",):
+            if isinstance(case.get(k), tuple):
+                c[k] = case[k]
+        c["events"] = [dict(e, after=tuple(e["after"])) for e in case.get("events", [])]
+        if "final" in c:
+            c["final"] = []
+        if "initial" in case:
+            c["initial"] = {int(k): v for k, v in case["initial"].items()}
+        if "go_phase" in case:
+            c["go_phase"] = tuple(case["go_phase"])
+        if fn(c) is False:
+            return
+        c["random"] = dict(case["random"], shrunk=what)
+        out.append((what, c))
+
+    if fam in ("single", "records"):
+        o = lambda c: c["over"]  # noqa: E731
+        if case["over"].get("max.poll.records", 5) > 1:
+            variant(lambda c: o(c).update({"max.poll.records": max(1, o(c)["max.poll.records"] // 2)}), "fewer records per poll")
+            variant(lambda c: o(c).update({"max.poll.records": o(c)["max.poll.records"] - 1}), "one record less per poll")
+        for key in ("commit_failures", "retry_async_in_callback", "commit_value", "max.poll.interval.ms"):
+            if key in case["over"]:
+                variant(lambda c, key=key: o(c).pop(key), "without %s" % key)
+        if case["over"].get("worker_pool"):
+            if case["over"].get("pool_threads", 1) > 1:
+                variant(lambda c: o(c).update({"pool_threads": o(c)["pool_threads"] - 1}), "one pool thread less")
+            if case["over"].get("pool_max_in_flight_batches", 3) > 1:
+                variant(lambda c: o(c).update({"pool_max_in_flight_batches": o(c)["pool_max_in_flight_batches"] - 1}),
+                        "one batch in flight less")
+        if case.get("after", 0) > 2:
+            variant(lambda c: c.update(after=max(2, c["after"] // 2)), "an earlier trigger")
+        for key, unit in (("record_processing_ms", 100), ("auto.commit.interval.ms", 500)):
+            v = case["over"].get(key)
+            if v and v % unit:
+                variant(lambda c, key=key, unit=unit: o(c).update({key: max(unit, int(round(v / unit)) * unit)}),
+                        "round %s" % key)
+        if case.get("delay") and case["delay"] % 50:
+            variant(lambda c: c.update(delay=int(round(c["delay"] / 50.0)) * 50), "round delay")
+    elif fam == "group":
+        s = lambda c: c["scenario"]  # noqa: E731
+        if case["scenario"].get("max.poll.records", 5) > 1:
+            variant(lambda c: s(c).update({"max.poll.records": max(1, s(c)["max.poll.records"] // 2)}), "fewer records per poll")
+        P, M = case["scenario"]["partitions"], case["scenario"]["members"]
+
+        def reassign(c):
+            G_range = s(c).get("partition.assignment.strategy") == "range"
+            P2, M2 = s(c)["partitions"], s(c)["members"]
+            if G_range:
+                q, r = divmod(P2, M2)
+                init, at = {}, 0
+                for m in range(1, M2 + 1):
+                    n = q + (1 if m <= r else 0)
+                    init[m] = list(range(at, at + n))
+                    at += n
+            else:
+                init = {m: [i for i in range(P2) if i % M2 == m - 1] for m in range(1, M2 + 1)}
+            c["initial"] = init
+
+        if P > M:
+            variant(lambda c: (s(c).update(partitions=P - 1), reassign(c)) and None, "one partition less")
+        if M > 2:
+            def fewer(c):
+                if any(e["member"] == M and e["kind"] != "join" for e in c["events"]):
+                    return False
+                s(c).update(members=M - 1)
+                if s(c)["partitions"] < M - 1 or c["client"].startswith("java_consumer"):
+                    s(c)["partitions"] = M - 1
+                for e in c["events"]:
+                    if e["kind"] == "join":
+                        e["member"] = M
+                        e["after"] = tuple(e["after"])
+                reassign(c)
+            variant(fewer, "one member less")
+        for key in ("on_revoke", "group.instance.id"):
+            if key in case["scenario"]:
+                variant(lambda c, key=key: s(c).pop(key), "without %s" % key)
+        if len(case["events"]) > 1:
+            variant(lambda c: c.update(events=c["events"][:1]) or c.pop("deploy", None) and None, "fewer events")
+        for i, e in enumerate(case["events"]):
+            if e.get("restart_after_ms") is not None and not case.get("deploy"):
+                variant(lambda c, i=i: c["events"][i].pop("restart_after_ms"), "no restart")
+            if e.get("shutdown_mode"):
+                variant(lambda c, i=i: c["events"][i].pop("shutdown_mode"), "wakeup, not abrupt")
+        for key, unit in (("record_processing_ms", 100), ("auto.commit.interval.ms", 500)):
+            v = case["scenario"].get(key)
+            if v and v % unit:
+                variant(lambda c, key=key, unit=unit: s(c).update({key: max(unit, int(round(v / unit)) * unit)}),
+                        "round %s" % key)
+    elif fam == "share":
+        s = lambda c: c["scenario"]  # noqa: E731
+        if case["scenario"].get("max.poll.records", 5) > 1:
+            variant(lambda c: s(c).update({"max.poll.records": max(1, s(c)["max.poll.records"] // 2)}), "fewer records per poll")
+        if case["scenario"].get("log_end_offset", 10) > 10:
+            variant(lambda c: s(c).update(log_end_offset=max(10, s(c)["log_end_offset"] // 2)), "fewer records")
+        v = case["scenario"].get("record_processing_ms")
+        if v and v % 100:
+            variant(lambda c: s(c).update(record_processing_ms=max(500, int(round(v / 100.0)) * 100)), "round record time")
+    return out
