@@ -260,6 +260,16 @@ GROUP_CASES = [
          note="G1 (model.md §10.7) with 400 ms records and a 2 s session: SIGKILL of consumer-2; after its "
               "session expires consumer-1 joins in its next poll (eager: onJoinPrepare commits orders-0) and "
               "takes orders-1 from its committed offset, repeating what consumer-2 had done past it"),
+    dict(name="group-auto-commit-from-assignment", kind="group", client="java_classic",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 500, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100},
+         initial={1: [0], 2: [1]}, go_after_ms=2500,
+         events=[dict(kind="crash", member=2, after=("done", 2, 7), delay=250)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         note="issue 25, rule 4 (model.md §10.4): the members were assigned 2.5 s before t = 0 and the "
+              "auto-commit deadline counts from onJoinComplete, so the poll at 2.5 s commits 5 on orders-1 "
+              "and the crash repeats 2 (counted from t = 0: nothing committed, 7 repeated)"),
     dict(name="group-rdk-kill", kind="group", client="librdkafka", file="g1-crash-waits-out-the-session.json",
          scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
                    "heartbeat.interval.ms": 100},

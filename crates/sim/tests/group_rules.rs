@@ -212,6 +212,25 @@ fn the_time_before_t0_sets_the_timers_phases() {
     assert_eq!(polled, [5_005], "the 4.5 s deadline is met by the 5 s poll");
 }
 
+/// Rule 4 in counts (the real case group-auto-commit-from-assignment): assigned 2.5 s before
+/// t = 0, consumer-2's first auto-commit is due at 2.5 s, so the 2.5 s poll commits 5 on
+/// orders-1 and its crash at 3.75 s repeats 2; counted from t = 0 nothing was committed and 7
+/// were repeated.
+#[test]
+fn an_assignment_before_t0_moves_the_first_auto_commit() {
+    let scenario = |before_ms: u32| {
+        format!(
+            r#"{{"members": 2, "partitions": 2, "record_processing_ms": 500, "session.timeout.ms": 2000,
+            "heartbeat.interval.ms": 100, "new_group": true, "auto.offset.reset": "earliest",
+            "assigned_before_start_ms": {before_ms}, "horizon_ms": 7800,
+            "group_events": [{{"at_ms": 3750, "member": 2, "kind": "crash"}}]}}"#
+        )
+    };
+    let orders_1 = |run: &Run| handovers(run).into_iter().find(|h| h.0 == 1).expect("orders-1 handed over");
+    assert_eq!(orders_1(&run(&scenario(2500))), (1, Some(5), 0, 2));
+    assert_eq!(orders_1(&run(&scenario(0))), (1, None, 0, 7));
+}
+
 #[test]
 #[ignore]
 fn print_marks() {
