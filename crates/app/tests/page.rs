@@ -127,6 +127,23 @@ async fn first_load_shows_r1() {
     );
 }
 
+/// Trial item 2: a worst instant the horizon cuts says so and offers a longer horizon.
+#[wasm_bindgen_test]
+async fn a_worst_instant_at_the_horizons_end_offers_a_longer_horizon() {
+    let page = mount_at("#max.poll.records=500&record_processing_ms=30").await;
+    assert_eq!(page.value("#worst-duplicated"), "399");
+    let row = page.find("#worst-duplicated");
+    assert_eq!(row.get_attribute("data-cut").as_deref(), Some("true"));
+    assert!(row.text_content().unwrap().contains("still growing where the horizon ends"));
+    page.click("#worst-duplicated button.extend").await;
+    assert_eq!(page.value("#worst-duplicated"), "500");
+    assert_eq!(page.find("#worst-duplicated").get_attribute("data-cut").as_deref(), Some("false"));
+    assert!(page.root.query_selector("#worst-duplicated button.extend").unwrap().is_none());
+    // The default run is not cut.
+    let page = mount().await;
+    assert_eq!(page.find("#worst-duplicated").get_attribute("data-cut").as_deref(), Some("false"));
+}
+
 #[wasm_bindgen_test]
 async fn commit_sync_batch_worst_is_one_batch() {
     let page = mount().await;

@@ -180,6 +180,8 @@ fn consumer_table(summary: &Summary) -> String {
     let (Some(at), Some(w)) = (&summary.at_crash, &summary.worst) else { return String::new() };
     let at_ms = |v: Option<f64>| v.map_or("—".to_string(), |ms| format!("at {ms} ms"));
     let offset = |v: Option<u64>| v.map_or("none".to_string(), |o| o.to_string());
+    let cut =
+        |at_end: bool| if at_end { " (at the horizon's end: a longer horizon_ms may be worse)" } else { "" };
     let rows = [
         ("crash at", format!("{} ms", summary.scenario["crash_at_ms"])),
         ("position (handed out)", offset(at.position)),
@@ -188,8 +190,11 @@ fn consumer_table(summary: &Summary) -> String {
         ("lost", at.lost.to_string()),
         ("duplicated", at.duplicated.to_string()),
         ("re-read after restart", at.reread.to_string()),
-        ("worst lost", format!("{} {}", w.lost, at_ms(w.lost_at_ms))),
-        ("worst duplicated", format!("{} {}", w.duplicated, at_ms(w.duplicated_at_ms))),
+        ("worst lost", format!("{} {}{}", w.lost, at_ms(w.lost_at_ms), cut(w.lost_at_horizon_end))),
+        (
+            "worst duplicated",
+            format!("{} {}{}", w.duplicated, at_ms(w.duplicated_at_ms), cut(w.duplicated_at_horizon_end)),
+        ),
         ("blocked on commits", format!("{:.1} %", summary.blocked_on_commits * 100.0)),
         ("commits / s", format!("{:.2}", summary.commits_per_s)),
         ("polls / s", format!("{:.2}", summary.polls_per_s)),

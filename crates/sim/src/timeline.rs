@@ -265,17 +265,30 @@ fn push_offsets(ranges: &mut Vec<std::ops::Range<u64>>, offsets: std::ops::Range
 }
 
 /// The worst crash instants over (0, horizon] (model.md §5). `*_at_us` is the earliest
-/// instant reaching the maximum, `None` when the maximum is 0.
+/// instant reaching the maximum, `None` when the maximum is 0. `*_at_horizon_end`: the maximum
+/// is first reached in the horizon's last stretch (the profile's last step, which the horizon
+/// cuts), so a longer horizon may show a worse instant.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Worst {
     /// Largest `lost` over the horizon.
     pub lost: u64,
     /// Earliest crash instant losing `lost` records, µs.
     pub lost_at_us: Option<u64>,
+    /// `lost` is first reached in the horizon's last stretch.
+    pub lost_at_horizon_end: bool,
     /// Largest `duplicated` over the horizon.
     pub duplicated: u64,
     /// Earliest crash instant duplicating `duplicated` records, µs.
     pub duplicated_at_us: Option<u64>,
+    /// `duplicated` is first reached in the horizon's last stretch.
+    pub duplicated_at_horizon_end: bool,
+}
+
+impl Worst {
+    /// Either maximum is first reached in the horizon's last stretch.
+    pub fn at_horizon_end(&self) -> bool {
+        self.lost_at_horizon_end || self.duplicated_at_horizon_end
+    }
 }
 
 /// One partition's lines and crash profile.
@@ -428,10 +441,18 @@ impl Run {
     pub fn worst(&self) -> Worst {
         let p = self.lines();
         let horizon = self.scenario.horizon_us;
-        let mut worst = Worst { lost: 0, lost_at_us: None, duplicated: 0, duplicated_at_us: None };
+        let mut worst = Worst {
+            lost: 0,
+            lost_at_us: None,
+            lost_at_horizon_end: false,
+            duplicated: 0,
+            duplicated_at_us: None,
+            duplicated_at_horizon_end: false,
+        };
         for (i, step) in p.profile.iter().enumerate().take_while(|(_, s)| s.at_us < horizon) {
             // Over (at, end]: constant, but for lost growing with the log (model.md §8.9).
             let end = p.profile.get(i + 1).map_or(horizon, |n| n.at_us.min(horizon));
+            let last = end == horizon;
             let committed = value_at(&p.committed, step.at_us + 1).flatten();
             let growth = self.lost_growth(committed, step.at_us, end);
             if step.lost + growth > worst.lost {
@@ -441,10 +462,12 @@ impl Run {
                     _ => self.scenario.log_end_reaches_at(self.scenario.log_end_at(end)).unwrap_or(end),
                 };
                 worst.lost_at_us = Some(reached.max(step.at_us + 1));
+                worst.lost_at_horizon_end = last;
             }
             if step.duplicated > worst.duplicated {
                 worst.duplicated = step.duplicated;
                 worst.duplicated_at_us = Some(step.at_us + 1);
+                worst.duplicated_at_horizon_end = last;
             }
         }
         worst
@@ -492,6 +515,8 @@ impl Run {
                 lost_at_ms: worst.lost_at_us.map(millis_f64),
                 duplicated: worst.duplicated,
                 duplicated_at_ms: worst.duplicated_at_us.map(millis_f64),
+                lost_at_horizon_end: worst.lost_at_horizon_end,
+                duplicated_at_horizon_end: worst.duplicated_at_horizon_end,
             }),
             blocked_on_commits: self.blocked_on_commits(),
             commits_per_s: self.commits_per_s(),
@@ -571,6 +596,10 @@ pub struct WorstSummary {
     pub duplicated: u64,
     /// Earliest crash instant reaching it, ms; null when it is 0.
     pub duplicated_at_ms: Option<f64>,
+    /// `lost` is first reached in the horizon's last stretch: a longer horizon may be worse.
+    pub lost_at_horizon_end: bool,
+    /// `duplicated` is first reached in the horizon's last stretch: a longer horizon may be worse.
+    pub duplicated_at_horizon_end: bool,
 }
 
 fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {

@@ -89,8 +89,62 @@ fn runs_match_the_golden_file() {
     }
     assert!(
         actual == GOLDEN,
-        "runs differ from tests/golden/runs.json (UPDATE_GOLDEN=1 to refresh after an intended change)"
+        "runs differ from tests/golden/runs.json (UPDATE_GOLDEN=1 to refresh after an intended change):\n{}",
+        diff(&actual, GOLDEN)
     );
+}
+
+/// What differs, line by line: each scenario whose line moved, and the first values that moved
+/// in it, by their path in the line's JSON (golden → now).
+fn diff(actual: &str, golden: &str) -> String {
+    let (now, was): (Vec<&str>, Vec<&str>) = (actual.lines().collect(), golden.lines().collect());
+    let mut out = String::new();
+    if now.len() != was.len() {
+        out += &format!("{} lines now, {} in the golden file\n", now.len(), was.len());
+    }
+    for (i, (now, was)) in now.iter().zip(&was).enumerate().filter(|(_, (a, b))| a != b) {
+        let parse = |line: &str| serde_json::from_str::<serde_json::Value>(line).unwrap_or_default();
+        let (now, was) = (parse(now), parse(was));
+        out += &format!("line {} {}:\n", i + 1, now["input"]);
+        let mut moved = Vec::new();
+        leaves_moved("", &was, &now, &mut moved);
+        for m in moved.iter().take(12) {
+            out += &format!("  {m}\n");
+        }
+        if moved.len() > 12 {
+            out += &format!("  … and {} more\n", moved.len() - 12);
+        }
+    }
+    out
+}
+
+fn leaves_moved(path: &str, was: &serde_json::Value, now: &serde_json::Value, out: &mut Vec<String>) {
+    use serde_json::Value;
+    match (was, now) {
+        (Value::Object(a), Value::Object(b)) => {
+            let keys: std::collections::BTreeSet<&String> = a.keys().chain(b.keys()).collect();
+            for k in keys {
+                match (a.get(k), b.get(k)) {
+                    (Some(x), Some(y)) => leaves_moved(&format!("{path}.{k}"), x, y, out),
+                    (x, y) => out.push(format!(
+                        "{path}.{k}: {} → {}",
+                        x.map_or("absent".into(), |v| v.to_string()),
+                        y.map_or("absent".into(), |v| v.to_string())
+                    )),
+                }
+            }
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            if a.len() != b.len() {
+                out.push(format!("{path}: {} items → {}", a.len(), b.len()));
+            }
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                leaves_moved(&format!("{path}[{i}]"), x, y, out);
+            }
+        }
+        (a, b) if a != b => out.push(format!("{path}: {a} → {b}")),
+        _ => {}
+    }
 }
 
 /// Without the `group` feature (the one-consumer page's build): every one-consumer scenario
@@ -104,7 +158,9 @@ fn one_consumer_runs_match_the_golden_file_without_groups() {
     let mut refused = 0;
     for (text, want) in SCENARIOS.iter().zip(golden) {
         match line(text) {
-            Some(actual) => assert!(actual == want, "{text} differs from its golden line"),
+            Some(actual) => {
+                assert!(actual == want, "{text} differs from its golden line:\n{}", diff(&actual, want))
+            }
             None => refused += 1,
         }
     }

@@ -38,6 +38,30 @@ fn r1_defaults() {
     assert_eq!(run.blocked_on_commits(), 0.0);
 }
 
+/// model.md §5: a worst instant the horizon cuts says so. 500 records of 30 ms in one poll:
+/// at the default 12 s the duplicates are still growing (399 at 11.970 s); 24 s shows 500.
+#[test]
+fn a_worst_instant_at_the_horizons_end_is_flagged() {
+    let scenario = |horizon_ms: u64| Scenario {
+        max_poll_records: 500,
+        record_processing_us: 30 * MS,
+        horizon_us: horizon_ms * MS,
+        ..Scenario::default()
+    };
+    let cut = run(scenario(12_000)).worst();
+    assert_eq!(
+        (cut.duplicated, cut.duplicated_at_us, cut.duplicated_at_horizon_end),
+        (399, Some(11_970_001), true)
+    );
+    assert!(cut.at_horizon_end() && !cut.lost_at_horizon_end);
+    let whole = run(scenario(24_000)).worst();
+    assert_eq!(
+        (whole.duplicated, whole.duplicated_at_us, whole.at_horizon_end()),
+        (500, Some(15_000_001), false)
+    );
+    assert!(!run(Scenario::default()).worst().at_horizon_end());
+}
+
 #[test]
 fn r2_commit_sync_batch_worst_is_one_batch() {
     let worst = run(Scenario { strategy: Strategy::CommitSyncBatch, ..Scenario::default() }).worst();

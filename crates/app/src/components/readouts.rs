@@ -87,19 +87,37 @@ pub fn RunSummary(p: &RunProps) -> Html {
     rendered("RunSummary");
     let run = &p.run.0;
     let worst = run.worst();
-    let row = |id: &'static str, what: &'static str, count: u64, at: Option<u64>| {
+    // A maximum the horizon cuts (model.md §5): say so, and offer twice the horizon.
+    let horizon_us = run.scenario.horizon_us;
+    let max_us = match offset_window_sim::scenario::key_spec("horizon_ms").map(|k| k.kind) {
+        Some(offset_window_sim::keys::KeyKind::Millis { max_us, .. }) => max_us,
+        _ => horizon_us,
+    };
+    let longer_ms = (horizon_us * 2).min(max_us) / 1000;
+    let row = |id: &'static str, what: &'static str, count: u64, at: Option<u64>, cut: bool| {
         let text = match at {
             Some(us) => format!("{count} {what}, if the crash comes {}", instant_text(us)),
             None => format!("0 {what}: no crash instant in the horizon does that"),
         };
         html! {
             <div class="worst-row" {id} data-value={count.to_string()}
-                data-at-us={at.map(|u| u.to_string()).unwrap_or_default()}>
-                <p>{ text }</p>
+                data-at-us={at.map(|u| u.to_string()).unwrap_or_default()} data-cut={cut.to_string()}>
+                <p>{ text }
+                    if cut {
+                        <span class="cut">{ " — still growing where the horizon ends: a later crash may be worse" }</span>
+                    }
+                </p>
                 if let (Some(us), Some(d)) = (at, &p.dispatch) {
                     <button class="go" onclick={d.to_callback().reform(move |_| Action::SetCrash(us))}
                         aria-label={format!("Crash there: move the crash to {} s", seconds_text(us))}>
                         { "Crash there" }
+                    </button>
+                }
+                if let (true, Some(d)) = (cut && longer_ms * 1000 > horizon_us, &p.dispatch) {
+                    <button class="go extend" onclick={d.to_callback().reform(move |_| Action::SetField {
+                            key: "horizon_ms", text: longer_ms.to_string() })}
+                        aria-label={format!("Extend the horizon to {} s", seconds_text(longer_ms * 1000))}>
+                        { format!("Show {} s", seconds_text(longer_ms * 1000)) }
                     </button>
                 }
             </div>
@@ -129,8 +147,9 @@ pub fn RunSummary(p: &RunProps) -> Html {
         <>
         <section class="worst" aria-labelledby="worst-title">
             <h2 id="worst-title">{ "Worst instant to crash" }</h2>
-            { row("worst-duplicated", "processed twice", worst.duplicated, worst.duplicated_at_us) }
-            { row("worst-lost", "lost", worst.lost, worst.lost_at_us) }
+            { row("worst-duplicated", "processed twice", worst.duplicated, worst.duplicated_at_us,
+                worst.duplicated_at_horizon_end) }
+            { row("worst-lost", "lost", worst.lost, worst.lost_at_us, worst.lost_at_horizon_end) }
         </section>
         { for threw_section }
         <section class="rates" aria-labelledby="rates-title">
@@ -151,15 +170,17 @@ pub fn RunSummary(p: &RunProps) -> Html {
 #[function_component]
 pub fn WorstLine(p: &RunProps) -> Html {
     let w = p.run.0.worst();
-    let part = |count: u64, what: &str, at: Option<u64>| match at {
-        Some(us) => format!("{count} {what} {}", short_instant(us)),
+    let part = |count: u64, what: &str, at: Option<u64>, cut: bool| match at {
+        Some(us) => {
+            format!("{count} {what} {}{}", short_instant(us), if cut { " (horizon's end)" } else { "" })
+        }
         None => format!("nothing {what}"),
     };
     html! {
         <p class="worst-line" id="worst-line" data-duplicated={w.duplicated.to_string()} data-lost={w.lost.to_string()}>
             <strong>{ "Worst: " }</strong>
-            { part(w.duplicated, "processed twice", w.duplicated_at_us) }{ "; " }
-            { part(w.lost, "lost", w.lost_at_us) }
+            { part(w.duplicated, "processed twice", w.duplicated_at_us, w.duplicated_at_horizon_end) }{ "; " }
+            { part(w.lost, "lost", w.lost_at_us, w.lost_at_horizon_end) }
         </p>
     }
 }

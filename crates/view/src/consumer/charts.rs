@@ -84,6 +84,16 @@ pub fn paint_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, 
 
     let w2 = f.width_px(2.0);
     let lines = run.lines();
+    // Under the frontier, so that it shows only where records finish past it (a record
+    // skipped or still running holds the frontier back): dotted, in the frontier's colour.
+    for piece in step_paths(&finished_beyond(run), f) {
+        root.draw(&DashedPathElement::new(
+            piece,
+            f.px(2.0) as i32,
+            f.px(3.0) as i32,
+            p.durable.stroke_width(f.width_px(1.5)),
+        ))?;
+    }
     for piece in step_paths(&lines.durable_frontier, f) {
         root.draw(&PathElement::new(piece, p.durable.stroke_width(f.width_px(2.5))))?;
     }
@@ -120,6 +130,25 @@ pub fn paint_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, 
     draw_lifecycle_marks(root, run, f)?;
     crate::consumer::records::draw_record_marks(root, run, f)?;
     Ok(())
+}
+
+/// One past the highest offset finished (durable) so far, over time: where it stands above
+/// the durable frontier, records finish beyond a gap the frontier waits at.
+pub fn finished_beyond(run: &Run) -> Vec<Step> {
+    let mut steps = vec![Step { at_us: 0, value: run.scenario.log_start_offset }];
+    let mut highest = run.scenario.log_start_offset;
+    for m in &run.marks {
+        if let MarkKind::RecordDurable { offset } = m.kind {
+            if m.partition == 0 && offset + 1 > highest {
+                highest = offset + 1;
+                match steps.last_mut() {
+                    Some(last) if last.at_us == m.at_us => last.value = highest,
+                    _ => steps.push(Step { at_us: m.at_us, value: highest }),
+                }
+            }
+        }
+    }
+    steps
 }
 
 /// Eviction, close, restart and failed commits (docs/model.md §8.6–8.9): a dashed vertical line in
@@ -339,6 +368,28 @@ mod tests {
     }
 
     /// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
+    /// Trial item 4: a skipped record holds the durable frontier at its offset while later
+    /// records finish; the dotted line shows them.
+    #[test]
+    fn records_finished_past_a_skipped_one_show_beyond_the_frontier() {
+        let run = offset_window_sim::simulate(
+            &offset_window_sim::Input::from_json(r#"{"record_failures": [3]}"#).unwrap().scenario,
+        )
+        .unwrap();
+        let lines = run.lines();
+        let beyond = finished_beyond(&run);
+        let at = |steps: &[Step], us: u64| steps.iter().take_while(|s| s.at_us <= us).last().map(|s| s.value);
+        assert_eq!(
+            at(&lines.durable_frontier, 8_000_000),
+            Some(3),
+            "the frontier waits at the skipped record"
+        );
+        assert!(at(&beyond, 8_000_000).unwrap() >= 39, "{beyond:?}");
+        // Without a gap the dotted line is the frontier itself.
+        let plain = offset_window_sim::simulate(&Scenario::default()).unwrap();
+        assert_eq!(finished_beyond(&plain), plain.lines().durable_frontier);
+    }
+
     fn contrast(a: RGBColor, b: RGBColor) -> f64 {
         let luminance = |c: RGBColor| {
             let lin = |v: u8| {

@@ -179,6 +179,13 @@ pub fn scenario(index: usize) -> Option<Input> {
     Input::from_value(file(index)?.get("scenario")?).ok()
 }
 
+/// The preset whose scenario `scenario` is, if any (a slide drawn from a link names it).
+pub fn of_scenario(scenario: &offset_window_sim::Scenario) -> Option<&'static Preset> {
+    (0..PRESETS.len())
+        .find(|&i| self::scenario(i).is_some_and(|input| &input.scenario == scenario))
+        .map(|i| &PRESETS[i])
+}
+
 /// The preset's index by file name (`s8-kip848-before-fix`).
 pub fn by_name(name: &str) -> Option<usize> {
     PRESETS.iter().position(|p| p.file == name)

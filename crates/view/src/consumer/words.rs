@@ -123,6 +123,44 @@ pub fn scenario_words(s: &Scenario) -> String {
     parts.join(" · ")
 }
 
+/// What makes records fail and what the application does then (docs/model.md §12), in
+/// words, offsets shifted by `base`: the cause behind a slide's "2 lost". `None` when no
+/// record can throw.
+pub fn failure_words(s: &Scenario, base: u64) -> Option<String> {
+    use offset_window_sim::scenario::OnError;
+    if !s.record_failures_possible() {
+        return None;
+    }
+    let mut throws = Vec::new();
+    if !s.record_failures.is_empty() {
+        let shifted: Vec<u64> = s.record_failures.iter().map(|o| o + base).collect();
+        let one = shifted.len() == 1;
+        throws.push(format!(
+            "record{} {} throw{} on every attempt",
+            if one { "" } else { "s" },
+            crate::consumer::records::offsets_text(&shifted),
+            if one { "s" } else { "" }
+        ));
+    }
+    if s.record_failure_per_mille > 0 {
+        throws.push(format!(
+            "any attempt throws with a chance of {} % (seed {})",
+            crate::kit::text::fixed(s.record_failure_per_mille as f64 / 10.0, 1),
+            s.seed
+        ));
+    }
+    let then = match s.on_error {
+        OnError::Retry => format!("{} retries, then it is skipped", s.error_retries),
+        OnError::SeekToFailed => format!(
+            "seek back and deliver it again, up to {} deliveries, then {}",
+            s.max_deliveries,
+            if s.dead_letter { "the dead-letter topic" } else { "skip it" }
+        ),
+        other => other.label().to_string(),
+    };
+    Some(format!("Failing records: {}; on error: {then}.", throws.join(", and ")))
+}
+
 /// The page's lede, as HTML (the live page and the first frame).
 pub const LEDE: &str = concat!(
     r#"<p class="lede">One Kafka consumer reads partition <code>orders-3</code>. Drag the crash "#,
@@ -149,6 +187,7 @@ pub const LEGEND: &str = concat!(
     r#"<li><span class="sw sw-closed" aria-hidden="true"></span><span>close() returned (solid grey); the consumer restarted (dotted grey)</span></li>"#,
     r#"<li><span class="sw sw-rec-failed" aria-hidden="true"></span><span>a record threw (one ring per attempt; click a record to make it throw)</span></li>"#,
     r#"<li><span class="sw sw-rec-skipped" aria-hidden="true"></span><span>a record given up and skipped: it never runs</span></li>"#,
+    r#"<li><span class="sw sw-beyond" aria-hidden="true"></span><span>records finished beyond the durable frontier (dotted: the frontier waits at a record skipped or still running)</span></li>"#,
     r#"<li><span class="sw sw-rec-dead" aria-hidden="true"></span><span>a record sent to the dead-letter topic</span></li>"#,
     r#"<li><span class="sw sw-stopped" aria-hidden="true"></span><span>the partition stopped at this offset</span></li>"#,
     "</ul>"
@@ -160,6 +199,7 @@ pub const LEGEND_RECORDS: &str = concat!(
     r#"<ul class="legend compact records-legend" id="records-legend" aria-label="Legend of the record marks">"#,
     r#"<li><span class="sw sw-rec-failed" aria-hidden="true"></span>threw</li>"#,
     r#"<li><span class="sw sw-rec-skipped" aria-hidden="true"></span>skipped</li>"#,
+    r#"<li><span class="sw sw-beyond" aria-hidden="true"></span>finished beyond the frontier</li>"#,
     r#"<li><span class="sw sw-rec-dead" aria-hidden="true"></span>dead-lettered</li>"#,
     r#"<li><span class="sw sw-stopped" aria-hidden="true"></span>partition stopped</li>"#,
     "</ul>"
@@ -216,5 +256,29 @@ mod tests {
         let words = scenario_words(&Scenario::default());
         assert!(words.contains("5 records a poll, 200 ms each"), "{words}");
         assert!(!words.contains('_'), "no identifiers: {words}");
+    }
+}
+
+#[cfg(test)]
+mod failure_words_tests {
+    use super::failure_words;
+    use offset_window_sim::Input;
+
+    #[test]
+    fn failure_words_name_the_records_and_the_policy() {
+        let s = |json: &str| Input::from_json(json).unwrap().scenario;
+        assert_eq!(failure_words(&s("{}"), 0), None);
+        assert_eq!(
+            failure_words(&s(r#"{"record_failures": [12, 30, 31, 32]}"#), 1000).as_deref(),
+            Some("Failing records: records 1012, 1030–1032 throw on every attempt; on error: log and go on (the record is skipped).")
+        );
+        assert_eq!(
+            failure_words(
+                &s(r#"{"record_failures": [3], "record_failure_probability": 0.05, "seed": 4, "on_error": "seek_to_failed", "max_deliveries": 3, "dead_letter": true}"#),
+                0
+            )
+            .as_deref(),
+            Some("Failing records: record 3 throws on every attempt, and any attempt throws with a chance of 5.0 % (seed 4); on error: seek back and deliver it again, up to 3 deliveries, then the dead-letter topic.")
+        );
     }
 }

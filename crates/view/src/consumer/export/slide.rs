@@ -7,7 +7,9 @@
 
 use super::SLIDE;
 use crate::consumer::charts;
-use crate::consumer::words::{crash_heading, in_flight, in_flight_note, lifecycle_at, scenario_words};
+use crate::consumer::words::{
+    crash_heading, failure_words, in_flight, in_flight_note, lifecycle_at, scenario_words,
+};
 use crate::kit::backend::Backend;
 use crate::kit::draw::{self, Frame, Palette, LIGHT};
 use crate::kit::text::{instant_text, offset_text};
@@ -99,17 +101,39 @@ pub fn slide_svg(run: &Run, crash_at_us: u64, base: u64) -> String {
         text(&mut out, value, (x + 18, y + 90), 58, INK, true);
     }
     let mut notes: Vec<String> = Vec::new();
+    // The cause first: the preset's name and what makes records fail.
+    if let Some(preset) = crate::consumer::presets::of_scenario(&run.scenario) {
+        notes.push(format!("Preset: {}.", preset.title));
+    }
+    notes.extend(failure_words(&run.scenario, base));
     if let Some(note) = in_flight_note(&in_flight(run, crash_at_us), base) {
         notes.push(format!("Commit in flight: {note}; the crash cancels it."));
     }
     notes.extend(lifecycle_at(run, crash_at_us));
     let worst = run.worst();
+    let cut = |at_end: bool| {
+        if at_end {
+            " Still growing where the horizon ends: a later crash may be worse."
+        } else {
+            ""
+        }
+    };
     notes.push(match worst.duplicated_at_us {
-        Some(us) => format!("Worst crash: {} processed twice, {}.", worst.duplicated, instant_text(us)),
+        Some(us) => format!(
+            "Worst crash: {} processed twice, {}.{}",
+            worst.duplicated,
+            instant_text(us),
+            cut(worst.duplicated_at_horizon_end)
+        ),
         None => "No crash instant processes anything twice.".to_string(),
     });
     notes.push(match worst.lost_at_us {
-        Some(us) => format!("Worst crash: {} lost, {}.", worst.lost, instant_text(us)),
+        Some(us) => format!(
+            "Worst crash: {} lost, {}.{}",
+            worst.lost,
+            instant_text(us),
+            cut(worst.lost_at_horizon_end)
+        ),
         None => "No crash instant loses anything.".to_string(),
     });
     let mut y = 630;
@@ -268,6 +292,24 @@ mod tests {
             let slide = slide_for_link(&link).unwrap();
             assert_eq!(slide, slide_svg(&run, state.crash_at_us, 1000), "{link}");
         }
+    }
+
+    /// Trial item 6: the slide says what explains its "lost": the preset, the failing records
+    /// and the error policy. And a worst instant the horizon cuts says so.
+    #[test]
+    fn the_slide_names_the_preset_and_the_failing_records() {
+        use crate::consumer::presets::{scenario, PRESETS};
+        let i = PRESETS.iter().position(|p| p.file.starts_with("s12-")).expect("an s12 preset");
+        let s = scenario(i).unwrap().scenario;
+        assert!(s.record_failures_possible(), "{}", PRESETS[i].file);
+        let words = words_of(&slide_svg(&simulate(&s).unwrap(), 8_200_000, 0));
+        assert!(words.contains(&format!("Preset: {}.", PRESETS[i].title)), "{words}");
+        assert!(words.contains("Failing records: ") && words.contains("on error: "), "{words}");
+        let plain = words_of(&slide_svg(&simulate(&Scenario::default()).unwrap(), 8_200_000, 0));
+        assert!(!plain.contains("Failing records") && !plain.contains("horizon ends"), "{plain}");
+        let cut = Scenario { max_poll_records: 500, record_processing_us: 30_000, ..Scenario::default() };
+        let words = words_of(&slide_svg(&simulate(&cut).unwrap(), 8_200_000, 0));
+        assert!(words.contains("Still growing where the horizon ends"), "{words}");
     }
 
     #[test]
