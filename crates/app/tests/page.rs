@@ -144,6 +144,18 @@ async fn a_worst_instant_at_the_horizons_end_offers_a_longer_horizon() {
     assert_eq!(page.find("#worst-duplicated").get_attribute("data-cut").as_deref(), Some("false"));
 }
 
+/// Trial item 8: − and + move the crash a step either way (a finger cannot land on 8.2 s).
+#[wasm_bindgen_test]
+async fn minus_and_plus_move_the_crash_a_step() {
+    let page = mount().await;
+    page.click("#crash-later").await;
+    assert_eq!(page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(), "8.250");
+    page.click("#crash-earlier").await;
+    page.click("#crash-earlier").await;
+    assert_eq!(page.find("#crash-at").dyn_into::<HtmlInputElement>().unwrap().value(), "8.150");
+    assert_eq!(page.find("#crash-later").get_attribute("aria-label").as_deref(), Some("crash 50 ms later"));
+}
+
 #[wasm_bindgen_test]
 async fn commit_sync_batch_worst_is_one_batch() {
     let page = mount().await;

@@ -56,19 +56,31 @@ pub fn CrashControl(p: &CrashProps) -> Html {
         Action::SetCrashText(input.value())
     });
     let shown = seconds_text(p.crash_at_us);
+    // A step either way, for a finger that cannot land on an instant (71 ms a pixel on a
+    // phone): the keyboard's step, on its grid.
+    let step = crash_key_step_us(horizon);
+    let nudge = |key: &'static str, id: &'static str, text: &'static str, said: &'static str| {
+        let target = crash_key_target(key, p.crash_at_us, step, horizon).unwrap_or(p.crash_at_us);
+        html! {
+            <button type="button" class="nudge" {id} aria-label={format!("crash {} ms {said}", format_millis(step))}
+                onclick={p.dispatch.to_callback().reform(move |_| Action::SetCrash(target))}>{ text }</button>
+        }
+    };
     html! {
         <div class="crash-control field">
             <label for="crash-slider">{ "crash at " }<span class="unit">{ "(s)" }</span></label>
             <div class="crash-row">
+                { nudge("ArrowLeft", "crash-earlier", "−", "earlier") }
                 <input type="range" id="crash-slider" min="0" max={horizon.to_string()} step="any"
                     value={p.crash_at_us.to_string()} aria-valuetext={format!("{shown} seconds")}
                     oninput={on_slide} {onkeydown} />
+                { nudge("ArrowRight", "crash-later", "+", "later") }
                 <input type="text" id="crash-at" class="num" inputmode="decimal" autocomplete="off"
                     aria-label="crash at, in seconds" value={p.text.clone()} oninput={on_text}
                     aria-invalid={p.error.is_some().to_string()} aria-describedby="crash-error" />
             </div>
-            <p class="hint">{ format!("Arrow keys move it by {} ms, Page Up/Down by ten times that.",
-                format_millis(crash_key_step_us(horizon))) }</p>
+            <p class="hint">{ format!("− and + (or the arrow keys) move it by {} ms, Page Up/Down by ten times that.",
+                format_millis(step)) }</p>
             if let Some(e) = &p.error { <p class="field-error" id="crash-error" role="alert">{ e }</p> }
         </div>
     }

@@ -63,15 +63,21 @@
   };
   const clamp = (us) => Math.min(d.horizon, Math.max(1, us));
   slider.addEventListener('input', () => show(clamp(Math.round(+slider.value / 1000) * 1000)));
-  slider.addEventListener('keydown', (e) => {
+  const target = (key) => {
     const step = d.key_step, now = d.now;
     const up = (n) => (Math.floor(now / step) + n) * step, down = (n) => Math.max(0, Math.ceil(now / step) - n) * step;
-    const to = { ArrowRight: up(1), ArrowUp: up(1), ArrowLeft: down(1), ArrowDown: down(1),
-      PageUp: up(10), PageDown: down(10), Home: 1, End: d.horizon }[e.key];
+    return { ArrowRight: up(1), ArrowUp: up(1), ArrowLeft: down(1), ArrowDown: down(1),
+      PageUp: up(10), PageDown: down(10), Home: 1, End: d.horizon }[key];
+  };
+  slider.addEventListener('keydown', (e) => {
+    const to = target(e.key);
     if (to === undefined) return;
     e.preventDefault();
     show(clamp(to));
   });
+  // − and +: a step either way, for a finger (as the live page's buttons).
+  document.getElementById('ff-crash-earlier')?.addEventListener('click', () => show(clamp(target('ArrowLeft'))));
+  document.getElementById('ff-crash-later')?.addEventListener('click', () => show(clamp(target('ArrowRight'))));
   const linked = /(^|[#&])crash_at_us=(\d+)(&|$)/.exec(location.hash);
   if (linked) show(clamp(+linked[2]));
 })();
