@@ -311,6 +311,38 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, lanes, the event
   await context.close();
 });
 
+// Issue 27, item 3: in projector mode the share tour spoke of "the strip" and "the table
+// below", which sat below the 16:9 screen. Every element a step names (its caption's
+// data-names) is on the screen.
+test('projector mode: every element a tour step names is on the screen, at 1280×720 and 1920×1080', async (browser) => {
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    for (const tour of ['', 'share-']) {
+      for (let n = 1; n <= 4; n++) {
+        const { page, context } = await open(browser, { viewport: { width: w, height: h } }, `#tour=${tour}${n}&projector=1`);
+        await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
+        await page.evaluate(() => window.scrollTo(0, 0));
+        const names = (await page.getAttribute('#tour-caption', 'data-names')).split(' ').filter(Boolean);
+        assert.ok(names.length > 0, `tour ${tour}${n} names what it speaks of`);
+        const off = await page.evaluate((names) => {
+          const screen = document.querySelector('.screen').getBoundingClientRect();
+          return names.filter((id) => {
+            const e = document.getElementById(id);
+            if (!e) return true;
+            const r = e.getBoundingClientRect();
+            return !(r.width > 0 && r.height > 0 && r.top >= screen.top - 0.5 && r.bottom <= Math.min(screen.bottom, innerHeight) + 0.5
+              && r.left >= screen.left - 0.5 && r.right <= screen.right + 0.5);
+          });
+        }, names);
+        assert.deepEqual(off, [], `tour ${tour}${n} at ${w}×${h}: named but not on the screen`);
+        const caption = await page.textContent('#tour-caption');
+        assert.ok(!/below/.test(caption) || /the strip below/.test(caption), `tour ${tour}${n} speaks of what is below the screen: ${caption}`);
+        if (tour && n === 1) await page.screenshot({ path: path.join(OUT, `group-projector-share-tour-${w}x${h}.png`) });
+        await context.close();
+      }
+    }
+  }
+});
+
 test('export: the result JSON holds the scenario and the readouts; embed shows lanes and readouts only', async (browser) => {
   const { page, context } = await open(browser);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);

@@ -57,12 +57,14 @@ pub fn CrashControl(p: &CrashProps) -> Html {
     });
     let shown = seconds_text(p.crash_at_us);
     // A step either way, for a finger that cannot land on an instant (71 ms a pixel on a
-    // phone): the keyboard's step, on its grid.
+    // phone): the keyboard's step, on its grid. Out of the Tab order: the slider's arrow keys
+    // do the same.
     let step = crash_key_step_us(horizon);
     let nudge = |key: &'static str, id: &'static str, text: &'static str, said: &'static str| {
         let target = crash_key_target(key, p.crash_at_us, step, horizon).unwrap_or(p.crash_at_us);
         html! {
-            <button type="button" class="nudge" {id} aria-label={format!("crash {} ms {said}", format_millis(step))}
+            <button type="button" class="nudge" {id} tabindex="-1"
+                aria-label={format!("crash {} ms {said}", format_millis(step))}
                 onclick={p.dispatch.to_callback().reform(move |_| Action::SetCrash(target))}>{ text }</button>
         }
     };

@@ -423,8 +423,11 @@ pub fn StripCanvas(p: &StripProps) -> Html {
     {
         let canvas = canvas.clone();
         let deps = (p.lines.clone(), p.crash_at_us, size, p.dark, p.horizon_us, p.lock_us);
+        // On the projector screen the box sets the height (it shares the screen with the lanes).
+        let fill = p.projector;
         use_effect_with(deps, move |(lines, crash, size, dark, horizon, lock)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
+            let css_h = if fill && size.1 > 0 { size.1 as f64 } else { css_h };
             let (w, h, scale) = fit(&c, css_h);
             let f = Frame {
                 dark: *dark,
@@ -442,8 +445,11 @@ pub fn StripCanvas(p: &StripProps) -> Html {
             }
         });
     }
+    let style = (!p.projector).then(|| format!("height:{css_h}px"));
     html! {
-        <canvas id="strip" ref={canvas} style={format!("height:{css_h}px")} role="img"
-            aria-label="Each record's state over time: acquired (its member's colour, its lock outlined), available again (grey), acknowledged (thin line), rejected or archived (hatched); the text below lists them"></canvas>
+        <div class="strip-box">
+            <canvas id="strip" ref={canvas} {style} role="img"
+                aria-label="Each record's state over time: acquired (its member's colour, its lock outlined), available again (grey), acknowledged (thin line), rejected or archived (hatched); the text below lists them"></canvas>
+        </div>
     }
 }

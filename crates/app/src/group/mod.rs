@@ -189,12 +189,14 @@ pub fn GroupApp() -> Html {
     };
     // The tour's step is part of the state, so a link opens the tour where it was.
     let set_tour = dispatch.to_callback().reform(GroupAction::SetTour);
-    let tour_box = html! { <GroupTour on={state.tour} {share} set={set_tour} dispatch={dispatch.clone()} /> };
+    let tour_box = html! { <GroupTour on={state.tour} {share} set={set_tour} dispatch={dispatch.clone()} {projector} /> };
     let title = if share { "Offset window: a share group" } else { "Offset window: a consumer group" };
+    // A share group's strip: on the projector screen under the lanes (its tour speaks of it).
+    let strip = share.then(|| strip_box(&state, r, projector, dark, &dispatch));
     let below_lanes = html! {
         <>
             if share {
-                { strip_box(&state, r, projector, dark, &dispatch) }
+                if !projector { { strip.clone() } }
             } else {
                 { sweep_box((*profile).clone(), r, projector, dark, &dispatch) }
             }
@@ -236,7 +238,7 @@ pub fn GroupApp() -> Html {
                             { tour_box }
                             { projector_button }
                         </div>
-                        <div class="screen-chart">{ lanes }</div>
+                        <div class={classes!("screen-chart", share.then_some("with-strip"))}>{ lanes }{ strip }</div>
                         <div class="screen-crash">{ control }</div>
                         <div class="screen-side">{ readouts }</div>
                     </section>
@@ -827,6 +829,8 @@ struct TourProps {
     set: Callback<TourAt>,
     /// Where a step's preset goes.
     dispatch: Dispatch,
+    /// Projector mode: the step says only what the screen shows.
+    projector: bool,
 }
 
 /// The guided tour: each step loads its preset and says what to look at; Back, Next
@@ -886,13 +890,13 @@ fn GroupTour(p: &TourProps) -> Html {
         return html! { <button id="tour-start" onclick={go(Some((p.share, 0)))}>{ label }</button> };
     };
     let steps = presets::tour(share_tour);
-    let Some(&(file, caption)) = steps.get(n) else { return html! {} };
-    let title = presets::by_name(file).map_or("", |i| PRESETS[i].title);
+    let Some(step) = steps.get(n) else { return html! {} };
+    let title = presets::by_name(step.file).map_or("", |i| PRESETS[i].title);
     let last = n + 1 == steps.len();
     html! {
         <section class="gtour tour" id="tour" aria-labelledby="tour-title" data-step={(n + 1).to_string()}>
             <h2 id="tour-title">{ format!("Tour, step {} of {}: {title}", n + 1, steps.len()) }</h2>
-            <p id="tour-caption" aria-live="polite">{ caption }</p>
+            <p id="tour-caption" aria-live="polite" data-names={step.names.join(" ")}>{ step.text(p.projector) }</p>
             <div class="nav">
                 <button id="tour-back" disabled={n == 0} onclick={go(n.checked_sub(1).map(|m| (share_tour, m)))}>{ "Back" }</button>
                 if last {

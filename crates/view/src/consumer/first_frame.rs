@@ -193,9 +193,9 @@ fn strip(run: &Run, at: &CrashState, crash: u64) -> String {
     format!(
         concat!(
             r#"<div class="strip"><div class="crash-control field"><label for="ff-slider">crash at <span class="unit">(s)</span></label>"#,
-            r#"<div class="crash-row"><button type="button" class="nudge" id="ff-crash-earlier" aria-label="crash {step} ms earlier">−</button>"#,
+            r#"<div class="crash-row"><button type="button" class="nudge" id="ff-crash-earlier" tabindex="-1" aria-label="crash {step} ms earlier">−</button>"#,
             r#"<input type="range" id="ff-slider" min="0" max="{horizon}" step="any" value="{crash}" aria-valuetext="{s} seconds">"#,
-            r#"<button type="button" class="nudge" id="ff-crash-later" aria-label="crash {step} ms later">+</button>"#,
+            r#"<button type="button" class="nudge" id="ff-crash-later" tabindex="-1" aria-label="crash {step} ms later">+</button>"#,
             r#"<input type="text" id="ff-crash-at" class="num" readonly value="{s}" aria-label="crash at, in seconds"></div>"#,
             r#"<p class="hint">− and + (or the arrow keys) move it by {step} ms, Page Up/Down by ten times that.</p></div>"#,
             r#"<section class="readouts ff-live" aria-labelledby="ff-at-title"><h2 id="ff-at-title"><span id="ff-crash-shown" class="crash-shown">Crash at {s} s</span></h2>"#,

@@ -384,6 +384,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
     }
     // Events: a line through every lane and a handle with its tag.
     let handle_font = (FontFamily::SansSerif, l.font_px(11.5)).into_font();
+    let mut tags: Vec<(i32, i32)> = Vec::new();
     for (i, e) in marks.events.iter().enumerate() {
         let x = l.x(e.at_us).round() as i32;
         let selected = marks.selected == Some(i);
@@ -408,6 +409,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
         let half = l.px(4.0 + 3.3 * tag.chars().count() as f64).round() as i32;
         let (y0, y1) = ((l.events.0 + l.px(4.0)) as i32, (l.events.1 - l.px(3.0)) as i32);
         let x = x.clamp(half, (l.right + l.px(RIGHT)) as i32 - half);
+        tags.push((x - half, x + half));
         let fill = if selected { p.crash } else { p.background };
         root.draw(&Rectangle::new([(x - half, y0), (x + half, y1)], fill.filled()))?;
         root.draw(&Rectangle::new([(x - half, y0), (x + half, y1)], p.crash.stroke_width(l.width_px(2.0))))?;
@@ -427,6 +429,17 @@ pub fn draw_lanes<DB: DrawingBackend>(
             vec![(x - g, top - g), (x + g, top - g), (x, top + g / 2)],
             p.lost.filled(),
         ))?;
+        // Its own tag in the events' band, beside a member's event at the same instant
+        // rather than under it (issue 27, item 5).
+        let width = l.px(4.0 + 6.6 * CRASH_TAG.len() as f64).round() as i32;
+        let (x0, x1) = crash_tag_span(x, width, &tags, (0, (l.right + l.px(RIGHT)) as i32));
+        let (y0, y1) = ((l.events.0 + l.px(4.0)) as i32, (l.events.1 - l.px(3.0)) as i32);
+        root.draw(&Rectangle::new([(x0, y0), (x1, y1)], p.lost.filled()))?;
+        root.draw_text(
+            CRASH_TAG,
+            &handle_font.color(&p.background).pos(Pos::new(HPos::Center, VPos::Center)),
+            ((x0 + x1) / 2, (y0 + y1) / 2),
+        )?;
     }
     // The time axis.
     let axis = p.axis.stroke_width(l.width_px(1.0));
@@ -452,6 +465,27 @@ pub fn draw_lanes<DB: DrawingBackend>(
     root.draw_text("simulated time (s)", &title, ((left + right) / 2, bottom + tick + l.px(19.0) as i32))?;
     root.present()?;
     Ok(())
+}
+
+/// The tag of the whole group's crash (a share group) in the events' band.
+pub const CRASH_TAG: &str = "whole group";
+
+/// Where the whole group's crash tag goes (device px, `[x0, x1]`, `width` wide) for its line at
+/// `x`, within `bounds`: centred on the line when that overlaps no event's tag in `tags`, else
+/// the nearest place clear of them — beside the line, or beside an event's tag that covers it.
+pub fn crash_tag_span(x: i32, width: i32, tags: &[(i32, i32)], bounds: (i32, i32)) -> (i32, i32) {
+    let fit = |x0: i32| {
+        let x0 = x0.clamp(bounds.0, (bounds.1 - width).max(bounds.0));
+        (x0, x0 + width)
+    };
+    let clear = |(a, b): (i32, i32)| tags.iter().all(|&(t0, t1)| b <= t0 || t1 <= a);
+    let gap = 2;
+    let beside_tags = tags.iter().flat_map(|&(t0, t1)| [t0 - gap - width, t1 + gap]);
+    let mut starts: Vec<i32> =
+        [x - width / 2, x - gap - width, x + gap].into_iter().chain(beside_tags).collect();
+    // The centred place first, then by distance from the line.
+    starts[1..].sort_by_key(|&x0| ((x0 + width / 2) - x).abs());
+    starts.into_iter().map(fit).find(|&span| clear(span)).unwrap_or(fit(x - width / 2))
 }
 
 /// The sweep chart's frame on a canvas of `size` device px (same margins as the lanes):
@@ -726,6 +760,23 @@ mod tests {
         // Twice the pixels: the same CSS positions.
         let l2 = Lanes::new((1800, 2 * h as u32), 2.0, s.horizon_us, 2, 2);
         assert_eq!(l2.targets(&s.group_events), l.targets(&s.group_events));
+    }
+
+    #[test]
+    fn the_whole_groups_crash_tag_stands_beside_an_event_at_the_same_instant() {
+        // Alone: centred on its line.
+        assert_eq!(crash_tag_span(500, 80, &[], (0, 1000)), (460, 540));
+        // A member's crash tag 6 px to the right (share-crash-releases-at-once on a projector):
+        // wholly to the left of the line, clear of it.
+        let event = (506 - 30, 506 + 30);
+        let (x0, x1) = crash_tag_span(500, 80, &[event], (0, 1000));
+        assert!(x1 <= event.0, "{x0}..{x1}");
+        // An event to the left: the tag goes right.
+        let event = (440, 498);
+        let (x0, _) = crash_tag_span(500, 80, &[event], (0, 1000));
+        assert!(x0 >= 498, "{x0}");
+        // At the left edge it stays on the canvas.
+        assert_eq!(crash_tag_span(10, 80, &[], (0, 1000)).0, 0);
     }
 
     #[test]

@@ -91,26 +91,61 @@ presets! {
         "close() releases the last batch without accepting it: 5 records already processed are delivered again.";
 }
 
+/// One step of a tour: the preset it loads (by file name), what it says, and the elements
+/// it names (ids: `lanes`, `strip`, the readouts' headings), each of which sits on the
+/// projector screen. `page_only` names what sits below that screen (the comparison table,
+/// the settings): said on the page, left out in projector mode.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TourStep {
+    /// The preset's file name.
+    pub file: &'static str,
+    /// What to look at, in one or two sentences.
+    pub caption: &'static str,
+    /// A sentence more on the page (not on the projector screen); empty for none.
+    pub page_only: &'static str,
+    /// The ids of the elements `caption` names.
+    pub names: &'static [&'static str],
+}
+
+const fn step(
+    file: &'static str,
+    caption: &'static str,
+    page_only: &'static str,
+    names: &'static [&'static str],
+) -> TourStep {
+    TourStep { file, caption, page_only, names }
+}
+
+impl TourStep {
+    /// What the step says: on the projector screen without [`TourStep::page_only`].
+    pub fn text(&self, projector: bool) -> String {
+        match (projector, self.page_only) {
+            (true, _) | (_, "") => self.caption.to_string(),
+            (false, more) => format!("{} {more}", self.caption),
+        }
+    }
+}
+
 /// The group page's short guided tour, taken from a consumer group: each step loads a preset
-/// (by file name) and says what to look at, in one or two sentences.
-pub const TOUR: &[(&str, &str)] = &[
-    ("g1-crash-waits-out-the-session", "consumer-2 is killed at 8.2 s. Nothing tells the coordinator, so orders-1 has no owner until session.timeout.ms (45 s) runs out; then consumer-1 takes it from the committed offset, so the 15 records consumer-2 had not committed will run twice. It gets to them only after the chunk of orders-0 it fetched (1024 records), past the end of this chart. Drag the crash along the top row and watch the totals."),
-    ("g3-static-member-restarts", "With group.instance.id the restarted member is the same member: back within session.timeout.ms it gets orders-1 again with no rebalance, and nothing is repeated."),
-    ("group-deploy-eager", "A rolling deploy with an eager assignor: every restart stops all partitions (the hatched member lanes are rebalances). Switch partition.assignment.strategy to cooperative-sticky, or the client to the consumer protocol (KIP-848), and compare the rebalances."),
-    ("share-crash-releases-at-once", "The same kind of crash in a share group: the broker releases the dead member's records at once and another member acquires them; no partition waits for a session timeout. The strip shows each record's state; the table below compares the two kinds of group."),
+/// and says what to look at, in one or two sentences.
+pub const TOUR: &[TourStep] = &[
+    step("g1-crash-waits-out-the-session", "consumer-2 is killed at 8.2 s. Nothing tells the coordinator, so orders-1 has no owner until session.timeout.ms (45 s) runs out; then consumer-1 takes it from the committed offset, so the 15 records consumer-2 had not committed will run twice. It gets to them only after the chunk of orders-0 it fetched (1024 records), past the end of this chart. Drag the crash along the top row and watch the totals.", "", &["lanes", "g-ro-title"]),
+    step("g3-static-member-restarts", "With group.instance.id the restarted member is the same member: back within session.timeout.ms it gets orders-1 again with no rebalance, and nothing is repeated.", "", &["lanes"]),
+    step("group-deploy-eager", "A rolling deploy with an eager assignor: every restart stops all partitions (the hatched member lanes are rebalances).", "Switch partition.assignment.strategy to cooperative-sticky, or the client to the consumer protocol (KIP-848), and compare the rebalances.", &["lanes"]),
+    step("share-crash-releases-at-once", "The same kind of crash in a share group: the broker releases the dead member's records at once and another member acquires them; no partition waits for a session timeout. The strip shows each record's state.", "The table below compares the two kinds of group.", &["strip"]),
 ];
 
 /// The tour taken from a share group (docs/model.md §11): the top lanes and the record strip
 /// of a share group, step by step, never leaving it.
-pub const SHARE_TOUR: &[(&str, &str)] = &[
-    ("share-crash-releases-at-once", "In a share group the members take records, not partitions: the lanes show each partition's start offset (solid) and the end of its window of records in flight (dashed), the strip below a row per record in the colour of the member holding it. consumer-1 is killed: the broker releases its records at once (grey) to consumer-2. Drag the red line to crash the whole group at another instant."),
-    ("share-hang-waits-for-the-lock", "A member hangs: the records it acquired stay locked (outlined in the strip) until group.share.record.lock.duration.ms runs out; only then do they turn grey and go to another member. When the hung member wakes, its acknowledgements are refused."),
-    ("s11-s2-release-until-archived", "A record that throws is released and delivered again: each stretch of its row is one delivery. At group.share.delivery.count.limit the broker archives it (hatched): it is never processed, so it counts as lost."),
-    ("s11-s3-three-members-one-partition", "Three share consumers on one partition: each acquires its own records, so all three work where a consumer group would leave two idle. The table below runs the same workload as both kinds of group."),
+pub const SHARE_TOUR: &[TourStep] = &[
+    step("share-crash-releases-at-once", "In a share group the members take records, not partitions: the lanes show each partition's start offset (solid) and the end of its window of records in flight (dashed), the strip below a row per record in the colour of the member holding it. consumer-1 is killed: the broker releases its records at once (grey) to consumer-2. Drag the red line to crash the whole group at another instant.", "", &["lanes", "strip"]),
+    step("share-hang-waits-for-the-lock", "A member hangs: the records it acquired stay locked (outlined in the strip) until group.share.record.lock.duration.ms runs out; only then do they turn grey and go to another member. When the hung member wakes, its acknowledgements are refused.", "", &["strip"]),
+    step("s11-s2-release-until-archived", "A record that throws is released and delivered again: each stretch of its row is one delivery. At group.share.delivery.count.limit the broker archives it (hatched): it is never processed, so it counts as lost.", "", &["strip"]),
+    step("s11-s3-three-members-one-partition", "Three share consumers on one partition: each acquires its own records, so all three work where a consumer group would leave two idle.", "The table below runs the same workload as both kinds of group.", &["lanes"]),
 ];
 
 /// The tour for the kind of group shown: [`SHARE_TOUR`] from a share group, else [`TOUR`].
-pub fn tour(share: bool) -> &'static [(&'static str, &'static str)] {
+pub fn tour(share: bool) -> &'static [TourStep] {
     if share {
         SHARE_TOUR
     } else {
@@ -121,7 +156,7 @@ pub fn tour(share: bool) -> &'static [(&'static str, &'static str)] {
 /// The preset (index into [`PRESETS`]) that step `n` (from 0) of the tour [`tour`]`(share)`
 /// loads; `None` past the tour's end.
 pub fn tour_preset(share: bool, n: usize) -> Option<usize> {
-    by_name(tour(share).get(n)?.0)
+    by_name(tour(share).get(n)?.file)
 }
 
 fn file(index: usize) -> Option<Value> {
@@ -369,16 +404,25 @@ mod tests {
 
     #[test]
     fn every_tour_step_is_a_preset() {
-        for (file, caption) in TOUR.iter().chain(SHARE_TOUR) {
-            assert!(by_name(file).is_some(), "{file}");
-            assert!(!caption.contains('_'), "{caption}");
+        for step in TOUR.iter().chain(SHARE_TOUR) {
+            assert!(by_name(step.file).is_some(), "{}", step.file);
+            assert!(!step.caption.contains('_') && !step.page_only.contains('_'), "{}", step.caption);
+            // What the projector screen shows names nothing below it.
+            assert!(
+                !step.caption.contains("below") || step.caption.contains("the strip below"),
+                "{}",
+                step.caption
+            );
+            assert!(!step.names.is_empty(), "{}", step.file);
         }
         // The share tour stays in a share group and speaks of its strip, not of committed offsets.
-        for (file, caption) in SHARE_TOUR {
-            assert!(PRESETS[by_name(file).unwrap()].share, "{file}");
-            assert!(!caption.contains("committed offset"), "{caption}");
+        for step in SHARE_TOUR {
+            assert!(PRESETS[by_name(step.file).unwrap()].share, "{}", step.file);
+            assert!(!step.caption.contains("committed offset"), "{}", step.caption);
         }
-        assert!(SHARE_TOUR[0].1.contains("strip"));
+        assert!(SHARE_TOUR[0].caption.contains("strip"));
+        assert_eq!(TOUR[3].text(false), format!("{} {}", TOUR[3].caption, TOUR[3].page_only));
+        assert_eq!(TOUR[3].text(true), TOUR[3].caption);
         assert_eq!(tour(true), SHARE_TOUR);
         assert_eq!(tour(false), TOUR);
     }
