@@ -164,37 +164,6 @@ async fn the_tour_reads_its_numbers_from_the_core() {
 }
 
 #[wasm_bindgen_test]
-fn the_axis_draws_the_same_through_the_svg_backend() {
-    use offset_window_app::producer::axis::{draw, Lanes};
-    use offset_window_sim::producer::{simulate_producer, Fault, FaultKind, ProducerScenario};
-    use plotters::prelude::{IntoDrawingArea, SVGBackend};
-    let ack_lost = Fault { kind: FaultKind::AckLost, at_us: None, batch: Some(1), attempt: 1 };
-    let svg = |idempotence: bool| {
-        let s = ProducerScenario {
-            enable_idempotence: Some(idempotence),
-            faults: vec![ack_lost],
-            ..ProducerScenario::default()
-        };
-        let run = simulate_producer(&s).unwrap();
-        let lanes = Lanes::new(&run, 800, 1.0);
-        // Click on batch 1's first send: that send, on that lane.
-        let (x, y) = (lanes.x(run.batches[0].attempts[0].sent_at_us) + 4.0, lanes.y(1));
-        assert_eq!(lanes.hit(&run, x, y).0, Some(1));
-        assert_eq!(lanes.hit(&run, x, y).1, Some(1));
-        let mut out = String::new();
-        draw(&SVGBackend::with_string(&mut out, (800, 180)).into_drawing_area(), &run, &lanes, None).unwrap();
-        out
-    };
-    let (off, on) = (svg(false), svg(true));
-    for b in 1..=4 {
-        assert!(off.contains(&format!("batch {b}")));
-    }
-    // The second write of batch 1 is drawn orange (DUPLICATED) only without idempotence.
-    assert!(off.contains("#B87800"), "a duplicate write is marked");
-    assert!(!on.contains("#B87800"), "with idempotence nothing is written twice");
-}
-
-#[wasm_bindgen_test]
 async fn faults_can_be_placed_without_a_mouse() {
     let view = mount().await;
     view.select("#p-fault-batch", "3").await;

@@ -26,3 +26,4 @@ pub mod consumer;
 #[cfg(feature = "group")]
 pub mod group;
 pub mod kit;
+pub mod producer;

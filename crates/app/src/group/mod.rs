@@ -771,7 +771,7 @@ fn tools_box(
         if state.share() {
             v.insert(
                 "crash_at_ms".into(),
-                offset_window_view::group::state::json_text(&offset_window_sim::scenario::format_millis(
+                offset_window_view::kit::fields::typed_value(&offset_window_sim::scenario::format_millis(
                     state.crash_at_us,
                 )),
             );

@@ -2,14 +2,16 @@
 //! the time axis, the controls, the log, the leader's memory, the counters and the tour
 //! each show what their props give them.
 
-use super::axis::{self, Lanes};
-use super::{
-    fault_for_click, kind_label, ms, tour, Action, Idempotence, State, FAULTS_KEY, FIELDS, LINK_KEY,
-};
 use offset_window_sim::producer::{
     simulate_producer, Acks, FaultKind, PidMemory, ProduceRun, PRODUCER_KEYS, PRODUCER_KEY_HELP,
 };
 use offset_window_sim::ScenarioError;
+use offset_window_view::kit::text::millis_text as ms;
+use offset_window_view::producer::axis::{self, Lanes};
+use offset_window_view::producer::state::{
+    fault_for_click, kind_label, Action, Idempotence, State, FAULTS_KEY, FIELDS, LINK_KEY,
+};
+use offset_window_view::producer::tour;
 use plotters::prelude::IntoDrawingArea;
 use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
@@ -63,12 +65,12 @@ const STYLE: &str = r#"
 pub fn ProducerApp() -> Html {
     let state = use_reducer(|| {
         let hash = web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default();
-        super::state_from(&hash)
+        offset_window_view::producer::state::state_from(&hash)
     });
     let dispatch = state.dispatcher();
     // The URL fragment follows the scenario, so that a link reproduces the view.
     use_effect_with(state.scenario.clone(), |scenario| {
-        let fragment = super::fragment(scenario);
+        let fragment = offset_window_view::producer::state::fragment(scenario);
         let Some(w) = web_sys::window() else { return };
         if crate::hash().trim_start_matches('#') == fragment {
             return;

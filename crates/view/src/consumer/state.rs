@@ -305,7 +305,7 @@ impl State {
     pub fn apply(self: Rc<Self>, action: Action) -> Rc<Self> {
         let next = match action {
             Action::SetField { key, text } => {
-                let value = json_number(&text);
+                let value = crate::kit::fields::typed_value(&text);
                 self.try_change(key, text, |s| s.set_key(key, &value))
             }
             Action::SetStrategy(strategy) => self.try_change("strategy", strategy.name().to_string(), |s| {
@@ -432,21 +432,6 @@ impl State {
         } else {
             Rc::new(next)
         }
-    }
-}
-
-/// The typed text as a JSON value: a number when it reads as one (its decimal text kept
-/// exactly), else a string, so that the message says what was typed.
-fn json_number(text: &str) -> Value {
-    let trimmed = text.trim();
-    if trimmed.is_empty() || trimmed == "null" {
-        return Value::Null; // "never", for the optional keys (close_at_ms)
-    }
-    // "1." is "1" half typed, not an error.
-    let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
-    match number.parse::<serde_json::Number>() {
-        Ok(n) => Value::Number(n),
-        Err(_) => Value::String(trimmed.to_string()),
     }
 }
 

@@ -364,20 +364,6 @@ impl yew::Reducible for GroupState {
     }
 }
 
-/// Typed text as a JSON value: a number when it reads as one (its decimal text kept), null
-/// when empty, else a string (so the core's message quotes what was typed).
-pub fn json_text(text: &str) -> Value {
-    let trimmed = text.trim();
-    if trimmed.is_empty() {
-        return Value::Null;
-    }
-    let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
-    match number.parse::<serde_json::Number>() {
-        Ok(n) => Value::Number(n),
-        Err(_) => Value::String(trimmed.to_string()),
-    }
-}
-
 /// Where [`GroupAction::AddEvent`] puts a new event: the middle of the horizon, on a whole
 /// second when the horizon is long enough.
 fn add_at_us(horizon_us: u64) -> u64 {
@@ -468,7 +454,7 @@ impl GroupState {
     pub fn apply(self: Rc<Self>, action: GroupAction) -> Rc<Self> {
         let next = match action {
             GroupAction::SetField { key, text } => {
-                let value = json_text(&text);
+                let value = crate::kit::fields::typed_value(&text);
                 self.try_change(key, Some(text), |s| s.set_key(key, &value))
             }
             GroupAction::SetValue { key, value } => self.try_change(key, None, |s| s.set_key(key, &value)),
@@ -505,7 +491,9 @@ impl GroupState {
                 let value = match text.trim() {
                     "" => Value::Null,
                     t => match crate::kit::text::parse_seconds(t) {
-                        Ok(us) => json_text(&offset_window_sim::scenario::format_millis(us)),
+                        Ok(us) => {
+                            crate::kit::fields::typed_value(&offset_window_sim::scenario::format_millis(us))
+                        }
                         Err(_) => {
                             let e =
                                 ScenarioError::at(&key, "must be a number of seconds, at most 6 decimals");

@@ -33,3 +33,36 @@ pub const fn field(
 ) -> Field {
     Field { key, label, kafka, unit, hint, slider, advanced }
 }
+
+/// Text typed into a field as the JSON value the core reads: a number when it reads as one
+/// (its decimal text kept exactly; "1." is "1" half typed), `null` when empty or "null"
+/// ("never", for the optional keys), else a string, so that the core's message quotes what
+/// was typed.
+pub fn typed_value(text: &str) -> serde_json::Value {
+    use serde_json::Value;
+    let trimmed = text.trim();
+    if trimmed.is_empty() || trimmed == "null" {
+        return Value::Null;
+    }
+    let number = trimmed.strip_suffix('.').unwrap_or(trimmed);
+    match number.parse::<serde_json::Number>() {
+        Ok(n) => Value::Number(n),
+        Err(_) => Value::String(trimmed.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::typed_value;
+    use serde_json::json;
+
+    #[test]
+    fn typed_text_reads_as_the_core_reads_it() {
+        assert_eq!(typed_value(" 25 "), json!(25));
+        assert_eq!(typed_value("1."), json!(1));
+        assert_eq!(typed_value("0.125").to_string(), "0.125");
+        assert_eq!(typed_value(""), json!(null));
+        assert_eq!(typed_value("null"), json!(null));
+        assert_eq!(typed_value("abc"), json!("abc"));
+    }
+}

@@ -1,7 +1,7 @@
 //! The producer view's guided tour: six scenarios, each with a caption in our words whose
 //! numbers are read from the core's run of that scenario.
 
-use super::ms;
+use crate::kit::text::millis_text as ms;
 use offset_window_sim::producer::{Fault, FaultKind, ProduceRun, ProducerScenario, Verdict};
 use offset_window_sim::scenario::US_PER_MS;
 
@@ -163,3 +163,20 @@ pub const STEPS: [Step; 6] = [
         },
     },
 ];
+
+#[cfg(test)]
+mod tests {
+    use super::STEPS;
+    use offset_window_sim::producer::simulate_producer;
+
+    #[test]
+    fn every_step_runs_and_its_caption_reads_its_numbers() {
+        for step in &STEPS {
+            let scenario = (step.scenario)();
+            scenario.validate().unwrap_or_else(|e| panic!("{}: {e}", step.title));
+            let run = simulate_producer(&scenario).unwrap();
+            let caption = (step.caption)(&run);
+            assert!(!caption.contains('?') && !caption.is_empty(), "{}: {caption}", step.title);
+        }
+    }
+}
