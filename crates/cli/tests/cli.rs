@@ -23,8 +23,13 @@ fn r1_defaults_print_the_spec_result() {
     );
     assert_eq!(
         result["worst"],
-        serde_json::json!({"lost": 0, "lost_at_ms": null, "duplicated": 25, "duplicated_at_ms": 5000.001})
+        serde_json::json!({"lost": 0, "lost_at_ms": null, "duplicated": 25, "duplicated_at_ms": 5000.001,
+            "lost_at_horizon_end": false, "duplicated_at_horizon_end": false})
     );
+    // A worst instant the horizon cuts says so, in the JSON and the table (model.md §5).
+    let cut = run(r#"{"max.poll.records": 500, "record_processing_ms": 30}"#);
+    assert_eq!(cut["worst"]["duplicated"], 399);
+    assert_eq!(cut["worst"]["duplicated_at_horizon_end"], true);
     assert_eq!(result["blocked_on_commits"], 0.0);
 }
 
