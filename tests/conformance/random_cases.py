@@ -41,7 +41,7 @@ import math
 import random
 
 FAMILIES = ("single", "records", "group", "share")
-FAMILY_WEIGHTS = (40, 15, 35, 10)
+FAMILY_WEIGHTS = (30, 10, 50, 10)
 CLIENTS = ("java_classic", "java_consumer_protocol", "java_consumer_protocol_pre_fix", "librdkafka")
 QUIET_MS = 200.0
 MIN_RECORD_MS = 410
@@ -199,7 +199,7 @@ def gen_group(rng):
         case["any_initial_order"] = True
         assignor = None
     else:
-        assignor = rng.choices(["range", "roundrobin", "cooperative-sticky"], weights=(1, 1, 2))[0]
+        assignor = rng.choices(["range", "roundrobin", "cooperative-sticky"], weights=(1, 1, 3))[0]
         sc["partition.assignment.strategy"] = assignor
         session = rng.choice([2000, 4000, 10000])
         sc["session.timeout.ms"] = session
@@ -231,7 +231,7 @@ def gen_group(rng):
     case["initial"] = initial
     # Cooperative groups move partitions between live members only when one joins or restarts.
     kind = rng.choices(["crash", "shutdown", "join", "deploy"],
-                       weights=(1, 1, 2, 2) if assignor == "cooperative-sticky" else (1, 2, 1, 1))[0]
+                       weights=(1, 1, 3, 2) if assignor == "cooperative-sticky" else (1, 2, 1, 1))[0]
     victim = rng.randint(1, M)
     n = rng.randint(5, 25)
     d = min(max(210, int(round(p * rng.uniform(0.35, 0.65) / 10.0)) * 10), p - 210)
