@@ -1247,6 +1247,15 @@ def execute(case, broker, keep, quiet=False):
                 pairs = compare(case, sc, m, real)
             ok = all(p[1] == p[2] for p in pairs)
             err = None
+        except group.FormationMismatch as e:
+            if attempt < ATTEMPTS:
+                print("  again %s: %s; not an experiment, attempt %d of %d" % (case["name"], e, attempt + 1, ATTEMPTS),
+                      flush=True)
+                if not a.keep:
+                    subprocess.run(["rm", "-rf", workdir])
+                continue
+            ok, err, pairs, real, m = False, e, [], {}, None
+            sc, lines = group.base_scenario(case), []
         except Exception as e:  # a client or broker failure is a failed case, with its reason
             ok, err, pairs, real, m = False, e, [], {}, None
             sc = share.base_scenario(case) if is_share else group.base_scenario(case) if is_group \

@@ -47,6 +47,26 @@ fn a_new_group_keeps_no_offset_where_librdkafka_never_consumed() {
     }
 }
 
+/// model.md §8.2: librdkafka's `commit()` without offsets (a `commit_sync_batch` loop) also
+/// carries only the offsets stored since the member took a partition: the same case as above
+/// committing after every batch leaves orders-0 without an offset in a new group (the random
+/// case seed 8102 on Apache Kafka 4.3.1: real none, the model 0 before). The Java client's
+/// `commitSync()` commits every position.
+#[test]
+fn librdkafka_commit_without_offsets_leaves_out_what_it_never_consumed() {
+    let scenario = |client: &str| {
+        format!(
+            r#"{{"client": "{client}", "new_group": true, "log_end_offset": 0, "produce_rate_per_s": 10,
+            "strategy": "commit_sync_batch", "members": 2, "partitions": 3, "horizon_ms": 60000,
+            "group_events": [{{"at_ms": 8200, "member": 1, "kind": "crash"}}]}}"#
+        )
+    };
+    let rdk = run(&scenario("librdkafka"));
+    assert_eq!(handovers(&rdk)[0], (0, None, 547, 0));
+    let java = run(&scenario("java_classic"));
+    assert_eq!(handovers(&java)[0], (0, Some(0), 0, 0));
+}
+
 /// model.md §8.3, §12: librdkafka's timer with `store_offsets_after_processing` and a pool
 /// committing `highest_completed` sends the value that setting makes, judged changed on that
 /// value (sarama-cluster#148's shape): two records, the second done first; the 1 s timer
@@ -175,6 +195,33 @@ fn a_member_awaiting_its_join_stays_in_the_group() {
         let to: Vec<_> = group(&run).handovers.iter().map(|h| (h.partition, h.to)).collect();
         assert_eq!(to, [(0, Some(0)), (1, Some(0)), (2, Some(2))], "static {is_static}");
     }
+}
+
+/// model.md §10.5: a new member's session is timed by the 5-minute join timeout only until its
+/// first round completes; from there on its heartbeats keep it, and without them it expires.
+/// A rolling deploy of two members (the random case seed 8105 on Apache Kafka 4.3.1): both
+/// leave, consumer-1 comes back alone at 13.3 s, takes all five partitions and crashes at
+/// 13.6 s; consumer-2's restart joins at 15.8 s. consumer-1's session expires at 17.5 s and
+/// consumer-2 takes over (real: 17.6 s). Before, the crashed member's session was next checked
+/// at the join timeout, 5 minutes on, and consumer-2 waited until the end.
+#[test]
+fn a_restarted_members_session_expires_after_its_first_round() {
+    let run = run(r#"{"partitions": 5, "members": 2, "record_processing_ms": 500,
+        "partition.assignment.strategy": "cooperative-sticky", "session.timeout.ms": 4000,
+        "heartbeat.interval.ms": 100, "group.initial.rebalance.delay.ms": 0, "horizon_ms": 31000,
+        "group_events": [
+        {"at_ms": 7740, "member": 1, "kind": "shutdown", "restart_after_ms": 3270.5},
+        {"at_ms": 12255.5, "member": 2, "kind": "shutdown", "restart_after_ms": 3270.5},
+        {"at_ms": 13590.5, "member": 1, "kind": "crash"}]}"#);
+    let expired: Vec<_> = run
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::SessionExpired)
+        .map(|m| (m.member, m.at_us / 1000))
+        .collect();
+    assert_eq!(expired, [(0, 17_490)]);
+    let to_consumer_2 = group(&run).handovers.iter().filter(|h| h.to == Some(1)).count();
+    assert_eq!(to_consumer_2, 5);
 }
 
 /// Issue 25, rule 4 (model.md §8.2, §10.4): the time before t = 0 is part of the scenario.

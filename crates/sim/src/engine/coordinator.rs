@@ -46,6 +46,9 @@ struct Entry {
     incarnation: u32,
     is_static: bool,
     session_deadline_us: u64,
+    /// The instant of its one pending session check (a check found at another instant is
+    /// stale: a later one replaced it).
+    session_check_us: u64,
     /// Classic: its JoinGroup arrived in the current round.
     joined: bool,
     /// Classic: what it reported holding when it joined. Consumer protocol: what it holds.
@@ -210,6 +213,8 @@ impl Coordinator {
             incarnation,
             is_static: false,
             session_deadline_us: u64::MAX,
+
+            session_check_us: u64::MAX,
             joined: true,
             owned: vec![0],
             assignment: vec![0],
@@ -288,6 +293,8 @@ impl Coordinator {
                 incarnation: 0,
                 is_static: s.static_membership,
                 session_deadline_us: s.session_timeout_us,
+
+                session_check_us: u64::MAX,
                 joined: false,
                 owned: held.clone(),
                 assignment: held.clone(),
@@ -323,12 +330,15 @@ impl Coordinator {
     }
 
     fn schedule_session_check<S: Sink>(
-        &self,
+        &mut self,
         cx: &mut Cx<S>,
         member: MemberId,
         incarnation: u32,
         at_us: u64,
     ) {
+        if let Some(i) = self.entry(member, incarnation) {
+            self.entries[i].session_check_us = at_us;
+        }
         cx.schedule(at_us, Phase::Lifecycle, member, Event::SessionCheck { member, incarnation });
     }
 
@@ -336,6 +346,9 @@ impl Coordinator {
     /// (model.md §10.3), which starts a rebalance. Returns a join round it completes.
     pub(crate) fn session_check<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, incarnation: u32) {
         let Some(i) = self.entry(member, incarnation) else { return };
+        if self.entries[i].session_check_us != cx.now_us {
+            return; // replaced by a check at another instant
+        }
         let deadline = self.entries[i].session_deadline_us;
         if cx.now_us < deadline {
             self.schedule_session_check(cx, member, incarnation, deadline);
@@ -486,6 +499,8 @@ impl Coordinator {
                     incarnation,
                     is_static: s.static_membership,
                     session_deadline_us: deadline,
+
+                    session_check_us: u64::MAX,
                     joined: true,
                     owned,
                     assignment: Vec::new(),
@@ -562,13 +577,23 @@ impl Coordinator {
                 target.retain(|p| owned.iter().enumerate().all(|(j, held)| j == i || !held.contains(p)));
             }
         }
-        // `completeClassicGroupJoin` restarts every member's session.
+        // `completeClassicGroupJoin` restarts every member's session; a new member's, timed by
+        // the join timeout until now, is checked from here on like the others'.
         let session_deadline_us = cx.now_us + s.session_timeout_us;
         for (e, a) in self.entries.iter_mut().zip(assignment) {
             e.assignment = a;
             e.joined = false;
             e.new = false;
             e.session_deadline_us = session_deadline_us;
+        }
+        let checks: Vec<_> = self
+            .entries
+            .iter()
+            .filter(|e| e.session_check_us > session_deadline_us)
+            .map(|e| (e.member, e.incarnation))
+            .collect();
+        for (member, incarnation) in checks {
+            self.schedule_session_check(cx, member, incarnation, session_deadline_us);
         }
         self.state = State::Completing;
         self.leader = self.entries.first().map(|e| (e.member, e.incarnation));
@@ -664,6 +689,8 @@ impl Coordinator {
                 incarnation,
                 is_static: s.static_membership,
                 session_deadline_us,
+
+                session_check_us: u64::MAX,
                 joined: true,
                 owned: Vec::new(),
                 assignment: Vec::new(),

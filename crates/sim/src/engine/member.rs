@@ -550,11 +550,13 @@ impl Member {
         let reason = if !self.in_group {
             Some(CommitFailure::Evicted)
         } else if self.group.as_ref().is_some_and(|g| g.join.awaits_sync_response())
+            && cx.s.client.is_java()
             && !cx.s.consumer_protocol()
         {
             // JoinGroup sent, SyncGroup response not yet read: not STABLE, so
             // `ConsumerCoordinator.sendOffsetCommitRequest` (`generationIfStable()` null) fails
             // the commit with RebalanceInProgressException and sends nothing (model.md §10.5).
+            // librdkafka sends it with the generation it has (`rd_kafka_cgrp_offsets_commit`).
             Some(CommitFailure::RebalanceInProgress)
         } else {
             None
@@ -840,12 +842,20 @@ impl Member {
         };
         let mut offsets = self.pool_commit_values(s, CommitKind::AutoBackground, offsets);
         if s.client.is_librdkafka() {
-            offsets.retain(|&(p, offset)| {
-                let stored = self.assigned.iter().any(|a| a.partition == p && a.taken_at != Some(offset));
-                stored && world.coordinator.committed(p).is_none_or(|c| offset > c)
-            });
+            self.retain_stored_past_committed(world, &mut offsets);
         }
         offsets
+    }
+
+    /// librdkafka commits, of the offsets it would send, only those stored since the member
+    /// took the partition and past the committed offset
+    /// (`rd_kafka_topic_partition_list_set_offsets`, `is_commit`): its timer, its revocation
+    /// and `close()`, and the application's `commit()` without offsets (model.md §8.3).
+    fn retain_stored_past_committed(&self, world: &World, offsets: &mut Vec<(PartitionId, u64)>) {
+        offsets.retain(|&(p, offset)| {
+            let stored = self.assigned.iter().any(|a| a.partition == p && a.taken_at != Some(offset));
+            stored && world.coordinator.committed(p).is_none_or(|c| offset > c)
+        });
     }
 
     /// The offsets the application has stored: below them, everything is handled (in a
@@ -1330,11 +1340,15 @@ impl Member {
         self.pc = Pc::Poll;
         // With ack_on_error false, records given up at the batch's end are not acknowledged.
         let tail = self.unacked_tail;
-        let values: Vec<_> = self
+        let mut values: Vec<_> = self
             .positions()
             .into_iter()
             .map(|(p, o)| (p, Self::manual_value(s, if p == partition { o.saturating_sub(tail) } else { o })))
             .collect();
+        if s.client.is_librdkafka() {
+            // `commit()` without offsets: the stored offsets (model.md §8.3).
+            self.retain_stored_past_committed(world, &mut values);
+        }
         let spring_after_poll = s.worker_pool || s.spring_ack_check == AckCheck::AfterPoll;
         match self.strategy {
             Strategy::AutoCommit
