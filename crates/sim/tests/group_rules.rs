@@ -224,6 +224,48 @@ fn a_restarted_members_session_expires_after_its_first_round() {
     assert_eq!(to_consumer_2, 5);
 }
 
+/// model.md §10.5: librdkafka runs a cooperative member's rejoin on its background thread.
+/// consumer-1 leaves at 9.4 s; consumer-2 (one record per poll, 550 ms each, a commit after
+/// each) learns of the round at its 9.5 s heartbeat, joins and syncs at once, and takes
+/// orders-0 and orders-2 at its 9.99 s poll, its commits landing throughout (random case seed
+/// 8110 on Apache Kafka 4.3.1: committed 19 on orders-1 when the new owner was killed). Before,
+/// the JoinGroup waited for a poll, the SyncGroup for the next, and the commit in between was
+/// refused: the handover came at 11.1 s.
+#[test]
+fn librdkafka_commits_through_its_rejoin() {
+    let run = run(r#"{"client": "librdkafka", "partitions": 4, "members": 2, "record_processing_ms": 550,
+        "max.poll.records": 1, "strategy": "commit_sync_batch", "partition.assignment.strategy": "cooperative-sticky",
+        "session.timeout.ms": 4000, "heartbeat.interval.ms": 1000, "group.initial.rebalance.delay.ms": 0,
+        "new_group": true, "auto.offset.reset": "earliest", "assigned_before_start_ms": 500, "horizon_ms": 11396,
+        "group_events": [{"at_ms": 9115, "member": 1, "kind": "shutdown"}]}"#);
+    let failed = run.marks.iter().filter(|m| matches!(m.kind, MarkKind::CommitFailed { .. })).count();
+    assert_eq!(failed, 0);
+    let to_consumer_2: Vec<_> = group(&run)
+        .handovers
+        .iter()
+        .filter(|h| h.to == Some(1))
+        .map(|h| (h.partition, h.at_us / 1000))
+        .collect();
+    assert_eq!(to_consumer_2, [(0, 9_990), (2, 9_990)]);
+}
+
+/// model.md §10.6: under the consumer protocol an assigned partition is fetched from only
+/// after `onPartitionsAssigned` has run in the application's next `poll()`
+/// (`assignFromSubscribedAwaitingCallback`). consumer-2 crashes at 13 s; consumer-1, in
+/// batches of six 600 ms records with a `commitSync` after each, hears of orders-1 at its
+/// 16.5 s heartbeat and takes it at its 18.025 s poll (random case seed 8116 on Apache Kafka
+/// 4.3.1: 18.06 s). Before, the heartbeat handed it over at 16.5 s.
+#[test]
+fn a_kip848_assignment_waits_for_the_next_poll() {
+    let run = run(r#"{"client": "java_consumer_protocol", "partitions": 2, "members": 2,
+        "record_processing_ms": 600, "max.poll.records": 6, "strategy": "commit_sync_batch",
+        "session.timeout.ms": 4000, "group.consumer.heartbeat.interval.ms": 500, "horizon_ms": 30000,
+        "group_events": [{"at_ms": 12985, "member": 2, "kind": "crash"}]}"#);
+    let handovers: Vec<_> =
+        group(&run).handovers.iter().map(|h| (h.partition, h.from, h.to, h.at_us / 1000)).collect();
+    assert_eq!(handovers, [(1, Some(1), Some(0), 18_025)]);
+}
+
 /// Issue 25, rule 4 (model.md §8.2, §10.4): the time before t = 0 is part of the scenario.
 /// librdkafka's auto-commit timer counts from the consumer's creation (`rd_kafka_cgrp_new`):
 /// created 160 ms before its first records, it commits at 4.84 s and 9.84 s, not 5 s and 10 s.

@@ -62,6 +62,9 @@ pub(crate) struct GroupClient {
     pub(crate) revoking: Vec<PartitionId>,
     /// Consumer protocol: revoked, to acknowledge at the next heartbeat.
     pub(crate) released: Vec<PartitionId>,
+    /// Consumer protocol: assigned at a heartbeat, fetched from once `onPartitionsAssigned`
+    /// has run in the next `poll()`.
+    pub(crate) assigning: Vec<PartitionId>,
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -86,6 +89,7 @@ impl GroupClient {
             heartbeat_seq: 0,
             revoking: Vec::new(),
             released: Vec::new(),
+            assigning: Vec::new(),
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -229,6 +233,13 @@ impl Member {
         }
         world.coordinator.refresh(cx.s, self.id, self.process, cx.now_us);
         if world.coordinator.rebalance_pending(self.id, self.process) && self.g().join == Join::None {
+            if self.joins_in_background(cx.s) {
+                // librdkafka's cooperative member rejoins from its background thread at the
+                // heartbeat's REBALANCE_IN_PROGRESS (`rd_kafka_cgrp_rejoin`), the application
+                // polling on (model.md §10.5).
+                self.send_join(cx, world);
+                return;
+            }
             self.g().join = Join::Needed;
             if self.assigned.is_empty() && self.pc == super::member::Pc::Poll {
                 self.wake_at(cx, cx.now_us);
@@ -259,8 +270,10 @@ impl Member {
             self.g().revoking.extend(revoke);
         }
         if !todo.assign.is_empty() {
-            self.take_partitions(cx, world, &todo.assign);
-            self.status(cx, MemberStatus::Active);
+            // The background thread adds them awaiting the callback
+            // (`SubscriptionState.assignFromSubscribedAwaitingCallback`): not fetchable until
+            // `onPartitionsAssigned` has run on the application thread, in its next `poll()`.
+            self.g().assigning.extend(todo.assign);
             if self.pc == super::member::Pc::Poll {
                 self.wake_at(cx, cx.now_us);
             }
@@ -326,6 +339,14 @@ impl Member {
 
     fn eager(&self, s: &Scenario) -> bool {
         s.assignment_strategy != crate::scenario::Assignor::CooperativeSticky
+    }
+
+    /// librdkafka runs a cooperative member's JoinGroup and SyncGroup on its background
+    /// thread (`rd_kafka_cgrp_rejoin`, `rd_kafka_cgrp_handle_JoinGroup` →
+    /// `rd_kafka_SyncGroupRequest`): only the assignment waits for the application's
+    /// `poll()`, which runs the rebalance callback (model.md §10.5).
+    fn joins_in_background(&self, s: &Scenario) -> bool {
+        s.client.is_librdkafka() && !self.eager(s)
     }
 
     /// `onJoinPrepare`: with auto-commit, an asynchronous commit of every position that the
@@ -433,7 +454,7 @@ impl Member {
         // (`JoinGroupResponseHandler` → `enable()` of the heartbeat thread), one round trip before
         // the assignment (model.md §10.4).
         self.restart_heartbeats(cx);
-        if self.g().join_waits {
+        if self.g().join_waits || self.joins_in_background(cx.s) {
             self.send_sync(cx);
         } else {
             self.g().join = Join::Responded;
@@ -525,6 +546,11 @@ impl Member {
             world.coordinator.consumer_join(cx, self.id, self.process);
             self.restart_heartbeats(cx);
         }
+        let assigned = std::mem::take(&mut self.g().assigning);
+        if !assigned.is_empty() {
+            self.take_partitions(cx, world, &assigned);
+            self.status(cx, MemberStatus::Active);
+        }
         let revoked = std::mem::take(&mut self.g().revoking);
         if revoked.is_empty() {
             return None;
@@ -574,6 +600,7 @@ impl Member {
             g.wakeup = false;
             g.revoking.clear();
             g.released.clear();
+            g.assigning.clear();
         }
         let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
         self.drop_partitions(cx, &owned);
