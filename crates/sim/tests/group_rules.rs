@@ -249,6 +249,33 @@ fn librdkafka_commits_through_its_rejoin() {
     assert_eq!(to_consumer_2, [(0, 9_990), (2, 9_990)]);
 }
 
+/// model.md §10.5: a cooperative librdkafka member that must give a partition up commits, with
+/// auto-commit, the stored offsets of what it removes only (`rd_kafka_assignment_serve_removals`)
+/// and rejoins at once from its background thread. consumer-1 holds all three partitions;
+/// consumer-2 joins at 3.2 s; at 4.2 s consumer-1 takes the round's answer in, commits orders-2
+/// at 2 and sends its JoinGroup in the same poll, returning orders-0's records meanwhile. (The
+/// Java rule, `onJoinPrepare`, commits every position and joins in a later poll.)
+#[test]
+fn librdkafka_commits_what_it_removes_and_rejoins_at_once() {
+    let run = run(r#"{"client": "librdkafka", "partitions": 3, "members": 1,
+        "partition.assignment.strategy": "cooperative-sticky", "auto.commit.interval.ms": 10000,
+        "record_processing_ms": 300, "max.poll.records": 2, "max.partition.fetch.bytes": 5120,
+        "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000, "horizon_ms": 20000,
+        "group_events": [{"at_ms": 3200, "member": 2, "kind": "join"}]}"#);
+    let at_4200: Vec<_> = run
+        .marks
+        .iter()
+        .filter(|m| m.member == 0 && m.at_us == 4_200_000)
+        .filter_map(|m| match m.kind {
+            MarkKind::CommitSent { offset, .. } => Some(format!("commit {} at {offset}", m.partition)),
+            MarkKind::JoinSent => Some("join".into()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(at_4200, ["commit 2 at 2", "join"]);
+    assert_eq!(handovers(&run), [(2, Some(2), 0, 0)]);
+}
+
 /// model.md §10.6: under the consumer protocol an assigned partition is fetched from only
 /// after `onPartitionsAssigned` has run in the application's next `poll()`
 /// (`assignFromSubscribedAwaitingCallback`). consumer-2 crashes at 13 s; consumer-1, in

@@ -528,6 +528,22 @@ impl Member {
             let positions = self.positions().into_iter().filter(|(p, _)| revoked.contains(p)).collect();
             self.send_commit(cx, world, CommitKind::Async, positions);
         }
+        if self.joins_in_background(cx.s) {
+            // librdkafka: with auto-commit the removed partitions' stored offsets are committed
+            // (`rd_kafka_assignment_serve_removals`), and the background thread rejoins once the
+            // incremental unassign is done (`rd_kafka_cgrp_incr_unassign_done`): no
+            // `onJoinPrepare` commit of everything, nothing waited for.
+            if self.strategy.is_auto() {
+                let offsets = self
+                    .client_commit_offsets(cx.s, world)
+                    .into_iter()
+                    .filter(|(p, _)| revoked.contains(p))
+                    .collect();
+                self.send_commit(cx, world, CommitKind::AutoBackground, offsets);
+            }
+            self.drop_partitions(cx, &revoked);
+            return self.send_join(cx, world);
+        }
         let waits = self.on_revoke_commit(cx, world, &revoked);
         self.drop_partitions(cx, &revoked);
         self.g().join = Join::Needed;
