@@ -4,12 +4,15 @@
 //!
 //! The worst figures are `run`'s own: over every crash instant (`--over crash`) the core's
 //! one-pass crash profile (`Run::worst`, model.md §5) for one consumer, the share group's
-//! worst crash of the whole group for a share group (§11), and the run's totals at its
-//! handovers for a consumer group (whose crashes are its `group_events`, §10.3); over the
+//! worst crash of the whole group for a share group (§11), for a consumer group without
+//! `group_events` a crash of consumer-1 (restarted 1 ms later) at every instant that can
+//! matter, and for a consumer group with events the run's totals at its handovers (its
+//! crashes are its `group_events`, §10.3); over the
 //! first group event's instant (`--over first-event`) the sweep of `run`'s
 //! `group.first_event` (§10.7: the first event moved to every instant that can matter).
 
 use crate::link;
+use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::keys::{format_millis, millis_f64};
 use offset_window_sim::scenario::DEFAULT_CRASH_AT_US;
 use offset_window_sim::sweep::{first_event_profile, with_first_event_at};
@@ -19,8 +22,9 @@ use offset_window_sim::{simulate, Scenario};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum, serde::Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Over {
-    /// Every crash instant of the horizon (one consumer, a share group); a consumer group's
-    /// run as its events are written.
+    /// Every crash instant of the horizon (one consumer, a share group; a consumer group
+    /// without events: every instant of a crash of consumer-1, restarted 1 ms later); a
+    /// consumer group with events: its run as its events are written.
     Crash,
     /// Every instant of the first group event (a consumer group with `group_events`).
     FirstEvent,
@@ -54,6 +58,8 @@ pub struct Verdict {
     pub over: Over,
     /// The page showing it.
     pub link: String,
+    /// A consumer group without events: the instant is that of consumer-1's crash.
+    pub swept_member_crash: bool,
 }
 
 impl Verdict {
@@ -76,6 +82,9 @@ impl Verdict {
     pub fn line(&self) -> String {
         let cmp = if self.holds() { "≤" } else { ">" };
         let at = match (self.at_us, self.over) {
+            (Some(us), Over::Crash) if self.swept_member_crash => {
+                format!(", worst with consumer-1 crashing at {} ms", format_millis(us))
+            }
             (Some(us), Over::Crash) => format!(", worst at {} ms", format_millis(us)),
             (Some(us), Over::FirstEvent) => {
                 format!(", worst with the first event at {} ms", format_millis(us))
@@ -130,9 +139,27 @@ pub fn check_scenario(
                 duplicated: (share.worst_duplicated, us(share.worst_duplicated_at_ms), false),
             }
         }
-        Over::Crash if scenario.group_mode() => {
+        Over::Crash if scenario.group_mode() && !scenario.group_events.is_empty() => {
             let group = run.group.as_ref().ok_or_else(|| format!("{label}: the group run has no report"))?;
             Worst { lost: (group.lost(), None, false), duplicated: (group.duplicated(), None, false) }
+        }
+        Over::Crash if scenario.group_mode() => {
+            // No events: consumer-1's process crashes and is restarted 1 ms later, at every
+            // instant that can matter (the first-event sweep of that crash).
+            let mut crashed = scenario.clone();
+            let mut event = GroupEvent::new(scenario.horizon_us / 2, 1, GroupEventKind::Crash);
+            event.restart_after_us = Some(1_000);
+            crashed.group_events.push(event);
+            let profile = first_event_profile(&crashed)
+                .map_err(|e| format!("{label}: {e}"))?
+                .ok_or_else(|| format!("{label}: no crash instant to sweep"))?;
+            for (i, at) in [profile.worst_lost.1, profile.worst_duplicated.1].into_iter().enumerate() {
+                shown[i].0 = with_first_event_at(&crashed, profile.event, at.unwrap_or(event.at_us));
+            }
+            Worst {
+                lost: (profile.worst_lost.0, profile.worst_lost.1, false),
+                duplicated: (profile.worst_duplicated.0, profile.worst_duplicated.1, false),
+            }
         }
         Over::Crash => {
             let w = run.worst();
@@ -162,6 +189,7 @@ pub fn check_scenario(
             }
         }
     };
+    let swept = scenario.group_mode() && scenario.group_events.is_empty();
     if over == Over::Crash {
         for (i, at) in [worst.lost.1, worst.duplicated.1].into_iter().enumerate() {
             if let Some(at) = at {
@@ -186,6 +214,7 @@ pub fn check_scenario(
             at_horizon_end: figure.2,
             over,
             link: link::page_link(base, scenario, *crash),
+            swept_member_crash: over == Over::Crash && swept,
         });
     }
     Ok(verdicts)

@@ -128,8 +128,9 @@ enum Command {
         /// Most records a crash may make the application process twice.
         #[arg(long, value_name = "N")]
         max_duplicated: Option<u64>,
-        /// Over every crash instant of the horizon (a consumer group: its run as its events
-        /// are written), or over every instant of the first group event.
+        /// Over every crash instant of the horizon (a consumer group without events: of
+        /// consumer-1, restarted 1 ms later; with events: its run as they are written), or over
+        /// every instant of the first group event.
         #[arg(long, value_enum, default_value_t = check::Over::Crash)]
         over: check::Over,
         /// Also write a JUnit XML report to this file.

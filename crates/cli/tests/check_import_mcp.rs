@@ -162,3 +162,15 @@ fn mcp_round_trip_runs_the_defaults() {
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }
+
+#[test]
+fn a_group_without_events_is_judged_over_a_crash_of_consumer_1() {
+    let out = bin()
+        .args(["check", "-", "--max-duplicated", "0"])
+        .write_stdin(r#"{"partitions": 2, "members": 2, "horizon_ms": 60000}"#)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(text.contains("worst with consumer-1 crashing at") && text.contains("/group/#"), "{text}");
+}
