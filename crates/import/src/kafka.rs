@@ -108,7 +108,28 @@ fn rule(dialect: Dialect, name: &str) -> Rule {
         ),
         "fetch.error.backoff.ms" | "coordinator.query.interval.ms" => NotModelled("recovery from broker errors, which the model has none of"),
         "offset.store.method" => NotModelled("only `broker` is supported by librdkafka 2.x; the model commits to the group coordinator"),
+        "metadata.recovery.strategy" | "metadata.recovery.rebootstrap.trigger.ms" | "message.max.bytes"
+        | "receive.message.max.bytes" | "broker.version.fallback" | "enable.ssl.certificate.verification" => {
+            Irrelevant(CONNECTION)
+        }
+        "config.providers" => Irrelevant("where property values are read from"),
+        "share.acknowledgement.mode" => NotModelled(
+            "a share consumer's setting (KIP-932): the import reads a consumer group's consumer; for a share group pass --set consumption=share_group and --set share.acknowledgement.mode=…",
+        ),
+        "consume.callback.max.messages" | "fetch.queue.backoff.ms" => NotModelled(
+            "how librdkafka's background thread fills its queue: the model's backlog is always there to fetch",
+        ),
+        "offset_commit_cb" | "rebalance_cb" | "error_cb" | "stats_cb" | "throttle_cb" | "log_cb" | "oauth_cb" => {
+            NotModelled("a callback in your code: the model runs none; if it commits, the result does not show it")
+        }
+        _ if name.starts_with("internal.") => NotModelled("an internal setting of the client: the model does not use it"),
         _ if name.starts_with("ssl.") || name.starts_with("sasl.") || name.starts_with("security.") => Irrelevant(CONNECTION),
+        _ if name.starts_with("socket.") || name.starts_with("api.version") || name.starts_with("broker.") => {
+            Irrelevant(CONNECTION)
+        }
+        _ if name.starts_with("topic.metadata.") || name.starts_with("log.") || name.starts_with("log_") => {
+            Irrelevant("metadata refresh and logging")
+        }
         _ if name.starts_with("metric") => Irrelevant(METRICS),
         _ => NotModelled("not a consumer property the import knows: the model does not use it; check that it does not change how offsets are committed"),
     }

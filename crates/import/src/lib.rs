@@ -310,6 +310,14 @@ impl Ctx {
             message: format!("{} (scenario key {key}: {})", shown_value(&prop.value), e.message),
         })?;
         self.set.insert(key);
+        // A later file (or `--set`) overrides what an earlier one applied: the earlier entry
+        // says by what.
+        let by = format!("overridden by {}:{} {}", prop.file, prop.line, prop.name);
+        for e in &mut self.account {
+            if matches!(&e.status, Status::Applied { key: k, .. } if k == key) {
+                e.status = Status::Irrelevant { why: by.clone() };
+            }
+        }
         self.entry(prop, Status::Applied { key: key.to_string(), value });
         Ok(())
     }

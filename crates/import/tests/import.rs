@@ -239,3 +239,20 @@ fn the_same_files_give_the_same_bytes() {
     let b = serde_json::to_string(&read(&["spring-record.yml", "consumer-groups-describe.txt"])).unwrap();
     assert_eq!(a, b);
 }
+
+#[test]
+fn a_later_file_or_set_overrides_and_says_so() {
+    let options = Options { set: vec![("max.poll.records".into(), "50".into())], ..Options::default() };
+    let i = read_with(&["java-auto-commit.properties"], &options).unwrap();
+    assert_eq!(key(&i, "max.poll.records"), json!(50));
+    let first = i.account.iter().find(|e| e.property == "max.poll.records" && e.line == 12).unwrap();
+    assert!(
+        matches!(&first.status, Status::Irrelevant { why } if why.starts_with("overridden by --set")),
+        "{first:?}"
+    );
+    // A property nobody documents is named, not dropped.
+    let text = "group.id=x\nsome.custom.setting=1\n";
+    let i = import(&[Source { name: "c.properties", text }], &Options::default()).unwrap();
+    let e = i.account.iter().find(|e| e.property == "some.custom.setting").unwrap();
+    assert!(matches!(e.status, Status::NotModelled { .. }));
+}
