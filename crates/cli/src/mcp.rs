@@ -100,7 +100,9 @@ pub fn tools() -> Vec<Tool> {
         "max_duplicated": {"type": "integer", "minimum": 0},
         "over": {"type": "string", "enum": ["crash", "first-event"], "default": "crash"},
     });
-    let mut import_schema = json!({"files": files});
+    let paths = json!({"type": "array", "items": {"type": "string"}, "description": "paths of configuration files on the machine running the server, read as `files` are"});
+    check_props["paths"] = paths.clone();
+    let mut import_schema = json!({"files": files, "paths": paths});
     for (k, v) in import_props.as_object().expect("an object") {
         check_props[k] = v.clone();
         import_schema[k] = v.clone();
@@ -124,7 +126,7 @@ pub fn tools() -> Vec<Tool> {
             "Read a consumer's own configuration files into a scenario: returns the scenario, the page link, and \
              what became of every property (applied to which key, irrelevant to commits, not modelled, not \
              evaluated), with the client's own defaults for what the files leave out.",
-            object(json!({"type": "object", "properties": import_schema, "required": ["files"]})),
+            object(json!({"type": "object", "properties": import_schema})),
         ),
         Tool::new(
             "check",
@@ -158,15 +160,25 @@ fn import_args(args: &Map<String, Value>) -> ImportArgs {
     }
 }
 
+/// The files of a call: `files` given with their text, and `paths` read from this machine.
 fn files(args: &Map<String, Value>) -> Result<Vec<(String, String)>, String> {
-    let Some(list) = args.get("files") else { return Ok(Vec::new()) };
-    let list = list.as_array().ok_or("files: a list of {name, text}")?;
-    list.iter()
-        .map(|f| match (f.get("name").and_then(Value::as_str), f.get("text").and_then(Value::as_str)) {
-            (Some(n), Some(t)) => Ok((n.to_string(), t.to_string())),
-            _ => Err("files: each is {\"name\": …, \"text\": …}".to_string()),
-        })
-        .collect()
+    let mut out = Vec::new();
+    if let Some(list) = args.get("files") {
+        for f in list.as_array().ok_or("files: a list of {name, text}")? {
+            match (f.get("name").and_then(Value::as_str), f.get("text").and_then(Value::as_str)) {
+                (Some(n), Some(t)) => out.push((n.to_string(), t.to_string())),
+                _ => return Err("files: each is {\"name\": …, \"text\": …}".to_string()),
+            }
+        }
+    }
+    if let Some(list) = args.get("paths") {
+        for p in list.as_array().ok_or("paths: a list of file paths")? {
+            let path = p.as_str().ok_or("paths: a list of file paths")?;
+            let text = std::fs::read_to_string(path).map_err(|e| format!("reading {path}: {e}"))?;
+            out.push((path.to_string(), text));
+        }
+    }
+    Ok(out)
 }
 
 fn scenario_input(args: &Map<String, Value>) -> Result<Input, String> {

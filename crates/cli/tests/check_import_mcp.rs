@@ -159,6 +159,16 @@ fn mcp_round_trip_runs_the_defaults() {
     let text = schema["result"]["contents"][0]["text"].as_str().unwrap();
     let schema: Value = serde_json::from_str(text).unwrap();
     assert_eq!(schema["properties"]["max.poll.records"]["default"], 5);
+    // "Would this config lose records on a crash?", asked of a Spring Boot file.
+    send(
+        json!({"jsonrpc": "2.0", "id": 5, "method": "tools/call", "params": {"name": "check", "arguments": {
+        "paths": [samples("spring-default.yml")], "max_lost": 0}}}),
+    );
+    let check = response(&mut reader, 5);
+    let answer = &check["result"]["structuredContent"];
+    assert_eq!(answer["holds"], true, "{check}");
+    assert_eq!(answer["bounds"][0]["figure"], "lost");
+    assert!(answer["bounds"][0]["link"].as_str().unwrap().contains("strategy=commit_sync_batch"), "{check}");
     drop(stdin);
     assert!(child.wait().unwrap().success());
 }

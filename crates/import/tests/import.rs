@@ -256,3 +256,22 @@ fn a_later_file_or_set_overrides_and_says_so() {
     let e = i.account.iter().find(|e| e.property == "some.custom.setting").unwrap();
     assert!(matches!(e.status, Status::NotModelled { .. }));
 }
+
+#[test]
+fn franz_go_and_kafka_go_settings() {
+    let franz = r#"{"ConsumerGroup": "g", "AutoCommitInterval": "2s", "AutoCommitMarks": true, "BlockRebalanceOnPoll": true}"#;
+    let i = import(&[Source { name: "kgo.json", text: franz }], &Options::default()).unwrap();
+    assert_eq!(i.client, Dialect::FranzGo);
+    assert_eq!(
+        (key(&i, "strategy"), key(&i, "auto.commit.interval.ms")),
+        (json!("auto_commit_marks"), json!(2000))
+    );
+    let kafka_go = r#"{"GroupID": "g", "Topic": "orders", "StartOffset": -1, "MaxWait": "10s"}"#;
+    let i = import(&[Source { name: "reader.json", text: kafka_go }], &Options::default()).unwrap();
+    assert_eq!(i.client, Dialect::KafkaGo);
+    assert_eq!((key(&i, "client"), key(&i, "auto.offset.reset")), (json!("kafka_go"), json!("latest")));
+    // A CommitInterval ticker is not modelled: reported, not guessed.
+    let ticker = r#"{"GroupID": "g", "CommitInterval": "1s"}"#;
+    let e = import(&[Source { name: "reader.json", text: ticker }], &Options::default()).unwrap_err();
+    assert_eq!((e.line, e.property.as_deref()), (1, Some("CommitInterval")));
+}
