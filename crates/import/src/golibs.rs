@@ -193,14 +193,7 @@ pub(crate) fn read(
         Dialect::KafkaGo => "kafka-go v0.4.51 (ReaderConfig, reader.go)",
         _ => "KafkaJS 2.2.4 (consumer/index.js)",
     };
-    let client_prop = Prop {
-        file: format!("({})", dialect.name()),
-        line: 0,
-        name: "client".into(),
-        value: client.into(),
-        profile: None,
-    };
-    ctx.apply(&client_prop, "client", Value::String(client.into()))?;
+    ctx.default("client", Some("client"), client, &format!("the files' settings are {}'s", dialect.name()));
     // The commit mode: a strategy, or a refusal naming the property.
     let mut strategy: Option<(String, Prop)> = None;
     let mut manual: Option<Prop> = None;

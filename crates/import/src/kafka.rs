@@ -290,17 +290,7 @@ pub(crate) fn read(
         property(ctx, dialect, prop, &mut commit)?;
     }
     if dialect == Dialect::Librdkafka {
-        ctx.apply(
-            &Prop {
-                file: "(librdkafka)".into(),
-                line: 0,
-                name: "client".into(),
-                value: "librdkafka".into(),
-                profile: None,
-            },
-            "client",
-            Value::String("librdkafka".into()),
-        )?;
+        ctx.default("client", Some("client"), "librdkafka", "the files' properties are librdkafka's");
         librdkafka_defaults(ctx);
         return librdkafka_strategy(ctx, &commit, overridden);
     }

@@ -611,7 +611,14 @@ fn horizon(ctx: &mut Ctx) {
     }
     let s = &ctx.scenario;
     let batch_us = s.record_processing_us.saturating_mul(u64::from(s.max_poll_records));
-    let span_us = batch_us.max(s.auto_commit_interval_us).max(s.commit_every_us);
+    let mut span_us = batch_us.max(s.auto_commit_interval_us);
+    if s.strategy == offset_window_sim::Strategy::CommitSyncTime {
+        span_us = span_us.max(s.commit_every_us);
+    }
+    if s.group_mode() {
+        // A crashed member's partitions wait out its session.
+        span_us = span_us.max(s.session_timeout_us);
+    }
     let mut horizon_us = span_us.saturating_mul(3).clamp(12_000_000, 86_400_000_000);
     horizon_us = horizon_us.div_ceil(1_000_000) * 1_000_000;
     let mut trial = s.clone();
@@ -624,7 +631,8 @@ fn horizon(ctx: &mut Ctx) {
         ctx.scenario.horizon_us = trial.horizon_us;
         ctx.notes.push(format!(
             "horizon_ms {}: chosen by the import, three times the longest of one batch ({} ms), the \
-             auto-commit interval and the commit interval, so that the worst instants fall inside it",
+             auto-commit interval, the commit interval (TIME) and, in a group, session.timeout.ms, so that \
+             the worst instants fall inside it",
             offset_window_sim::keys::format_millis(trial.horizon_us),
             offset_window_sim::keys::format_millis(batch_us)
         ));
