@@ -207,6 +207,11 @@ pub(crate) fn property(
                 (_, "classic") => ctx.apply(prop, "client", Value::String("java_classic".into())),
                 (_, "consumer") => {
                     ctx.notes.push(
+                        "group.protocol=consumer: the broker assigns partitions (uniform assignor); \
+                         partition.assignment.strategy is not used"
+                            .to_string(),
+                    );
+                    ctx.notes.push(
                         "group.protocol=consumer is taken as kafka-clients 4.x, with KAFKA-18641's fix; for 3.9 \
                          pass --set client=java_consumer_protocol_pre_fix"
                             .to_string(),

@@ -479,6 +479,7 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Import, ImportErr
         };
         ctx.apply(&prop, spec.name, value)?;
     }
+    unused_by_the_strategy(&mut ctx);
     horizon(&mut ctx);
     ctx.scenario.validate().map_err(|e| {
         // The key at fault, traced back to the property that set it.
@@ -508,6 +509,39 @@ pub fn import(sources: &[Source], options: &Options) -> Result<Import, ImportErr
         notes: ctx.notes,
         parsed: ctx.scenario,
     })
+}
+
+/// Properties applied to keys the chosen strategy never reads are said to be irrelevant
+/// (the key keeps its value, which changes nothing): `auto.commit.interval.ms` without
+/// auto-commit, `commit_every_records` / `commit_every_ms` outside Spring's COUNT / TIME.
+fn unused_by_the_strategy(ctx: &mut Ctx) {
+    use offset_window_sim::Strategy::*;
+    let strategy = ctx.scenario.strategy;
+    let auto = matches!(
+        strategy,
+        AutoCommit
+            | AutoCommitBackground
+            | StoreOffsetsAfterProcessing
+            | MarkMessage
+            | AutoCommitMarks
+            | GreedyAutoCommit
+    );
+    for e in &mut ctx.account {
+        let Status::Applied { key, .. } = &e.status else { continue };
+        let why = match key.as_str() {
+            "auto.commit.interval.ms" if !auto => {
+                format!("auto-commit is off (strategy {}): the interval is not used", strategy.name())
+            }
+            "commit_every_records" if !matches!(strategy, CommitSyncCount | CommitSyncEveryN) => {
+                format!("used with a count of records between commits; the strategy is {}", strategy.name())
+            }
+            "commit_every_ms" if strategy != CommitSyncTime => {
+                format!("used with AckMode TIME; the strategy is {}", strategy.name())
+            }
+            _ => continue,
+        };
+        e.status = Status::Irrelevant { why };
+    }
 }
 
 /// Measured facts: records per second and processing time (mean, or percentiles mapped onto

@@ -275,3 +275,14 @@ fn franz_go_and_kafka_go_settings() {
     let e = import(&[Source { name: "reader.json", text: ticker }], &Options::default()).unwrap_err();
     assert_eq!((e.line, e.property.as_deref()), (1, Some("CommitInterval")));
 }
+
+#[test]
+fn an_interval_the_strategy_never_reads_is_irrelevant() {
+    let i = read(&["spring-default.yml"]);
+    let e = i
+        .account
+        .iter()
+        .find(|e| e.property.starts_with("spring.kafka.consumer.auto-commit-interval"))
+        .unwrap();
+    assert!(matches!(&e.status, Status::Irrelevant { why } if why.contains("auto-commit is off")), "{e:?}");
+}
