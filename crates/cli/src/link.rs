@@ -74,4 +74,35 @@ mod tests {
         assert_eq!(state.notices, Vec::<String>::new());
         assert_eq!(state.scenario, g);
     }
+
+    /// Every import sample's link is read back by its page as the scenario imported, with no
+    /// notice.
+    #[test]
+    fn the_pages_read_every_imported_link_back() {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../import/tests/samples");
+        let mut read = 0;
+        let mut names: Vec<_> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        names.sort();
+        for path in names {
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if name.ends_with(".md") || name.ends_with(".txt") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let source = offset_window_import::Source { name: &name, text: &text };
+            let Ok(imported) = offset_window_import::import(&[source], &Default::default()) else { continue };
+            let s = imported.parsed;
+            let link = page_link("http://h/", &s, DEFAULT_CRASH_AT_US);
+            let fragment = link.split_once('#').map_or("", |(_, f)| f);
+            if on_group_page(&s) {
+                let state = offset_window_view::group::url::state_from(fragment);
+                assert_eq!((&state.scenario, state.notices.len()), (&s, 0), "{name}: {:?}", state.notices);
+            } else {
+                let state = offset_window_view::consumer::url::state_from(fragment);
+                assert_eq!((&state.scenario, state.notices.len()), (&s, 0), "{name}: {:?}", state.notices);
+            }
+            read += 1;
+        }
+        assert!(read >= 8, "only {read} samples imported");
+    }
 }
