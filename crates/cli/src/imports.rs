@@ -84,6 +84,8 @@ pub struct Loaded {
     pub label: String,
     /// What it describes.
     pub input: Input,
+    /// The import's notes (what it chose or assumed), for configuration files.
+    pub notes: Vec<String>,
 }
 
 /// The scenarios of `files` (name, text): each scenario file on its own, and every
@@ -95,7 +97,7 @@ pub fn load(files: &[(String, String)], args: &ImportArgs) -> Result<Vec<Loaded>
         if is_scenario(text) {
             let json = crate::scenario_text(text);
             let input = Input::from_json(&json).map_err(|e| format!("{name}: {e}"))?;
-            out.push(Loaded { label: name.clone(), input });
+            out.push(Loaded { label: name.clone(), input, notes: Vec::new() });
         } else {
             configs.push(Source { name, text });
         }
@@ -107,7 +109,7 @@ pub fn load(files: &[(String, String)], args: &ImportArgs) -> Result<Vec<Loaded>
             scenario: imported.parsed.clone(),
             crash_at_us: DEFAULT_CRASH_AT_US.min(imported.parsed.horizon_us),
         };
-        out.push(Loaded { label, input });
+        out.push(Loaded { label, input, notes: imported.notes.clone() });
     }
     Ok(out)
 }

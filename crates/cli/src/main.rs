@@ -557,6 +557,10 @@ fn check_files(
     }
     let mut verdicts = Vec::new();
     for loaded in imports::load(&texts, args)? {
+        // What the import chose or assumed, for the CI log (stdout keeps the verdicts).
+        for note in &loaded.notes {
+            eprintln!("offset-window: {}: note: {note}", loaded.label);
+        }
         verdicts.extend(check::check_scenario(
             &loaded.label,
             &loaded.input.scenario,

@@ -222,7 +222,11 @@ pub fn call(name: &str, args: &Map<String, Value>, base: &str) -> Result<Value, 
             }
             let mut loaded = imports::load(&files(args)?, &import_args(args))?;
             if args.contains_key("scenario") || loaded.is_empty() {
-                loaded.push(imports::Loaded { label: "scenario".into(), input: scenario_input(args)? });
+                loaded.push(imports::Loaded {
+                    label: "scenario".into(),
+                    input: scenario_input(args)?,
+                    notes: Vec::new(),
+                });
             }
             let mut out = Vec::new();
             let mut holds = true;
@@ -238,7 +242,8 @@ pub fn call(name: &str, args: &Map<String, Value>, base: &str) -> Result<Value, 
                     }));
                 }
             }
-            Ok(json!({"holds": holds, "bounds": out}))
+            let notes: Vec<&String> = loaded.iter().flat_map(|l| &l.notes).collect();
+            Ok(json!({"holds": holds, "bounds": out, "notes": notes}))
         }
         other => Err(format!("no tool named {other}: the tools are run, compare, import and check")),
     }
