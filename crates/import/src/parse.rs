@@ -82,6 +82,27 @@ pub fn properties(file: &str, text: &str) -> Result<Vec<Prop>, ImportError> {
             out.push(Prop { file: file.to_string(), line: number, name, value, profile: None });
         }
     }
+    // Spring Boot's multi-document properties files (2.4+): `#---` or `!---` alone on a line
+    // starts a document, which `spring.config.activate.on-profile` may gate on a profile.
+    let starts: Vec<u32> = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| matches!(l.trim_end(), "#---" | "!---"))
+        .map(|(i, _)| i as u32 + 1)
+        .collect();
+    if !starts.is_empty() {
+        let doc = |line: u32| starts.iter().filter(|&&s| s < line).count();
+        let mut profiles = std::collections::BTreeMap::new();
+        for p in &out {
+            let k = crate::spring::relaxed(&p.name);
+            if k == "spring.config.activate.onprofile" || k == "spring.profiles" {
+                profiles.insert(doc(p.line), p.value.clone());
+            }
+        }
+        for p in &mut out {
+            p.profile = profiles.get(&doc(p.line)).cloned();
+        }
+    }
     Ok(out)
 }
 
@@ -92,11 +113,14 @@ enum Frame {
 }
 
 /// Flattens YAML events to dotted names (`spring.kafka.listener.ack-mode`), one YAML
-/// document at a time.
+/// document at a time. Anchored scalars are remembered, so that an alias (`*name`) reads as
+/// the scalar; an alias of a mapping or list reads as text saying so (and is then refused or
+/// named by the property that gets it, never dropped).
 #[derive(Default)]
 struct Flatten {
     stack: Vec<Frame>,
     docs: Vec<Vec<(String, String, u32)>>,
+    anchors: std::collections::BTreeMap<usize, String>,
 }
 
 impl Flatten {
@@ -132,7 +156,20 @@ impl MarkedEventReceiver for Flatten {
         let line = mark.line() as u32;
         match ev {
             Event::DocumentStart => self.docs.push(Vec::new()),
-            Event::Scalar(value, ..) => self.value(value, line),
+            Event::Scalar(value, _, anchor, _) => {
+                if anchor > 0 {
+                    self.anchors.insert(anchor, value.clone());
+                }
+                self.value(value, line)
+            }
+            Event::Alias(anchor) => {
+                let value = self
+                    .anchors
+                    .get(&anchor)
+                    .cloned()
+                    .unwrap_or_else(|| "(a YAML alias of a mapping or list, not expanded)".to_string());
+                self.value(value, line)
+            }
             Event::MappingStart(..) => {
                 let prefix = match self.stack.last_mut() {
                     Some(Frame::Map { prefix, key }) => match key.take() {

@@ -286,3 +286,13 @@ fn an_interval_the_strategy_never_reads_is_irrelevant() {
         .unwrap();
     assert!(matches!(&e.status, Status::Irrelevant { why } if why.contains("auto-commit is off")), "{e:?}");
 }
+
+#[test]
+fn multi_document_properties_and_yaml_aliases() {
+    let i = read(&["spring-multi-document.properties"]);
+    assert_eq!(key(&i, "strategy"), json!("commit_sync_record"), "the profile's document is not evaluated");
+    let gated = i.account.iter().find(|e| e.line == 7).unwrap();
+    assert!(matches!(gated.status, Status::NotEvaluated { .. }), "{gated:?}");
+    let i = read(&["spring-anchors.yml"]);
+    assert_eq!(key(&i, "max.poll.records"), json!(250));
+}
