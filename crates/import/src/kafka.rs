@@ -299,6 +299,13 @@ pub(crate) fn read(
         librdkafka_defaults(ctx);
         return librdkafka_strategy(ctx, &commit, overridden);
     }
+    if !props.iter().any(|p| p.name == "group.id") {
+        ctx.notes.push(
+            "group.id is not in the files: the model runs a consumer group; a consumer without one \
+             (assign(), no group) commits nothing, and its enable.auto.commit defaults to false"
+                .to_string(),
+        );
+    }
     java_defaults(ctx, JAVA);
     java_strategy(ctx, &commit, overridden, JAVA)
 }
