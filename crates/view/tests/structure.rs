@@ -151,7 +151,10 @@ fn use_paths(code: &str, with_pub: bool) -> Vec<Vec<String>> {
         let Some(end) = rest[at..].find(';') else { break };
         let tree = &rest[at + 3..at + end];
         if !public || with_pub {
-            expand(&tree.split_whitespace().collect::<String>(), &mut Vec::new(), &mut out);
+            // `x as y` keeps its word break (an `@`) so that `as` inside a name is no alias.
+            let words: Vec<&str> = tree.split_whitespace().collect();
+            let tree = words.join(" ").replace(" as ", "@").replace(' ', "");
+            expand(&tree, &mut Vec::new(), &mut out);
         }
         rest = &rest[at + end..];
     }
@@ -196,7 +199,7 @@ fn expand(tree: &str, prefix: &mut Vec<String>, out: &mut Vec<Vec<String>>) {
         expand(&inner[start..], prefix, out);
         prefix.truncate(n);
     } else if !tree.is_empty() {
-        let tree = tree.split("as").next().unwrap_or(tree);
+        let tree = tree.split('@').next().unwrap_or(tree);
         let mut path = prefix.clone();
         path.extend(tree.split("::").filter(|s| !s.is_empty()).map(String::from));
         if path.last().is_some_and(|s| s == "self") {
@@ -453,6 +456,11 @@ fn the_reader_finds_a_cycle_and_a_page_import() {
     );
     let uses = use_paths(&code, false);
     assert_eq!(uses, vec![vec!["crate", "a", "b", "X"], vec!["crate", "a", "c"]]);
+    let aliased = use_paths("use super::{assignor, queue::Phase as P, base as b};", false);
+    assert_eq!(
+        aliased,
+        vec![vec!["super", "assignor"], vec!["super", "queue", "Phase"], vec!["super", "base"]]
+    );
     let inline = inline_paths(&code);
     assert!(inline.iter().any(|p| p == &["super", "e", "g"]), "{inline:?}");
     assert!(
