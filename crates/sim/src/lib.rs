@@ -60,28 +60,30 @@ pub mod events;
 pub mod keys;
 mod output;
 pub mod producer;
+mod recorder;
 #[cfg(feature = "group")]
 pub mod report;
 mod runs;
 pub mod scenario;
 #[cfg(feature = "group")]
 pub mod share_report;
+pub mod summary;
 #[cfg(feature = "group")]
 pub mod sweep;
 pub mod timeline;
 
+pub use output::{CommitFailure, MarkKind};
 pub use output::{MemberId, PartitionId};
 pub use scenario::{Client, Input, Scenario, ScenarioError, Strategy};
+pub use summary::Summary;
 pub use timeline::{
-    CommitFailure, CrashOffsets, CrashState, Mark, MarkKind, PartitionRun, ProfileStep, Run, ScriptReading,
-    Step, Summary, Worst,
+    CrashOffsets, CrashState, Mark, PartitionRun, ProfileStep, Run, ScriptReading, Step, Worst,
 };
 
-use engine::world::restart_offset;
-use engine::{Engine, Sink};
-use output::Output;
+use engine::Engine;
+use output::{Output, Sink};
+use recorder::Recorder;
 use std::collections::BTreeMap;
-use timeline::Recorder;
 
 /// Runs `scenario` over [0, horizon] and records its lines, marks and crash profile.
 ///
@@ -119,7 +121,7 @@ pub fn crash_state_brute_force(scenario: &Scenario, crash_at_us: u64) -> Result<
     // Offsets below the log start count as run once; the rest as often as they ran. A
     // restart never begins below the log start (model.md §8.9).
     let start = scenario.log_start_offset;
-    let c = restart_offset(scenario, committed, crash_at_us);
+    let c = scenario.restart_offset(committed, crash_at_us);
     let run_below_c = runs.range(start..c).count() as u64;
     let lost = c - start - run_below_c;
     let duplicated =
