@@ -29,8 +29,11 @@
 //!
 //! Data flows one way: [`Scenario`] → the engine (`engine`, sans-IO: state split by Kafka
 //! entity — members, coordinator, partitions — stepping a queue of timed events) → typed
-//! outputs → the recorder ([`timeline`]) → [`Run`]. The engine never sees the recorder and
-//! the recorder never sees the engine.
+//! outputs (`output`, with the `Sink` they go to) → the recorder
+//! (`recorder`) → [`Run`] ([`timeline`]) → the result JSON ([`summary`]). The engine never
+//! sees the recorder and the recorder never sees the engine. No module imports one that
+//! imports it back (`crates/view/tests/structure.rs` checks it): a name two modules need
+//! sits in the lower one.
 //!
 //! Consumer groups (model.md §10) and share groups (§11), with their reports (`report`,
 //! `share_report`, `sweep`), come with the `group` feature, on by default. Without it the

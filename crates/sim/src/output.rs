@@ -1,6 +1,8 @@
 //! What the engine reports as it steps: typed outputs, each at the instant being processed.
-//! The recorder ([`crate::timeline`]) builds the lines, the crash profile, the marks and the
-//! statistics from these alone; it never sees the engine.
+//! The recorder (`recorder.rs`) builds the lines, the crash profile, the marks and the
+//! statistics of a [`Run`](crate::Run) from these alone; it never sees the engine. The
+//! engine's vocabulary lives here, below both: [`MarkKind`], [`CommitFailure`], the
+//! [`Sink`] the outputs go to.
 
 use serde::Serialize;
 
@@ -86,7 +88,7 @@ pub enum MarkKind {
         records: u32,
     },
     /// An OffsetCommit (or `commitTransaction`) of `offset` was sent; it lands one
-    /// `commit_latency_ms` later unless a crash comes first (see [`Run::lands_at_us`]).
+    /// `commit_latency_ms` later unless a crash comes first (see [`Run::lands_at_us`](crate::Run::lands_at_us)).
     CommitSent {
         /// The offset committed (the next offset to read).
         offset: u64,
