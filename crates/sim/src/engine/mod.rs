@@ -6,10 +6,13 @@
 //! State is split by Kafka entity, each addressed by id even while there is one of each:
 //! * [`member::Member`] — one consumer process: its application loop (model.md §3, §8.11),
 //!   worker pool (§4), client timers and commit callbacks (§8.2, §8.8), lifecycle (§8.6,
-//!   §8.7, §8.9);
+//!   §8.7, §8.9) and its side of a consumer group (§10);
 //! * [`world::World`] — what the members share: the group coordinator (committed offsets
 //!   per partition, generation, offset expiry), the partitions (log, durable frontier),
 //!   the commit requests in flight, injected faults and record durations.
+//!
+//! Every entity acts through a [`cx::Cx`] (the scenario, the clock, the queue, the sink)
+//! and imports neither this module nor an entity that imports it back.
 //!
 //! Events at one instant run in the order of [`queue::Phase`] (model.md §8.1): lifecycle
 //! first (it sees only earlier events), then pool completions and commit responses (in
