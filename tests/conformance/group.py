@@ -493,7 +493,17 @@ def run_group_case(ctx, case, broker, workdir, attempt):
     final, reads = settled_committed(broker, group, topic, P, end)
     real["committed_reads"] = reads
     if real.get("assigned_before_start_ms") is not None:
-        # The model again, with the phase the formation measured.
+        # The model again, with the phase the formation measured. A librdkafka member's first
+        # records come about 500 ms after resume() at G (its first fetch after the pause); the
+        # model's t = 0 is its first records, so its heartbeats, counted from the assignment,
+        # start that much earlier still (issue 25, rule 4).
+        if case["client"].startswith("librdkafka"):
+            firsts = [next((float(w[1]) for w in p.lines() if w[0] == "poll" and w[2] != "-" and float(w[1]) >= G),
+                           None) for p in procs[:M]]
+            firsts = [f for f in firsts if f is not None]
+            if firsts:
+                real["first_records_after_go_ms"] = round(min(firsts) - G, 1)
+                real["assigned_before_start_ms"] = round(real["assigned_before_start_ms"] + min(firsts) - G, 3)
         sc0 = dict(sc0, **{"assigned_before_start_ms": ctx.ms(int(round(real["assigned_before_start_ms"] * 1000)))})
         sc, model_at = model_events(ctx, case, sc0)
         m = ctx.model(sc)

@@ -1,9 +1,152 @@
-//! The clients besides Java and librdkafka 2.x (model.md §8.14, issue 29): sarama, franz-go,
-//! kafka-go, KafkaJS and librdkafka before 1.9 — which strategies each offers, what each one
-//! runs as in the engine, how many records one call hands out. Each rule was read in the
-//! source of the version measured (`tests/conformance/go/`, `tests/conformance/node/`).
+//! The clients and how the application commits: which real client the model follows
+//! ([`Client`], model.md §8.4) and the commit strategies ([`Strategy`], §3, §8.2–8.3, §8.14).
+//! Besides Java and librdkafka 2.x (issue 29): sarama, franz-go, kafka-go, KafkaJS and
+//! librdkafka before 1.9 — which strategies each offers and what each one runs as in the
+//! engine. Each rule was read in the source of the version measured
+//! (`tests/conformance/go/`, `tests/conformance/node/`); the rules that read a whole
+//! scenario (records per call, what a commit carries, the client's refusals) are
+//! [`crate::Scenario`]'s.
 
-use crate::scenario::{Client, Scenario, ScenarioError, Strategy};
+use crate::keys::named_enum;
+
+named_enum! {
+    /// How the application commits offsets (model.md §3, and the offset-store strategies of
+    /// §8.2–8.3).
+    Strategy {
+        /// `enable.auto.commit=true`: at `poll()` entry, when `auto.commit.interval.ms` has
+        /// expired, an asynchronous commit of the position (Java
+        /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`, committing
+        /// `SubscriptionState.allConsumed()`). Never blocks the loop. Under the `librdkafka`
+        /// and `java_consumer_protocol_pre_fix` clients it means [`Strategy::AutoCommitBackground`].
+        AutoCommit = "auto_commit", "enable.auto.commit (auto-commit in poll)",
+        /// `commitSync()` of the position after the last record of each batch.
+        CommitSyncBatch = "commit_sync_batch", "commitSync() after each batch",
+        /// `commitSync(offset + 1)` after every record.
+        CommitSyncRecord = "commit_sync_record", "commitSync() after each record",
+        /// `commitSync(offset + 1)` each time a counter of processed records (never reset by
+        /// `poll()`) reaches `commit_every_records`.
+        CommitSyncEveryN = "commit_sync_every_n", "commitSync() every N records",
+        /// `commitAsync()` of the position after each batch; the loop does not wait.
+        CommitAsyncBatch = "commit_async_batch", "commitAsync() after each batch",
+        /// A transactional producer: `beginTransaction`, outputs, `sendOffsetsToTransaction`,
+        /// `commitTransaction`: outputs and offsets land together, one blocking round trip.
+        Transactional = "transactional", "transactions (sendOffsetsToTransaction)",
+        /// model.md §8.2: a timer commits the position at every multiple of
+        /// `auto.commit.interval.ms`, polling or not (librdkafka's default
+        /// `enable.auto.offset.store=true`; Java `AsyncKafkaConsumer` before KAFKA-18641).
+        AutoCommitBackground = "auto_commit_background", "auto-commit on a background timer",
+        /// model.md §8.3: the same timer commits the offset the application stored after
+        /// processing each record in order (librdkafka `enable.auto.offset.store=false` +
+        /// `rd_kafka_offsets_store`).
+        StoreOffsetsAfterProcessing = "store_offsets_after_processing", "store_offsets() after processing + auto-commit",
+        /// model.md §12: once a whole poll's records are handled, `commitSync()` of the
+        /// position if `commit_every_records` records were processed since the last commit
+        /// (Spring Kafka `AckMode.COUNT`: `ackCount` is checked after the batch).
+        CommitSyncCount = "commit_sync_count", "commitSync() after the batch once N records are done (Spring COUNT)",
+        /// model.md §12: once a whole poll's records are handled, `commitSync()` of the
+        /// position if `commit_every_ms` has passed since the last commit (Spring Kafka
+        /// `AckMode.TIME`, `ackTime`).
+        CommitSyncTime = "commit_sync_time", "commitSync() after the batch once T ms have passed (Spring TIME)",
+        /// model.md §8.14 (client `sarama`): `MarkMessage(msg)` after processing; the
+        /// `Consumer.Offsets.AutoCommit` ticker (every `auto.commit.interval.ms`) and
+        /// `Close()` commit the highest mark.
+        MarkMessage = "mark_message", "sarama MarkMessage after processing + AutoCommit",
+        /// model.md §8.14 (client `franz_go`): `AutoCommitMarks()` + `MarkCommitRecords` after
+        /// processing; the autocommit loop and `Close()` commit the marks.
+        AutoCommitMarks = "auto_commit_marks", "franz-go AutoCommitMarks + MarkCommitRecords after processing",
+        /// model.md §8.14 (client `franz_go`): `GreedyAutoCommit()`: the autocommit loop
+        /// commits everything polled, the latest poll too.
+        GreedyAutoCommit = "greedy_auto_commit", "franz-go GreedyAutoCommit (the latest poll too)",
+        /// model.md §8.14 (client `kafka_go`): `ReadMessage` with `CommitInterval` 0 (the
+        /// default) commits each message synchronously before returning it.
+        ReadMessage = "read_message", "kafka-go ReadMessage (commits before it returns)",
+        /// model.md §8.14 (client `kafka_go`): `FetchMessage`, process, `CommitMessages(msg)`.
+        FetchMessageCommitMessages = "fetch_message_commit_messages", "kafka-go FetchMessage + CommitMessages after processing",
+        /// model.md §8.14 (client `kafkajs`): `run({ eachMessage })` with `autoCommit`: each
+        /// message is resolved when `eachMessage` returns, the resolved offsets are committed
+        /// after every batch and by `disconnect()`.
+        EachMessage = "each_message", "KafkaJS eachMessage with autoCommit (after each batch)",
+    }
+}
+
+impl Strategy {
+    /// Whether the client (not the application) decides when to commit.
+    pub fn is_auto(self) -> bool {
+        matches!(
+            self,
+            Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing
+        )
+    }
+}
+
+named_enum! {
+    /// Which real client's behaviour the model follows (model.md §8.4).
+    Client {
+        /// The Java `KafkaConsumer` with `group.protocol=classic` (the default): auto-commit
+        /// runs inside `poll()` (`ConsumerCoordinator.maybeAutoCommitOffsetsAsync`).
+        JavaClassic = "java_classic", "Java client, classic protocol",
+        /// The Java `AsyncKafkaConsumer` (`group.protocol=consumer`, KIP-848) after
+        /// KAFKA-18641 moved the auto-commit back to the application's `poll()`: as classic.
+        JavaConsumerProtocol = "java_consumer_protocol", "Java client, consumer protocol (KIP-848, Kafka 4.0+)",
+        /// The same consumer before KAFKA-18641 (kafka-clients 3.9): its background thread's
+        /// timer commits the position whether or not the application polls.
+        JavaConsumerProtocolPreFix = "java_consumer_protocol_pre_fix", "Java client, consumer protocol before the fix (3.9)",
+        /// librdkafka (and the Python, Go, .NET clients on it): `enable.auto.commit` is a
+        /// background timer committing the stored offsets (`auto_commit` acts as §8.2).
+        Librdkafka = "librdkafka", "librdkafka (Python, Go, .NET clients)",
+        /// sarama v1.61.1 (`github.com/IBM/sarama`, model.md §8.14): one message at a time,
+        /// marks committed by a background ticker and at `Close()`.
+        Sarama = "sarama", "sarama (Go) v1.61.1",
+        /// franz-go v1.22.3 (`github.com/twmb/franz-go`, model.md §8.14): autocommit of what
+        /// the previous polls returned.
+        FranzGo = "franz_go", "franz-go (Go) v1.22.3",
+        /// kafka-go v0.4.51 (`github.com/segmentio/kafka-go`, model.md §8.14): one message at a
+        /// time, `ReadMessage` or `FetchMessage` + `CommitMessages`.
+        KafkaGo = "kafka_go", "kafka-go (Go) v0.4.51",
+        /// KafkaJS 2.2.4 (npm `kafkajs`, model.md §8.14): `eachMessage`, commits after each batch.
+        Kafkajs = "kafkajs", "KafkaJS (Node) 2.2.4",
+        /// librdkafka before 1.9.0 (model.md §8.14): as `librdkafka`, but a stored offset
+        /// survives a reassignment (fixed by librdkafka PR #3774).
+        LibrdkafkaBefore1_9 = "librdkafka_before_1_9", "librdkafka before 1.9 (stale offset store)",
+    }
+}
+
+impl Client {
+    /// One line on which real client and version behaves so.
+    pub fn note(self) -> &'static str {
+        match self {
+            Client::JavaClassic => "Java KafkaConsumer, group.protocol=classic (the default in Kafka 4.x): auto-commit only inside poll()",
+            Client::JavaConsumerProtocol => "Java AsyncKafkaConsumer, group.protocol=consumer, with KAFKA-18641: auto-commit back inside poll()",
+            Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
+            Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
+            _ => note(self),
+        }
+    }
+
+    /// The strategy the loop really runs: `auto_commit` is a background timer under the
+    /// clients that have one (model.md §8.4).
+    pub fn effective(self, strategy: Strategy) -> Strategy {
+        match (self, strategy) {
+            (Client::JavaConsumerProtocolPreFix | Client::Librdkafka, Strategy::AutoCommit) => {
+                Strategy::AutoCommitBackground
+            }
+            _ => effective(self, strategy),
+        }
+    }
+
+    /// Whether this is one of the Java clients (which have no offset store).
+    pub fn is_java(self) -> bool {
+        matches!(
+            self,
+            Client::JavaClassic | Client::JavaConsumerProtocol | Client::JavaConsumerProtocolPreFix
+        )
+    }
+
+    /// Whether this is librdkafka, before or after 1.9 (model.md §8.2, §8.14).
+    pub fn is_librdkafka(self) -> bool {
+        matches!(self, Client::Librdkafka | Client::LibrdkafkaBefore1_9)
+    }
+}
 
 /// The strategies a client offers, in its users' words; `None`: the Java and librdkafka
 /// clients, which offer every strategy but the library-specific ones below. Every library
@@ -32,7 +175,7 @@ pub(crate) fn strategies(client: Client) -> Option<&'static [Strategy]> {
 }
 
 /// The strategies only some library offers.
-const LIBRARY_STRATEGIES: &[Strategy] = &[
+pub(crate) const LIBRARY_STRATEGIES: &[Strategy] = &[
     Strategy::MarkMessage,
     Strategy::AutoCommitMarks,
     Strategy::GreedyAutoCommit,
@@ -42,7 +185,7 @@ const LIBRARY_STRATEGIES: &[Strategy] = &[
 ];
 
 /// One line on which real client and version behaves so.
-pub(crate) fn note(client: Client) -> &'static str {
+fn note(client: Client) -> &'static str {
     match client {
         Client::Sarama => "sarama v1.61.1: MarkMessage marks offset + 1, the highest mark wins; the AutoCommit ticker (1 s by default) and Close() commit the marks",
         Client::FranzGo => "franz-go v1.22.3: autocommit every 5 s of what the previous polls returned; Close() commits the same",
@@ -58,7 +201,7 @@ pub(crate) fn note(client: Client) -> &'static str {
 /// background timer (§8.2; franz-go's commits the previous polls, `engine/member.rs`
 /// `client_commit_offsets`), `FetchMessage` + `CommitMessages` is a commit per record, and
 /// `eachMessage` commits after each batch what it resolved.
-pub(crate) fn effective(client: Client, strategy: Strategy) -> Strategy {
+fn effective(client: Client, strategy: Strategy) -> Strategy {
     match (client, strategy) {
         (Client::LibrdkafkaBefore1_9 | Client::FranzGo, Strategy::AutoCommit) => {
             Strategy::AutoCommitBackground
@@ -73,85 +216,4 @@ pub(crate) fn effective(client: Client, strategy: Strategy) -> Strategy {
         (_, Strategy::EachMessage) => Strategy::CommitSyncBatch,
         _ => strategy,
     }
-}
-
-/// Records one call hands the application (model.md §8.14): sarama's claim channel and
-/// kafka-go's `ReadMessage` / `FetchMessage` give one message; a KafkaJS batch is what one
-/// fetch brought of the partition (`maxBytesPerPartition`, 1 MiB like
-/// `max.partition.fetch.bytes`); franz-go's `PollRecords(ctx, max.poll.records)` and the
-/// others, `max.poll.records`.
-pub(crate) fn records_per_poll(s: &Scenario) -> u64 {
-    match s.client {
-        Client::Sarama | Client::KafkaGo => 1,
-        Client::Kafkajs => s.fetch_chunk_records(),
-        _ => s.max_poll_records as u64,
-    }
-}
-
-/// franz-go's default autocommit commits the head: what the polls *before* the latest one
-/// returned (`undirtyUncommitted` at the start of `PollRecords`; model.md §8.14).
-pub(crate) fn commits_previous_polls(s: &Scenario) -> bool {
-    s.client == Client::FranzGo && s.strategy == Strategy::AutoCommit
-}
-
-/// KafkaJS commits what it resolved — the messages whose `eachMessage` returned — after each
-/// batch and at `disconnect()` (model.md §8.14).
-pub(crate) fn commits_resolved(s: &Scenario) -> bool {
-    s.client == Client::Kafkajs
-}
-
-/// The rules of model.md §8.14 that involve the client: each library's strategies, and what
-/// the model has of it so far (one consumer, its own loop).
-pub(crate) fn validate(s: &Scenario) -> Result<(), ScenarioError> {
-    let refuse = |key: &str, message: String| Err(ScenarioError::at(key, message));
-    match strategies(s.client) {
-        Some(allowed) if !allowed.contains(&s.strategy) => {
-            let names: Vec<_> = allowed.iter().map(|k| format!("\"{}\"", k.name())).collect();
-            return refuse(
-                "strategy",
-                format!(
-                    "client \"{}\" offers {} (got \"{}\")",
-                    s.client.name(),
-                    names.join(", "),
-                    s.strategy.name()
-                ),
-            );
-        }
-        None if LIBRARY_STRATEGIES.contains(&s.strategy) => {
-            let owner = [Client::Sarama, Client::FranzGo, Client::KafkaGo, Client::Kafkajs]
-                .into_iter()
-                .find(|&c| strategies(c).is_some_and(|a| a.contains(&s.strategy)))
-                .map_or("", |c| c.name());
-            return refuse("strategy", format!("\"{}\" needs client \"{owner}\"", s.strategy.name()));
-        }
-        _ => {}
-    }
-    if s.client == Client::LibrdkafkaBefore1_9 && (s.group_mode() || s.share_group()) {
-        return refuse(
-            "client",
-            "\"librdkafka_before_1_9\" is modelled for one consumer so far (docs/model.md §8.14): use \"librdkafka\" in a group".to_string(),
-        );
-    }
-    if strategies(s.client).is_some() {
-        let why = format!(
-            "the model runs client \"{}\" as one consumer with its own loop (docs/model.md §8.14)",
-            s.client.name()
-        );
-        if s.worker_pool {
-            return refuse("worker_pool", format!("must be false: {why}"));
-        }
-        if s.script.is_some() {
-            return refuse("script", format!("must be null: {why}"));
-        }
-        if s.group_mode() || s.share_group() {
-            let key = match () {
-                _ if s.share_group() => "consumption",
-                _ if s.members > 1 => "members",
-                _ if s.partitions > 1 => "partitions",
-                _ => "group_events",
-            };
-            return refuse(key, format!("must describe one consumer on one partition: {why}"));
-        }
-    }
-    Ok(())
 }

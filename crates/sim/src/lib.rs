@@ -29,8 +29,11 @@
 //!
 //! Data flows one way: [`Scenario`] → the engine (`engine`, sans-IO: state split by Kafka
 //! entity — members, coordinator, partitions — stepping a queue of timed events) → typed
-//! outputs → the recorder ([`timeline`]) → [`Run`]. The engine never sees the recorder and
-//! the recorder never sees the engine.
+//! outputs (`output`, with the `Sink` they go to) → the recorder
+//! (`recorder`) → [`Run`] ([`timeline`]) → the result JSON ([`summary`]). The engine never
+//! sees the recorder and the recorder never sees the engine. No module imports one that
+//! imports it back (`crates/view/tests/structure.rs` checks it): a name two modules need
+//! sits in the lower one.
 //!
 //! Consumer groups (model.md §10) and share groups (§11), with their reports (`report`,
 //! `share_report`, `sweep`), come with the `group` feature, on by default. Without it the
@@ -60,28 +63,30 @@ pub mod events;
 pub mod keys;
 mod output;
 pub mod producer;
+mod recorder;
 #[cfg(feature = "group")]
 pub mod report;
 mod runs;
 pub mod scenario;
 #[cfg(feature = "group")]
 pub mod share_report;
+pub mod summary;
 #[cfg(feature = "group")]
 pub mod sweep;
 pub mod timeline;
 
+pub use output::{CommitFailure, MarkKind};
 pub use output::{MemberId, PartitionId};
 pub use scenario::{Client, Input, Scenario, ScenarioError, Strategy};
+pub use summary::Summary;
 pub use timeline::{
-    CommitFailure, CrashOffsets, CrashState, Mark, MarkKind, PartitionRun, ProfileStep, Run, ScriptReading,
-    Step, Summary, Worst,
+    CrashOffsets, CrashState, Mark, PartitionRun, ProfileStep, Run, ScriptReading, Step, Worst,
 };
 
-use engine::world::restart_offset;
-use engine::{Engine, Sink};
-use output::Output;
+use engine::Engine;
+use output::{Output, Sink};
+use recorder::Recorder;
 use std::collections::BTreeMap;
-use timeline::Recorder;
 
 /// Runs `scenario` over [0, horizon] and records its lines, marks and crash profile.
 ///
@@ -119,7 +124,7 @@ pub fn crash_state_brute_force(scenario: &Scenario, crash_at_us: u64) -> Result<
     // Offsets below the log start count as run once; the rest as often as they ran. A
     // restart never begins below the log start (model.md §8.9).
     let start = scenario.log_start_offset;
-    let c = restart_offset(scenario, committed, crash_at_us);
+    let c = scenario.restart_offset(committed, crash_at_us);
     let run_below_c = runs.range(start..c).count() as u64;
     let lost = c - start - run_below_c;
     let duplicated =

@@ -1,8 +1,10 @@
 //! What the engine reports as it steps: typed outputs, each at the instant being processed.
-//! The recorder ([`crate::timeline`]) builds the lines, the crash profile, the marks and the
-//! statistics from these alone; it never sees the engine.
+//! The recorder (`recorder.rs`) builds the lines, the crash profile, the marks and the
+//! statistics of a [`Run`](crate::Run) from these alone; it never sees the engine. The
+//! engine's vocabulary lives here, below both: [`MarkKind`], [`CommitFailure`], the
+//! [`Sink`] the outputs go to.
 
-use crate::timeline::MarkKind;
+use serde::Serialize;
 
 /// A member's index: `consumer-(N + 1)` in the page's words.
 pub type MemberId = u16;
@@ -50,8 +52,15 @@ pub(crate) enum Output {
     ShareCounts { partition: PartitionId, duplicated: u32, lost: u32 },
 }
 
+/// Whoever consumes the engine's outputs (the recorder, the brute-force count). The engine
+/// knows only this trait; each output is handed over at the instant it happens.
+pub(crate) trait Sink {
+    /// Takes in one output of the instant `at_us`.
+    fn emit(&mut self, at_us: u64, output: Output);
+}
+
 /// What a member is doing, for the group view's member lanes (model.md §10.7).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 #[cfg_attr(not(feature = "group"), allow(dead_code))]
 pub enum MemberStatus {
@@ -65,4 +74,161 @@ pub enum MemberStatus {
     Rebalancing,
     /// Not running (crashed, closed, or not started yet).
     Down,
+}
+
+/// The kinds of [`Mark`](crate::timeline::Mark): what the engine reports for the chart to mark.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum MarkKind {
+    /// `poll()` handed out `records` records from `from` on (none at the log end).
+    Poll {
+        /// First offset handed out.
+        from: u64,
+        /// How many; the position after the poll is `from + records`.
+        records: u32,
+    },
+    /// An OffsetCommit (or `commitTransaction`) of `offset` was sent; it lands one
+    /// `commit_latency_ms` later unless a crash comes first (see [`Run::lands_at_us`](crate::Run::lands_at_us)).
+    CommitSent {
+        /// The offset committed (the next offset to read).
+        offset: u64,
+        /// `commitSync` / `commitTransaction` (true) or asynchronous (false).
+        blocking: bool,
+    },
+    /// The coordinator stored `offset`.
+    CommitLanded {
+        /// The new committed offset.
+        offset: u64,
+    },
+    /// The record's side effect landed (it became durable).
+    RecordDurable {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// Transactional mode: the handler finished the record, but its output is only
+    /// durable when the transaction commits.
+    RecordProcessed {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// A commit of `offset` failed (model.md §8.7, §8.8): it never lands.
+    CommitFailed {
+        /// The offset it would have committed.
+        offset: u64,
+        /// Why.
+        reason: CommitFailure,
+    },
+    /// The transaction aborted; the application rewound its position (model.md §8.8).
+    TransactionAborted {
+        /// The position after the rewind (the committed offset).
+        rewound_to: u64,
+    },
+    /// The member left the group: no `poll()` for `max.poll.interval.ms` (model.md §8.7).
+    Evicted,
+    /// `poll()` rejoined the group and resumed from the committed offset (model.md §8.7).
+    Rejoined {
+        /// The position after rejoining.
+        position: u64,
+    },
+    /// The application called `close()` (model.md §8.6).
+    CloseCalled,
+    /// `close()` returned: its commit and every commit in flight had landed.
+    Closed,
+    /// The empty group's committed offsets were deleted (model.md §8.9): a restart resolves
+    /// `auto.offset.reset`.
+    OffsetsExpired,
+    /// The consumer started again after its downtime (model.md §8.9).
+    Restarted {
+        /// Its first position.
+        position: u64,
+    },
+    /// The process died (model.md §10.3).
+    Crashed,
+    /// The member stopped polling (a hang, model.md §10.3).
+    HangStarted,
+    /// A shutdown began (`wakeup()` or `close()`, model.md §10.3).
+    ShutdownRequested,
+    /// The process started (a restart or a new member).
+    Started,
+    /// The member sent JoinGroup (model.md §10.5).
+    JoinSent,
+    /// Its SyncGroup answered with its assignment.
+    AssignmentReceived,
+    /// The member took this partition.
+    Assigned,
+    /// The member gave up this partition.
+    Revoked,
+    /// The coordinator expired the member's session (model.md §10.3).
+    SessionExpired,
+    /// The member's heartbeat (model.md §10.4).
+    Heartbeat,
+    /// An attempt at the record threw (model.md §12): no run.
+    RecordFailed {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// The application gave up on the record (`log_and_continue`, `retry` out of attempts,
+    /// `seek_to_failed` out of deliveries): it counts as handled, with no run.
+    RecordSkipped {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// `seek_to_failed` with `dead_letter`: the record went to a dead-letter topic, which
+    /// counts as its run.
+    RecordDeadLettered {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// `on_error: stop`: the partition stopped at the record, for good.
+    PartitionStopped {
+        /// The offset it stopped at.
+        offset: u64,
+    },
+    /// Share groups (model.md §11): a member acquired the record, its `delivery`-th delivery.
+    ShareAcquired {
+        /// The record's offset.
+        offset: u64,
+        /// Deliveries so far, this one included.
+        delivery: u32,
+    },
+    /// An ACCEPT of the record landed: it ended.
+    ShareAccepted {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// A REJECT of the record landed: it ended, never to be delivered again.
+    ShareRejected {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// A RELEASE of the record landed: it is offered again (or archived, see
+    /// [`MarkKind::ShareArchived`]).
+    ShareReleased {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// The record's acquisition lock expired (`group.share.record.lock.duration.ms`).
+    ShareLockExpired {
+        /// The record's offset.
+        offset: u64,
+    },
+    /// Released at `group.share.delivery.count.limit` deliveries: archived, never delivered again.
+    ShareArchived {
+        /// The record's offset.
+        offset: u64,
+    },
+}
+
+/// Why a commit failed (model.md §8.7, §8.8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CommitFailure {
+    /// `CommitFailedException`: the member was evicted from the group (no request is sent,
+    /// or the coordinator rejects the old generation).
+    Evicted,
+    /// A retriable error (e.g. `COORDINATOR_LOAD_IN_PROGRESS`): `commitSync` retries it.
+    Retriable,
+    /// REBALANCE_IN_PROGRESS: it landed between a join round's completion and the
+    /// assignment (model.md §10.5); `commitSync` throws and the application moves on.
+    RebalanceInProgress,
 }

@@ -2,7 +2,6 @@
 //! handover of a partition with what it loses and repeats, how long each partition stalls,
 //! the rebalances, and the intervals each member spends down, hung or rebalancing.
 
-use crate::engine::world::restart_offset;
 use crate::output::{MemberId, MemberStatus, PartitionId};
 use crate::runs::RunCounts;
 use crate::scenario::Scenario;
@@ -195,7 +194,7 @@ impl GroupRecorder {
     ) {
         let p = partition as usize;
         let books = &mut self.books[p];
-        let start = restart_offset(s, committed, at_us);
+        let start = s.restart_offset(committed, at_us);
         let duplicated = books.owner_runs.iter().filter(|&&o| o >= start).count() as u64;
         let never_run = runs.range_counts(s.log_start_offset, start).never_run;
         let lost = never_run.saturating_sub(books.lost_counted);

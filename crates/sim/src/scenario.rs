@@ -7,6 +7,8 @@
 //! messages and the page's hints all read the table [`KEYS`] it generates; `--help` also
 //! reads the one-line meanings in [`KEY_HELP`] (a table apart, which the page does not link).
 
+use crate::clients::{strategies, LIBRARY_STRATEGIES};
+pub use crate::clients::{Client, Strategy};
 use crate::events::{GroupEvent, GroupEventKind, GROUP_EVENTS_RANGE};
 pub use crate::keys::{
     ascending_unique, format_millis, millis_f64, parse_millis, KeyKind, KeySpec, ScenarioError, MAX_LIST,
@@ -21,145 +23,6 @@ pub const MAX_EVENTS: u64 = 5_000_000;
 
 /// The largest offset a scenario may name (log end, log start): 10^12.
 pub const MAX_OFFSET: u64 = 1_000_000_000_000;
-
-named_enum! {
-    /// How the application commits offsets (model.md §3, and the offset-store strategies of
-    /// §8.2–8.3).
-    Strategy {
-        /// `enable.auto.commit=true`: at `poll()` entry, when `auto.commit.interval.ms` has
-        /// expired, an asynchronous commit of the position (Java
-        /// `ConsumerCoordinator.maybeAutoCommitOffsetsAsync`, committing
-        /// `SubscriptionState.allConsumed()`). Never blocks the loop. Under the `librdkafka`
-        /// and `java_consumer_protocol_pre_fix` clients it means [`Strategy::AutoCommitBackground`].
-        AutoCommit = "auto_commit", "enable.auto.commit (auto-commit in poll)",
-        /// `commitSync()` of the position after the last record of each batch.
-        CommitSyncBatch = "commit_sync_batch", "commitSync() after each batch",
-        /// `commitSync(offset + 1)` after every record.
-        CommitSyncRecord = "commit_sync_record", "commitSync() after each record",
-        /// `commitSync(offset + 1)` each time a counter of processed records (never reset by
-        /// `poll()`) reaches `commit_every_records`.
-        CommitSyncEveryN = "commit_sync_every_n", "commitSync() every N records",
-        /// `commitAsync()` of the position after each batch; the loop does not wait.
-        CommitAsyncBatch = "commit_async_batch", "commitAsync() after each batch",
-        /// A transactional producer: `beginTransaction`, outputs, `sendOffsetsToTransaction`,
-        /// `commitTransaction`: outputs and offsets land together, one blocking round trip.
-        Transactional = "transactional", "transactions (sendOffsetsToTransaction)",
-        /// model.md §8.2: a timer commits the position at every multiple of
-        /// `auto.commit.interval.ms`, polling or not (librdkafka's default
-        /// `enable.auto.offset.store=true`; Java `AsyncKafkaConsumer` before KAFKA-18641).
-        AutoCommitBackground = "auto_commit_background", "auto-commit on a background timer",
-        /// model.md §8.3: the same timer commits the offset the application stored after
-        /// processing each record in order (librdkafka `enable.auto.offset.store=false` +
-        /// `rd_kafka_offsets_store`).
-        StoreOffsetsAfterProcessing = "store_offsets_after_processing", "store_offsets() after processing + auto-commit",
-        /// model.md §12: once a whole poll's records are handled, `commitSync()` of the
-        /// position if `commit_every_records` records were processed since the last commit
-        /// (Spring Kafka `AckMode.COUNT`: `ackCount` is checked after the batch).
-        CommitSyncCount = "commit_sync_count", "commitSync() after the batch once N records are done (Spring COUNT)",
-        /// model.md §12: once a whole poll's records are handled, `commitSync()` of the
-        /// position if `commit_every_ms` has passed since the last commit (Spring Kafka
-        /// `AckMode.TIME`, `ackTime`).
-        CommitSyncTime = "commit_sync_time", "commitSync() after the batch once T ms have passed (Spring TIME)",
-        /// model.md §8.14 (client `sarama`): `MarkMessage(msg)` after processing; the
-        /// `Consumer.Offsets.AutoCommit` ticker (every `auto.commit.interval.ms`) and
-        /// `Close()` commit the highest mark.
-        MarkMessage = "mark_message", "sarama MarkMessage after processing + AutoCommit",
-        /// model.md §8.14 (client `franz_go`): `AutoCommitMarks()` + `MarkCommitRecords` after
-        /// processing; the autocommit loop and `Close()` commit the marks.
-        AutoCommitMarks = "auto_commit_marks", "franz-go AutoCommitMarks + MarkCommitRecords after processing",
-        /// model.md §8.14 (client `franz_go`): `GreedyAutoCommit()`: the autocommit loop
-        /// commits everything polled, the latest poll too.
-        GreedyAutoCommit = "greedy_auto_commit", "franz-go GreedyAutoCommit (the latest poll too)",
-        /// model.md §8.14 (client `kafka_go`): `ReadMessage` with `CommitInterval` 0 (the
-        /// default) commits each message synchronously before returning it.
-        ReadMessage = "read_message", "kafka-go ReadMessage (commits before it returns)",
-        /// model.md §8.14 (client `kafka_go`): `FetchMessage`, process, `CommitMessages(msg)`.
-        FetchMessageCommitMessages = "fetch_message_commit_messages", "kafka-go FetchMessage + CommitMessages after processing",
-        /// model.md §8.14 (client `kafkajs`): `run({ eachMessage })` with `autoCommit`: each
-        /// message is resolved when `eachMessage` returns, the resolved offsets are committed
-        /// after every batch and by `disconnect()`.
-        EachMessage = "each_message", "KafkaJS eachMessage with autoCommit (after each batch)",
-    }
-}
-
-impl Strategy {
-    /// Whether the client (not the application) decides when to commit.
-    pub fn is_auto(self) -> bool {
-        matches!(
-            self,
-            Strategy::AutoCommit | Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing
-        )
-    }
-}
-
-named_enum! {
-    /// Which real client's behaviour the model follows (model.md §8.4).
-    Client {
-        /// The Java `KafkaConsumer` with `group.protocol=classic` (the default): auto-commit
-        /// runs inside `poll()` (`ConsumerCoordinator.maybeAutoCommitOffsetsAsync`).
-        JavaClassic = "java_classic", "Java client, classic protocol",
-        /// The Java `AsyncKafkaConsumer` (`group.protocol=consumer`, KIP-848) after
-        /// KAFKA-18641 moved the auto-commit back to the application's `poll()`: as classic.
-        JavaConsumerProtocol = "java_consumer_protocol", "Java client, consumer protocol (KIP-848, Kafka 4.0+)",
-        /// The same consumer before KAFKA-18641 (kafka-clients 3.9): its background thread's
-        /// timer commits the position whether or not the application polls.
-        JavaConsumerProtocolPreFix = "java_consumer_protocol_pre_fix", "Java client, consumer protocol before the fix (3.9)",
-        /// librdkafka (and the Python, Go, .NET clients on it): `enable.auto.commit` is a
-        /// background timer committing the stored offsets (`auto_commit` acts as §8.2).
-        Librdkafka = "librdkafka", "librdkafka (Python, Go, .NET clients)",
-        /// sarama v1.61.1 (`github.com/IBM/sarama`, model.md §8.14): one message at a time,
-        /// marks committed by a background ticker and at `Close()`.
-        Sarama = "sarama", "sarama (Go) v1.61.1",
-        /// franz-go v1.22.3 (`github.com/twmb/franz-go`, model.md §8.14): autocommit of what
-        /// the previous polls returned.
-        FranzGo = "franz_go", "franz-go (Go) v1.22.3",
-        /// kafka-go v0.4.51 (`github.com/segmentio/kafka-go`, model.md §8.14): one message at a
-        /// time, `ReadMessage` or `FetchMessage` + `CommitMessages`.
-        KafkaGo = "kafka_go", "kafka-go (Go) v0.4.51",
-        /// KafkaJS 2.2.4 (npm `kafkajs`, model.md §8.14): `eachMessage`, commits after each batch.
-        Kafkajs = "kafkajs", "KafkaJS (Node) 2.2.4",
-        /// librdkafka before 1.9.0 (model.md §8.14): as `librdkafka`, but a stored offset
-        /// survives a reassignment (fixed by librdkafka PR #3774).
-        LibrdkafkaBefore1_9 = "librdkafka_before_1_9", "librdkafka before 1.9 (stale offset store)",
-    }
-}
-
-impl Client {
-    /// One line on which real client and version behaves so.
-    pub fn note(self) -> &'static str {
-        match self {
-            Client::JavaClassic => "Java KafkaConsumer, group.protocol=classic (the default in Kafka 4.x): auto-commit only inside poll()",
-            Client::JavaConsumerProtocol => "Java AsyncKafkaConsumer, group.protocol=consumer, with KAFKA-18641: auto-commit back inside poll()",
-            Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
-            Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
-            _ => crate::clients::note(self),
-        }
-    }
-
-    /// The strategy the loop really runs: `auto_commit` is a background timer under the
-    /// clients that have one (model.md §8.4).
-    pub fn effective(self, strategy: Strategy) -> Strategy {
-        match (self, strategy) {
-            (Client::JavaConsumerProtocolPreFix | Client::Librdkafka, Strategy::AutoCommit) => {
-                Strategy::AutoCommitBackground
-            }
-            _ => crate::clients::effective(self, strategy),
-        }
-    }
-
-    /// Whether this is one of the Java clients (which have no offset store).
-    pub fn is_java(self) -> bool {
-        matches!(
-            self,
-            Client::JavaClassic | Client::JavaConsumerProtocol | Client::JavaConsumerProtocolPreFix
-        )
-    }
-
-    /// Whether this is librdkafka, before or after 1.9 (model.md §8.2, §8.14).
-    pub fn is_librdkafka(self) -> bool {
-        matches!(self, Client::Librdkafka | Client::LibrdkafkaBefore1_9)
-    }
-}
 
 named_enum! {
     /// What a manual commit sends (model.md §8.5).
@@ -834,7 +697,7 @@ impl Scenario {
                  so the model has no pool for it",
             );
         }
-        crate::clients::validate(self)?;
+        self.validate_client()?;
         if self.client.is_java() && self.strategy == Strategy::StoreOffsetsAfterProcessing {
             return refuse(
                 "strategy",
@@ -1068,6 +931,112 @@ impl Scenario {
         let (q, r) = (at_us / 1_000_000_000, at_us % 1_000_000_000);
         let produced = rate.saturating_mul(q).saturating_add(rate.saturating_mul(r) / 1_000_000_000);
         self.log_end_offset.saturating_add(produced)
+    }
+
+    /// Where `auto.offset.reset` resolves at `now_us` (model.md §8.9): the log start
+    /// (`earliest`) or the log end then (`latest`).
+    pub(crate) fn reset_offset(&self, now_us: u64) -> u64 {
+        match self.auto_offset_reset {
+            OffsetReset::Earliest => self.log_start_offset,
+            OffsetReset::Latest => self.log_end_at(now_us),
+        }
+    }
+
+    /// Where a consumer starting at `now_us` from the committed offset `committed` begins
+    /// (model.md §8.9): that offset, or — when there is none, or it is below the log start, so
+    /// that the fetch would be answered OFFSET_OUT_OF_RANGE — where `auto.offset.reset` resolves.
+    pub(crate) fn restart_offset(&self, committed: Option<u64>, now_us: u64) -> u64 {
+        match committed {
+            Some(offset) if offset >= self.log_start_offset => offset,
+            _ => self.reset_offset(now_us),
+        }
+    }
+
+    /// Whether a restart offset follows the log end (model.md §8.9): `latest` with no usable
+    /// committed offset (none, or below the log start).
+    pub(crate) fn restart_follows_log_end(&self, committed: Option<u64>) -> bool {
+        self.auto_offset_reset == OffsetReset::Latest && committed.is_none_or(|c| c < self.log_start_offset)
+    }
+
+    /// Records one call hands the application (model.md §8.14): sarama's claim channel and
+    /// kafka-go's `ReadMessage` / `FetchMessage` give one message; a KafkaJS batch is what one
+    /// fetch brought of the partition (`maxBytesPerPartition`, 1 MiB like
+    /// `max.partition.fetch.bytes`); franz-go's `PollRecords(ctx, max.poll.records)` and the
+    /// others, `max.poll.records`.
+    pub(crate) fn records_per_poll(&self) -> u64 {
+        match self.client {
+            Client::Sarama | Client::KafkaGo => 1,
+            Client::Kafkajs => self.fetch_chunk_records(),
+            _ => self.max_poll_records as u64,
+        }
+    }
+
+    /// franz-go's default autocommit commits the head: what the polls *before* the latest one
+    /// returned (`undirtyUncommitted` at the start of `PollRecords`; model.md §8.14).
+    pub(crate) fn commits_previous_polls(&self) -> bool {
+        self.client == Client::FranzGo && self.strategy == Strategy::AutoCommit
+    }
+
+    /// KafkaJS commits what it resolved — the messages whose `eachMessage` returned — after each
+    /// batch and at `disconnect()` (model.md §8.14).
+    pub(crate) fn commits_resolved(&self) -> bool {
+        self.client == Client::Kafkajs
+    }
+
+    /// The rules of model.md §8.14 that involve the client: each library's strategies, and what
+    /// the model has of it so far (one consumer, its own loop).
+    fn validate_client(&self) -> Result<(), ScenarioError> {
+        let refuse = |key: &str, message: String| Err(ScenarioError::at(key, message));
+        match strategies(self.client) {
+            Some(allowed) if !allowed.contains(&self.strategy) => {
+                let names: Vec<_> = allowed.iter().map(|k| format!("\"{}\"", k.name())).collect();
+                return refuse(
+                    "strategy",
+                    format!(
+                        "client \"{}\" offers {} (got \"{}\")",
+                        self.client.name(),
+                        names.join(", "),
+                        self.strategy.name()
+                    ),
+                );
+            }
+            None if LIBRARY_STRATEGIES.contains(&self.strategy) => {
+                let owner = [Client::Sarama, Client::FranzGo, Client::KafkaGo, Client::Kafkajs]
+                    .into_iter()
+                    .find(|&c| strategies(c).is_some_and(|a| a.contains(&self.strategy)))
+                    .map_or("", |c| c.name());
+                return refuse("strategy", format!("\"{}\" needs client \"{owner}\"", self.strategy.name()));
+            }
+            _ => {}
+        }
+        if self.client == Client::LibrdkafkaBefore1_9 && (self.group_mode() || self.share_group()) {
+            return refuse(
+                "client",
+                "\"librdkafka_before_1_9\" is modelled for one consumer so far (docs/model.md §8.14): use \"librdkafka\" in a group".to_string(),
+            );
+        }
+        if strategies(self.client).is_some() {
+            let why = format!(
+                "the model runs client \"{}\" as one consumer with its own loop (docs/model.md §8.14)",
+                self.client.name()
+            );
+            if self.worker_pool {
+                return refuse("worker_pool", format!("must be false: {why}"));
+            }
+            if self.script.is_some() {
+                return refuse("script", format!("must be null: {why}"));
+            }
+            if self.group_mode() || self.share_group() {
+                let key = match () {
+                    _ if self.share_group() => "consumption",
+                    _ if self.members > 1 => "members",
+                    _ if self.partitions > 1 => "partitions",
+                    _ => "group_events",
+                };
+                return refuse(key, format!("must describe one consumer on one partition: {why}"));
+            }
+        }
+        Ok(())
     }
 
     /// Records of one partition one fetch brings, the chunk a group member hands out before

@@ -3,7 +3,8 @@
 //! redeliveries, acknowledgements, archived records — read from the run's lines and marks.
 
 use crate::keys::millis_f64;
-use crate::timeline::{MarkKind, Run};
+use crate::output::MarkKind;
+use crate::timeline::Run;
 use serde::Serialize;
 
 /// A crash of the whole share group at one instant (model.md §11), summed over partitions.

@@ -15,13 +15,12 @@
 
 #[cfg(feature = "group")]
 use super::assignor;
-use super::queue::Phase;
-use super::{Cx, Event, Sink};
-use crate::output::{MemberId, Output, PartitionId};
+use super::cx::Cx;
+use super::queue::{Event, Phase};
+use crate::output::{CommitFailure, MarkKind, MemberId, Output, PartitionId, Sink};
 #[cfg(feature = "group")]
 use crate::scenario::Assignor;
 use crate::scenario::{Scenario, US_PER_MS};
-use crate::timeline::{CommitFailure, MarkKind};
 
 /// The group's state (classic protocol; the consumer protocol is always `Stable` or `Empty`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,15 +1,18 @@
 //! The discrete-event engine, sans-IO: no clock, no I/O, no recorder. It steps a queue of
 //! timed events ([`queue`]) instant by instant ([`Engine::advance`]) and reports what
-//! happened as typed [`Output`]s to a [`Sink`]; whoever drives it (the recorder, the
+//! happened as typed [`Output`](crate::output::Output)s to a [`Sink`]; whoever drives it (the recorder, the
 //! brute-force path) implements the sink.
 //!
 //! State is split by Kafka entity, each addressed by id even while there is one of each:
 //! * [`member::Member`] — one consumer process: its application loop (model.md §3, §8.11),
 //!   worker pool (§4), client timers and commit callbacks (§8.2, §8.8), lifecycle (§8.6,
-//!   §8.7, §8.9);
+//!   §8.7, §8.9) and its side of a consumer group (§10);
 //! * [`world::World`] — what the members share: the group coordinator (committed offsets
 //!   per partition, generation, offset expiry), the partitions (log, durable frontier),
 //!   the commit requests in flight, injected faults and record durations.
+//!
+//! Every entity acts through a [`cx::Cx`] (the scenario, the clock, the queue, the sink)
+//! and imports neither this module nor an entity that imports it back.
 //!
 //! Events at one instant run in the order of [`queue::Phase`] (model.md §8.1): lifecycle
 //! first (it sees only earlier events), then pool completions and commit responses (in
@@ -24,112 +27,33 @@
 mod assignor;
 mod clients;
 mod coordinator;
+mod cx;
 mod frontier;
 // Without the `group` feature, what only a group calls in here is dead code.
 #[cfg_attr(not(feature = "group"), allow(dead_code))]
 mod member;
-// Without the `group` feature no member has a group client: `no_membership.rs` stands in,
-// with what `member.rs` calls on it.
-#[cfg_attr(not(feature = "group"), path = "no_membership.rs")]
-mod membership;
 mod pool;
 mod queue;
 #[cfg(feature = "group")]
 mod share_consumer;
 #[cfg(feature = "group")]
 mod share_partition;
-pub(crate) mod world;
+mod world;
 
 #[cfg(feature = "group")]
 use crate::events::GroupEventKind;
-use crate::output::{CommitId, MemberId, Output, PartitionId};
+#[cfg(feature = "group")]
+use crate::output::MemberId;
+use crate::output::Sink;
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
+use cx::Cx;
 use member::Member;
-use queue::{EventQueue, Phase};
+#[cfg(feature = "group")]
+use queue::Phase;
+use queue::{Event, EventQueue};
 #[cfg(feature = "group")]
 use share_consumer::ShareConsumer;
 use world::World;
-
-/// An event in the queue. Events of a member's earlier life (`incarnation`) are ignored.
-/// Without the `group` feature the group's events are never scheduled.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-#[cfg_attr(not(feature = "group"), allow(dead_code))]
-pub(crate) enum Event {
-    /// A record's processing ends. `worker` is the pool thread; `None`: the loop ran it
-    /// itself and resumes.
-    RecordDone {
-        member: MemberId,
-        partition: PartitionId,
-        offset: u64,
-        worker: Option<u32>,
-        incarnation: u32,
-    },
-    /// The response to commit request `commit` arrives (the commit lands, or fails).
-    CommitResponse { commit: CommitId, fails: bool },
-    /// A failed synchronous commit is sent again after its backoff.
-    CommitRetry { commit: CommitId },
-    /// The member's loop resumes (if still in the same life).
-    LoopWake { member: MemberId, incarnation: u32 },
-    /// model.md §8.2: the member's background auto-commit timer fires.
-    BackgroundAutoCommit { member: MemberId },
-    /// model.md §8.7: the member has not polled for `max.poll.interval.ms`, unless it polled since.
-    PollIntervalCheck { member: MemberId },
-    /// model.md §8.6: the application calls `close()`.
-    Close { member: MemberId },
-    /// model.md §8.9: the consumer starts again after its downtime.
-    Restart { member: MemberId },
-    /// model.md §8.9: the group has been empty for `offsets.retention.minutes` since
-    /// `empty_since_us`: its committed offsets are deleted (unless a member came back).
-    OffsetsExpire { empty_since_us: u64 },
-    /// model.md §10.4: a member's heartbeat (`seq` tells schedules apart).
-    Heartbeat { member: MemberId, seq: u32 },
-    /// model.md §10.3: the coordinator checks a member's session.
-    SessionCheck { member: MemberId, incarnation: u32 },
-    /// model.md §10.5: the rebalance timeout of join round `round`.
-    RebalanceTimeout { round: u32 },
-    /// KIP-134: the initial rebalance delay of round `round` ended.
-    InitialDelayOver { round: u32 },
-    /// A member's JoinGroup lands (`first`: a new dynamic member's, answered MEMBER_ID_REQUIRED).
-    JoinLands { member: MemberId, process: u32, first: bool },
-    /// A member's SyncGroup lands.
-    SyncLands { member: MemberId, process: u32 },
-    /// Event `index` of `group_events` reaches `member` (a deploy reaches each in turn).
-    Group { index: u16, member: MemberId },
-    /// A member's hang ends.
-    HangEnds { member: MemberId },
-    /// model.md §11: a share consumer's acknowledgement request `request` lands.
-    AcksLand { member: MemberId, request: u32 },
-    /// model.md §11: the lock of the `delivery`-th delivery of `offset` of `partition` expires.
-    LockExpires { partition: PartitionId, offset: u64, delivery: u32 },
-}
-
-/// Whoever consumes the engine's outputs (the recorder, the brute-force count). The engine
-/// knows only this trait; each output is handed over at the instant it happens.
-pub(crate) trait Sink {
-    /// Takes in one output of the instant `at_us`.
-    fn emit(&mut self, at_us: u64, output: Output);
-}
-
-/// What an entity needs to act at the current instant: the scenario, the clock, the queue
-/// to schedule into and the sink to report to.
-pub(crate) struct Cx<'a, S: Sink> {
-    pub(crate) s: &'a Scenario,
-    pub(crate) now_us: u64,
-    pub(crate) queue: &'a mut EventQueue,
-    out: &'a mut S,
-}
-
-impl<S: Sink> Cx<'_, S> {
-    fn schedule(&mut self, at_us: u64, phase: Phase, member: MemberId, event: Event) {
-        self.queue.schedule(at_us, phase, member, event);
-    }
-
-    /// Reports `output` at the current instant.
-    #[inline(always)]
-    fn emit(&mut self, output: Output) {
-        self.out.emit(self.now_us, output);
-    }
-}
 
 /// The whole simulated world: the members, what they share, and the event queue.
 pub(crate) struct Engine<'a> {
@@ -170,7 +94,7 @@ impl<'a> Engine<'a> {
             schedule_group_events(&mut cx);
             Vec::new()
         } else if s.group_mode() {
-            let present = membership::initial_members(s);
+            let present = member::initial_members(s);
             let assignment = world.coordinator.start_group(&mut cx, &present);
             let members = (0..members as MemberId)
                 .map(|id| {

@@ -6,9 +6,62 @@
 //! its own; that event is kept in a slot beside the heap (the common case — a record
 //! done, then the next poll — never touches the heap).
 
-use super::Event;
+use crate::output::{CommitId, MemberId, PartitionId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
+
+/// An event in the queue. Events of a member's earlier life (`incarnation`) are ignored.
+/// Without the `group` feature the group's events are never scheduled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[cfg_attr(not(feature = "group"), allow(dead_code))]
+pub(crate) enum Event {
+    /// A record's processing ends. `worker` is the pool thread; `None`: the loop ran it
+    /// itself and resumes.
+    RecordDone {
+        member: MemberId,
+        partition: PartitionId,
+        offset: u64,
+        worker: Option<u32>,
+        incarnation: u32,
+    },
+    /// The response to commit request `commit` arrives (the commit lands, or fails).
+    CommitResponse { commit: CommitId, fails: bool },
+    /// A failed synchronous commit is sent again after its backoff.
+    CommitRetry { commit: CommitId },
+    /// The member's loop resumes (if still in the same life).
+    LoopWake { member: MemberId, incarnation: u32 },
+    /// model.md §8.2: the member's background auto-commit timer fires.
+    BackgroundAutoCommit { member: MemberId },
+    /// model.md §8.7: the member has not polled for `max.poll.interval.ms`, unless it polled since.
+    PollIntervalCheck { member: MemberId },
+    /// model.md §8.6: the application calls `close()`.
+    Close { member: MemberId },
+    /// model.md §8.9: the consumer starts again after its downtime.
+    Restart { member: MemberId },
+    /// model.md §8.9: the group has been empty for `offsets.retention.minutes` since
+    /// `empty_since_us`: its committed offsets are deleted (unless a member came back).
+    OffsetsExpire { empty_since_us: u64 },
+    /// model.md §10.4: a member's heartbeat (`seq` tells schedules apart).
+    Heartbeat { member: MemberId, seq: u32 },
+    /// model.md §10.3: the coordinator checks a member's session.
+    SessionCheck { member: MemberId, incarnation: u32 },
+    /// model.md §10.5: the rebalance timeout of join round `round`.
+    RebalanceTimeout { round: u32 },
+    /// KIP-134: the initial rebalance delay of round `round` ended.
+    InitialDelayOver { round: u32 },
+    /// A member's JoinGroup lands (`first`: a new dynamic member's, answered MEMBER_ID_REQUIRED).
+    JoinLands { member: MemberId, process: u32, first: bool },
+    /// A member's SyncGroup lands.
+    SyncLands { member: MemberId, process: u32 },
+    /// Event `index` of `group_events` reaches `member` (a deploy reaches each in turn).
+    Group { index: u16, member: MemberId },
+    /// A member's hang ends.
+    HangEnds { member: MemberId },
+    /// model.md §11: a share consumer's acknowledgement request `request` lands.
+    AcksLand { member: MemberId, request: u32 },
+    /// model.md §11: the lock of the `delivery`-th delivery of `offset` of `partition` expires.
+    LockExpires { partition: PartitionId, offset: u64, delivery: u32 },
+}
 
 /// Order of simultaneous events: lower runs first (model.md §8.1, §10.4).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,15 +3,14 @@
 //! implicitly with the next `poll()` or commit, or explicitly record by record — and its
 //! lifecycle under `group_events` (crash, hang, shutdown, join, deploy).
 
-use super::queue::Phase;
-use super::share_partition::AckKind;
+use super::cx::Cx;
+use super::queue::{Event, Phase};
+use super::share_partition::{Ack, AckKind};
 use super::world::World;
-use super::{Cx, Event, Sink};
 use crate::events::{GroupEventKind, ShutdownMode};
 use crate::keys::{format_millis, ScenarioError};
-use crate::output::{MemberId, MemberStatus, Output, PartitionId};
+use crate::output::{MarkKind, MemberId, MemberStatus, Output, PartitionId, Sink};
 use crate::scenario::{OnError, ShareAcknowledgementMode, Strategy};
-use crate::timeline::MarkKind;
 
 /// Where the loop is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -34,23 +33,6 @@ enum Life {
     /// `close()` sent its acknowledgements and waits for them.
     Closing,
     Down,
-}
-
-/// An acknowledgement of one delivery of one record.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Ack {
-    pub(crate) partition: PartitionId,
-    pub(crate) offset: u64,
-    pub(crate) delivery: u32,
-    pub(crate) kind: AckKind,
-}
-
-/// Acknowledgements in flight, by request (they land one `commit_latency_ms` after they
-/// are sent, with a poll or a commit).
-#[derive(Default)]
-pub(crate) struct AckRequests {
-    /// (sender, its share session when it sent, the acknowledgements).
-    list: Vec<(MemberId, u32, Vec<Ack>)>,
 }
 
 /// One share consumer.

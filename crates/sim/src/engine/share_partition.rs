@@ -5,10 +5,10 @@
 //! change state. Memory grows with the in-flight window, which
 //! `group.share.partition.max.record.locks` caps.
 
-use super::{Cx, Event, Phase, Sink};
-use crate::output::{MemberId, Output, PartitionId};
+use super::cx::Cx;
+use super::queue::{Event, Phase};
+use crate::output::{MarkKind, MemberId, Output, PartitionId, Sink};
 use crate::scenario::Scenario;
-use crate::timeline::MarkKind;
 use std::collections::{BTreeSet, VecDeque};
 
 /// How a member acknowledges a record (`AcknowledgeType`).
@@ -20,6 +20,23 @@ pub(crate) enum AckKind {
     Release,
     /// Unprocessable: the record ends, never delivered again.
     Reject,
+}
+
+/// An acknowledgement of one delivery of one record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ack {
+    pub(crate) partition: PartitionId,
+    pub(crate) offset: u64,
+    pub(crate) delivery: u32,
+    pub(crate) kind: AckKind,
+}
+
+/// Acknowledgements in flight, by request (they land one `commit_latency_ms` after they
+/// are sent, with a poll or a commit).
+#[derive(Default)]
+pub(crate) struct AckRequests {
+    /// (sender, its share session when it sent, the acknowledgements).
+    pub(super) list: Vec<(MemberId, u32, Vec<Ack>)>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

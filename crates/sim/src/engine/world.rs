@@ -6,14 +6,14 @@
 //! gaps in its completed offsets above its durable frontier.
 
 use super::coordinator::Coordinator;
+use super::cx::Cx;
 use super::frontier::Frontier;
 #[cfg(feature = "group")]
-use super::share_consumer::AckRequests;
+use super::share_partition::{AckRequests, SharePartition};
+use crate::output::{CommitId, MemberId, Output, PartitionId, Sink};
 #[cfg(feature = "group")]
-use super::share_partition::SharePartition;
-use super::{Cx, Sink};
-use crate::output::{CommitId, MemberId, Output, PartitionId};
-use crate::scenario::{Jitter, OffsetReset, Scenario, US_PER_MS};
+use crate::scenario::OffsetReset;
+use crate::scenario::{Jitter, Scenario, US_PER_MS};
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
@@ -106,7 +106,7 @@ impl World {
     /// `auto.offset.reset` resolves now when the group has none or it is below the log
     /// start (model.md §8.9).
     pub(crate) fn start_offset(&self, s: &Scenario, now_us: u64, partition: PartitionId) -> u64 {
-        restart_offset(s, self.coordinator.committed(partition), now_us)
+        s.restart_offset(self.coordinator.committed(partition), now_us)
     }
 
     #[cfg(debug_assertions)]
@@ -119,31 +119,6 @@ impl World {
             share.check_invariants();
         }
     }
-}
-
-/// Where `auto.offset.reset` resolves at `now_us` (model.md §8.9): the log start
-/// (`earliest`) or the log end then (`latest`).
-pub(crate) fn reset_offset(s: &Scenario, now_us: u64) -> u64 {
-    match s.auto_offset_reset {
-        OffsetReset::Earliest => s.log_start_offset,
-        OffsetReset::Latest => s.log_end_at(now_us),
-    }
-}
-
-/// Where a consumer starting at `now_us` from the committed offset `committed` begins
-/// (model.md §8.9): that offset, or — when there is none, or it is below the log start, so
-/// that the fetch would be answered OFFSET_OUT_OF_RANGE — where `auto.offset.reset` resolves.
-pub(crate) fn restart_offset(s: &Scenario, committed: Option<u64>, now_us: u64) -> u64 {
-    match committed {
-        Some(offset) if offset >= s.log_start_offset => offset,
-        _ => reset_offset(s, now_us),
-    }
-}
-
-/// Whether a restart offset follows the log end (model.md §8.9): `latest` with no usable
-/// committed offset (none, or below the log start).
-pub(crate) fn restart_follows_log_end(s: &Scenario, committed: Option<u64>) -> bool {
-    s.auto_offset_reset == OffsetReset::Latest && committed.is_none_or(|c| c < s.log_start_offset)
 }
 
 /// One partition's record completions: the durable frontier and the completed ranges above

@@ -7,7 +7,8 @@
 //! phase break by scheduling order, so a run is a pure function of its scenario.
 
 use super::scenario::{
-    Acks, FaultKind, ProducerScenario, MAX_IN_FLIGHT_FOR_IDEMPOTENCE, MAX_PRODUCER_EVENTS,
+    plan_batches, Acks, FaultKind, PlannedBatch, ProducerScenario, MAX_IN_FLIGHT_FOR_IDEMPOTENCE,
+    MAX_PRODUCER_EVENTS,
 };
 use super::{
     AttemptResult, AttemptTrace, BatchMeta, BatchOutcome, BatchTrace, FaultTrace, LogEntry, MemoryChange,
@@ -25,37 +26,6 @@ pub const FIRST_PRODUCER_ID: u64 = 1000;
 /// earlier instance of the same identity, fenced when this one started (what a fixed
 /// `transactional.id` gives: `InitProducerId` bumps the epoch) — can carry epoch 0.
 pub const FIRST_EPOCH: u16 = 1;
-
-/// One batch as the accumulator closes it: records `first_record..first_record + count`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct PlannedBatch {
-    pub(crate) first_record: u32,
-    pub(crate) count: u32,
-    pub(crate) created_us: u64,
-    pub(crate) ready_us: u64,
-}
-
-/// Cuts the application's records into batches as Java `RecordAccumulator` does: a batch is
-/// created by the first record that finds no open batch, and is ready to send once it holds
-/// `batch.size` records or `linger.ms` has passed since its creation (a record arriving at
-/// that very instant still joins it).
-pub(crate) fn plan_batches(s: &ProducerScenario) -> Vec<PlannedBatch> {
-    let arrival = |r: u32| r as u64 * s.send_interval_us;
-    let mut batches = Vec::new();
-    let mut r = 0;
-    while r < s.records {
-        let created_us = arrival(r);
-        let deadline_us = created_us + s.linger_us;
-        let mut count = 1;
-        while count < s.batch_size_records && r + count < s.records && arrival(r + count) <= deadline_us {
-            count += 1;
-        }
-        let ready_us = if count == s.batch_size_records { arrival(r + count - 1) } else { deadline_us };
-        batches.push(PlannedBatch { first_record: r, count, created_us, ready_us });
-        r += count;
-    }
-    batches
-}
 
 /// Order of simultaneous events: lower runs first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

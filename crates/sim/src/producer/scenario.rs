@@ -377,7 +377,7 @@ impl ProducerScenario {
     /// fills before `linger.ms` passes; more when `send_interval_ms` and `linger.ms` cut
     /// them short.
     pub fn batch_count(&self) -> u32 {
-        super::engine::plan_batches(self).len() as u32
+        plan_batches(self).len() as u32
     }
 
     /// Checks every range, each fault's batch against the batches there are, and the
@@ -483,4 +483,35 @@ impl ProducerScenario {
             DEFAULT_DELIVERY_TIMEOUT_US.max(self.linger_us.saturating_add(self.request_timeout_us))
         })
     }
+}
+
+/// One batch as the accumulator closes it: records `first_record..first_record + count`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PlannedBatch {
+    pub(crate) first_record: u32,
+    pub(crate) count: u32,
+    pub(crate) created_us: u64,
+    pub(crate) ready_us: u64,
+}
+
+/// Cuts the application's records into batches as Java `RecordAccumulator` does: a batch is
+/// created by the first record that finds no open batch, and is ready to send once it holds
+/// `batch.size` records or `linger.ms` has passed since its creation (a record arriving at
+/// that very instant still joins it).
+pub(crate) fn plan_batches(s: &ProducerScenario) -> Vec<PlannedBatch> {
+    let arrival = |r: u32| r as u64 * s.send_interval_us;
+    let mut batches = Vec::new();
+    let mut r = 0;
+    while r < s.records {
+        let created_us = arrival(r);
+        let deadline_us = created_us + s.linger_us;
+        let mut count = 1;
+        while count < s.batch_size_records && r + count < s.records && arrival(r + count) <= deadline_us {
+            count += 1;
+        }
+        let ready_us = if count == s.batch_size_records { arrival(r + count - 1) } else { deadline_us };
+        batches.push(PlannedBatch { first_record: r, count, created_us, ready_us });
+        r += count;
+    }
+    batches
 }

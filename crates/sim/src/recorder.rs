@@ -1,0 +1,298 @@
+//! The recorder: builds a [`Run`] in one pass over the engine's outputs (the lines as step
+//! functions, the crash profile, the marks, the statistics). It sees only [`Output`]s,
+//! never the engine.
+
+use crate::output::{MarkKind, Output, PartitionId, Sink};
+#[cfg(feature = "group")]
+use crate::report::GroupRecorder;
+use crate::runs::RunCounts;
+use crate::scenario::Scenario;
+use crate::timeline::{value_at, Mark, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step};
+
+fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
+    if steps.last().is_none_or(|s| s.value != value) {
+        steps.push(Step { at_us, value });
+    }
+}
+
+/// One partition's bookkeeping while recording.
+struct PartitionRecorder {
+    runs: RunCounts,
+    /// Where a restart would begin now: the committed offset, or `auto.offset.reset`'s answer.
+    restart_at: u64,
+    committed: Option<u64>,
+    position: Option<u64>,
+    durable: u64,
+    lost: u64,
+    duplicated: u64,
+    /// Stopped by `on_error: stop` within the horizon, at least once.
+    stopped: bool,
+    lines: PartitionRun,
+}
+
+impl PartitionRecorder {
+    /// The restart offset moves from `restart_at` to `to`: offsets in between change sides
+    /// of it. Below it an offset counts max(0, k − 1) duplicates and is lost when k = 0;
+    /// at or above it, k duplicates.
+    fn move_restart(&mut self, to: u64) {
+        let from = self.restart_at;
+        let counts = self.runs.range_counts(from.min(to), from.max(to));
+        if to > from {
+            self.lost += counts.never_run;
+            self.duplicated -= counts.run;
+        } else {
+            self.lost -= counts.never_run;
+            self.duplicated += counts.run;
+        }
+        self.restart_at = to;
+    }
+}
+
+/// Builds a [`Run`] from the engine's outputs: keeps lost and duplicated up to date as runs
+/// complete and the committed offset moves (model.md §5 with k(o) runs per offset), and
+/// appends a step to each line when its value changed at an instant. Sees only outputs.
+pub(crate) struct Recorder<'a> {
+    scenario: &'a Scenario,
+    partitions: Vec<PartitionRecorder>,
+    marks: Vec<Mark>,
+    blocked_on_commits_us: u64,
+    polls: u64,
+    commits_landed: u64,
+    closed_at_us: Option<u64>,
+    /// Script readings waiting for the committed line: (step, ended at, position).
+    script_steps: Vec<(usize, u64, Option<u64>)>,
+    /// The group's report (model.md §10.7), for a consumer group.
+    #[cfg(feature = "group")]
+    group: Option<GroupRecorder>,
+    records: RecordOutcomes,
+    /// A share group: §11's counts come from the share-partitions.
+    share: bool,
+}
+
+impl<'a> Recorder<'a> {
+    pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
+        // One durable step, one profile step and a mark or two per record: reserving them
+        // up front saves copying the vectors as they grow (a third of a long run's time).
+        let records = scenario.records_to_reserve() / partitions;
+        let polls = records / scenario.max_poll_records as usize + 1;
+        let start = scenario.log_start_offset;
+        Recorder {
+            scenario,
+            partitions: (0..partitions)
+                .map(|p| PartitionRecorder {
+                    runs: RunCounts::new(start, records),
+                    restart_at: start,
+                    committed: Some(start),
+                    position: None,
+                    durable: start,
+                    lost: 0,
+                    duplicated: 0,
+                    stopped: false,
+                    lines: PartitionRun {
+                        partition: p as PartitionId,
+                        position: Vec::with_capacity(polls),
+                        durable_frontier: Vec::with_capacity(records),
+                        committed: Vec::new(),
+                        profile: Vec::with_capacity(records),
+                    },
+                })
+                .collect(),
+            marks: Vec::with_capacity(records + 3 * polls),
+            blocked_on_commits_us: 0,
+            polls: 0,
+            commits_landed: 0,
+            closed_at_us: None,
+            script_steps: Vec::new(),
+            #[cfg(feature = "group")]
+            group: scenario
+                .group_mode()
+                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
+            records: RecordOutcomes::default(),
+            share: scenario.share_group(),
+        }
+    }
+
+    /// Takes in every output but a completed run.
+    fn take(&mut self, at_us: u64, output: Output) {
+        let horizon = self.scenario.horizon_us;
+        match output {
+            Output::Position { partition, position } => {
+                self.partitions[partition as usize].position = position
+            }
+            Output::RunCompleted { .. } => unreachable!("counted in Recorder::emit"),
+            Output::DurableFrontier { partition, offset } => {
+                self.partitions[partition as usize].durable = offset
+            }
+            Output::Committed { partition, offset } => {
+                let p = &mut self.partitions[partition as usize];
+                p.committed = offset;
+                // A share group's start offset: §11 counts instead (Output::ShareCounts).
+                if !self.share {
+                    p.move_restart(self.scenario.restart_offset(offset, at_us));
+                }
+            }
+            Output::ShareCounts { partition, duplicated, lost } => {
+                let p = &mut self.partitions[partition as usize];
+                p.duplicated = u64::from(duplicated);
+                p.lost = u64::from(lost);
+            }
+            Output::Mark { member, partition, kind } => {
+                match kind {
+                    MarkKind::Poll { from, records } => {
+                        if !self.share {
+                            self.partitions[partition as usize].runs.hand_out(from, from + records as u64);
+                        }
+                        self.polls += u64::from(at_us <= horizon);
+                        #[cfg(feature = "group")]
+                        if let (Some(group), true) = (&mut self.group, records > 0) {
+                            group.polled(at_us, partition, horizon);
+                        }
+                    }
+                    MarkKind::CommitLanded { .. } => self.commits_landed += u64::from(at_us <= horizon),
+                    MarkKind::Closed => self.closed_at_us = Some(at_us),
+                    MarkKind::RecordFailed { .. } if at_us <= horizon => self.records.failed_attempts += 1,
+                    MarkKind::RecordSkipped { .. } if at_us <= horizon => self.records.skipped += 1,
+                    MarkKind::RecordDeadLettered { .. } if at_us <= horizon => {
+                        self.records.dead_lettered += 1
+                    }
+                    MarkKind::PartitionStopped { .. } if at_us <= horizon => {
+                        let p = &mut self.partitions[partition as usize];
+                        self.records.stopped_partitions += u64::from(!p.stopped);
+                        p.stopped = true;
+                    }
+                    _ => {}
+                }
+                self.marks.push(Mark { at_us, member, partition, kind });
+            }
+            Output::Unblocked { member, since_us, until_us } => {
+                let blocked_us = until_us.min(horizon) - since_us.min(horizon);
+                self.blocked_on_commits_us += blocked_us;
+                #[cfg(feature = "group")]
+                if let Some(group) = &mut self.group {
+                    group.blocked(member, blocked_us);
+                }
+                #[cfg(not(feature = "group"))]
+                let _ = member; // only a group's report counts per member
+            }
+            Output::ScriptStepEnded { step, position } => {
+                self.script_steps.push((step as usize, at_us, position))
+            }
+            Output::Handover { .. }
+            | Output::Stopped { .. }
+            | Output::MemberStatus { .. }
+            | Output::Rebalance => {
+                #[cfg(feature = "group")]
+                self.take_group(at_us, output);
+            }
+        }
+    }
+
+    /// Takes in an output only a consumer group's report reads (model.md §10.7).
+    #[cfg(feature = "group")]
+    fn take_group(&mut self, at_us: u64, output: Output) {
+        let horizon = self.scenario.horizon_us;
+        let Some(group) = &mut self.group else { return };
+        match output {
+            Output::Handover { partition, to } => {
+                let p = &self.partitions[partition as usize];
+                group.handover(self.scenario, at_us, partition, Some(to), p.committed, &p.runs);
+            }
+            Output::Stopped { partition } => group.stopped(at_us, partition),
+            Output::MemberStatus { member, status } => group.member_status(at_us, member, status, horizon),
+            Output::Rebalance => group.rebalance(at_us, horizon),
+            _ => {}
+        }
+    }
+
+    /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
+    pub(crate) fn end_of_instant(&mut self, at_us: u64) {
+        for p in &mut self.partitions {
+            // With no usable committed offset and `latest`, the restart offset follows the log end.
+            let follows_log = self.scenario.restart_follows_log_end(p.committed);
+            if follows_log {
+                p.move_restart(self.scenario.restart_offset(p.committed, at_us));
+            }
+            push_step(&mut p.lines.position, at_us, p.position);
+            push_step(&mut p.lines.durable_frontier, at_us, p.durable);
+            push_step(&mut p.lines.committed, at_us, p.committed);
+            let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
+            // A step where the values change, and wherever lost grows with the log from
+            // this instant on (Run::state_at counts the growth from the last step).
+            let changed =
+                p.lines.profile.last().is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
+            if changed || follows_log {
+                p.lines.profile.push(step);
+            }
+        }
+    }
+
+    /// The finished run.
+    pub(crate) fn into_run(self) -> Run {
+        let scenario = self.scenario;
+        #[cfg(feature = "group")]
+        let group = self.group.map(|g| {
+            let committed: Vec<Option<u64>> = self.partitions.iter().map(|p| p.committed).collect();
+            let runs: Vec<&RunCounts> = self.partitions.iter().map(|p| &p.runs).collect();
+            g.finish(scenario, &committed, &runs)
+        });
+        let partitions: Vec<PartitionRun> = self.partitions.into_iter().map(|p| p.lines).collect();
+        let script = scenario.script.as_ref().map(|steps| {
+            self.script_steps
+                .iter()
+                .map(|&(step, ended_at_us, position)| ScriptReading {
+                    step: steps[step].text(),
+                    ended_at_us,
+                    position,
+                    // A step ends once its own commits have landed (or the run stopped).
+                    committed: value_at(&partitions[0].committed, ended_at_us + 1).flatten(),
+                })
+                .collect()
+        });
+        Run {
+            scenario: scenario.clone(),
+            partitions,
+            marks: self.marks,
+            blocked_on_commits_us: self.blocked_on_commits_us,
+            polls: self.polls,
+            commits_landed: self.commits_landed,
+            closed_at_us: self.closed_at_us,
+            script,
+            #[cfg(feature = "group")]
+            group,
+            records: self.records,
+        }
+    }
+}
+
+impl Sink for Recorder<'_> {
+    /// A completed run (one per record: the hot path) is counted here; the rest in
+    /// [`Recorder::take`].
+    #[inline(always)]
+    fn emit(&mut self, at_us: u64, output: Output) {
+        match output {
+            Output::RunCompleted { member, partition, offset, durable_frontier, .. } if self.share => {
+                // §11 counts come from the share-partition (Output::ShareCounts).
+                self.partitions[partition as usize].durable = durable_frontier;
+                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+            }
+            Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
+                #[cfg(not(feature = "group"))]
+                let _ = late; // only a group's report counts late runs
+                let p = &mut self.partitions[partition as usize];
+                let earlier_runs = p.runs.increment(offset);
+                if offset < p.restart_at && earlier_runs == 0 {
+                    p.lost -= 1; // committed work that had never run has now run
+                } else {
+                    p.duplicated += 1; // at/above committed: will run again; below: a second run
+                }
+                p.durable = durable_frontier;
+                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                #[cfg(feature = "group")]
+                if let Some(group) = &mut self.group {
+                    group.run_completed(partition, offset, earlier_runs, late);
+                }
+            }
+            other => self.take(at_us, other),
+        }
+    }
+}
