@@ -7,6 +7,14 @@
 //!
 //! `offset-window produce [FILE|-]` does the same for the producer side (model.md §9): a
 //! producer scenario in, the partition log, batches, leader memory and counters out.
+//!
+//! `offset-window check FILE… --max-lost N --max-duplicated N` judges bounds for a CI job
+//! (exit 0 when they hold, 1 with a line per bound broken, 2 for refused input).
+
+mod check;
+mod imports;
+mod link;
+mod mcp;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use offset_window_sim::compare::{compare_clients, compare_group, compare_share, share_modes_left_out};
@@ -74,6 +82,76 @@ enum Command {
         #[arg(long, value_enum, default_value_t = Format::Json)]
         format: Format,
     },
+    /// Read a consumer's own configuration — Java client properties, Spring Boot
+    /// application.yml / .properties, librdkafka (properties or a config dict's JSON), the
+    /// settings of sarama, franz-go, kafka-go or KafkaJS as JSON, and the output of
+    /// kafka-consumer-groups.sh --describe [--members --verbose] and kafka-topics.sh
+    /// --describe — and print the scenario JSON, the page link and what became of every
+    /// property (applied, irrelevant to commits, not modelled, not evaluated) with the
+    /// client's own defaults for what the files leave out.
+    Import {
+        /// The files, read together as one consumer's.
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[command(flatten)]
+        import: imports::ImportArgs,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = ImportFormat::Text)]
+        format: ImportFormat,
+        /// Where the pages are hosted, for the link (default: OFFSET_WINDOW_PAGE_URL, else
+        /// http://127.0.0.1:8080/).
+        #[arg(long, value_name = "URL")]
+        page_url: Option<String>,
+    },
+    /// Speak the Model Context Protocol over stdio: tools run, compare, import and check, and
+    /// the scenario schema (generated from the key table) as the resource
+    /// offset-window://scenario-schema.
+    Mcp {
+        /// Where the pages are hosted, for the links (default: OFFSET_WINDOW_PAGE_URL, else
+        /// http://127.0.0.1:8080/).
+        #[arg(long, value_name = "URL")]
+        page_url: Option<String>,
+    },
+    /// Judge bounds on what a crash can lose or repeat, for a CI job: exit 0 when every bound
+    /// holds, 1 with one line per bound broken (its worst instant and the page link that shows
+    /// it), 2 for input it refuses.
+    Check {
+        /// Scenario JSON files (or `scenarios/` files), each judged on its own, and a
+        /// consumer's configuration files (as `import` reads them), judged together; `-` for stdin.
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[command(flatten)]
+        import: imports::ImportArgs,
+        /// Most records a crash may lose.
+        #[arg(long, value_name = "N")]
+        max_lost: Option<u64>,
+        /// Most records a crash may make the application process twice.
+        #[arg(long, value_name = "N")]
+        max_duplicated: Option<u64>,
+        /// Over every crash instant of the horizon (a consumer group without events: of
+        /// consumer-1, restarted 1 ms later; with events: its run as they are written), or over
+        /// every instant of the first group event.
+        #[arg(long, value_enum, default_value_t = check::Over::Crash)]
+        over: check::Over,
+        /// Also write a JUnit XML report to this file.
+        #[arg(long, value_name = "FILE")]
+        junit: Option<String>,
+        /// Where the pages are hosted, for the links (default: OFFSET_WINDOW_PAGE_URL, else
+        /// http://127.0.0.1:8080/, what scripts/serve.sh serves).
+        #[arg(long, value_name = "URL")]
+        page_url: Option<String>,
+    },
+}
+
+/// What `import` prints.
+#[derive(Clone, Copy, ValueEnum)]
+enum ImportFormat {
+    /// The scenario JSON, the page link, then the account of every property, for people.
+    Text,
+    /// One JSON object: scenario, link, client, account, defaults, notes.
+    Json,
+    /// The scenario JSON alone (for `| offset-window run -`).
+    Scenario,
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -137,13 +215,24 @@ fn producer_help() -> String {
 /// (`{"description", "source", "scenario", "expect"}`) gives its `scenario` object; any other
 /// text is the scenario itself (and any error is reported by the scenario's own parser).
 fn read_input(file: &str) -> Result<String, String> {
+    Ok(scenario_text(&read_file(file)?))
+}
+
+/// The text of `file`, or of stdin for `-`.
+fn read_file(file: &str) -> Result<String, String> {
     let mut text = String::new();
     if file == "-" {
         std::io::stdin().read_to_string(&mut text).map_err(|e| format!("reading stdin: {e}"))?;
     } else {
         text = std::fs::read_to_string(file).map_err(|e| format!("reading {file}: {e}"))?;
     }
-    Ok(match serde_json::from_str::<serde_json::Value>(&text) {
+    Ok(text)
+}
+
+/// A scenario's text: a `scenarios/` file's `scenario` object, or the text itself.
+fn scenario_text(text: &str) -> String {
+    let text = text.to_string();
+    match serde_json::from_str::<serde_json::Value>(&text) {
         Ok(serde_json::Value::Object(file))
             if file.get("scenario").is_some_and(|s| s.is_object())
                 && file
@@ -153,7 +242,7 @@ fn read_input(file: &str) -> Result<String, String> {
             file["scenario"].to_string()
         }
         _ => text,
-    })
+    }
 }
 
 fn table(summary: &Summary) -> String {
@@ -351,6 +440,18 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
     })
 }
 
+/// `compare`'s rows as JSON (the MCP tool's answer).
+fn compare_value(input: &Input) -> Result<Value, offset_window_sim::ScenarioError> {
+    let value = if input.scenario.share_group() {
+        serde_json::to_value(compare_share(&input.scenario, input.crash_at_us)?)
+    } else if input.scenario.group_mode() {
+        serde_json::to_value(compare_group(&input.scenario)?)
+    } else {
+        serde_json::to_value(compare_clients(&input.scenario, input.crash_at_us)?)
+    };
+    Ok(value.expect("rows always serialise"))
+}
+
 fn compare(file: &str, format: Format) -> Result<String, String> {
     let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
     if input.scenario.share_group() {
@@ -436,12 +537,134 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
     })
 }
 
+/// `check`'s verdicts on every file, or the reason the input was refused.
+fn check_files(
+    files: &[String],
+    args: &imports::ImportArgs,
+    over: check::Over,
+    max_lost: Option<u64>,
+    max_duplicated: Option<u64>,
+    page_url: Option<&str>,
+) -> Result<Vec<check::Verdict>, String> {
+    if max_lost.is_none() && max_duplicated.is_none() {
+        return Err("check: give --max-lost N, --max-duplicated N or both".to_string());
+    }
+    let base = link::base(page_url);
+    let mut texts = Vec::new();
+    for file in files {
+        let label = if file == "-" { "stdin" } else { file.as_str() };
+        texts.push((label.to_string(), read_file(file)?));
+    }
+    let mut verdicts = Vec::new();
+    for loaded in imports::load(&texts, args)? {
+        // What the import chose or assumed, for the CI log (stdout keeps the verdicts).
+        for note in &loaded.notes {
+            eprintln!("offset-window: {}: note: {note}", loaded.label);
+        }
+        verdicts.extend(check::check_scenario(
+            &loaded.label,
+            &loaded.input.scenario,
+            over,
+            max_lost,
+            max_duplicated,
+            &base,
+        )?);
+    }
+    Ok(verdicts)
+}
+
+/// `import`: the files read together, printed as `format` says.
+fn import_command(
+    files: &[String],
+    args: &imports::ImportArgs,
+    format: ImportFormat,
+    page_url: Option<&str>,
+) -> Result<String, String> {
+    let mut texts = Vec::new();
+    for file in files {
+        let label = if file == "-" { "stdin" } else { file.as_str() };
+        texts.push((label.to_string(), read_file(file)?));
+    }
+    let sources: Vec<offset_window_import::Source> =
+        texts.iter().map(|(name, text)| offset_window_import::Source { name, text }).collect();
+    let imported = offset_window_import::import(&sources, &args.options()?).map_err(|e| e.to_string())?;
+    let base = link::base(page_url);
+    Ok(match format {
+        ImportFormat::Scenario => imported.scenario.to_string(),
+        ImportFormat::Json => imports::import_value(&imported, &base).to_string(),
+        ImportFormat::Text => imports::import_text(&imported, &base),
+    })
+}
+
+/// `check`: prints every verdict, writes the JUnit report, and exits 0, 1 or 2.
+fn check_command(
+    files: &[String],
+    args: &imports::ImportArgs,
+    over: check::Over,
+    max_lost: Option<u64>,
+    max_duplicated: Option<u64>,
+    junit: Option<&str>,
+    page_url: Option<&str>,
+) -> ExitCode {
+    let verdicts = match check_files(files, args, over, max_lost, max_duplicated, page_url) {
+        Ok(v) => v,
+        Err(message) => {
+            eprintln!("offset-window: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    if let Some(path) = junit {
+        if let Err(e) = std::fs::write(path, check::junit(&verdicts)) {
+            eprintln!("offset-window: writing {path}: {e}");
+            return ExitCode::from(2);
+        }
+    }
+    let broken: Vec<&check::Verdict> = verdicts.iter().filter(|v| !v.holds()).collect();
+    let mut out = std::io::stdout().lock();
+    let lines: Vec<String> = if broken.is_empty() {
+        verdicts.iter().map(|v| v.line()).collect()
+    } else {
+        broken.iter().map(|v| v.line()).collect()
+    };
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    if broken.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { file, format } => run(&file, format),
         Command::Compare { file, format } => compare(&file, format),
         Command::Produce { file, format } => produce(&file, format),
+        Command::Check { files, import, max_lost, max_duplicated, over, junit, page_url } => {
+            return check_command(
+                &files,
+                &import,
+                over,
+                max_lost,
+                max_duplicated,
+                junit.as_deref(),
+                page_url.as_deref(),
+            )
+        }
+        Command::Import { files, import, format, page_url } => {
+            import_command(&files, &import, format, page_url.as_deref())
+        }
+        Command::Mcp { page_url } => {
+            return match mcp::serve(page_url.as_deref()) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(message) => {
+                    eprintln!("offset-window: {message}");
+                    ExitCode::from(2)
+                }
+            }
+        }
     };
     match result {
         // A reader that closed its end (`| head -c 1`) has what it wanted: no panic, no message.
