@@ -379,3 +379,31 @@ async fn share_readouts_say_a_crash_then_apart_from_the_whole_run() {
         "{versus}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_change_re_renders_only_the_boxes_that_show_it() {
+    use offset_window_app::shell::render_count;
+    let view = mount().await;
+    let counts = |names: &[&'static str]| names.iter().map(|n| render_count(n)).collect::<Vec<_>>();
+    // Opening the table of every protocol: only the comparison box renders again.
+    let others = ["SweepBox", "PresetsBox", "EventsBox", "SettingsBox", "ToolsBox"];
+    let (before, compare) = (counts(&others), render_count("CompareBox"));
+    view.find("#compare-details").set_attribute("open", "").unwrap();
+    view.fire("#compare-details", "toggle").await;
+    assert_eq!(counts(&others), before, "{others:?}");
+    assert_eq!(render_count("CompareBox"), compare + 1);
+    // Moving the first event: its box and the sweep show it; the settings do not.
+    let (settings, events, sweep) =
+        (render_count("SettingsBox"), render_count("EventsBox"), render_count("SweepBox"));
+    view.type_into("#event-0-slider", "9000").await;
+    assert_eq!(render_count("SettingsBox"), settings, "the settings do not show the events");
+    assert_eq!(render_count("EventsBox"), events + 1);
+    assert_eq!(render_count("SweepBox"), sweep + 1);
+    // A share group's crash: the strip and the comparison read it; the forms do not.
+    view.select("#preset", &preset_index("share-crash-releases-at-once")).await;
+    let forms = ["EventsBox", "SettingsBox"];
+    let (before, strip) = (counts(&forms), render_count("StripBox"));
+    view.type_into("#crash-at", "3.05").await;
+    assert_eq!(counts(&forms), before, "{forms:?}");
+    assert_eq!(render_count("StripBox"), strip + 1);
+}

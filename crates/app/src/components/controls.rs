@@ -355,7 +355,8 @@ pub(super) fn choice_id(key: &str) -> String {
 /// but a browser stops following that attribute once the reader has used the select; so
 /// after each render the page's value is put back, and a refused choice never stays shown.
 pub(super) fn show_choice(id: &str, value: &str) {
-    if let Some(select) = crate::element_by_id::<HtmlSelectElement>(id).filter(|s| s.value() != value) {
+    if let Some(select) = crate::shell::element_by_id::<HtmlSelectElement>(id).filter(|s| s.value() != value)
+    {
         select.set_value(value);
     }
 }

@@ -2,6 +2,7 @@
 //! the time axis, the controls, the log, the leader's memory, the counters and the tour
 //! each show what their props give them.
 
+use crate::shell::{self, Shared};
 use offset_window_sim::producer::{
     simulate_producer, Acks, FaultKind, PidMemory, ProduceRun, PRODUCER_KEYS, PRODUCER_KEY_HELP,
 };
@@ -20,14 +21,7 @@ use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// A finished run, equal only to itself (props compare by pointer).
-#[derive(Clone, Debug)]
-pub struct RunRef(pub Rc<ProduceRun>);
-
-impl PartialEq for RunRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
+pub type RunRef = Shared<ProduceRun>;
 
 const HEADER: &str = concat!(
     r#"<header class="top"><p class="views"><a href="../">← the consumer view</a></p>"#,
@@ -68,24 +62,12 @@ pub fn ProducerApp() -> Html {
         offset_window_view::producer::state::state_from(&hash)
     });
     let dispatch = state.dispatcher();
-    // The URL fragment follows the scenario, so that a link reproduces the view.
+    // The URL fragment follows the scenario at once, so that a link reproduces the view.
     use_effect_with(state.scenario.clone(), |scenario| {
-        let fragment = offset_window_view::producer::state::fragment(scenario);
-        let Some(w) = web_sys::window() else { return };
-        if crate::hash().trim_start_matches('#') == fragment {
-            return;
-        }
-        let location = w.location();
-        let mut url = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
-        if !fragment.is_empty() {
-            url = format!("{url}#{fragment}");
-        }
-        if let Ok(history) = w.history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-        }
+        shell::write_fragment(&offset_window_view::producer::state::fragment(scenario))
     });
     let run: Rc<Result<RunRef, ScenarioError>> =
-        use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| RunRef(Rc::new(r))));
+        use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| Shared(Rc::new(r))));
     let body = match &*run {
         Ok(run) => {
             let r = &run.0;
@@ -129,10 +111,10 @@ pub fn ProducerApp() -> Html {
             }
             { tour_button }
             <main class="layout">{ body }</main>
-            <footer class="foot">
-                <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
-                <span>{ "Simulated time; every number comes from the offset-window producer model running in this page." }</span>
-            </footer>
+            { shell::footer(
+                dispatch.to_callback().reform(|_| Action::Reset),
+                html! { <span>{ "Simulated time; every number comes from the offset-window producer model running in this page." }</span> },
+            ) }
         </div>
     }
 }
@@ -151,7 +133,7 @@ fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State
                     let last = step + 2 == tour::STEPS.len();
                     Callback::from(move |e: MouseEvent| {
                         if last {
-                            crate::focus_by_id("tour-back"); // Next is about to be disabled
+                            shell::focus_by_id("tour-back"); // Next is about to be disabled
                         }
                         next.emit(e);
                     })
@@ -180,53 +162,18 @@ pub struct TimelineProps {
 pub fn Timeline(p: &TimelineProps) -> Html {
     let canvas = use_node_ref();
     let lanes: Rc<RefCell<Option<Lanes>>> = use_mut_ref(|| None);
-    let width = use_state_eq(|| 0i32);
-    {
-        let (canvas, width) = (canvas.clone(), width.setter());
-        use_effect_with((), move |_| {
-            let measure = move || {
-                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                    width.set(c.client_width());
-                }
-            };
-            measure();
-            let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(measure);
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback(
-                    "resize",
-                    wasm_bindgen::JsCast::unchecked_ref(listener.as_ref()),
-                );
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ = w.remove_event_listener_with_callback(
-                        "resize",
-                        wasm_bindgen::JsCast::unchecked_ref(listener.as_ref()),
-                    );
-                }
-            }
-        });
-    }
+    let size = shell::use_size(canvas.clone(), false);
     {
         let (canvas, lanes) = (canvas.clone(), lanes.clone());
-        use_effect_with((p.run.clone(), p.at_us, *width), move |(run, at_us, _)| {
+        use_effect_with((p.run.clone(), p.at_us, size), move |(run, at_us, _)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-            let css_w = if c.client_width() > 0 { c.client_width() as f64 } else { 760.0 };
-            let css_h = axis::css_height(run.0.batches.len());
-            let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
-            if c.width() != w {
-                c.set_width(w);
-            }
-            if c.height() != h {
-                c.set_height(h);
-            }
-            let l = Lanes::new(&run.0, w, w as f64 / css_w);
+            let css = (shell::css_width(&c, 760.0), axis::css_height(run.0.batches.len()));
+            let (w, _, scale) = shell::fit(&c, css);
+            let l = Lanes::new(&run.0, w, scale);
             let _ = c.set_attribute("data-targets", &l.targets(&run.0));
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 if let Err(e) = axis::draw(&backend.into_drawing_area(), &run.0, &l, *at_us) {
-                    web_sys::console::error_1(&format!("drawing the time axis failed: {e}").into());
+                    shell::report("drawing the time axis failed", e);
                 }
             }
             *lanes.borrow_mut() = Some(l);
@@ -235,14 +182,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let onclick = {
         let (lanes, run, kind, dispatch) = (lanes.clone(), p.run.clone(), p.kind, p.dispatch.clone());
         Callback::from(move |e: MouseEvent| {
-            let c: HtmlCanvasElement = e.target_unchecked_into();
-            let rect = c.get_bounding_client_rect();
-            let Some(l) = &*lanes.borrow() else { return };
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let k = c.width() as f64 / rect.width();
-            let (x, y) = ((e.client_x() as f64 - rect.left()) * k, (e.client_y() as f64 - rect.top()) * k);
+            let (Some(l), Some((_, x, y, _))) = (&*lanes.borrow(), shell::device_point(&e)) else { return };
             let (batch, attempt, t) = l.hit(&run.0, x, y);
             if let Some(fault) = fault_for_click(kind, batch, attempt, t) {
                 dispatch.dispatch(Action::Toggle(fault));
@@ -329,7 +269,7 @@ fn faults_list(run: &ProduceRun, error: Option<&String>, dispatch: &UseReducerDi
                                         // The list keeps its buttons by position: only removing the
                                         // last one takes the focused button away.
                                         if last {
-                                            crate::focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
+                                            shell::focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
                                         }
                                         remove.emit(e);
                                     })
