@@ -12,11 +12,15 @@
 //!   [`Screen`], the [`embed`], the [`projector_button`], the [`notices`], the
 //!   [`footer`] and the embed's [`full_link`].
 //! * [`Shared`]: a large value handed to components as a prop, compared by pointer.
+//! * [`Part`]: a part of a page drawn from its props alone, rendered again only when they
+//!   change ([`part`]); every part is one component type, [`Memo`], so a page pays Yew's
+//!   per-component code once, not once per part.
 
 use offset_window_view::kit::backend::Backend;
 use plotters::coord::Shift;
 use plotters::prelude::{DrawingArea, IntoDrawingArea};
 use plotters_canvas::CanvasBackend;
+use std::any::Any;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
@@ -325,6 +329,7 @@ pub(crate) fn fit(canvas: &HtmlCanvasElement, css: (f64, f64)) -> (u32, u32, f64
 }
 
 /// The canvas's CSS width, or `fallback` before it is laid out (no style sheet, as in tests).
+#[cfg(feature = "group")]
 pub(crate) fn css_width(canvas: &HtmlCanvasElement, fallback: f64) -> f64 {
     match canvas.client_width() {
         w if w > 0 => w as f64,
@@ -576,4 +581,58 @@ impl Screen {
             </section>
         }
     }
+}
+
+/// A part of a page drawn from its props alone: the type holds the props (compared with
+/// `PartialEq`; large values as [`Shared`]), [`Part::view`] draws them. Shown with [`part`],
+/// it renders again only when its props change, as a function component with those props
+/// would; it holds no hooks (a part that needs one is a function component of its own).
+pub(crate) trait Part: PartialEq + 'static {
+    /// The part, drawn from `self`.
+    fn view(&self) -> Html;
+}
+
+/// A [`Part`] behind a trait object: what [`Memo`] holds.
+trait AnyPart {
+    fn view(&self) -> Html;
+    /// Whether `other` is a part of the same type with equal props.
+    fn same(&self, other: &dyn AnyPart) -> bool;
+    fn as_any(&self) -> &dyn Any;
+}
+
+impl<T: Part> AnyPart for T {
+    fn view(&self) -> Html {
+        Part::view(self)
+    }
+    fn same(&self, other: &dyn AnyPart) -> bool {
+        other.as_any().downcast_ref::<T>().is_some_and(|o| o == self)
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Props of [`Memo`]: the part shown.
+#[derive(Properties, Clone)]
+pub(crate) struct MemoProps {
+    part: Rc<dyn AnyPart>,
+}
+
+impl PartialEq for MemoProps {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.part, &other.part) || self.part.same(&*other.part)
+    }
+}
+
+/// The one component every [`Part`] is shown in: it renders its part again only when the
+/// part's props change.
+#[function_component]
+fn Memo(p: &MemoProps) -> Html {
+    p.part.view()
+}
+
+/// Shows `props`' part in a [`Memo`].
+pub(crate) fn part<T: Part>(props: T) -> Html {
+    let part: Rc<dyn AnyPart> = Rc::new(props);
+    html! { <Memo {part} /> }
 }

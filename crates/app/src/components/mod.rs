@@ -13,7 +13,7 @@ mod tour;
 pub use chart::{Chart, ChartKind};
 pub use panels::embed_snippet;
 
-use crate::shell::{self, hash, rendered, Frame, Mode, RunRef, Screen, Shared};
+use crate::shell::{self, hash, part, rendered, Frame, Mode, RunRef, Screen, Shared};
 use crate::state::{Action, CRASH_FIELD};
 use offset_window_sim::ScenarioError;
 use offset_window_view::consumer::words as text;
@@ -84,18 +84,21 @@ pub fn App() -> Html {
     let chart = |kind: ChartKind| {
         html! { <Chart {kind} run={run.clone()} {crash_at_us} dispatch={dispatch.clone()} {projector} {dark} /> }
     };
-    let crash_control = html! {
-        <controls::CrashControl {crash_at_us} horizon_us={state.scenario.horizon_us}
-            text={state.field_text(CRASH_FIELD)} error={state.errors.get(CRASH_FIELD).cloned()}
-            dispatch={dispatch.clone()} />
-    };
-    let readouts = html! {
-        <readouts::AtCrash {at} {base}
-            heading={text::crash_heading(&run.0, crash_at_us)}
-            lifecycle={text::lifecycle_at(&run.0, crash_at_us)}
-            in_flight={text::in_flight(&run.0, crash_at_us)} />
-    };
-    let text_alternative = html! { <panels::TextAlternative run={run.clone()} {crash_at_us} {base} /> };
+    let crash_control = part(controls::CrashControl {
+        crash_at_us,
+        horizon_us: state.scenario.horizon_us,
+        text: state.field_text(CRASH_FIELD),
+        error: state.errors.get(CRASH_FIELD).cloned(),
+        dispatch: dispatch.clone(),
+    });
+    let readouts = part(readouts::AtCrash {
+        at,
+        base,
+        heading: text::crash_heading(&run.0, crash_at_us),
+        lifecycle: text::lifecycle_at(&run.0, crash_at_us),
+        in_flight: text::in_flight(&run.0, crash_at_us),
+    });
+    let text_alternative = part(panels::TextAlternative { run: run.clone(), crash_at_us, base });
 
     if mode == Mode::Embed {
         let body = html! {
@@ -127,8 +130,12 @@ pub fn App() -> Html {
             <records::Records fields={fields.clone()} run={run.clone()} {base} dispatch={dispatch.clone()} />
             <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
             { panels::producer_note(at.duplicated) }
-            <panels::Presets preset={state.preset} run={run.clone()}
-                crash_at_us={if state.preset.is_some() { crash_at_us } else { 0 }} dispatch={dispatch.clone()} />
+            { part(panels::Presets {
+                preset: state.preset,
+                run: run.clone(),
+                crash_at_us: if state.preset.is_some() { crash_at_us } else { 0 },
+                dispatch: dispatch.clone(),
+            }) }
             <panels::Export run={run.clone()} latest={latest.clone()} />
         </div>
     };
@@ -136,9 +143,14 @@ pub fn App() -> Html {
         <div class="more">
             { readouts::legend() }
             { text_alternative.clone() }
-            <panels::Operator run={run.clone()} {crash_at_us} {base}
-                text={state.field_text(crate::state::BASE_FIELD)}
-                error={state.errors.get(crate::state::BASE_FIELD).cloned()} dispatch={dispatch.clone()} />
+            { part(panels::Operator {
+                run: run.clone(),
+                crash_at_us,
+                base,
+                text: state.field_text(crate::state::BASE_FIELD),
+                error: state.errors.get(crate::state::BASE_FIELD).cloned(),
+                dispatch: dispatch.clone(),
+            }) }
             <panels::Compare scenario={state.scenario.clone()} {crash_at_us} />
         </div>
     };

@@ -147,7 +147,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     };
     // On the projector screen and in the embed the box sets the height (style sheet);
     // elsewhere the lanes do.
-    let style = (!p.fill).then(|| format!("height:{}px", css_h.round()));
+    let style = (!p.fill).then(|| format!("height:{}px", css_h.round() as i64));
     html! {
         <div class="lanes-box">
             <canvas id="lanes" class="lanes" ref={canvas} {style}
@@ -303,7 +303,7 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
         })
     };
     html! {
-        <canvas id="sweep" ref={canvas} style={format!("height:{css_h}px")} tabindex="0" role="slider"
+        <canvas id="sweep" ref={canvas} style={format!("height:{}px", css_h as i64)} tabindex="0" role="slider"
             aria-label="The first event's instant, on the chart of the records the whole group loses and processes twice for each instant of it: click or tap to put the event there, or use the arrow keys; the sentence above gives the worst"
             aria-valuemin="0" aria-valuemax={seconds_text(p.horizon_us)} aria-valuenow={seconds_text(p.at_us)}
             aria-valuetext={sweep_words(&p.profile, p.at_us)}
@@ -357,7 +357,7 @@ pub fn StripCanvas(p: &StripProps) -> Html {
             });
         });
     }
-    let style = (!p.projector).then(|| format!("height:{css_h}px"));
+    let style = (!p.projector).then(|| format!("height:{}px", css_h as i64));
     html! {
         <div class="strip-box">
             <canvas id="strip" ref={canvas} {style} role="img"

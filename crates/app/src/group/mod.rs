@@ -9,14 +9,14 @@
 //! the page out for its mode in the shell's frame (`crate::shell`): the page, projector
 //! mode (one 16:9 screen with the tour, the lanes, the first event's control and the
 //! totals, the rest below) and the embed. Each box of the page (the sweep, the share strip,
-//! the presets, the events, the settings, the comparison, the tools) is a component that
-//! takes only what it shows, so a change re-renders only the boxes that depend on it: the
-//! crash of a share group leaves the events and the settings alone, a moved event the
-//! settings.
+//! the presets, the events, the settings, the comparison, the tools) is a part with props
+//! (`shell::Part`) that takes only what it shows, so a change re-renders only the boxes that
+//! depend on it: the crash of a share group leaves the events and the settings alone, a
+//! moved event the settings.
 
 pub mod canvas;
 
-use crate::shell::{self, hash, rendered, Frame, Mode, RunRef, Screen, Shared};
+use crate::shell::{self, hash, part, rendered, Frame, Mode, Part, RunRef, Screen, Shared};
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
 use offset_window_sim::compare::compare_group;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
@@ -166,35 +166,50 @@ pub fn GroupApp() -> Html {
     let title = if share { "Offset window: a share group" } else { "Offset window: a consumer group" };
     // A share group's strip: on the projector screen under the lanes (its tour speaks of it).
     let strip = share.then(|| {
-        html! {
-            <StripBox run={run.clone()} partition={state.partition} strip_from={state.strip_from}
-                crash_at_us={state.crash_at_us} {projector} {dark} dispatch={dispatch.clone()} />
-        }
+        part(StripBox {
+            run: run.clone(),
+            partition: state.partition,
+            strip_from: state.strip_from,
+            crash_at_us: state.crash_at_us,
+            projector,
+            dark,
+            dispatch: dispatch.clone(),
+        })
     });
     let below_lanes = html! {
         <>
             if share {
                 if !projector { { strip.clone() } }
             } else {
-                <SweepBox profile={profile.clone()} run={run.clone()} {projector} {dark} dispatch={dispatch.clone()} />
+                { part(SweepBox { profile: profile.clone(), run: run.clone(), projector, dark, dispatch: dispatch.clone() }) }
             }
             { story(&state, r) }
         </>
     };
     let panel = html! {
         <div class="panel">
-            <PresetsBox preset={state.preset} run={run.clone()}
-                crash_at_us={if state.preset.is_some() { state.crash_at_us } else { 0 }} dispatch={dispatch.clone()} />
-            <EventsBox fields={form_state(&state, true)} dispatch={dispatch.clone()} />
-            <SettingsBox fields={form_state(&state, false)} dispatch={dispatch.clone()} />
+            { part(PresetsBox {
+                preset: state.preset,
+                run: run.clone(),
+                crash_at_us: if state.preset.is_some() { state.crash_at_us } else { 0 },
+                dispatch: dispatch.clone(),
+            }) }
+            { part(EventsBox { fields: form_state(&state, true), dispatch: dispatch.clone() }) }
+            { part(SettingsBox { fields: form_state(&state, false), dispatch: dispatch.clone() }) }
         </div>
     };
     let more = html! {
         <div class="more">
-            <CompareBox run={run.clone()} crash_at_us={state.crash_at_us} versus={Shared(versus)}
-                group_table={Shared(group_table)} share_rows={Shared(share_rows)}
-                open={*compare_open} set_open={compare_open.setter()} />
-            <ToolsBox run={run.clone()} crash_at_us={state.crash_at_us} profile={profile.clone()} fragment={fragment.clone()} />
+            { part(CompareBox {
+                run: run.clone(),
+                crash_at_us: state.crash_at_us,
+                versus: Shared(versus),
+                group_table: Shared(group_table),
+                share_rows: Shared(share_rows),
+                open: *compare_open,
+                set_open: compare_open.setter(),
+            }) }
+            { part(ToolsBox { run: run.clone(), crash_at_us: state.crash_at_us, profile: profile.clone(), fragment: fragment.clone() }) }
         </div>
     };
     let footer = shell::footer(
@@ -397,9 +412,10 @@ fn legend(share: bool, members: u32, dark: bool) -> Html {
     }
 }
 
-/// Props of [`SweepBox`].
-#[derive(Properties, PartialEq)]
-struct SweepProps {
+/// The damage as a function of the first event's instant: its title, hint and chart.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct SweepBox {
     /// The sweep of the first event (none for a share group or without events).
     profile: Option<Shared<GroupProfile>>,
     /// The run shown (its scenario's first event and horizon).
@@ -412,28 +428,31 @@ struct SweepProps {
     dispatch: Dispatch,
 }
 
-/// The damage as a function of the first event's instant: its title, hint and chart.
-#[function_component]
-fn SweepBox(p: &SweepProps) -> Html {
-    rendered("SweepBox");
-    let s = &p.run.0.scenario;
-    let (Some(profile), Some(first)) = (&p.profile, first_event(s)) else { return html! {} };
-    let event = s.group_events[first];
-    html! {
-        <figure class="chart" id="group-sweep">
-            <figcaption>
-                <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
-                <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
-            </figcaption>
-            <SweepCanvas profile={profile.clone()} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
-                dispatch={p.dispatch.clone()} projector={p.projector} dark={p.dark} />
-        </figure>
+impl Part for SweepBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("SweepBox");
+        let s = &p.run.0.scenario;
+        let (Some(profile), Some(first)) = (&p.profile, first_event(s)) else { return html! {} };
+        let event = s.group_events[first];
+        html! {
+            <figure class="chart" id="group-sweep">
+                <figcaption>
+                    <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
+                    <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
+                </figcaption>
+                <SweepCanvas profile={profile.clone()} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
+                    dispatch={p.dispatch.clone()} projector={p.projector} dark={p.dark} />
+            </figure>
+        }
     }
 }
 
-/// Props of [`StripBox`].
-#[derive(Properties, PartialEq)]
-struct StripProps {
+/// A share group's records, one row each: the partition and first offset chosen, the
+/// strip, its key, and the records' state and locks at the crash in words.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct StripBox {
     /// The run shown.
     run: RunRef,
     /// The partition shown (index: `orders-N`).
@@ -450,47 +469,44 @@ struct StripProps {
     dispatch: Dispatch,
 }
 
-/// A share group's records, one row each: the partition and first offset chosen, the
-/// strip, its key, and the records' state and locks at the crash in words. The rows are
-/// read from the run once per run and place, not at each move of the crash.
-#[function_component]
-fn StripBox(p: &StripProps) -> Html {
-    rendered("StripBox");
-    let run = &p.run.0;
-    let lines = use_memo((p.run.clone(), p.partition, p.strip_from), |(r, partition, from)| {
-        record_lines(&r.0, *partition, *from, STRIP_ROWS)
-    });
-    let lock_us = run.scenario.share_record_lock_duration_us;
-    let locks = lock_words(&lines, p.crash_at_us, lock_us);
-    let on_partition = p.dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        GroupAction::SetPartition(select.value().parse().unwrap_or(0))
-    });
-    let on_from = p.dispatch.to_callback().reform(|e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        GroupAction::SetStripFrom(input.value().trim().parse().unwrap_or(0))
-    });
-    html! {
-        <figure class="chart" id="share-strip">
-            <figcaption><h2 class="chart-title">{ format!("The records of {}, one row each", words::partition_name(p.partition)) }</h2></figcaption>
-            <div class="tools">
-                <label>{ "partition " }<select id="strip-partition" onchange={on_partition}>
-                    { for (0..run.scenario.partitions).map(|i| html! { <option value={i.to_string()} selected={i == p.partition}>{ words::partition_name(i) }</option> }) }
-                </select></label>
-                <label>{ "first offset " }<input id="strip-from" class="num" type="number" min="0" value={p.strip_from.to_string()} onchange={on_from} /></label>
-            </div>
-            <StripCanvas lines={Shared(lines.clone())} horizon_us={run.scenario.horizon_us} crash_at_us={p.crash_at_us} {lock_us} projector={p.projector} dark={p.dark} />
-            <ul class="gkey">
-                <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
-                <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
-            </ul>
-            <p id="strip-words">{ format!("At {} s: {}.", seconds_text(p.crash_at_us), strip_words(&lines, p.crash_at_us)) }</p>
-            if locks.is_empty() {
-                <p id="lock-words" class="hint">{ "No record of these is locked to a member then." }</p>
-            } else {
-                <ul id="lock-words" class="sentences">{ for locks.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
-            }
-        </figure>
+impl Part for StripBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("StripBox");
+        let run = &p.run.0;
+        let lines = Rc::new(record_lines(run, p.partition, p.strip_from, STRIP_ROWS));
+        let lock_us = run.scenario.share_record_lock_duration_us;
+        let locks = lock_words(&lines, p.crash_at_us, lock_us);
+        let on_partition = p.dispatch.to_callback().reform(|e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            GroupAction::SetPartition(select.value().parse().unwrap_or(0))
+        });
+        let on_from = p.dispatch.to_callback().reform(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            GroupAction::SetStripFrom(input.value().trim().parse().unwrap_or(0))
+        });
+        html! {
+            <figure class="chart" id="share-strip">
+                <figcaption><h2 class="chart-title">{ format!("The records of {}, one row each", words::partition_name(p.partition)) }</h2></figcaption>
+                <div class="tools">
+                    <label>{ "partition " }<select id="strip-partition" onchange={on_partition}>
+                        { for (0..run.scenario.partitions).map(|i| html! { <option value={i.to_string()} selected={i == p.partition}>{ words::partition_name(i) }</option> }) }
+                    </select></label>
+                    <label>{ "first offset " }<input id="strip-from" class="num" type="number" min="0" value={p.strip_from.to_string()} onchange={on_from} /></label>
+                </div>
+                <StripCanvas lines={Shared(lines.clone())} horizon_us={run.scenario.horizon_us} crash_at_us={p.crash_at_us} {lock_us} projector={p.projector} dark={p.dark} />
+                <ul class="gkey">
+                    <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
+                    <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
+                </ul>
+                <p id="strip-words">{ format!("At {} s: {}.", seconds_text(p.crash_at_us), strip_words(&lines, p.crash_at_us)) }</p>
+                if locks.is_empty() {
+                    <p id="lock-words" class="hint">{ "No record of these is locked to a member then." }</p>
+                } else {
+                    <ul id="lock-words" class="sentences">{ for locks.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+                }
+            </figure>
+        }
     }
 }
 
@@ -516,9 +532,11 @@ fn story(state: &GroupState, run: &offset_window_sim::Run) -> Html {
     }
 }
 
-/// Props of [`PresetsBox`].
-#[derive(Properties, PartialEq)]
-struct PresetsProps {
+/// The presets: every `g*`, `group-*`, `s11-*` and `share-*` file by title, and the one
+/// loaded with its story and its expectations checked.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct PresetsBox {
     /// The preset loaded, if it is still what is shown.
     preset: Option<usize>,
     /// The run shown (the preset's expectations are checked against it).
@@ -529,253 +547,270 @@ struct PresetsProps {
     dispatch: Dispatch,
 }
 
-/// The presets: every `g*`, `group-*`, `s11-*` and `share-*` file by title, and the one
-/// loaded with its story and its expectations checked.
-#[function_component]
-fn PresetsBox(p: &PresetsProps) -> Html {
-    rendered("PresetsBox");
-    let on_change = p.dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        match select.value().parse::<usize>() {
-            Ok(i) => GroupAction::LoadPreset(i),
-            Err(_) => GroupAction::Reset,
-        }
-    });
-    let option = |i: usize, preset: &presets::Preset| {
-        html! { <option value={i.to_string()} selected={p.preset == Some(i)}>{ preset.title }</option> }
-    };
-    let checks = p.preset.map(|i| presets::checks(i, &p.run.0, p.crash_at_us)).unwrap_or_default();
-    html! {
-        <section class="presets" aria-labelledby="presets-title">
-            <h2 id="presets-title">{ "Presets" }</h2>
-            <select id="preset" aria-labelledby="presets-title" onchange={on_change}>
-                <option value="" selected={p.preset.is_none()}>{ "choose a case…" }</option>
-                <optgroup label="consumer group">
-                    { for PRESETS.iter().enumerate().filter(|(_, preset)| !preset.share).map(|(i, preset)| option(i, preset)) }
-                </optgroup>
-                <optgroup label="share group">
-                    { for PRESETS.iter().enumerate().filter(|(_, preset)| preset.share).map(|(i, preset)| option(i, preset)) }
-                </optgroup>
-            </select>
-            if let Some(i) = p.preset {
-                <p id="preset-story">{ PRESETS[i].story }</p>
-                <ul class="checks" id="preset-checks">
-                    { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
-                </ul>
+impl Part for PresetsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("PresetsBox");
+        let on_change = p.dispatch.to_callback().reform(|e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            match select.value().parse::<usize>() {
+                Ok(i) => GroupAction::LoadPreset(i),
+                Err(_) => GroupAction::Reset,
             }
-        </section>
+        });
+        let option = |i: usize, preset: &presets::Preset| {
+            html! { <option value={i.to_string()} selected={p.preset == Some(i)}>{ preset.title }</option> }
+        };
+        let checks = p.preset.map(|i| presets::checks(i, &p.run.0, p.crash_at_us)).unwrap_or_default();
+        html! {
+            <section class="presets" aria-labelledby="presets-title">
+                <h2 id="presets-title">{ "Presets" }</h2>
+                <select id="preset" aria-labelledby="presets-title" onchange={on_change}>
+                    <option value="" selected={p.preset.is_none()}>{ "choose a case…" }</option>
+                    <optgroup label="consumer group">
+                        { for PRESETS.iter().enumerate().filter(|(_, preset)| !preset.share).map(|(i, preset)| option(i, preset)) }
+                    </optgroup>
+                    <optgroup label="share group">
+                        { for PRESETS.iter().enumerate().filter(|(_, preset)| preset.share).map(|(i, preset)| option(i, preset)) }
+                    </optgroup>
+                </select>
+                if let Some(i) = p.preset {
+                    <p id="preset-story">{ PRESETS[i].story }</p>
+                    <ul class="checks" id="preset-checks">
+                        { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
+                    </ul>
+                }
+            </section>
+        }
     }
 }
 
-/// Props of [`EventsBox`] and [`SettingsBox`].
-#[derive(Properties, PartialEq)]
-struct FormProps {
+/// The group events: each with its kind, member, shutdown mode, instant (slider and
+/// field) and the fields of its kind; buttons to add one of each kind.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct EventsBox {
     /// What the box shows: the state without what it does not show ([`form_state`]).
     fields: Rc<GroupState>,
     /// Where changes go.
     dispatch: Dispatch,
 }
 
-/// The group events: each with its kind, member, shutdown mode, instant (slider and
-/// field) and the fields of its kind; buttons to add one of each kind.
-#[function_component]
-fn EventsBox(p: &FormProps) -> Html {
-    rendered("EventsBox");
-    let (state, dispatch) = (&*p.fields, &p.dispatch);
-    let s = &state.scenario;
-    let horizon_ms = s.horizon_us / 1_000;
-    let members = s.member_count() as u16;
-    let text_field = |i: usize, field: &'static str| {
-        let id = format!("event-{i}-{}", field.replace('_', "-"));
-        let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            GroupAction::SetEventText { index: i, field, text: input.value() }
-        });
-        html! {
-            <div class="field">
-                <label for={id.clone()}>{ words::event_field_label(field) }</label>
-                <input type="text" {id} class="num" inputmode="decimal" autocomplete="off"
-                    value={state.event_text(i, field)} {oninput}
-                    aria-invalid={state.event_error(i, field).is_some().to_string()} />
-                if let Some(e) = state.event_error(i, field) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
-    };
-    let event = |i: usize| {
-        let e = s.group_events[i];
-        let on_kind = dispatch.to_callback().reform(move |ev: Event| {
-            let select: HtmlSelectElement = ev.target_unchecked_into();
-            GroupAction::SetEventKind {
-                index: i,
-                kind: GroupEventKind::from_name(&select.value()).unwrap_or(GroupEventKind::Crash),
+impl Part for EventsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("EventsBox");
+        let (state, dispatch) = (&*p.fields, &p.dispatch);
+        let s = &state.scenario;
+        let horizon_ms = s.horizon_us / 1_000;
+        let members = s.member_count() as u16;
+        let text_field = |i: usize, field: &'static str| {
+            let id = format!("event-{i}-{}", field.replace('_', "-"));
+            let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                GroupAction::SetEventText { index: i, field, text: input.value() }
+            });
+            html! {
+                <div class="field">
+                    <label for={id.clone()}>{ words::event_field_label(field) }</label>
+                    <input type="text" {id} class="num" inputmode="decimal" autocomplete="off"
+                        value={state.event_text(i, field)} {oninput}
+                        aria-invalid={state.event_error(i, field).is_some().to_string()} />
+                    if let Some(e) = state.event_error(i, field) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
             }
-        });
-        let on_member = dispatch.to_callback().reform(move |ev: Event| {
-            let select: HtmlSelectElement = ev.target_unchecked_into();
-            GroupAction::SetEventMember { index: i, member: select.value().parse().unwrap_or(1) }
-        });
-        let on_mode = dispatch.to_callback().reform(move |ev: Event| {
-            let select: HtmlSelectElement = ev.target_unchecked_into();
-            GroupAction::SetEventMode {
-                index: i,
-                mode: ShutdownMode::from_name(&select.value()).unwrap_or(ShutdownMode::Wakeup),
-            }
-        });
-        let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
-            let input: HtmlInputElement = ev.target_unchecked_into();
-            GroupAction::MoveEvent {
-                index: i,
-                at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
-            }
-        });
-        let remove = dispatch.to_callback().reform(move |_| GroupAction::RemoveEvent(i));
-        let slider_id = format!("event-{i}-slider");
-        let has_mode = matches!(e.kind, GroupEventKind::Shutdown | GroupEventKind::Deploy);
-        html! {
-            <fieldset id={format!("event-{i}")}>
-                <legend>{ format!("Event {}: {}", i + 1, words::event_words(&e)) }</legend>
-                <div class="ev-row">
-                    <div class="field"><label for={format!("event-{i}-kind")}>{ words::event_field_label("kind") }</label>
-                        <select id={format!("event-{i}-kind")} onchange={on_kind}>
-                            { for GroupEventKind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == e.kind}>{ k.label() }</option> }) }
-                        </select></div>
-                    if e.kind != GroupEventKind::Deploy {
-                        <div class="field"><label for={format!("event-{i}-member")}>{ words::event_field_label("member") }</label>
-                            <select id={format!("event-{i}-member")} onchange={on_member}>
-                                { for (1..=members.max(e.member)).map(|m| html! { <option value={m.to_string()} selected={m == e.member}>{ words::member_name(m) }</option> }) }
-                            </select>
-                            if let Some(err) = state.event_error(i, "member") { <p class="field-error" role="alert">{ err }</p> }
-                        </div>
-                    }
-                    if has_mode {
-                        <div class="field"><label for={format!("event-{i}-mode")}>{ words::event_field_label("shutdown_mode") }</label>
-                            <select id={format!("event-{i}-mode")} onchange={on_mode}>
-                                { for ShutdownMode::ALL.iter().map(|m| html! { <option value={m.name()} selected={*m == e.shutdown_mode}>{ m.label() }</option> }) }
+        };
+        let event = |i: usize| {
+            let e = s.group_events[i];
+            let on_kind = dispatch.to_callback().reform(move |ev: Event| {
+                let select: HtmlSelectElement = ev.target_unchecked_into();
+                GroupAction::SetEventKind {
+                    index: i,
+                    kind: GroupEventKind::from_name(&select.value()).unwrap_or(GroupEventKind::Crash),
+                }
+            });
+            let on_member = dispatch.to_callback().reform(move |ev: Event| {
+                let select: HtmlSelectElement = ev.target_unchecked_into();
+                GroupAction::SetEventMember { index: i, member: select.value().parse().unwrap_or(1) }
+            });
+            let on_mode = dispatch.to_callback().reform(move |ev: Event| {
+                let select: HtmlSelectElement = ev.target_unchecked_into();
+                GroupAction::SetEventMode {
+                    index: i,
+                    mode: ShutdownMode::from_name(&select.value()).unwrap_or(ShutdownMode::Wakeup),
+                }
+            });
+            let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
+                let input: HtmlInputElement = ev.target_unchecked_into();
+                GroupAction::MoveEvent {
+                    index: i,
+                    at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
+                }
+            });
+            let remove = dispatch.to_callback().reform(move |_| GroupAction::RemoveEvent(i));
+            let slider_id = format!("event-{i}-slider");
+            let has_mode = matches!(e.kind, GroupEventKind::Shutdown | GroupEventKind::Deploy);
+            html! {
+                <fieldset id={format!("event-{i}")}>
+                    <legend>{ format!("Event {}: {}", i + 1, words::event_words(&e)) }</legend>
+                    <div class="ev-row">
+                        <div class="field"><label for={format!("event-{i}-kind")}>{ words::event_field_label("kind") }</label>
+                            <select id={format!("event-{i}-kind")} onchange={on_kind}>
+                                { for GroupEventKind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == e.kind}>{ k.label() }</option> }) }
                             </select></div>
-                    }
-                </div>
-                <div class="ev-row">
-                    <div class="field ev-at">
-                        <label for={slider_id.clone()}>{ format!("instant: {} s (arrow keys: 0.1 s steps)", seconds_text(e.at_us)) }</label>
-                        <input type="range" id={slider_id} min="0" max={horizon_ms.to_string()} step="100"
-                            value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                        if e.kind != GroupEventKind::Deploy {
+                            <div class="field"><label for={format!("event-{i}-member")}>{ words::event_field_label("member") }</label>
+                                <select id={format!("event-{i}-member")} onchange={on_member}>
+                                    { for (1..=members.max(e.member)).map(|m| html! { <option value={m.to_string()} selected={m == e.member}>{ words::member_name(m) }</option> }) }
+                                </select>
+                                if let Some(err) = state.event_error(i, "member") { <p class="field-error" role="alert">{ err }</p> }
+                            </div>
+                        }
+                        if has_mode {
+                            <div class="field"><label for={format!("event-{i}-mode")}>{ words::event_field_label("shutdown_mode") }</label>
+                                <select id={format!("event-{i}-mode")} onchange={on_mode}>
+                                    { for ShutdownMode::ALL.iter().map(|m| html! { <option value={m.name()} selected={*m == e.shutdown_mode}>{ m.label() }</option> }) }
+                                </select></div>
+                        }
                     </div>
-                    { text_field(i, "at_ms") }
-                    if matches!(e.kind, GroupEventKind::Crash | GroupEventKind::Shutdown | GroupEventKind::Deploy) { { text_field(i, "restart_after_ms") } }
-                    if e.kind == GroupEventKind::Hang { { text_field(i, "duration_ms") } }
-                    if e.kind == GroupEventKind::Deploy { { text_field(i, "deploy_step_ms") } }
-                    <button id={format!("event-{i}-remove")} onclick={remove} aria-label={format!("remove event {}", i + 1)}>{ "remove" }</button>
+                    <div class="ev-row">
+                        <div class="field ev-at">
+                            <label for={slider_id.clone()}>{ format!("instant: {} s (arrow keys: 0.1 s steps)", seconds_text(e.at_us)) }</label>
+                            <input type="range" id={slider_id} min="0" max={horizon_ms.to_string()} step="100"
+                                value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                        </div>
+                        { text_field(i, "at_ms") }
+                        if matches!(e.kind, GroupEventKind::Crash | GroupEventKind::Shutdown | GroupEventKind::Deploy) { { text_field(i, "restart_after_ms") } }
+                        if e.kind == GroupEventKind::Hang { { text_field(i, "duration_ms") } }
+                        if e.kind == GroupEventKind::Deploy { { text_field(i, "deploy_step_ms") } }
+                        <button id={format!("event-{i}-remove")} onclick={remove} aria-label={format!("remove event {}", i + 1)}>{ "remove" }</button>
+                    </div>
+                    if let Some(err) = state.event_error(i, "kind") { <p class="field-error" role="alert">{ err }</p> }
+                </fieldset>
+            }
+        };
+        html! {
+            <section class="events-box" aria-labelledby="events-title">
+                <h2 id="events-title">{ "Group events" }</h2>
+                { for (0..s.group_events.len()).map(event) }
+                <div class="add-events">
+                    { for GroupEventKind::ALL.iter().map(|&k| html! {
+                        <button id={format!("add-{}", k.name())} onclick={dispatch.to_callback().reform(move |_| GroupAction::AddEvent(k))}>{ format!("add: {}", k.label()) }</button>
+                    }) }
                 </div>
-                if let Some(err) = state.event_error(i, "kind") { <p class="field-error" role="alert">{ err }</p> }
-            </fieldset>
+                if let Some(e) = state.error(EVENTS_FIELD) { <p class="field-error" role="alert" id="events-error">{ e }</p> }
+            </section>
         }
-    };
-    html! {
-        <section class="events-box" aria-labelledby="events-title">
-            <h2 id="events-title">{ "Group events" }</h2>
-            { for (0..s.group_events.len()).map(event) }
-            <div class="add-events">
-                { for GroupEventKind::ALL.iter().map(|&k| html! {
-                    <button id={format!("add-{}", k.name())} onclick={dispatch.to_callback().reform(move |_| GroupAction::AddEvent(k))}>{ format!("add: {}", k.label()) }</button>
-                }) }
-            </div>
-            if let Some(e) = state.error(EVENTS_FIELD) { <p class="field-error" role="alert" id="events-error">{ e }</p> }
-        </section>
     }
 }
 
 /// The group's settings: consumer or share group, the choices and the numbers that apply
 /// to it (the advanced ones folded away).
-#[function_component]
-fn SettingsBox(p: &FormProps) -> Html {
-    rendered("SettingsBox");
-    let (state, dispatch) = (&*p.fields, &p.dispatch);
-    let s = &state.scenario;
-    let share = state.share();
-    let on_kind = dispatch.to_callback().reform(|e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        GroupAction::SetShare(input.value() == "share")
-    });
-    let number = |f: &'static offset_window_view::kit::fields::Field| {
-        let key = f.key;
-        let id = format!("f-{}", key.replace(['.', '_'], "-"));
-        let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct SettingsBox {
+    /// What the box shows: the state without the events and what it does not show
+    /// ([`form_state`]).
+    fields: Rc<GroupState>,
+    /// Where changes go.
+    dispatch: Dispatch,
+}
+
+impl Part for SettingsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("SettingsBox");
+        let (state, dispatch) = (&*p.fields, &p.dispatch);
+        let s = &state.scenario;
+        let share = state.share();
+        let on_kind = dispatch.to_callback().reform(|e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            GroupAction::SetField { key, text: input.value() }
+            GroupAction::SetShare(input.value() == "share")
         });
-        let unit = if f.unit.is_empty() { String::new() } else { format!(" ({})", f.unit) };
-        html! {
-            <div class="field">
-                <label for={id.clone()}>{ if f.kafka { html! { <code>{ f.label }</code> } } else { html! { f.label } } }<span class="unit">{ unit }</span></label>
-                <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
-                    aria-invalid={state.error(key).is_some().to_string()} />
-                <p class="hint">{ f.hint }</p>
-                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
-    };
-    let choice = |key: &'static str, label: &'static str| {
-        let id = format!("c-{}", key.replace(['.', '_'], "-"));
-        let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        let onchange = dispatch.to_callback().reform(move |e: Event| {
-            let select: HtmlSelectElement = e.target_unchecked_into();
-            GroupAction::SetValue { key, value: select.value().into() }
-        });
-        html! {
-            <div class="field">
-                <label for={id.clone()}>{ label }</label>
-                <select {id} {onchange}>
-                    { for tables::choice_options(key, share).into_iter().map(|(name, words)| html! {
-                        <option value={name} selected={name == current}>{ words }</option>
-                    }) }
-                </select>
-                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
-    };
-    let flag = |key: &'static str, on: bool| {
-        let id = format!("c-{}", key.replace(['.', '_'], "-"));
-        let onchange = dispatch.to_callback().reform(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            GroupAction::SetValue { key, value: input.checked().into() }
-        });
-        html! {
-            <div class="field check">
-                <label><input type="checkbox" {id} checked={on} {onchange} />{ words::label(key) }</label>
-                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
-    };
-    let fields: Vec<_> = words::FIELDS.iter().filter(|(_, shown)| shown.on(share)).map(|(f, _)| f).collect();
-    html! {
-        <section class="controls" aria-labelledby="settings-title">
-            <h2 id="settings-title">{ "The group" }</h2>
-            <fieldset class="kind-toggle">
-                <legend>{ "Kind of group" }</legend>
-                <label><input type="radio" name="group-kind" id="kind-consumer" value="consumer" checked={!share} onchange={on_kind.clone()} />{ "consumer group (KafkaConsumer)" }</label>
-                <label><input type="radio" name="group-kind" id="kind-share" value="share" checked={share} onchange={on_kind} />{ "share group (KafkaShareConsumer, KIP-932)" }</label>
-            </fieldset>
-            if let Some(e) = state.error("consumption") { <p class="field-error" role="alert">{ e }</p> }
-            { for words::CHOICES.iter().filter(|(_, _, shown)| shown.on(share)).map(|&(key, label, _)| choice(key, label)) }
-            if !share {
-                { flag("group.instance.id", s.static_membership) }
-                { flag("worker_pool", s.worker_pool) }
+        let number = |f: &'static offset_window_view::kit::fields::Field| {
+            let key = f.key;
+            let id = format!("f-{}", key.replace(['.', '_'], "-"));
+            let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                GroupAction::SetField { key, text: input.value() }
+            });
+            let unit = if f.unit.is_empty() { String::new() } else { format!(" ({})", f.unit) };
+            html! {
+                <div class="field">
+                    <label for={id.clone()}>{ if f.kafka { html! { <code>{ f.label }</code> } } else { html! { f.label } } }<span class="unit">{ unit }</span></label>
+                    <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
+                        aria-invalid={state.error(key).is_some().to_string()} />
+                    <p class="hint">{ f.hint }</p>
+                    if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
             }
-            if share {
-                <p class="hint">{ "Kafka's own default for share.auto.offset.reset is latest (a new share group skips the backlog); the model starts at earliest unless set." }</p>
+        };
+        let choice = |key: &'static str, label: &'static str| {
+            let id = format!("c-{}", key.replace(['.', '_'], "-"));
+            let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            let onchange = dispatch.to_callback().reform(move |e: Event| {
+                let select: HtmlSelectElement = e.target_unchecked_into();
+                GroupAction::SetValue { key, value: select.value().into() }
+            });
+            html! {
+                <div class="field">
+                    <label for={id.clone()}>{ label }</label>
+                    <select {id} {onchange}>
+                        { for tables::choice_options(key, share).into_iter().map(|(name, words)| html! {
+                            <option value={name} selected={name == current}>{ words }</option>
+                        }) }
+                    </select>
+                    if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
             }
-            { for fields.iter().filter(|f| !f.advanced).map(|f| number(f)) }
-            <details class="advanced">
-                <summary>{ "More settings" }</summary>
-                { for fields.iter().filter(|f| f.advanced).map(|f| number(f)) }
-            </details>
-        </section>
+        };
+        let flag = |key: &'static str, on: bool| {
+            let id = format!("c-{}", key.replace(['.', '_'], "-"));
+            let onchange = dispatch.to_callback().reform(move |e: Event| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                GroupAction::SetValue { key, value: input.checked().into() }
+            });
+            html! {
+                <div class="field check">
+                    <label><input type="checkbox" {id} checked={on} {onchange} />{ words::label(key) }</label>
+                    if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
+            }
+        };
+        let fields: Vec<_> =
+            words::FIELDS.iter().filter(|(_, shown)| shown.on(share)).map(|(f, _)| f).collect();
+        html! {
+            <section class="controls" aria-labelledby="settings-title">
+                <h2 id="settings-title">{ "The group" }</h2>
+                <fieldset class="kind-toggle">
+                    <legend>{ "Kind of group" }</legend>
+                    <label><input type="radio" name="group-kind" id="kind-consumer" value="consumer" checked={!share} onchange={on_kind.clone()} />{ "consumer group (KafkaConsumer)" }</label>
+                    <label><input type="radio" name="group-kind" id="kind-share" value="share" checked={share} onchange={on_kind} />{ "share group (KafkaShareConsumer, KIP-932)" }</label>
+                </fieldset>
+                if let Some(e) = state.error("consumption") { <p class="field-error" role="alert">{ e }</p> }
+                { for words::CHOICES.iter().filter(|(_, _, shown)| shown.on(share)).map(|&(key, label, _)| choice(key, label)) }
+                if !share {
+                    { flag("group.instance.id", s.static_membership) }
+                    { flag("worker_pool", s.worker_pool) }
+                }
+                if share {
+                    <p class="hint">{ "Kafka's own default for share.auto.offset.reset is latest (a new share group skips the backlog); the model starts at earliest unless set." }</p>
+                }
+                { for fields.iter().filter(|f| !f.advanced).map(|f| number(f)) }
+                <details class="advanced">
+                    <summary>{ "More settings" }</summary>
+                    { for fields.iter().filter(|f| f.advanced).map(|f| number(f)) }
+                </details>
+            </section>
+        }
     }
 }
 
-/// Props of [`CompareBox`].
-#[derive(Properties, PartialEq)]
-struct CompareProps {
+/// The same workload and events as a consumer group and as a share group, and the table of
+/// every protocol and assignor (or acknowledgement mode), simulated when it is opened.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct CompareBox {
     /// The run shown (its scenario).
     run: RunRef,
     /// The share crash, µs (a share group's table reads the modes at that instant; a
@@ -793,41 +828,43 @@ struct CompareProps {
     set_open: UseStateSetter<bool>,
 }
 
-/// The same workload and events as a consumer group and as a share group, and the table of
-/// every protocol and assignor (or acknowledgement mode), simulated when it is opened.
-#[function_component]
-fn CompareBox(p: &CompareProps) -> Html {
-    rendered("CompareBox");
-    let ontoggle = {
-        let set = p.set_open.clone();
-        Callback::from(move |e: Event| {
-            let details: web_sys::Element = e.target_unchecked_into();
-            set.set(details.has_attribute("open"));
-        })
-    };
-    let s = &p.run.0.scenario;
-    let share = s.share_group();
-    let table = if share {
-        tables::share_table_html(&p.share_rows, s, p.crash_at_us)
-    } else {
-        p.group_table.to_string()
-    };
-    html! {
-        <section class="compare" aria-labelledby="compare-title">
-            <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(&p.versus, share))) }</div>
-            <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
-            <details id="compare-details" open={p.open} {ontoggle}>
-                <summary>{ if share { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
-                <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
-            </details>
-        </section>
+impl Part for CompareBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("CompareBox");
+        let ontoggle = {
+            let set = p.set_open.clone();
+            Callback::from(move |e: Event| {
+                let details: web_sys::Element = e.target_unchecked_into();
+                set.set(details.has_attribute("open"));
+            })
+        };
+        let s = &p.run.0.scenario;
+        let share = s.share_group();
+        let table = if share {
+            tables::share_table_html(&p.share_rows, s, p.crash_at_us)
+        } else {
+            p.group_table.to_string()
+        };
+        html! {
+            <section class="compare" aria-labelledby="compare-title">
+                <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(&p.versus, share))) }</div>
+                <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
+                <details id="compare-details" open={p.open} {ontoggle}>
+                    <summary>{ if share { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
+                    <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
+                </details>
+            </section>
+        }
     }
 }
 
-/// Props of [`ToolsBox`].
-#[derive(Properties, PartialEq)]
-struct ToolsProps {
+/// Copy the link, download the result (the scenario and what the core computed, as JSON,
+/// written when the button is pressed), and the code to embed the lanes in another page.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct ToolsBox {
     /// The run shown (its scenario and result go into the download).
     run: RunRef,
     /// The share crash, µs (a consumer group's stays put).
@@ -835,66 +872,66 @@ struct ToolsProps {
     /// The sweep of the first event, if there is one (its worst goes into the download).
     profile: Option<Shared<GroupProfile>>,
     /// The link's fragment (without `#`), for the embed code.
-    fragment: AttrValue,
+    fragment: String,
 }
 
-/// Copy the link, download the result (the scenario and what the core computed, as JSON,
-/// written when the button is pressed), and the code to embed the lanes in another page.
-#[function_component]
-fn ToolsBox(p: &ToolsProps) -> Html {
-    rendered("ToolsBox");
-    let download = {
-        let (run, crash_at_us, profile) = (p.run.clone(), p.crash_at_us, p.profile.clone());
-        Callback::from(move |_: MouseEvent| {
-            let run = &run.0;
-            let mut v = serde_json::Map::new();
-            v.insert("scenario".into(), run.scenario.to_json_diff());
-            if run.scenario.share_group() {
-                v.insert(
-                    "crash_at_ms".into(),
-                    offset_window_view::kit::fields::typed_value(
-                        &offset_window_sim::scenario::format_millis(crash_at_us),
-                    ),
+impl Part for ToolsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("ToolsBox");
+        let download = {
+            let (run, crash_at_us, profile) = (p.run.clone(), p.crash_at_us, p.profile.clone());
+            Callback::from(move |_: MouseEvent| {
+                let run = &run.0;
+                let mut v = serde_json::Map::new();
+                v.insert("scenario".into(), run.scenario.to_json_diff());
+                if run.scenario.share_group() {
+                    v.insert(
+                        "crash_at_ms".into(),
+                        offset_window_view::kit::fields::typed_value(
+                            &offset_window_sim::scenario::format_millis(crash_at_us),
+                        ),
+                    );
+                }
+                v.insert("result".into(), presets::result_value(run, crash_at_us, profile.as_deref()));
+                let result = serde_json::Value::Object(v).to_string();
+                let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+                let Ok(a) = doc.create_element("a") else { return };
+                let href = format!(
+                    "data:application/json;charset=utf-8,{}",
+                    String::from(js_sys::encode_uri_component(&result))
                 );
+                let _ = a.set_attribute("href", &href);
+                let _ = a.set_attribute("download", "offset-window-group.json");
+                if let Ok(a) = a.dyn_into::<HtmlElement>() {
+                    a.click();
+                }
+            })
+        };
+        let copy = Callback::from(|_: MouseEvent| {
+            if let Some(w) = web_sys::window() {
+                let href = w.location().href().unwrap_or_default();
+                let _ = w.navigator().clipboard().write_text(&href);
             }
-            v.insert("result".into(), presets::result_value(run, crash_at_us, profile.as_deref()));
-            let result = serde_json::Value::Object(v).to_string();
-            let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-            let Ok(a) = doc.create_element("a") else { return };
-            let href = format!(
-                "data:application/json;charset=utf-8,{}",
-                String::from(js_sys::encode_uri_component(&result))
-            );
-            let _ = a.set_attribute("href", &href);
-            let _ = a.set_attribute("download", "offset-window-group.json");
-            if let Ok(a) = a.dyn_into::<HtmlElement>() {
-                a.click();
-            }
-        })
-    };
-    let copy = Callback::from(|_: MouseEvent| {
-        if let Some(w) = web_sys::window() {
-            let href = w.location().href().unwrap_or_default();
-            let _ = w.navigator().clipboard().write_text(&href);
+        });
+        let here = web_sys::window().map(|w| w.location());
+        let origin = here.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
+        let path = here.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
+        let embed = format!(
+            "<iframe src=\"{origin}{path}?embed=1{}\" width=\"100%\" height=\"520\" style=\"border:0\" title=\"Offset window: a consumer group\" loading=\"lazy\"></iframe>",
+            if p.fragment.is_empty() { String::new() } else { format!("#{}", p.fragment) }
+        );
+        html! {
+            <section class="export" aria-labelledby="tools-title">
+                <h2 id="tools-title">{ "Share and export" }</h2>
+                <div class="tools">
+                    <button id="copy-link" onclick={copy}>{ "Copy the link" }</button>
+                    <button id="export-json" onclick={download}>{ "Download the result (JSON)" }</button>
+                </div>
+                <label for="embed-code">{ "Embed the lanes and readouts in another page:" }</label>
+                <textarea id="embed-code" class="embed-code" readonly=true rows="3" value={embed} />
+            </section>
         }
-    });
-    let here = web_sys::window().map(|w| w.location());
-    let origin = here.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
-    let path = here.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
-    let embed = format!(
-        "<iframe src=\"{origin}{path}?embed=1{}\" width=\"100%\" height=\"520\" style=\"border:0\" title=\"Offset window: a consumer group\" loading=\"lazy\"></iframe>",
-        if p.fragment.is_empty() { String::new() } else { format!("#{}", p.fragment) }
-    );
-    html! {
-        <section class="export" aria-labelledby="tools-title">
-            <h2 id="tools-title">{ "Share and export" }</h2>
-            <div class="tools">
-                <button id="copy-link" onclick={copy}>{ "Copy the link" }</button>
-                <button id="export-json" onclick={download}>{ "Download the result (JSON)" }</button>
-            </div>
-            <label for="embed-code">{ "Embed the lanes and readouts in another page:" }</label>
-            <textarea id="embed-code" class="embed-code" readonly=true rows="3" value={embed} />
-        </section>
     }
 }
 

@@ -111,10 +111,10 @@ pub fn ProducerApp() -> Html {
             }
             { tour_button }
             <main class="layout">{ body }</main>
-            { shell::footer(
-                dispatch.to_callback().reform(|_| Action::Reset),
-                html! { <span>{ "Simulated time; every number comes from the offset-window producer model running in this page." }</span> },
-            ) }
+            <footer class="foot">
+                <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
+                <span>{ "Simulated time; every number comes from the offset-window producer model running in this page." }</span>
+            </footer>
         </div>
     }
 }
@@ -162,18 +162,47 @@ pub struct TimelineProps {
 pub fn Timeline(p: &TimelineProps) -> Html {
     let canvas = use_node_ref();
     let lanes: Rc<RefCell<Option<Lanes>>> = use_mut_ref(|| None);
-    let size = shell::use_size(canvas.clone(), false);
+    // The canvas's CSS width, following the window.
+    let width = use_state_eq(|| 0i32);
+    {
+        let (canvas, width) = (canvas.clone(), width.setter());
+        use_effect_with((), move |_| {
+            let measure = move || {
+                if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                    width.set(c.client_width());
+                }
+            };
+            measure();
+            let listener = wasm_bindgen::closure::Closure::<dyn Fn()>::new(measure);
+            let window = web_sys::window();
+            if let Some(w) = &window {
+                let _ = w.add_event_listener_with_callback(
+                    "resize",
+                    wasm_bindgen::JsCast::unchecked_ref(listener.as_ref()),
+                );
+            }
+            move || {
+                if let Some(w) = window {
+                    let _ = w.remove_event_listener_with_callback(
+                        "resize",
+                        wasm_bindgen::JsCast::unchecked_ref(listener.as_ref()),
+                    );
+                }
+            }
+        });
+    }
     {
         let (canvas, lanes) = (canvas.clone(), lanes.clone());
-        use_effect_with((p.run.clone(), p.at_us, size), move |(run, at_us, _)| {
+        use_effect_with((p.run.clone(), p.at_us, *width), move |(run, at_us, _)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let css = (shell::css_width(&c, 760.0), axis::css_height(run.0.batches.len()));
+            let css_w = if c.client_width() > 0 { c.client_width() as f64 } else { 760.0 };
+            let css = (css_w, axis::css_height(run.0.batches.len()));
             let (w, _, scale) = shell::fit(&c, css);
             let l = Lanes::new(&run.0, w, scale);
             let _ = c.set_attribute("data-targets", &l.targets(&run.0));
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 if let Err(e) = axis::draw(&backend.into_drawing_area(), &run.0, &l, *at_us) {
-                    shell::report("drawing the time axis failed", e);
+                    web_sys::console::error_1(&format!("drawing the time axis failed: {e}").into());
                 }
             }
             *lanes.borrow_mut() = Some(l);
@@ -182,7 +211,14 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     let onclick = {
         let (lanes, run, kind, dispatch) = (lanes.clone(), p.run.clone(), p.kind, p.dispatch.clone());
         Callback::from(move |e: MouseEvent| {
-            let (Some(l), Some((_, x, y, _))) = (&*lanes.borrow(), shell::device_point(&e)) else { return };
+            let c: HtmlCanvasElement = e.target_unchecked_into();
+            let rect = c.get_bounding_client_rect();
+            let Some(l) = &*lanes.borrow() else { return };
+            if rect.width() <= 0.0 {
+                return;
+            }
+            let k = c.width() as f64 / rect.width();
+            let (x, y) = ((e.client_x() as f64 - rect.left()) * k, (e.client_y() as f64 - rect.top()) * k);
             let (batch, attempt, t) = l.hit(&run.0, x, y);
             if let Some(fault) = fault_for_click(kind, batch, attempt, t) {
                 dispatch.dispatch(Action::Toggle(fault));
