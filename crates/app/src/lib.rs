@@ -9,6 +9,9 @@
 //! `DrawingBackend` — live in `offset-window-view` (re-exported here as [`state`], [`url`],
 //! [`charts`], [`presets`], [`tour`]), which builds and is tested on the host too. Here:
 //!
+//! * [`shell`]: what every page uses around its own parts: the hooks (URL, media queries,
+//!   canvas sizes, the tour's keys), canvas helpers and the page frame (page, projector
+//!   screen, embed; notices, footer).
 //! * [`components`]: the Yew components. The run is memoised on the scenario without the
 //!   crash instant, so the crash slider never re-simulates; each component takes only the
 //!   props it shows, so moving one control re-renders only what depends on it.
@@ -27,6 +30,8 @@ pub mod components;
 pub mod group;
 #[cfg(target_arch = "wasm32")]
 pub mod producer;
+#[cfg(target_arch = "wasm32")]
+pub mod shell;
 #[cfg(target_arch = "wasm32")]
 pub use offset_window_view::consumer::{charts, presets, state, tour, url};
 
@@ -48,7 +53,7 @@ static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocato
 pub fn start() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    if query_has("view=producer") {
+    if shell::query_has("view=producer") {
         if let Some(l) = web_sys::window().map(|w| w.location()) {
             let hash = l.hash().unwrap_or_default();
             if l.replace(&format!("producer/{hash}")).is_ok() {
@@ -56,7 +61,7 @@ pub fn start() {
             }
         }
     }
-    mount::<App>();
+    shell::mount::<App>();
 }
 
 /// The producer page (`producer.html`, served as `producer/`): the panic hook (debug builds), then
@@ -65,7 +70,7 @@ pub fn start() {
 pub fn start_producer() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    mount::<producer::ProducerApp>();
+    shell::mount::<producer::ProducerApp>();
 }
 
 /// The group page (`group.html`, served as `group/`): the panic hook (debug builds), then
@@ -75,76 +80,5 @@ pub fn start_producer() {
 pub fn start_group() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
-    mount::<group::GroupApp>();
-}
-
-/// Renders the component `C` into `#app`, or into the body when there is no such element.
-#[cfg(target_arch = "wasm32")]
-fn mount<C: yew::BaseComponent<Properties = ()>>() {
-    match element_by_id::<web_sys::Element>("app") {
-        Some(root) => yew::Renderer::<C>::with_root(root).render(),
-        None => yew::Renderer::<C>::new().render(),
-    };
-}
-
-/// Whether the page's query string holds `pair` (`embed=1`, `view=producer`).
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn query_has(pair: &str) -> bool {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    search.trim_start_matches('?').split('&').any(|p| p == pair)
-}
-
-/// The URL fragment now (with its `#`; empty when there is none).
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn hash() -> String {
-    web_sys::window().and_then(|w| w.location().hash().ok()).unwrap_or_default()
-}
-
-/// Writes `fragment` into the URL 250 ms from now, replacing the history entry (an empty
-/// fragment drops the `#`), unless the URL already holds it. Returns the cancel: the next
-/// change of state (or unmounting) calls it, so a drag writes the link once it rests.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn replace_fragment_later(fragment: String) -> impl FnOnce() {
-    use wasm_bindgen::{closure::Closure, JsCast, JsValue};
-    let window = web_sys::window().expect("a window");
-    let write = Closure::<dyn Fn()>::new(move || {
-        let Some(w) = web_sys::window() else { return };
-        if hash().trim_start_matches('#') == fragment {
-            return;
-        }
-        let location = w.location();
-        let url = if fragment.is_empty() {
-            location.pathname().unwrap_or_default() + &location.search().unwrap_or_default()
-        } else {
-            format!("#{fragment}")
-        };
-        if let Ok(history) = w.history() {
-            let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
-        }
-    });
-    let timer = window
-        .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
-        .ok();
-    // `write` lives until the cancel runs.
-    move || {
-        if let Some(id) = timer {
-            window.clear_timeout_with_handle(id);
-        }
-        drop(write);
-    }
-}
-
-/// The document's element with `id`, as the DOM type `T` (`None` when there is none, or it
-/// is of another type).
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn element_by_id<T: wasm_bindgen::JsCast>(id: &str) -> Option<T> {
-    wasm_bindgen::JsCast::dyn_into(web_sys::window()?.document()?.get_element_by_id(id)?).ok()
-}
-
-/// Moves the keyboard focus to the element with `id`, if there is one.
-#[cfg(target_arch = "wasm32")]
-pub(crate) fn focus_by_id(id: &str) {
-    if let Some(e) = element_by_id::<web_sys::HtmlElement>(id) {
-        let _ = e.focus();
-    }
+    shell::mount::<group::GroupApp>();
 }

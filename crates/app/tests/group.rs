@@ -379,3 +379,90 @@ async fn share_readouts_say_a_crash_then_apart_from_the_whole_run() {
         "{versus}"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_change_re_renders_only_the_boxes_that_show_it() {
+    use offset_window_app::shell::render_count;
+    let view = mount().await;
+    let counts = |names: &[&'static str]| names.iter().map(|n| render_count(n)).collect::<Vec<_>>();
+    // Opening the table of every protocol: only the comparison box renders again.
+    let others = ["SweepBox", "PresetsBox", "EventsBox", "SettingsBox", "ToolsBox"];
+    let (before, compare) = (counts(&others), render_count("CompareBox"));
+    view.find("#compare-details").set_attribute("open", "").unwrap();
+    view.fire("#compare-details", "toggle").await;
+    assert_eq!(counts(&others), before, "{others:?}");
+    assert_eq!(render_count("CompareBox"), compare + 1);
+    // Moving the first event: its box and the sweep show it; the settings do not.
+    let (settings, events, sweep) =
+        (render_count("SettingsBox"), render_count("EventsBox"), render_count("SweepBox"));
+    view.type_into("#event-0-slider", "9000").await;
+    assert_eq!(render_count("SettingsBox"), settings, "the settings do not show the events");
+    assert_eq!(render_count("EventsBox"), events + 1);
+    assert_eq!(render_count("SweepBox"), sweep + 1);
+    // A share group's crash: the strip and the comparison read it; the forms do not.
+    view.select("#preset", &preset_index("share-crash-releases-at-once")).await;
+    let forms = ["EventsBox", "SettingsBox"];
+    let (before, strip) = (counts(&forms), render_count("StripBox"));
+    view.type_into("#crash-at", "3.05").await;
+    assert_eq!(counts(&forms), before, "{forms:?}");
+    assert_eq!(render_count("StripBox"), strip + 1);
+}
+
+/// How many of the lanes' pixels in device-px columns `xs` and rows `ys` are nearer the
+/// colour `want` than the colour `other`, and near it.
+fn pixels_like(
+    canvas: &web_sys::HtmlCanvasElement,
+    xs: std::ops::RangeInclusive<i32>,
+    ys: std::ops::Range<i32>,
+    want: plotters::style::RGBColor,
+    other: plotters::style::RGBColor,
+) -> usize {
+    let ctx: web_sys::CanvasRenderingContext2d =
+        canvas.get_context("2d").unwrap().unwrap().dyn_into().unwrap();
+    let (x0, w) = (*xs.start(), xs.end() - xs.start() + 1);
+    let data = ctx.get_image_data(x0 as f64, ys.start as f64, w as f64, ys.len() as f64).unwrap().data();
+    let dist = |px: &[u8], c: plotters::style::RGBColor| {
+        (px[0] as i32 - c.0 as i32).abs()
+            + (px[1] as i32 - c.1 as i32).abs()
+            + (px[2] as i32 - c.2 as i32).abs()
+    };
+    data.chunks(4).filter(|px| dist(px, want) < dist(px, other) && dist(px, want) < 120).count()
+}
+
+#[wasm_bindgen_test]
+async fn a_members_crash_and_the_whole_groups_at_the_same_instant_both_read() {
+    // Issue 27, item 5: a share group on a projector, consumer-1 killed at 3.1 s and the
+    // whole group crashed at the same instant: the red line of the whole group's crash hid
+    // the member's dashed line, and its tag stood off beside the member's, over no line.
+    use offset_window_view::kit::draw::LIGHT;
+    let view = mount().await;
+    view.select("#preset", &preset_index("share-crash-releases-at-once")).await;
+    view.type_into("#crash-at", "3.1").await;
+    for mode in ["page", "projector"] {
+        if mode == "projector" {
+            view.click("#projector").await;
+        }
+        let canvas: web_sys::HtmlCanvasElement = view.find("#lanes").dyn_into().unwrap();
+        let targets = canvas.get_attribute("data-targets").unwrap();
+        let (x, y) = targets.split_once(':').unwrap().1.split_once(',').unwrap();
+        let k = canvas.width() as f64 / canvas.client_width() as f64;
+        let (x, y) =
+            ((x.parse::<f64>().unwrap() * k).round() as i32, (y.parse::<f64>().unwrap() * k).round() as i32);
+        // Down the shared line, below the events' band and above the time axis: both colours.
+        let lanes = (y + (20.0 * k) as i32)..(canvas.height() as i32 - (60.0 * k) as i32);
+        let member = pixels_like(&canvas, x - 1..=x, lanes.clone(), LIGHT.crash, LIGHT.lost);
+        let whole = pixels_like(&canvas, x - 1..=x, lanes, LIGHT.lost, LIGHT.crash);
+        assert!(member >= 4, "{mode}: the member's crash line shows on the shared line ({member} px)");
+        assert!(whole >= 4, "{mode}: so does the whole group's ({whole} px)");
+        // The two tags meet over the line: the whole group's starts just right of it, the
+        // member's ends just left of it.
+        let band = (y - 2)..(y + 3);
+        let right = pixels_like(&canvas, x + 2..=x + 3, band.clone(), LIGHT.lost, LIGHT.crash);
+        let left = pixels_like(&canvas, x - 3..=x - 2, band, LIGHT.lost, LIGHT.crash);
+        assert_eq!(
+            (right, left),
+            (10, 0),
+            "{mode}: the whole group's tag right of the line, the member's left"
+        );
+    }
+}

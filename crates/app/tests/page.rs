@@ -6,7 +6,8 @@
 
 #![cfg(target_arch = "wasm32")]
 
-use offset_window_app::components::{render_count, ChartKind};
+use offset_window_app::components::ChartKind;
+use offset_window_app::shell::render_count;
 use offset_window_app::App;
 use offset_window_sim::{simulate, Scenario};
 use offset_window_view::kit::draw;

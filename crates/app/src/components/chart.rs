@@ -8,14 +8,11 @@
 use super::controls::snap_drag_us;
 use super::{rendered, RunRef};
 use crate::charts;
+use crate::shell;
 use crate::state::{Action, State};
-use offset_window_view::kit::backend::Backend;
 use offset_window_view::kit::draw::{self, Frame};
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 use yew::prelude::*;
@@ -37,11 +34,12 @@ impl ChartKind {
         }
     }
 
-    /// CSS size used when the canvas has not been laid out (no style sheet, as in tests).
-    fn fallback_css_size(self) -> (u32, u32) {
-        match self {
-            ChartKind::Main => (760, 340),
-            ChartKind::Profile => (760, 170),
+    /// The canvas's CSS size; before it is laid out (no style sheet, as in tests) 760 wide,
+    /// 340 high for the main chart and 170 for the profile.
+    fn css_size(self, canvas: &HtmlCanvasElement) -> (f64, f64) {
+        match (canvas.client_width(), canvas.client_height()) {
+            (w, h) if w > 0 && h > 0 => (w as f64, h as f64),
+            _ => (760.0, if self == ChartKind::Main { 340.0 } else { 170.0 }),
         }
     }
 
@@ -65,42 +63,12 @@ pub struct ChartProps {
     pub crash_at_us: u64,
     /// Where a drag on the chart sends the crash.
     pub dispatch: UseReducerDispatcher<State>,
-    /// Projector mode: text, lines and marks drawn larger ([`projector_type`]).
+    /// Projector mode: text, lines and marks drawn larger ([`shell::projector_type`]).
     #[prop_or_default]
     pub projector: bool,
     /// The dark palette (`prefers-color-scheme: dark`).
     #[prop_or_default]
     pub dark: bool,
-}
-
-/// How much larger projector mode draws the charts' text, lines and marks: 1.5 at
-/// 1280 × 720, growing with the window to 2.25 at 1920 × 1080 (at most 3). The group page's
-/// canvases use the same factor.
-pub(crate) fn projector_type() -> f64 {
-    let Some(w) = web_sys::window() else { return 1.5 };
-    let px = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or(0.0);
-    let (width, height) = (px(w.inner_width()), px(w.inner_height()));
-    1.5 * (width / 1280.0).min(height / 720.0).clamp(1.0, 2.0)
-}
-
-/// Sizes `canvas`'s backing store to its CSS box × `devicePixelRatio`; returns the size in
-/// device px and the device px per CSS px.
-fn fit(canvas: &HtmlCanvasElement, fallback: (u32, u32)) -> (u32, u32, f64) {
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-    let (cw, ch) = (canvas.client_width(), canvas.client_height());
-    let (cw, ch) = if cw > 0 && ch > 0 { (cw as u32, ch as u32) } else { fallback };
-    let (w, h) = ((cw as f64 * dpr).round() as u32, (ch as f64 * dpr).round() as u32);
-    if canvas.width() != w {
-        canvas.set_width(w);
-    }
-    if canvas.height() != h {
-        canvas.set_height(h);
-    }
-    (w, h, w as f64 / cw as f64)
-}
-
-fn report(what: &str, e: impl std::fmt::Display) {
-    web_sys::console::error_1(&format!("{what}: {e}").into());
 }
 
 /// One chart: base and overlay canvases, redrawn by effects, dragged by pointer.
@@ -118,64 +86,34 @@ pub fn Chart(p: &ChartProps) -> Html {
     // Where the crash marker was last drawn (frame, x): moving it clears only that strip.
     let last_marker: Rc<RefCell<Option<(Frame, f64)>>> = use_mut_ref(|| None);
     // The CSS size, pixel ratio and projector type scale: a change redraws.
-    let size = use_state_eq(|| (0i32, 0i32, 0u64, 0u64));
-    {
-        let (base, size) = (base.clone(), size.setter());
-        let projector = p.projector;
-        use_effect_with(projector, move |_| {
-            let watched = base_box(&base);
-            let measure = move || {
-                if let Some(c) = base.cast::<HtmlCanvasElement>() {
-                    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio());
-                    let scale = if projector { projector_type() } else { 1.0 };
-                    size.set((c.client_width(), c.client_height(), dpr.to_bits(), scale.to_bits()));
-                }
-            };
-            measure();
-            let listener = Closure::<dyn Fn()>::new(measure);
-            let observer = web_sys::ResizeObserver::new(listener.as_ref().unchecked_ref()).ok();
-            if let (Some(o), Some(b)) = (&observer, watched) {
-                o.observe(&b);
-            }
-            move || {
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                drop(listener);
-            }
-        });
-    }
+    let size = shell::use_size(base.clone(), p.projector);
     {
         let (base, overlay, frame) = (base.clone(), overlay.clone(), frame.clone());
-        use_effect_with((p.run.clone(), *size, p.dark), move |(run, size, dark)| {
+        use_effect_with((p.run.clone(), size, p.dark), move |(run, size, dark)| {
             let (Some(canvas), Some(top)) =
                 (base.cast::<HtmlCanvasElement>(), overlay.cast::<HtmlCanvasElement>())
             else {
                 return;
             };
-            let (w, h, scale) = fit(&canvas, kind.fallback_css_size());
-            fit(&top, kind.fallback_css_size());
-            let type_scale = f64::from_bits(size.3).max(1.0);
+            let css = kind.css_size(&canvas);
+            let (w, h, scale) = shell::fit(&canvas, css);
+            shell::fit(&top, css);
+            let type_scale = size.type_scale();
             let f = Frame { dark: *dark, ..kind.frame((w, h), scale * type_scale, &run.0) };
             // The type scale, for the tests: projector mode draws everything larger.
             let _ = canvas.set_attribute("data-type-scale", &crate::state::fixed(type_scale, 2));
             *frame.borrow_mut() = Some(f);
-            let Some(backend) = CanvasBackend::with_canvas_object(canvas) else { return };
-            let root = Backend::canvas(backend).into_drawing_area();
-            let drawn = match kind {
-                ChartKind::Main => charts::draw_main(&root, &run.0, &f),
-                ChartKind::Profile => charts::draw_profile(&root, &run.0, &f),
-            };
-            if let Err(e) = drawn {
-                report("drawing the chart failed", e);
-            }
+            shell::draw_on(canvas, "drawing the chart failed", |root| match kind {
+                ChartKind::Main => charts::draw_main(root, &run.0, &f),
+                ChartKind::Profile => charts::draw_profile(root, &run.0, &f),
+            });
         });
     }
     {
         let (overlay, frame, count, last) =
             (overlay.clone(), frame.clone(), overlay_count.clone(), last_marker);
         // After the base effect (declared first), so a new frame is in place.
-        use_effect_with((p.run.clone(), p.crash_at_us, *size, p.dark), move |(run, crash_at_us, ..)| {
+        use_effect_with((p.run.clone(), p.crash_at_us, size, p.dark), move |(run, crash_at_us, ..)| {
             let (Some(top), Some(f)) = (overlay.cast::<HtmlCanvasElement>(), *frame.borrow()) else {
                 return;
             };
@@ -201,12 +139,9 @@ pub fn Chart(p: &ChartProps) -> Html {
                 ChartKind::Main => charts::main_values(&at, f.pal()),
                 ChartKind::Profile => charts::profile_values(&at, f.pal()),
             };
-            let Some(backend) = CanvasBackend::with_canvas_object(top.clone()) else { return };
-            if let Err(e) =
-                draw::draw_crash(&Backend::canvas(backend).into_drawing_area(), &f, *crash_at_us, &values)
-            {
-                report("drawing the crash marker failed", e);
-            }
+            shell::draw_on(top.clone(), "drawing the crash marker failed", |root| {
+                draw::draw_crash(root, &f, *crash_at_us, &values)
+            });
             // A counter the budget check and the tests watch to know the marker was redrawn.
             let mut n = count.borrow_mut();
             *n += 1;
@@ -225,15 +160,7 @@ pub fn Chart(p: &ChartProps) -> Html {
         let (frame, dispatch, horizon) = (frame.clone(), p.dispatch.clone(), p.run.0.scenario.horizon_us);
         let run = p.run.0.clone();
         // The canvas under the event and the event's point on it, device px.
-        let locate = |e: &PointerEvent| {
-            let canvas = e.target()?.dyn_into::<HtmlCanvasElement>().ok()?;
-            let rect = canvas.get_bounding_client_rect();
-            (rect.width() > 0.0 && rect.height() > 0.0).then(|| {
-                let x = (e.client_x() as f64 - rect.left()) * canvas.width() as f64 / rect.width();
-                let y = (e.client_y() as f64 - rect.top()) * canvas.height() as f64 / rect.height();
-                (x, y, canvas.width() as f64 / rect.width())
-            })
-        };
+        let locate = |e: &PointerEvent| shell::device_point(e).map(|(_, x, y, k)| (x, y, k));
         // The record under the event, within `css_radius` CSS px (main chart only).
         let record_under = {
             let (frame, run) = (frame.clone(), run.clone());
@@ -344,9 +271,4 @@ pub fn Chart(p: &ChartProps) -> Html {
             </div>
         </figure>
     }
-}
-
-/// The box both canvases fill (the base canvas's parent): what the `ResizeObserver` watches.
-fn base_box(base: &NodeRef) -> Option<Element> {
-    base.cast::<HtmlCanvasElement>()?.parent_element()
 }

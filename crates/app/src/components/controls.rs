@@ -4,6 +4,7 @@
 //! and shows a message naming the field and its range.
 
 use super::rendered;
+use crate::shell::Part;
 use crate::state::{Action, State};
 use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel};
 use offset_window_sim::{Client, Strategy};
@@ -15,9 +16,9 @@ use std::rc::Rc;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
-/// Props of [`CrashControl`].
-#[derive(Properties, PartialEq)]
-pub struct CrashProps {
+/// The crash control (a [`Part`]: its fields are its props).
+#[derive(PartialEq)]
+pub struct CrashControl {
     /// The crash instant, µs.
     pub crash_at_us: u64,
     /// The horizon, µs: the slider's right end.
@@ -32,59 +33,61 @@ pub struct CrashProps {
 
 /// The crash instant: a slider over the horizon (mouse, touch, keyboard) and an exact
 /// seconds field.
-#[function_component]
-pub fn CrashControl(p: &CrashProps) -> Html {
-    rendered("CrashControl");
-    let horizon = p.horizon_us;
-    let on_slide = p.dispatch.to_callback().reform(move |e: InputEvent| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        Action::SetCrash(snap_drag_us(input.value_as_number(), horizon))
-    });
-    let onkeydown = {
-        let dispatch = p.dispatch.clone();
-        let at = p.crash_at_us;
-        Callback::from(move |e: KeyboardEvent| {
-            let step = crash_key_step_us(horizon);
-            if let Some(target) = crash_key_target(&e.key(), at, step, horizon) {
-                e.prevent_default();
-                dispatch.dispatch(Action::SetCrash(target));
+impl Part for CrashControl {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("CrashControl");
+        let horizon = p.horizon_us;
+        let on_slide = p.dispatch.to_callback().reform(move |e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            Action::SetCrash(snap_drag_us(input.value_as_number(), horizon))
+        });
+        let onkeydown = {
+            let dispatch = p.dispatch.clone();
+            let at = p.crash_at_us;
+            Callback::from(move |e: KeyboardEvent| {
+                let step = crash_key_step_us(horizon);
+                if let Some(target) = crash_key_target(&e.key(), at, step, horizon) {
+                    e.prevent_default();
+                    dispatch.dispatch(Action::SetCrash(target));
+                }
+            })
+        };
+        let on_text = p.dispatch.to_callback().reform(|e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            Action::SetCrashText(input.value())
+        });
+        let shown = seconds_text(p.crash_at_us);
+        // A step either way, for a finger that cannot land on an instant (71 ms a pixel on a
+        // phone): the keyboard's step, on its grid. Out of the Tab order: the slider's arrow keys
+        // do the same.
+        let step = crash_key_step_us(horizon);
+        let nudge = |key: &'static str, id: &'static str, text: &'static str, said: &'static str| {
+            let target = crash_key_target(key, p.crash_at_us, step, horizon).unwrap_or(p.crash_at_us);
+            html! {
+                <button type="button" class="nudge" {id} tabindex="-1"
+                    aria-label={format!("crash {} ms {said}", format_millis(step))}
+                    onclick={p.dispatch.to_callback().reform(move |_| Action::SetCrash(target))}>{ text }</button>
             }
-        })
-    };
-    let on_text = p.dispatch.to_callback().reform(|e: InputEvent| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        Action::SetCrashText(input.value())
-    });
-    let shown = seconds_text(p.crash_at_us);
-    // A step either way, for a finger that cannot land on an instant (71 ms a pixel on a
-    // phone): the keyboard's step, on its grid. Out of the Tab order: the slider's arrow keys
-    // do the same.
-    let step = crash_key_step_us(horizon);
-    let nudge = |key: &'static str, id: &'static str, text: &'static str, said: &'static str| {
-        let target = crash_key_target(key, p.crash_at_us, step, horizon).unwrap_or(p.crash_at_us);
+        };
         html! {
-            <button type="button" class="nudge" {id} tabindex="-1"
-                aria-label={format!("crash {} ms {said}", format_millis(step))}
-                onclick={p.dispatch.to_callback().reform(move |_| Action::SetCrash(target))}>{ text }</button>
-        }
-    };
-    html! {
-        <div class="crash-control field">
-            <label for="crash-slider">{ "crash at " }<span class="unit">{ "(s)" }</span></label>
-            <div class="crash-row">
-                { nudge("ArrowLeft", "crash-earlier", "−", "earlier") }
-                <input type="range" id="crash-slider" min="0" max={horizon.to_string()} step="any"
-                    value={p.crash_at_us.to_string()} aria-valuetext={format!("{shown} seconds")}
-                    oninput={on_slide} {onkeydown} />
-                { nudge("ArrowRight", "crash-later", "+", "later") }
-                <input type="text" id="crash-at" class="num" inputmode="decimal" autocomplete="off"
-                    aria-label="crash at, in seconds" value={p.text.clone()} oninput={on_text}
-                    aria-invalid={p.error.is_some().to_string()} aria-describedby="crash-error" />
+            <div class="crash-control field">
+                <label for="crash-slider">{ "crash at " }<span class="unit">{ "(s)" }</span></label>
+                <div class="crash-row">
+                    { nudge("ArrowLeft", "crash-earlier", "−", "earlier") }
+                    <input type="range" id="crash-slider" min="0" max={horizon.to_string()} step="any"
+                        value={p.crash_at_us.to_string()} aria-valuetext={format!("{shown} seconds")}
+                        oninput={on_slide} {onkeydown} />
+                    { nudge("ArrowRight", "crash-later", "+", "later") }
+                    <input type="text" id="crash-at" class="num" inputmode="decimal" autocomplete="off"
+                        aria-label="crash at, in seconds" value={p.text.clone()} oninput={on_text}
+                        aria-invalid={p.error.is_some().to_string()} aria-describedby="crash-error" />
+                </div>
+                <p class="hint">{ format!("− and + (or the arrow keys) move it by {} ms, Page Up/Down by ten times that.",
+                    format_millis(step)) }</p>
+                if let Some(e) = &p.error { <p class="field-error" id="crash-error" role="alert">{ e }</p> }
             </div>
-            <p class="hint">{ format!("− and + (or the arrow keys) move it by {} ms, Page Up/Down by ten times that.",
-                format_millis(step)) }</p>
-            if let Some(e) = &p.error { <p class="field-error" id="crash-error" role="alert">{ e }</p> }
-        </div>
+        }
     }
 }
 
@@ -355,7 +358,8 @@ pub(super) fn choice_id(key: &str) -> String {
 /// but a browser stops following that attribute once the reader has used the select; so
 /// after each render the page's value is put back, and a refused choice never stays shown.
 pub(super) fn show_choice(id: &str, value: &str) {
-    if let Some(select) = crate::element_by_id::<HtmlSelectElement>(id).filter(|s| s.value() != value) {
+    if let Some(select) = crate::shell::element_by_id::<HtmlSelectElement>(id).filter(|s| s.value() != value)
+    {
         select.set_value(value);
     }
 }

@@ -3,6 +3,7 @@
 //! the core's; every sentence is ours, with labels, never identifiers.
 
 use super::RunRef;
+use crate::shell::Part;
 use crate::state::{Action, State, MAX_BASE_OFFSET};
 use offset_window_sim::Scenario;
 use offset_window_view::consumer::compare::{compare_runs, table_html};
@@ -56,9 +57,9 @@ pub fn Compare(p: &CompareProps) -> Html {
     }
 }
 
-/// Props of [`Presets`].
-#[derive(Properties, PartialEq)]
-pub struct PresetsProps {
+/// The presets (a [`Part`]: its fields are its props).
+#[derive(PartialEq)]
+pub struct Presets {
     /// The preset on screen, if any.
     pub preset: Option<usize>,
     /// The run on screen.
@@ -71,53 +72,55 @@ pub struct PresetsProps {
 
 /// The scenario files as presets, by title: pick one, read its story, see its expected
 /// values said as sentences beside what the core computes now.
-#[function_component]
-pub fn Presets(p: &PresetsProps) -> Html {
-    let onchange = p.dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        match presets::by_name(&select.value()) {
-            Some(i) => Action::LoadPreset(i),
-            None => Action::Reset,
-        }
-    });
-    let current = p.preset.map(|i| PRESETS[i].file).unwrap_or_default();
-    let detail = p.preset.map(|i| {
-        let source = presets::source(i);
-        // The file's expectations are for its own settings and crash instant.
-        let edited = presets::scenario(i)
-            .is_none_or(|file| file.scenario != p.run.0.scenario || file.crash_at_us != p.crash_at_us);
-        html! {
-            <>
-            <p id="preset-description">{ presets::story(i) }</p>
-            if edited {
-                <p class="hint" id="preset-edited">{ "You changed a setting or the crash since loading it: the \
-                    values below are yours; the file's expectations are for its own settings." }</p>
+impl Part for Presets {
+    fn view(&self) -> Html {
+        let p = self;
+        let onchange = p.dispatch.to_callback().reform(|e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            match presets::by_name(&select.value()) {
+                Some(i) => Action::LoadPreset(i),
+                None => Action::Reset,
             }
-            if !source.is_empty() { <p class="hint">{ "From " }<a href={source.clone()}>{ source }</a></p> }
-            { Html::from_html_unchecked(AttrValue::from(checks_html(i, &p.run.0, p.crash_at_us))) }
-            </>
-        }
-    });
-    let group = |group: presets::Group| {
+        });
+        let current = p.preset.map(|i| PRESETS[i].file).unwrap_or_default();
+        let detail = p.preset.map(|i| {
+            let source = presets::source(i);
+            // The file's expectations are for its own settings and crash instant.
+            let edited = presets::scenario(i)
+                .is_none_or(|file| file.scenario != p.run.0.scenario || file.crash_at_us != p.crash_at_us);
+            html! {
+                <>
+                <p id="preset-description">{ presets::story(i) }</p>
+                if edited {
+                    <p class="hint" id="preset-edited">{ "You changed a setting or the crash since loading it: the \
+                        values below are yours; the file's expectations are for its own settings." }</p>
+                }
+                if !source.is_empty() { <p class="hint">{ "From " }<a href={source.clone()}>{ source }</a></p> }
+                { Html::from_html_unchecked(AttrValue::from(checks_html(i, &p.run.0, p.crash_at_us))) }
+                </>
+            }
+        });
+        let group = |group: presets::Group| {
+            html! {
+                <optgroup label={group.label()}>
+                    { for PRESETS.iter().filter(|p| p.group == group).map(|p| html! {
+                        <option value={p.file} selected={p.file == current}>{ p.title }</option>
+                    }) }
+                </optgroup>
+            }
+        };
         html! {
-            <optgroup label={group.label()}>
-                { for PRESETS.iter().filter(|p| p.group == group).map(|p| html! {
-                    <option value={p.file} selected={p.file == current}>{ p.title }</option>
-                }) }
-            </optgroup>
+            <section class="presets" aria-labelledby="presets-title">
+                <h2 id="presets-title"><label for="preset">{ "Scenarios" }</label></h2>
+                <select id="preset" {onchange}>
+                    <option value="" selected={p.preset.is_none()}>{ "Choose a scenario…" }</option>
+                    { for presets::Group::ALL.into_iter().map(group) }
+                </select>
+                // Always there, so that loading a preset never replaces the select (which would
+                // drop its keyboard focus).
+                <div class="preset-detail">{ for detail }</div>
+            </section>
         }
-    };
-    html! {
-        <section class="presets" aria-labelledby="presets-title">
-            <h2 id="presets-title"><label for="preset">{ "Scenarios" }</label></h2>
-            <select id="preset" {onchange}>
-                <option value="" selected={p.preset.is_none()}>{ "Choose a scenario…" }</option>
-                { for presets::Group::ALL.into_iter().map(group) }
-            </select>
-            // Always there, so that loading a preset never replaces the select (which would
-            // drop its keyboard focus).
-            <div class="preset-detail">{ for detail }</div>
-        </section>
     }
 }
 
@@ -138,9 +141,9 @@ fn checks_html(index: usize, run: &offset_window_sim::Run, crash_at_us: u64) -> 
     format!(r#"<ul id="preset-expect" class="expect">{items}</ul>"#)
 }
 
-/// Props of the panels that read the crash.
-#[derive(Properties, PartialEq)]
-pub struct AtProps {
+/// The chart in words (a [`Part`]: its fields are its props).
+#[derive(PartialEq)]
+pub struct TextAlternative {
     /// The run.
     pub run: RunRef,
     /// The crash instant, µs.
@@ -150,33 +153,35 @@ pub struct AtProps {
 }
 
 /// The chart in words: the three values at the crash and the offsets lost and repeated.
-#[function_component]
-pub fn TextAlternative(p: &AtProps) -> Html {
-    let (run, b) = (&p.run.0, p.base);
-    let at = run.state_at(p.crash_at_us);
-    let offsets = run.offsets_at(p.crash_at_us);
-    // An offset that already ran several times repeats each run: say so when the count of
-    // repeated runs is more than the offsets.
-    let repeated: u64 = offsets.duplicated.iter().map(|r| r.end - r.start).sum();
-    let runs = if at.duplicated > repeated {
-        format!(" ({} completed runs repeated: some offsets ran more than once)", at.duplicated)
-    } else {
-        String::new()
-    };
-    html! {
-        <p id="chart-text" class="sr-text" aria-live="polite">
-            { format!(
-                "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
-                seconds_text(p.crash_at_us), offset_text(at.position, b), offset_text(Some(at.durable), b),
-                offset_text(at.committed, b), ranges(&offsets.lost, b), ranges(&offsets.duplicated, b)) }
-            if let Some(words) = offset_window_view::consumer::records::outcomes_sentence(run, b) { { " " }{ words } }
-        </p>
+impl Part for TextAlternative {
+    fn view(&self) -> Html {
+        let p = self;
+        let (run, b) = (&p.run.0, p.base);
+        let at = run.state_at(p.crash_at_us);
+        let offsets = run.offsets_at(p.crash_at_us);
+        // An offset that already ran several times repeats each run: say so when the count of
+        // repeated runs is more than the offsets.
+        let repeated: u64 = offsets.duplicated.iter().map(|r| r.end - r.start).sum();
+        let runs = if at.duplicated > repeated {
+            format!(" ({} completed runs repeated: some offsets ran more than once)", at.duplicated)
+        } else {
+            String::new()
+        };
+        html! {
+            <p id="chart-text" class="sr-text" aria-live="polite">
+                { format!(
+                    "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
+                    seconds_text(p.crash_at_us), offset_text(at.position, b), offset_text(Some(at.durable), b),
+                    offset_text(at.committed, b), ranges(&offsets.lost, b), ranges(&offsets.duplicated, b)) }
+                if let Some(words) = offset_window_view::consumer::records::outcomes_sentence(run, b) { { " " }{ words } }
+            </p>
+        }
     }
 }
 
-/// Props of [`Operator`].
-#[derive(Properties, PartialEq)]
-pub struct OperatorProps {
+/// The operator's view at the crash (a [`Part`]: its fields are its props).
+#[derive(PartialEq)]
+pub struct Operator {
     /// The run.
     pub run: RunRef,
     /// The crash instant, µs.
@@ -193,49 +198,51 @@ pub struct OperatorProps {
 
 /// What `kafka-consumer-groups.sh --describe` would print at the crash, next to the
 /// client's own `records-lag`, and the display base offset (it is in the link).
-#[function_component]
-pub fn Operator(p: &OperatorProps) -> Html {
-    let run = &p.run.0;
-    let at = run.state_at(p.crash_at_us);
-    let end = run.scenario.log_end_at(p.crash_at_us);
-    let b = p.base;
-    // With no committed offset the tool prints "-" for CURRENT-OFFSET and LAG.
-    let lag = at.committed.map(|c| end.saturating_sub(c));
-    let records_lag = at.position.map_or(0, |p| end.saturating_sub(p));
-    let dash = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
-    let on_base = p.dispatch.to_callback().reform(|e: InputEvent| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        Action::SetBaseText(input.value())
-    });
-    let lag_shown = lag.unwrap_or(0);
-    html! {
-        <section class="operator" aria-labelledby="operator-title">
-            <h2 id="operator-title">{ "As an operator reads it" }</h2>
-            <p><code class="cmd">{ "$ kafka-consumer-groups.sh --describe --group orders" }</code></p>
-            // A table (not preformatted text): on a phone its columns wrap instead of cutting LAG off.
-            { Html::from_html_unchecked(AttrValue::from(format!(
-                concat!(
-                    r#"<table id="describe" class="describe" data-lag="{}" data-records-lag="{}" aria-label="kafka-consumer-groups.sh --describe output">"#,
-                    r#"<thead><tr><th scope="col" class="gt">GROUP</th><th scope="col" class="gt">TOPIC</th><th scope="col">PARTITION</th><th scope="col">CURRENT-OFFSET</th>"#,
-                    r#"<th scope="col">LOG-END-OFFSET</th><th scope="col">LAG</th></tr></thead>"#,
-                    r#"<tbody><tr><td class="gt">orders</td><td class="gt">orders</td><td>3</td><td>{}</td><td>{}</td><td id="describe-lag">{}</td></tr></tbody></table>"#
-                ),
-                lag_shown, records_lag, dash(at.committed.map(|c| c.saturating_add(b))), end.saturating_add(b), dash(lag)
-            ))) }
-            <p>{ format!("The client's own records-lag (log end − position) is {records_lag}. ") }
-                { format!("The difference, {} records, is the uncommitted window: handed out, not yet committed, \
-                    and read again after a crash.", lag_shown.saturating_sub(records_lag)) }</p>
-            <div class="field">
-                <label for="base-offset">{ "display base offset (added to every offset the page shows)" }</label>
-                <input type="text" id="base-offset" class="num" inputmode="numeric" value={p.text.clone()} oninput={on_base}
-                    aria-invalid={p.error.is_some().to_string()}
-                    aria-describedby={p.error.as_ref().map(|_| "base-offset-error")} />
-                <p class="hint">{ format!("a whole number from 0 to {MAX_BASE_OFFSET}; it goes into the link") }</p>
-                if let Some(message) = &p.error {
-                    <p class="field-error" id="base-offset-error" role="alert">{ message.clone() }</p>
-                }
-            </div>
-        </section>
+impl Part for Operator {
+    fn view(&self) -> Html {
+        let p = self;
+        let run = &p.run.0;
+        let at = run.state_at(p.crash_at_us);
+        let end = run.scenario.log_end_at(p.crash_at_us);
+        let b = p.base;
+        // With no committed offset the tool prints "-" for CURRENT-OFFSET and LAG.
+        let lag = at.committed.map(|c| end.saturating_sub(c));
+        let records_lag = at.position.map_or(0, |p| end.saturating_sub(p));
+        let dash = |v: Option<u64>| v.map_or("-".to_string(), |v| v.to_string());
+        let on_base = p.dispatch.to_callback().reform(|e: InputEvent| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            Action::SetBaseText(input.value())
+        });
+        let lag_shown = lag.unwrap_or(0);
+        html! {
+            <section class="operator" aria-labelledby="operator-title">
+                <h2 id="operator-title">{ "As an operator reads it" }</h2>
+                <p><code class="cmd">{ "$ kafka-consumer-groups.sh --describe --group orders" }</code></p>
+                // A table (not preformatted text): on a phone its columns wrap instead of cutting LAG off.
+                { Html::from_html_unchecked(AttrValue::from(format!(
+                    concat!(
+                        r#"<table id="describe" class="describe" data-lag="{}" data-records-lag="{}" aria-label="kafka-consumer-groups.sh --describe output">"#,
+                        r#"<thead><tr><th scope="col" class="gt">GROUP</th><th scope="col" class="gt">TOPIC</th><th scope="col">PARTITION</th><th scope="col">CURRENT-OFFSET</th>"#,
+                        r#"<th scope="col">LOG-END-OFFSET</th><th scope="col">LAG</th></tr></thead>"#,
+                        r#"<tbody><tr><td class="gt">orders</td><td class="gt">orders</td><td>3</td><td>{}</td><td>{}</td><td id="describe-lag">{}</td></tr></tbody></table>"#
+                    ),
+                    lag_shown, records_lag, dash(at.committed.map(|c| c.saturating_add(b))), end.saturating_add(b), dash(lag)
+                ))) }
+                <p>{ format!("The client's own records-lag (log end − position) is {records_lag}. ") }
+                    { format!("The difference, {} records, is the uncommitted window: handed out, not yet committed, \
+                        and read again after a crash.", lag_shown.saturating_sub(records_lag)) }</p>
+                <div class="field">
+                    <label for="base-offset">{ "display base offset (added to every offset the page shows)" }</label>
+                    <input type="text" id="base-offset" class="num" inputmode="numeric" value={p.text.clone()} oninput={on_base}
+                        aria-invalid={p.error.is_some().to_string()}
+                        aria-describedby={p.error.as_ref().map(|_| "base-offset-error")} />
+                    <p class="hint">{ format!("a whole number from 0 to {MAX_BASE_OFFSET}; it goes into the link") }</p>
+                    if let Some(message) = &p.error {
+                        <p class="field-error" id="base-offset-error" role="alert">{ message.clone() }</p>
+                    }
+                </div>
+            </section>
+        }
     }
 }
 

@@ -4,15 +4,16 @@
 //! number is the core's; every sentence is ours (`offset_window_view::kit::text`).
 
 use super::{rendered, RunRef};
+use crate::shell::Part;
 use crate::state::{Action, State};
 use offset_window_sim::CrashState;
 use offset_window_view::consumer::words::{self, in_flight_note, in_flight_sentence, InFlight};
 use offset_window_view::kit::text::{fixed, instant_text, offset_text, seconds_text, short_instant};
 use yew::prelude::*;
 
-/// Props of [`AtCrash`].
-#[derive(Properties, PartialEq)]
-pub struct AtCrashProps {
+/// The state at the crash instant (a [`Part`]: its fields are its props).
+#[derive(PartialEq)]
+pub struct AtCrash {
     /// The state the crash leaves.
     pub at: CrashState,
     /// Added to every offset shown.
@@ -44,29 +45,31 @@ fn readout(
 
 /// The state at the crash instant: the three lines, lost, duplicated and re-read. The
 /// committed offset says when a commit is still in flight and when it lands.
-#[function_component]
-pub fn AtCrash(p: &AtCrashProps) -> Html {
-    rendered("AtCrash");
-    let (at, b) = (&p.at, p.base);
-    let flight = in_flight_note(&p.in_flight, b);
-    let committed_note = flight.clone().unwrap_or_else(|| "the group restarts here".into());
-    html! {
-        <section class="readouts" aria-labelledby="at-title">
-            <h2 id="at-title"><span id="crash-shown">{ p.heading.clone() }</span></h2>
-            <dl class="ro-grid">
-                { readout("ro-position", "position", ("position", "position"), offset_text(at.position, b), "records poll() handed out".into()) }
-                { readout("ro-durable", "durable", ("durable frontier", "durable"), offset_text(Some(at.durable), b), "side effects landed".into()) }
-                { readout("ro-committed", classes!("committed", flight.is_some().then_some("flight")), ("committed offset", "committed"), offset_text(at.committed, b), committed_note) }
-                { readout("ro-lost", "lost", ("lost", "lost"), at.lost.to_string(), "committed, never processed".into()) }
-                { readout("ro-duplicated", "duplicated", ("processed twice", "twice"), at.duplicated.to_string(), "done, and done again after restart".into()) }
-                { readout("ro-reread", "reread", ("re-read", "re-read"), at.reread.to_string(), "poll() hands these out again".into()) }
-            </dl>
-            if let Some(note) = flight {
-                <p class="flight-note" id="flight-note">{ format!("Commit of {note}") }</p>
-            }
-            { for p.in_flight.iter().map(|c| html! { <p class="in-flight">{ in_flight_sentence(c, b) }</p> }) }
-            if let Some(words) = &p.lifecycle { <p class="in-flight" id="lifecycle">{ words.clone() }</p> }
-        </section>
+impl Part for AtCrash {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("AtCrash");
+        let (at, b) = (&p.at, p.base);
+        let flight = in_flight_note(&p.in_flight, b);
+        let committed_note = flight.clone().unwrap_or_else(|| "the group restarts here".into());
+        html! {
+            <section class="readouts" aria-labelledby="at-title">
+                <h2 id="at-title"><span id="crash-shown">{ p.heading.clone() }</span></h2>
+                <dl class="ro-grid">
+                    { readout("ro-position", "position", ("position", "position"), offset_text(at.position, b), "records poll() handed out".into()) }
+                    { readout("ro-durable", "durable", ("durable frontier", "durable"), offset_text(Some(at.durable), b), "side effects landed".into()) }
+                    { readout("ro-committed", classes!("committed", flight.is_some().then_some("flight")), ("committed offset", "committed"), offset_text(at.committed, b), committed_note) }
+                    { readout("ro-lost", "lost", ("lost", "lost"), at.lost.to_string(), "committed, never processed".into()) }
+                    { readout("ro-duplicated", "duplicated", ("processed twice", "twice"), at.duplicated.to_string(), "done, and done again after restart".into()) }
+                    { readout("ro-reread", "reread", ("re-read", "re-read"), at.reread.to_string(), "poll() hands these out again".into()) }
+                </dl>
+                if let Some(note) = flight {
+                    <p class="flight-note" id="flight-note">{ format!("Commit of {note}") }</p>
+                }
+                { for p.in_flight.iter().map(|c| html! { <p class="in-flight">{ in_flight_sentence(c, b) }</p> }) }
+                if let Some(words) = &p.lifecycle { <p class="in-flight" id="lifecycle">{ words.clone() }</p> }
+            </section>
+        }
     }
 }
 

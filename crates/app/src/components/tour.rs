@@ -7,9 +7,7 @@
 use crate::state::{Action, Prediction, State};
 use crate::tour::{caption, prediction, reveal_text, scenario, STEPS};
 use offset_window_view::kit::text::seconds_text;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlElement, HtmlInputElement, KeyboardEvent};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 /// Props of [`Tour`].
@@ -30,41 +28,12 @@ pub struct TourProps {
 /// The tour panel; a "Take the tour" button while it is off.
 #[function_component]
 pub fn Tour(p: &TourProps) -> Html {
-    // A tour button pressed from the keyboard can vanish (Take the tour, Next on the
-    // second-last step, Leave) or become disabled: focus then goes to the tour's next useful
-    // button instead of falling back to the page.
-    let pressed = use_mut_ref(|| false);
-    {
-        let pressed = pressed.clone();
-        use_effect(move || {
-            if std::mem::take(&mut *pressed.borrow_mut()) {
-                refocus();
-            }
-        });
-    }
-    // Escape leaves the tour, keeping what is on screen.
-    {
-        let (pressed, dispatch) = (pressed.clone(), p.dispatch.clone());
-        use_effect_with(p.step.is_some(), move |on| {
-            let on = *on;
-            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                if on && e.key() == "Escape" {
-                    *pressed.borrow_mut() = true;
-                    dispatch.dispatch(Action::Tour(None));
-                }
-            });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ =
-                        w.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-                }
-            }
-        });
-    }
+    // Escape leaves the tour, keeping what is on screen; a button pressed from the keyboard
+    // that vanishes hands the focus to the tour's next useful button.
+    let pressed = crate::shell::use_tour_focus(p.step.is_some(), {
+        let dispatch = p.dispatch.clone();
+        move || dispatch.dispatch(Action::Tour(None))
+    });
     let press = |action: Action| {
         let pressed = pressed.clone();
         p.dispatch.to_callback().reform(move |_| {
@@ -99,8 +68,9 @@ pub fn Tour(p: &TourProps) -> Html {
         p.dispatch.to_callback().reform(move |e: SubmitEvent| {
             e.prevent_default();
             *pressed.borrow_mut() = true;
-            let guess =
-                crate::element_by_id::<HtmlInputElement>("tour-guess").map(|i| i.value()).unwrap_or_default();
+            let guess = crate::shell::element_by_id::<HtmlInputElement>("tour-guess")
+                .map(|i| i.value())
+                .unwrap_or_default();
             Action::Reveal(guess)
         })
     };
@@ -142,27 +112,5 @@ pub fn Tour(p: &TourProps) -> Html {
                 <button id="tour-reset" onclick={press(Action::Reset)}>{ "Reset to defaults" }</button>
             </div>
         </section>
-    }
-}
-
-/// If the focus fell back to the page (or sits on a disabled button), puts it on the first
-/// tour button that can take it: Next, Finish, Back, Back to step N, Take the tour. The
-/// group page's tour uses the same ids, and this.
-pub(crate) fn refocus() {
-    let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-    // A button that just became disabled still holds the focus until the browser's next
-    // focus fix-up: count it as lost too.
-    let lost = doc
-        .active_element()
-        .is_none_or(|e| doc.body().is_some_and(|b| *b == e) || e.has_attribute("disabled"));
-    if !lost {
-        return;
-    }
-    let usable = ["tour-next", "tour-finish", "tour-back", "tour-resume", "tour-start"]
-        .into_iter()
-        .filter_map(crate::element_by_id::<HtmlElement>)
-        .find(|b| !b.has_attribute("disabled"));
-    if let Some(b) = usable {
-        let _ = b.focus();
     }
 }

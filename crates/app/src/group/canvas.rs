@@ -7,21 +7,16 @@
 //! and margins larger by the consumer page's factor (1.5 at 1280 × 720, 2.25 at
 //! 1920 × 1080), and the lanes fill the height the projector screen gives them.
 
-use crate::components::{projector_type, RunRef};
+use crate::shell::{self, use_size, RunRef, Shared};
 use offset_window_sim::events::GroupEvent;
 use offset_window_sim::sweep::GroupProfile;
 use offset_window_view::group::lanes::{self, Lanes, Marks};
 use offset_window_view::group::state::{GroupAction, GroupState};
 use offset_window_view::group::timeline::{member_spans, owners, RecordLine};
-use offset_window_view::kit::backend::Backend;
 use offset_window_view::kit::draw::Frame;
 use offset_window_view::kit::text::seconds_text;
-use plotters::prelude::IntoDrawingArea;
-use plotters_canvas::CanvasBackend;
 use std::cell::RefCell;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement};
 use yew::prelude::*;
 
@@ -33,69 +28,8 @@ pub fn snap_ms(us: u64) -> u64 {
     (us + 500) / 1_000 * 1_000
 }
 
-/// Sizes `canvas`'s backing store to its CSS width × `devicePixelRatio` and `css_h` CSS px
-/// high; returns the size in device px and the device px per CSS px.
-fn fit(canvas: &HtmlCanvasElement, css_h: f64) -> (u32, u32, f64) {
-    let css_h = css_h.max(1.0);
-    let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
-    let cw = if canvas.client_width() > 0 { canvas.client_width() as f64 } else { 900.0 };
-    let (w, h) = ((cw * dpr).round() as u32, (css_h * dpr).round() as u32);
-    if canvas.width() != w {
-        canvas.set_width(w);
-    }
-    if canvas.height() != h {
-        canvas.set_height(h);
-    }
-    (w, h, w as f64 / cw)
-}
-
-fn report(what: &str, e: impl std::fmt::Display) {
-    web_sys::console::error_1(&format!("{what}: {e}").into());
-}
-
-/// What a canvas is drawn at: its CSS width and height, and the type scale (projector
-/// mode's factor, else 1) as bits, so the tuple compares exactly.
-type Size = (i32, i32, u64);
-
-/// The type scale in a [`Size`].
-fn type_scale(size: Size) -> f64 {
-    f64::from_bits(size.2).max(1.0)
-}
-
-/// The canvas's CSS size and the type scale, following resizes (a `ResizeObserver` on its
-/// parent; in projector mode the scale follows the window, as on the consumer page).
-#[hook]
-fn use_size(canvas: NodeRef, projector: bool) -> Size {
-    let size = use_state_eq(|| (0i32, 0i32, 1f64.to_bits()));
-    {
-        let setter = size.setter();
-        use_effect_with(projector, move |&projector| {
-            let measure = {
-                let canvas = canvas.clone();
-                move || {
-                    if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                        let scale = if projector { projector_type() } else { 1.0 };
-                        setter.set((c.client_width(), c.client_height(), scale.to_bits()));
-                    }
-                }
-            };
-            measure();
-            let listener = Closure::<dyn Fn()>::new(measure);
-            let observer = web_sys::ResizeObserver::new(listener.as_ref().unchecked_ref()).ok();
-            let watched = canvas.cast::<HtmlCanvasElement>().and_then(|c| c.parent_element());
-            if let (Some(o), Some(b)) = (&observer, watched) {
-                o.observe(&b);
-            }
-            move || {
-                if let Some(o) = observer {
-                    o.disconnect();
-                }
-                drop(listener);
-            }
-        });
-    }
-    *size
-}
+/// The CSS width a canvas is drawn at before it is laid out (no style sheet, as in tests).
+const FALLBACK_CSS_W: f64 = 900.0;
 
 /// Props of [`LanesCanvas`].
 #[derive(Properties, PartialEq)]
@@ -142,9 +76,9 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
         let deps = (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, p.fill);
         use_effect_with(deps, move |(run, events, crash_at_us, size, dark, fill)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let type_scale = type_scale(*size);
-            let css_h = if *fill && size.1 > 0 { size.1 as f64 } else { css_h };
-            let (w, h, scale) = fit(&c, css_h);
+            let type_scale = size.type_scale();
+            let css_h = if *fill && size.height > 0 { size.height as f64 } else { css_h };
+            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
             let r = &run.0;
             let mut l = Lanes::new((w, h), scale * type_scale, r.scenario.horizon_us, partitions, members);
             l.dark = *dark;
@@ -152,12 +86,9 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let owners = owners(r);
             let spans = member_spans(r);
             let marks = Marks { events, selected: None, crash_at_us: *crash_at_us };
-            if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
-                let root = Backend::canvas(backend).into_drawing_area();
-                if let Err(e) = lanes::draw_lanes(&root, r, &owners, &spans, &l, marks) {
-                    report("drawing the lanes failed", e);
-                }
-            }
+            shell::draw_on(c.clone(), "drawing the lanes failed", |root| {
+                lanes::draw_lanes(root, r, &owners, &spans, &l, marks)
+            });
             *layout.borrow_mut() = Some(l);
             let mut n = frames.borrow_mut();
             *n += 1;
@@ -173,14 +104,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
         let (layout, dispatch, events) = (layout.clone(), p.dispatch.clone(), p.events.clone());
         let share = p.crash_at_us.is_some();
         Callback::from(move |e: PointerEvent| {
-            let el: Element = e.target_unchecked_into();
-            let Ok(c) = el.clone().dyn_into::<HtmlCanvasElement>() else { return };
-            let rect = c.get_bounding_client_rect();
-            let Some(l) = &*layout.borrow() else { return };
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let x = (e.client_x() as f64 - rect.left()) * c.width() as f64 / rect.width();
+            let (Some(l), Some((el, x, ..))) = (&*layout.borrow(), shell::device_point(&e)) else { return };
             let mut drag = dragging.borrow_mut();
             match e.type_().as_str() {
                 "pointerdown" => {
@@ -223,7 +147,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     };
     // On the projector screen and in the embed the box sets the height (style sheet);
     // elsewhere the lanes do.
-    let style = (!p.fill).then(|| format!("height:{}px", css_h.round()));
+    let style = (!p.fill).then(|| format!("height:{}px", css_h.round() as i64));
     html! {
         <div class="lanes-box">
             <canvas id="lanes" class="lanes" ref={canvas} {style}
@@ -248,7 +172,7 @@ fn scaled_targets(l: &Lanes, events: &[GroupEvent], type_scale: f64) -> String {
 #[derive(Properties, PartialEq)]
 pub struct SweepProps {
     /// The sweep of the first event.
-    pub profile: Rc<GroupProfile>,
+    pub profile: Shared<GroupProfile>,
     /// The horizon, µs.
     pub horizon_us: u64,
     /// The first event's index in the scenario's events.
@@ -286,26 +210,23 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
     let size = use_size(canvas.clone(), p.projector);
     let frame: Rc<RefCell<Option<Frame>>> = use_mut_ref(|| None);
     let frames = use_mut_ref(|| 0u32);
-    let css_h = (SWEEP_CSS_H * type_scale(size).sqrt()).round();
+    let css_h = (SWEEP_CSS_H * size.type_scale().sqrt()).round();
     {
         let (canvas, frame, frames) = (canvas.clone(), frame.clone(), frames.clone());
         use_effect_with(
             (p.profile.clone(), p.at_us, size, p.dark, p.horizon_us),
             move |(profile, at, size, dark, horizon)| {
                 let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-                let type_scale = type_scale(*size);
-                let (w, h, scale) = fit(&c, css_h);
+                let type_scale = size.type_scale();
+                let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
                 let f = Frame {
                     dark: *dark,
                     ..lanes::sweep_frame((w, h), scale * type_scale, *horizon, profile)
                 };
                 *frame.borrow_mut() = Some(f);
-                if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
-                    let root = Backend::canvas(backend).into_drawing_area();
-                    if let Err(e) = lanes::draw_sweep(&root, profile, &f, *at) {
-                        report("drawing the sweep failed", e);
-                    }
-                }
+                shell::draw_on(c.clone(), "drawing the sweep failed", |root| {
+                    lanes::draw_sweep(root, profile, &f, *at)
+                });
                 // For the tests: where t = 0 and the horizon are, CSS px from the left edge.
                 let css = |x: f64| (x / scale).round() as i64;
                 let _ = c.set_attribute("data-axis", &format!("{},{}", css(f.left), css(f.right)));
@@ -323,13 +244,7 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
     let move_to = {
         let (frame, dispatch, index) = (frame.clone(), p.dispatch.clone(), p.index);
         move |e: &PointerEvent| {
-            let Ok(c) = e.target_unchecked_into::<Element>().dyn_into::<HtmlCanvasElement>() else { return };
-            let rect = c.get_bounding_client_rect();
-            let Some(f) = *frame.borrow() else { return };
-            if rect.width() <= 0.0 {
-                return;
-            }
-            let x = (e.client_x() as f64 - rect.left()) * c.width() as f64 / rect.width();
+            let (Some(f), Some((_, x, ..))) = (*frame.borrow(), shell::device_point(e)) else { return };
             dispatch.dispatch(GroupAction::MoveEvent { index, at_us: snap_ms(f.time_at(x)) });
         }
     };
@@ -388,7 +303,7 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
         })
     };
     html! {
-        <canvas id="sweep" ref={canvas} style={format!("height:{css_h}px")} tabindex="0" role="slider"
+        <canvas id="sweep" ref={canvas} style={format!("height:{}px", css_h as i64)} tabindex="0" role="slider"
             aria-label="The first event's instant, on the chart of the records the whole group loses and processes twice for each instant of it: click or tap to put the event there, or use the arrow keys; the sentence above gives the worst"
             aria-valuemin="0" aria-valuemax={seconds_text(p.horizon_us)} aria-valuenow={seconds_text(p.at_us)}
             aria-valuetext={sweep_words(&p.profile, p.at_us)}
@@ -401,7 +316,7 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct StripProps {
     /// The rows shown.
-    pub lines: Rc<Vec<RecordLine>>,
+    pub lines: Shared<Vec<RecordLine>>,
     /// The horizon, µs.
     pub horizon_us: u64,
     /// The crash of the whole group, µs.
@@ -419,7 +334,7 @@ pub struct StripProps {
 pub fn StripCanvas(p: &StripProps) -> Html {
     let canvas = use_node_ref();
     let size = use_size(canvas.clone(), p.projector);
-    let css_h = lanes::strip_css_height(p.lines.len(), type_scale(size)).round();
+    let css_h = lanes::strip_css_height(p.lines.len(), size.type_scale()).round();
     {
         let canvas = canvas.clone();
         let deps = (p.lines.clone(), p.crash_at_us, size, p.dark, p.horizon_us, p.lock_us);
@@ -427,25 +342,22 @@ pub fn StripCanvas(p: &StripProps) -> Html {
         let fill = p.projector;
         use_effect_with(deps, move |(lines, crash, size, dark, horizon, lock)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let css_h = if fill && size.1 > 0 { size.1 as f64 } else { css_h };
-            let (w, h, scale) = fit(&c, css_h);
+            let css_h = if fill && size.height > 0 { size.height as f64 } else { css_h };
+            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
             let f = Frame {
                 dark: *dark,
-                ..lanes::strip_frame((w, h), scale * type_scale(*size), *horizon, lines.len())
+                ..lanes::strip_frame((w, h), scale * size.type_scale(), *horizon, lines.len())
             };
             let _ = c.set_attribute(
                 "data-type-scale",
-                &offset_window_view::kit::text::fixed(type_scale(*size), 2),
+                &offset_window_view::kit::text::fixed(size.type_scale(), 2),
             );
-            if let Some(backend) = CanvasBackend::with_canvas_object(c) {
-                let root = Backend::canvas(backend).into_drawing_area();
-                if let Err(e) = lanes::draw_strip(&root, lines, &f, *crash, *lock) {
-                    report("drawing the strip failed", e);
-                }
-            }
+            shell::draw_on(c, "drawing the strip failed", |root| {
+                lanes::draw_strip(root, lines, &f, *crash, *lock)
+            });
         });
     }
-    let style = (!p.projector).then(|| format!("height:{css_h}px"));
+    let style = (!p.projector).then(|| format!("height:{}px", css_h as i64));
     html! {
         <div class="strip-box">
             <canvas id="strip" ref={canvas} {style} role="img"

@@ -6,19 +6,23 @@
 //! [`GroupApp`] owns the state and memoises what is costly on what it depends on: the run
 //! on the scenario, the sweep of the first event on the scenario without that event's
 //! instant (so dragging it does not sweep again), the comparisons on the scenario. It lays
-//! the page out for its mode: the page, projector mode (one 16:9 screen with the tour, the
-//! lanes, the first event's control and the totals, the rest below) and the embed.
+//! the page out for its mode in the shell's frame (`crate::shell`): the page, projector
+//! mode (one 16:9 screen with the tour, the lanes, the first event's control and the
+//! totals, the rest below) and the embed. Each box of the page (the sweep, the share strip,
+//! the presets, the events, the settings, the comparison, the tools) is a part with props
+//! (`shell::Part`) that takes only what it shows, so a change re-renders only the boxes that
+//! depend on it: the crash of a share group leaves the events and the settings alone, a
+//! moved event the settings.
 
 pub mod canvas;
 
-use crate::components::{use_dark, use_phone, RunRef};
-use crate::hash;
+use crate::shell::{self, hash, part, rendered, Frame, Mode, Part, RunRef, Screen, Shared};
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
 use offset_window_sim::compare::compare_group;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
-use offset_window_sim::{Scenario, ScenarioError};
+use offset_window_sim::Scenario;
 use offset_window_view::group::presets::{self, PRESETS};
 use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
 use offset_window_view::group::tables;
@@ -28,7 +32,6 @@ use offset_window_view::group::words::{self, duration_text};
 use offset_window_view::group::STYLE;
 use offset_window_view::kit::text::seconds_text;
 use std::rc::Rc;
-use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
@@ -38,27 +41,6 @@ type Dispatch = UseReducerDispatcher<GroupState>;
 /// The tour on screen: which tour (the share group's, or the one taken from a consumer
 /// group) and the step shown.
 type TourAt = Option<(bool, usize)>;
-
-/// Keeps the URL fragment in step with the state (replacing the history entry, at most
-/// every 250 ms while dragging); back and forward restore the state they land on.
-#[hook]
-fn use_url(fragment: String, dispatch: Dispatch) {
-    use_effect_with((), move |_| {
-        let listener = Closure::<dyn Fn()>::new(move || {
-            dispatch.dispatch(GroupAction::Restore(Box::new(url::state_from(&hash()))));
-        });
-        let window = web_sys::window();
-        if let Some(w) = &window {
-            let _ = w.add_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
-        }
-        move || {
-            if let Some(w) = window {
-                let _ = w.remove_event_listener_with_callback("popstate", listener.as_ref().unchecked_ref());
-            }
-        }
-    });
-    use_effect_with(fragment, |fragment| crate::replace_fragment_later(fragment.clone()));
-}
 
 /// The sweep's memo key: the scenario with its first event at 1 µs (so moving that event
 /// does not sweep again), `None` for a share group or without events.
@@ -70,39 +52,68 @@ fn sweep_key(s: &Scenario) -> Option<Scenario> {
     Some(with_first_event_at(s, index, 1))
 }
 
+/// What the form boxes show: the state without what they do not show (the share crash and
+/// its field, the strip's place, the preset, the tour, the mode, the notices), so that a
+/// change of those leaves them alone. `events: false` leaves out the events too (the
+/// settings box).
+fn form_state(state: &GroupState, events: bool) -> Rc<GroupState> {
+    let keep = |(key, _): &(String, String)| key != CRASH_FIELD && (events || !key.starts_with(EVENTS_FIELD));
+    let mut scenario = state.scenario.clone();
+    if !events {
+        scenario.group_events.clear();
+    }
+    Rc::new(GroupState {
+        scenario,
+        run: state.run.clone(),
+        crash_at_us: 1,
+        partition: 0,
+        strip_from: 0,
+        preset: None,
+        projector: false,
+        tour: None,
+        drafts: state.drafts.iter().filter(|d| keep(d)).cloned().collect(),
+        errors: state.errors.iter().filter(|e| keep(e)).cloned().collect(),
+        notices: Vec::new(),
+    })
+}
+
 /// The group page.
 #[function_component]
 pub fn GroupApp() -> Html {
+    rendered("GroupApp");
     let state = use_reducer(|| url::state_from(&hash()));
     let dispatch = state.dispatcher();
-    let embed = *use_memo((), |_| crate::query_has("embed=1"));
-    let dark = use_dark();
-    let phone = use_phone();
+    let mode = shell::use_mode(state.projector);
+    let dark = shell::use_dark();
     let scenario_part = use_memo(state.scenario.clone(), url::scenario_fragment);
     let fragment = url::join(&scenario_part, &state);
-    use_url(fragment.clone(), dispatch.clone());
+    shell::use_url(fragment.clone(), (), {
+        let dispatch = dispatch.clone();
+        move || dispatch.dispatch(GroupAction::Restore(Box::new(url::state_from(&hash()))))
+    });
     // The preset select shows the preset loaded, whoever loaded it: an option the reader
     // once picked no longer follows its `selected` attribute (HTML's dirty selectedness), so
     // after the tour loads that preset again the select would show another one.
     use_effect_with(state.preset, |preset| {
-        if let Some(select) = crate::element_by_id::<HtmlSelectElement>("preset") {
+        if let Some(select) = shell::element_by_id::<HtmlSelectElement>("preset") {
             select.set_value(&preset.map(|i| i.to_string()).unwrap_or_default());
         }
     });
     let s = &state.scenario;
     let share = state.share();
-    // The run the reducer simulated when it took the scenario: the page draws that one.
-    let run: Rc<Result<RunRef, ScenarioError>> =
-        use_memo(RunRef(state.run.clone()), |r| Ok(RunRef(r.0.clone())));
+    // The run the reducer simulated when it took the scenario: the page draws that one (the
+    // state only holds scenarios that run).
+    let run: RunRef = Shared(state.run.clone());
     // The run shown serves its own side of the consumer-vs-share table (one more simulation:
     // the other kind of group).
     let versus = use_memo(s.clone(), {
         let run = run.clone();
-        move |s| Rc::new(tables::versus(s, (*run).as_ref().ok().map(|r| &*r.0)))
+        move |s| tables::versus(s, Some(&run.0))
     });
     let profile: Rc<Option<Rc<GroupProfile>>> = use_memo(sweep_key(s), |key| {
         key.as_ref().and_then(|k| first_event_profile(k).ok().flatten()).map(Rc::new)
     });
+    let profile = (*profile).clone().map(Shared);
     // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
     // share group): simulated once per scenario, and only while their table is open (eight
     // runs: dragging an event with the table closed re-runs three); the share rows are read
@@ -122,29 +133,8 @@ pub fn GroupApp() -> Html {
             Vec::new()
         }
     });
-    // A phone is no projector: a link with projector=1 shows it the usual layout.
-    let projector = state.projector && !embed && !phone;
-    let notices = html! {
-        if !state.notices.is_empty() {
-            <div class="notices" role="status" id="notices">
-                { for state.notices.iter().map(|n| html! { <p>{ n }</p> }) }
-            </div>
-        }
-    };
-    let run = match &*run {
-        Ok(run) => run.clone(),
-        // Cannot happen (the state only holds scenarios that run); a message beats a blank page.
-        Err(e) => {
-            return html! {
-                <div class="page group">
-                    <style>{ STYLE }</style>
-                    { notices }
-                    <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
-                    <button class="reset" onclick={dispatch.to_callback().reform(|_| GroupAction::Reset)}>{ "Back to the defaults" }</button>
-                </div>
-            }
-        }
-    };
+    let projector = mode == Mode::Projector;
+    let notices = shell::notices(&state.notices);
     let r = &run.0;
     let crash = share.then_some(state.crash_at_us);
     let legend = legend(share, r.scenario.member_count(), dark);
@@ -152,137 +142,143 @@ pub fn GroupApp() -> Html {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
             <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
-                dispatch={dispatch.clone()} {projector} fill={projector || embed} {dark} />
+                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} />
             // On the projector screen the legend goes below it, with the rest.
             if !projector { { legend.clone() } }
         </figure>
     };
-    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, (*profile).as_deref()) };
+    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, profile.as_deref()) };
     let crash_control = share.then(|| crash_control(&state, &dispatch));
-    if embed {
-        let full = format!("./{}", if fragment.is_empty() { String::new() } else { format!("#{fragment}") });
-        return html! {
-            <div class={classes!("page", "group", "embed", dark.then_some("dark"))}>
-                <style>{ STYLE }</style>
-                { notices }
-                { readouts }
-                { crash_control }
-                { lanes }
-                <p class="full-link"><a href={full} target="_blank" rel="noopener">{ "Open the full page ↗" }</a></p>
-            </div>
-        };
+    if mode == Mode::Embed {
+        let body = html! { <>{ readouts }{ crash_control }{ lanes }{ shell::full_link(&fragment) }</> };
+        return shell::embed(
+            classes!("page", "group", "embed", dark.then_some("dark")),
+            Some(STYLE),
+            notices,
+            body,
+        );
     }
-    let toggle_projector = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            // Projector mode starts at the top, where its screen is.
-            if let Some(w) = web_sys::window() {
-                w.scroll_to_with_x_and_y(0.0, 0.0);
-            }
-            dispatch.dispatch(GroupAction::SetProjector(!projector));
-        })
-    };
-    let projector_button = html! {
-        <button id="projector" class="projector-toggle" aria-pressed={projector.to_string()} onclick={toggle_projector}>
-            { if projector { "Leave projector mode" } else { "Projector mode" } }
-        </button>
-    };
+    let projector_button =
+        shell::projector_button(projector, dispatch.to_callback().reform(GroupAction::SetProjector));
     // The tour's step is part of the state, so a link opens the tour where it was.
     let set_tour = dispatch.to_callback().reform(GroupAction::SetTour);
     let tour_box = html! { <GroupTour on={state.tour} {share} set={set_tour} dispatch={dispatch.clone()} {projector} /> };
     let title = if share { "Offset window: a share group" } else { "Offset window: a consumer group" };
     // A share group's strip: on the projector screen under the lanes (its tour speaks of it).
-    let strip = share.then(|| strip_box(&state, r, projector, dark, &dispatch));
+    let strip = share.then(|| {
+        part(StripBox {
+            run: run.clone(),
+            partition: state.partition,
+            strip_from: state.strip_from,
+            crash_at_us: state.crash_at_us,
+            projector,
+            dark,
+            dispatch: dispatch.clone(),
+        })
+    });
     let below_lanes = html! {
         <>
             if share {
                 if !projector { { strip.clone() } }
             } else {
-                { sweep_box((*profile).clone(), r, projector, dark, &dispatch) }
+                { part(SweepBox { profile: profile.clone(), run: run.clone(), projector, dark, dispatch: dispatch.clone() }) }
             }
             { story(&state, r) }
         </>
     };
     let panel = html! {
         <div class="panel">
-            { presets_box(&state, r, &dispatch) }
-            { events_box(&state, &dispatch) }
-            { settings_box(&state, &dispatch) }
+            { part(PresetsBox {
+                preset: state.preset,
+                run: run.clone(),
+                crash_at_us: if state.preset.is_some() { state.crash_at_us } else { 0 },
+                dispatch: dispatch.clone(),
+            }) }
+            { part(EventsBox { fields: form_state(&state, true), dispatch: dispatch.clone() }) }
+            { part(SettingsBox { fields: form_state(&state, false), dispatch: dispatch.clone() }) }
         </div>
     };
     let more = html! {
         <div class="more">
-            { compare_box(&state, &versus, &group_table, &share_rows, &compare_open) }
-            { tools_box(&state, r, (*profile).as_deref(), &fragment) }
+            { part(CompareBox {
+                run: run.clone(),
+                crash_at_us: state.crash_at_us,
+                versus: Shared(versus),
+                group_table: Shared(group_table),
+                share_rows: Shared(share_rows),
+                open: *compare_open,
+                set_open: compare_open.setter(),
+            }) }
+            { part(ToolsBox { run: run.clone(), crash_at_us: state.crash_at_us, profile: profile.clone(), fragment: fragment.clone() }) }
         </div>
     };
-    let footer = html! {
-        <footer class="foot">
-            <button class="reset" onclick={dispatch.to_callback().reform(|_| GroupAction::Reset)}>{ "Back to the defaults" }</button>
-            <span>{ "Simulated time; every number comes from the offset-window simulator running in this page (docs/model.md §10, §11)." }</span>
-        </footer>
-    };
-    let page_classes = classes!("page", "group", projector.then_some("projector"), dark.then_some("dark"));
+    let footer = shell::footer(
+        dispatch.to_callback().reform(|_| GroupAction::Reset),
+        html! { <span>{ "Simulated time; every number comes from the offset-window simulator running in this page (docs/model.md §10, §11)." }</span> },
+    );
+    let classes = classes!("page", "group", projector.then_some("projector"), dark.then_some("dark"));
     if projector {
         // One screen for a room, as on the consumer page: the tour, the lanes, the first
         // event's control (a share group: its crash's) and the totals in big type.
         let control = if share { crash_control } else { Some(event_control(&state, &dispatch)) };
-        return html! {
-            <div class={page_classes}>
-                <style>{ STYLE }</style>
-                { notices }
-                <main>
-                    <section class="screen" aria-label="Projector screen: the lanes, the event and the totals">
-                        <div class="screen-top">
-                            <h1 class="screen-title">{ title }</h1>
-                            { tour_box }
-                            { projector_button }
-                        </div>
-                        <div class={classes!("screen-chart", share.then_some("with-strip"))}>{ lanes }{ strip }</div>
-                        <div class="screen-crash">{ control }</div>
-                        <div class="screen-side">{ readouts }</div>
-                    </section>
-                    <div class="layout">
-                        <section class="stage" aria-label="The legend, the damage by instant and the story">
-                            { legend }
-                            { below_lanes }
-                        </section>
-                        { panel }
-                    </div>
-                    { more }
-                </main>
-                { footer }
-            </div>
-        };
-    }
-    html! {
-        <div class={page_classes}>
-            <style>{ STYLE }</style>
-            <header class="top">
-                <div>
-                    <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a></p>
-                    <h1>{ title }</h1>
-                    { Html::from_html_unchecked(AttrValue::Static(words::lede(share))) }
-                </div>
-                { projector_button }
-            </header>
-            { notices }
-            { tour_box }
-            <main>
+        let main = html! {
+            <>
+                { Screen {
+                    label: "Projector screen: the lanes, the event and the totals",
+                    title,
+                    tour: tour_box,
+                    button: projector_button,
+                    chart_class: share.then_some("with-strip"),
+                    chart: html! { <>{ lanes }{ strip }</> },
+                    control: html! { <>{ control }</> },
+                    side: readouts,
+                }.view() }
                 <div class="layout">
-                    <section class="stage" aria-label="The group over time">
-                        { readouts }
-                        { crash_control }
-                        { lanes }
+                    <section class="stage" aria-label="The legend, the damage by instant and the story">
+                        { legend }
                         { below_lanes }
                     </section>
                     { panel }
                 </div>
                 { more }
-            </main>
-            { footer }
-        </div>
+            </>
+        };
+        return Frame {
+            classes,
+            style: Some(STYLE),
+            header: html! {},
+            notices,
+            lead: html! {},
+            main,
+            footer,
+        }
+        .view();
     }
+    let header = shell::header(
+        html! {
+            <>
+                <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a></p>
+                <h1>{ title }</h1>
+                { Html::from_html_unchecked(AttrValue::Static(words::lede(share))) }
+            </>
+        },
+        projector_button,
+    );
+    let main = html! {
+        <>
+            <div class="layout">
+                <section class="stage" aria-label="The group over time">
+                    { readouts }
+                    { crash_control }
+                    { lanes }
+                    { below_lanes }
+                </section>
+                { panel }
+            </div>
+            { more }
+        </>
+    };
+    Frame { classes, style: Some(STYLE), header, notices, lead: tour_box, main, footer }.view()
 }
 
 /// One readout: `id`, colour class, title, the value shown and the number in `data-value`.
@@ -416,68 +412,101 @@ fn legend(share: bool, members: u32, dark: bool) -> Html {
     }
 }
 
-fn sweep_box(
-    profile: Option<Rc<GroupProfile>>,
-    run: &offset_window_sim::Run,
+/// The damage as a function of the first event's instant: its title, hint and chart.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct SweepBox {
+    /// The sweep of the first event (none for a share group or without events).
+    profile: Option<Shared<GroupProfile>>,
+    /// The run shown (its scenario's first event and horizon).
+    run: RunRef,
+    /// Projector mode.
     projector: bool,
+    /// Dark colours.
     dark: bool,
-    dispatch: &Dispatch,
-) -> Html {
-    let s = &run.scenario;
-    let Some(p) = profile else { return html! {} };
-    let Some(first) = first_event(s) else { return html! {} };
-    let event = s.group_events[first];
-    html! {
-        <figure class="chart" id="group-sweep">
-            <figcaption>
-                <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
-                <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
-            </figcaption>
-            <SweepCanvas profile={p} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
-                dispatch={dispatch.clone()} {projector} {dark} />
-        </figure>
+    /// Where the chart sends the first event.
+    dispatch: Dispatch,
+}
+
+impl Part for SweepBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("SweepBox");
+        let s = &p.run.0.scenario;
+        let (Some(profile), Some(first)) = (&p.profile, first_event(s)) else { return html! {} };
+        let event = s.group_events[first];
+        html! {
+            <figure class="chart" id="group-sweep">
+                <figcaption>
+                    <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
+                    <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
+                </figcaption>
+                <SweepCanvas profile={profile.clone()} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
+                    dispatch={p.dispatch.clone()} projector={p.projector} dark={p.dark} />
+            </figure>
+        }
     }
 }
 
-fn strip_box(
-    state: &GroupState,
-    run: &offset_window_sim::Run,
+/// A share group's records, one row each: the partition and first offset chosen, the
+/// strip, its key, and the records' state and locks at the crash in words.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct StripBox {
+    /// The run shown.
+    run: RunRef,
+    /// The partition shown (index: `orders-N`).
+    partition: u32,
+    /// The first offset shown.
+    strip_from: u64,
+    /// The crash of the whole group, µs.
+    crash_at_us: u64,
+    /// Projector mode.
     projector: bool,
+    /// Dark colours.
     dark: bool,
-    dispatch: &Dispatch,
-) -> Html {
-    let lines = Rc::new(record_lines(run, state.partition, state.strip_from, STRIP_ROWS));
-    let lock_us = run.scenario.share_record_lock_duration_us;
-    let locks = lock_words(&lines, state.crash_at_us, lock_us);
-    let on_partition = dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        GroupAction::SetPartition(select.value().parse().unwrap_or(0))
-    });
-    let on_from = dispatch.to_callback().reform(|e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        GroupAction::SetStripFrom(input.value().trim().parse().unwrap_or(0))
-    });
-    html! {
-        <figure class="chart" id="share-strip">
-            <figcaption><h2 class="chart-title">{ format!("The records of {}, one row each", words::partition_name(state.partition)) }</h2></figcaption>
-            <div class="tools">
-                <label>{ "partition " }<select id="strip-partition" onchange={on_partition}>
-                    { for (0..run.scenario.partitions).map(|p| html! { <option value={p.to_string()} selected={p == state.partition}>{ words::partition_name(p) }</option> }) }
-                </select></label>
-                <label>{ "first offset " }<input id="strip-from" class="num" type="number" min="0" value={state.strip_from.to_string()} onchange={on_from} /></label>
-            </div>
-            <StripCanvas lines={lines.clone()} horizon_us={run.scenario.horizon_us} crash_at_us={state.crash_at_us} {lock_us} {projector} {dark} />
-            <ul class="gkey">
-                <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
-                <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
-            </ul>
-            <p id="strip-words">{ format!("At {} s: {}.", seconds_text(state.crash_at_us), strip_words(&lines, state.crash_at_us)) }</p>
-            if locks.is_empty() {
-                <p id="lock-words" class="hint">{ "No record of these is locked to a member then." }</p>
-            } else {
-                <ul id="lock-words" class="sentences">{ for locks.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
-            }
-        </figure>
+    /// Where the partition and first offset chosen go.
+    dispatch: Dispatch,
+}
+
+impl Part for StripBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("StripBox");
+        let run = &p.run.0;
+        let lines = Rc::new(record_lines(run, p.partition, p.strip_from, STRIP_ROWS));
+        let lock_us = run.scenario.share_record_lock_duration_us;
+        let locks = lock_words(&lines, p.crash_at_us, lock_us);
+        let on_partition = p.dispatch.to_callback().reform(|e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            GroupAction::SetPartition(select.value().parse().unwrap_or(0))
+        });
+        let on_from = p.dispatch.to_callback().reform(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            GroupAction::SetStripFrom(input.value().trim().parse().unwrap_or(0))
+        });
+        html! {
+            <figure class="chart" id="share-strip">
+                <figcaption><h2 class="chart-title">{ format!("The records of {}, one row each", words::partition_name(p.partition)) }</h2></figcaption>
+                <div class="tools">
+                    <label>{ "partition " }<select id="strip-partition" onchange={on_partition}>
+                        { for (0..run.scenario.partitions).map(|i| html! { <option value={i.to_string()} selected={i == p.partition}>{ words::partition_name(i) }</option> }) }
+                    </select></label>
+                    <label>{ "first offset " }<input id="strip-from" class="num" type="number" min="0" value={p.strip_from.to_string()} onchange={on_from} /></label>
+                </div>
+                <StripCanvas lines={Shared(lines.clone())} horizon_us={run.scenario.horizon_us} crash_at_us={p.crash_at_us} {lock_us} projector={p.projector} dark={p.dark} />
+                <ul class="gkey">
+                    <li>{ "member's colour: acquired by it (outline: a lock held at the crash instant, until it runs out)" }</li><li>{ "grey: available again" }</li>
+                    <li>{ "thin line: acknowledged" }</li><li>{ "hatched: rejected or archived" }</li><li>{ "tick: a run completed" }</li>
+                </ul>
+                <p id="strip-words">{ format!("At {} s: {}.", seconds_text(p.crash_at_us), strip_words(&lines, p.crash_at_us)) }</p>
+                if locks.is_empty() {
+                    <p id="lock-words" class="hint">{ "No record of these is locked to a member then." }</p>
+                } else {
+                    <ul id="lock-words" class="sentences">{ for locks.iter().map(|w| html! { <li>{ w }</li> }) }</ul>
+                }
+            </figure>
+        }
     }
 }
 
@@ -503,318 +532,406 @@ fn story(state: &GroupState, run: &offset_window_sim::Run) -> Html {
     }
 }
 
-fn presets_box(state: &GroupState, run: &offset_window_sim::Run, dispatch: &Dispatch) -> Html {
-    let on_change = dispatch.to_callback().reform(|e: Event| {
-        let select: HtmlSelectElement = e.target_unchecked_into();
-        match select.value().parse::<usize>() {
-            Ok(i) => GroupAction::LoadPreset(i),
-            Err(_) => GroupAction::Reset,
-        }
-    });
-    let option = |i: usize, p: &presets::Preset| {
-        html! { <option value={i.to_string()} selected={state.preset == Some(i)}>{ p.title }</option> }
-    };
-    let checks = state.preset.map(|i| presets::checks(i, run, state.crash_at_us)).unwrap_or_default();
-    html! {
-        <section class="presets" aria-labelledby="presets-title">
-            <h2 id="presets-title">{ "Presets" }</h2>
-            <select id="preset" aria-labelledby="presets-title" onchange={on_change}>
-                <option value="" selected={state.preset.is_none()}>{ "choose a case…" }</option>
-                <optgroup label="consumer group">
-                    { for PRESETS.iter().enumerate().filter(|(_, p)| !p.share).map(|(i, p)| option(i, p)) }
-                </optgroup>
-                <optgroup label="share group">
-                    { for PRESETS.iter().enumerate().filter(|(_, p)| p.share).map(|(i, p)| option(i, p)) }
-                </optgroup>
-            </select>
-            if let Some(i) = state.preset {
-                <p id="preset-story">{ PRESETS[i].story }</p>
-                <ul class="checks" id="preset-checks">
-                    { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
-                </ul>
-            }
-        </section>
-    }
+/// The presets: every `g*`, `group-*`, `s11-*` and `share-*` file by title, and the one
+/// loaded with its story and its expectations checked.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct PresetsBox {
+    /// The preset loaded, if it is still what is shown.
+    preset: Option<usize>,
+    /// The run shown (the preset's expectations are checked against it).
+    run: RunRef,
+    /// The crash the expectations read, µs (0 when no preset is shown).
+    crash_at_us: u64,
+    /// Where a choice goes.
+    dispatch: Dispatch,
 }
 
-fn events_box(state: &GroupState, dispatch: &Dispatch) -> Html {
-    let s = &state.scenario;
-    let horizon_ms = s.horizon_us / 1_000;
-    let members = s.member_count() as u16;
-    let text_field = |i: usize, field: &'static str| {
-        let id = format!("event-{i}-{}", field.replace('_', "-"));
-        let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            GroupAction::SetEventText { index: i, field, text: input.value() }
-        });
-        html! {
-            <div class="field">
-                <label for={id.clone()}>{ words::event_field_label(field) }</label>
-                <input type="text" {id} class="num" inputmode="decimal" autocomplete="off"
-                    value={state.event_text(i, field)} {oninput}
-                    aria-invalid={state.event_error(i, field).is_some().to_string()} />
-                if let Some(e) = state.event_error(i, field) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
-    };
-    let event = |i: usize| {
-        let e = s.group_events[i];
-        let on_kind = dispatch.to_callback().reform(move |ev: Event| {
-            let select: HtmlSelectElement = ev.target_unchecked_into();
-            GroupAction::SetEventKind {
-                index: i,
-                kind: GroupEventKind::from_name(&select.value()).unwrap_or(GroupEventKind::Crash),
-            }
-        });
-        let on_member = dispatch.to_callback().reform(move |ev: Event| {
-            let select: HtmlSelectElement = ev.target_unchecked_into();
-            GroupAction::SetEventMember { index: i, member: select.value().parse().unwrap_or(1) }
-        });
-        let on_mode = dispatch.to_callback().reform(move |ev: Event| {
-            let select: HtmlSelectElement = ev.target_unchecked_into();
-            GroupAction::SetEventMode {
-                index: i,
-                mode: ShutdownMode::from_name(&select.value()).unwrap_or(ShutdownMode::Wakeup),
-            }
-        });
-        let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
-            let input: HtmlInputElement = ev.target_unchecked_into();
-            GroupAction::MoveEvent {
-                index: i,
-                at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
-            }
-        });
-        let remove = dispatch.to_callback().reform(move |_| GroupAction::RemoveEvent(i));
-        let slider_id = format!("event-{i}-slider");
-        let has_mode = matches!(e.kind, GroupEventKind::Shutdown | GroupEventKind::Deploy);
-        html! {
-            <fieldset id={format!("event-{i}")}>
-                <legend>{ format!("Event {}: {}", i + 1, words::event_words(&e)) }</legend>
-                <div class="ev-row">
-                    <div class="field"><label for={format!("event-{i}-kind")}>{ words::event_field_label("kind") }</label>
-                        <select id={format!("event-{i}-kind")} onchange={on_kind}>
-                            { for GroupEventKind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == e.kind}>{ k.label() }</option> }) }
-                        </select></div>
-                    if e.kind != GroupEventKind::Deploy {
-                        <div class="field"><label for={format!("event-{i}-member")}>{ words::event_field_label("member") }</label>
-                            <select id={format!("event-{i}-member")} onchange={on_member}>
-                                { for (1..=members.max(e.member)).map(|m| html! { <option value={m.to_string()} selected={m == e.member}>{ words::member_name(m) }</option> }) }
-                            </select>
-                            if let Some(err) = state.event_error(i, "member") { <p class="field-error" role="alert">{ err }</p> }
-                        </div>
-                    }
-                    if has_mode {
-                        <div class="field"><label for={format!("event-{i}-mode")}>{ words::event_field_label("shutdown_mode") }</label>
-                            <select id={format!("event-{i}-mode")} onchange={on_mode}>
-                                { for ShutdownMode::ALL.iter().map(|m| html! { <option value={m.name()} selected={*m == e.shutdown_mode}>{ m.label() }</option> }) }
-                            </select></div>
-                    }
-                </div>
-                <div class="ev-row">
-                    <div class="field ev-at">
-                        <label for={slider_id.clone()}>{ format!("instant: {} s (arrow keys: 0.1 s steps)", seconds_text(e.at_us)) }</label>
-                        <input type="range" id={slider_id} min="0" max={horizon_ms.to_string()} step="100"
-                            value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
-                    </div>
-                    { text_field(i, "at_ms") }
-                    if matches!(e.kind, GroupEventKind::Crash | GroupEventKind::Shutdown | GroupEventKind::Deploy) { { text_field(i, "restart_after_ms") } }
-                    if e.kind == GroupEventKind::Hang { { text_field(i, "duration_ms") } }
-                    if e.kind == GroupEventKind::Deploy { { text_field(i, "deploy_step_ms") } }
-                    <button id={format!("event-{i}-remove")} onclick={remove} aria-label={format!("remove event {}", i + 1)}>{ "remove" }</button>
-                </div>
-                if let Some(err) = state.event_error(i, "kind") { <p class="field-error" role="alert">{ err }</p> }
-            </fieldset>
-        }
-    };
-    html! {
-        <section class="events-box" aria-labelledby="events-title">
-            <h2 id="events-title">{ "Group events" }</h2>
-            { for (0..s.group_events.len()).map(event) }
-            <div class="add-events">
-                { for GroupEventKind::ALL.iter().map(|&k| html! {
-                    <button id={format!("add-{}", k.name())} onclick={dispatch.to_callback().reform(move |_| GroupAction::AddEvent(k))}>{ format!("add: {}", k.label()) }</button>
-                }) }
-            </div>
-            if let Some(e) = state.error(EVENTS_FIELD) { <p class="field-error" role="alert" id="events-error">{ e }</p> }
-        </section>
-    }
-}
-
-fn settings_box(state: &GroupState, dispatch: &Dispatch) -> Html {
-    let s = &state.scenario;
-    let share = state.share();
-    let on_kind = dispatch.to_callback().reform(|e: Event| {
-        let input: HtmlInputElement = e.target_unchecked_into();
-        GroupAction::SetShare(input.value() == "share")
-    });
-    let number = |f: &'static offset_window_view::kit::fields::Field| {
-        let key = f.key;
-        let id = format!("f-{}", key.replace(['.', '_'], "-"));
-        let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            GroupAction::SetField { key, text: input.value() }
-        });
-        let unit = if f.unit.is_empty() { String::new() } else { format!(" ({})", f.unit) };
-        html! {
-            <div class="field">
-                <label for={id.clone()}>{ if f.kafka { html! { <code>{ f.label }</code> } } else { html! { f.label } } }<span class="unit">{ unit }</span></label>
-                <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
-                    aria-invalid={state.error(key).is_some().to_string()} />
-                <p class="hint">{ f.hint }</p>
-                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
-        }
-    };
-    let choice = |key: &'static str, label: &'static str| {
-        let id = format!("c-{}", key.replace(['.', '_'], "-"));
-        let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
-        let onchange = dispatch.to_callback().reform(move |e: Event| {
+impl Part for PresetsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("PresetsBox");
+        let on_change = p.dispatch.to_callback().reform(|e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
-            GroupAction::SetValue { key, value: select.value().into() }
+            match select.value().parse::<usize>() {
+                Ok(i) => GroupAction::LoadPreset(i),
+                Err(_) => GroupAction::Reset,
+            }
         });
+        let option = |i: usize, preset: &presets::Preset| {
+            html! { <option value={i.to_string()} selected={p.preset == Some(i)}>{ preset.title }</option> }
+        };
+        let checks = p.preset.map(|i| presets::checks(i, &p.run.0, p.crash_at_us)).unwrap_or_default();
         html! {
-            <div class="field">
-                <label for={id.clone()}>{ label }</label>
-                <select {id} {onchange}>
-                    { for tables::choice_options(key, share).into_iter().map(|(name, words)| html! {
-                        <option value={name} selected={name == current}>{ words }</option>
-                    }) }
+            <section class="presets" aria-labelledby="presets-title">
+                <h2 id="presets-title">{ "Presets" }</h2>
+                <select id="preset" aria-labelledby="presets-title" onchange={on_change}>
+                    <option value="" selected={p.preset.is_none()}>{ "choose a case…" }</option>
+                    <optgroup label="consumer group">
+                        { for PRESETS.iter().enumerate().filter(|(_, preset)| !preset.share).map(|(i, preset)| option(i, preset)) }
+                    </optgroup>
+                    <optgroup label="share group">
+                        { for PRESETS.iter().enumerate().filter(|(_, preset)| preset.share).map(|(i, preset)| option(i, preset)) }
+                    </optgroup>
                 </select>
-                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
+                if let Some(i) = p.preset {
+                    <p id="preset-story">{ PRESETS[i].story }</p>
+                    <ul class="checks" id="preset-checks">
+                        { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
+                    </ul>
+                }
+            </section>
         }
-    };
-    let flag = |key: &'static str, on: bool| {
-        let id = format!("c-{}", key.replace(['.', '_'], "-"));
-        let onchange = dispatch.to_callback().reform(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            GroupAction::SetValue { key, value: input.checked().into() }
-        });
+    }
+}
+
+/// The group events: each with its kind, member, shutdown mode, instant (slider and
+/// field) and the fields of its kind; buttons to add one of each kind.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct EventsBox {
+    /// What the box shows: the state without what it does not show ([`form_state`]).
+    fields: Rc<GroupState>,
+    /// Where changes go.
+    dispatch: Dispatch,
+}
+
+impl Part for EventsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("EventsBox");
+        let (state, dispatch) = (&*p.fields, &p.dispatch);
+        let s = &state.scenario;
+        let horizon_ms = s.horizon_us / 1_000;
+        let members = s.member_count() as u16;
+        let text_field = |i: usize, field: &'static str| {
+            let id = format!("event-{i}-{}", field.replace('_', "-"));
+            let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                GroupAction::SetEventText { index: i, field, text: input.value() }
+            });
+            html! {
+                <div class="field">
+                    <label for={id.clone()}>{ words::event_field_label(field) }</label>
+                    <input type="text" {id} class="num" inputmode="decimal" autocomplete="off"
+                        value={state.event_text(i, field)} {oninput}
+                        aria-invalid={state.event_error(i, field).is_some().to_string()} />
+                    if let Some(e) = state.event_error(i, field) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
+            }
+        };
+        let event = |i: usize| {
+            let e = s.group_events[i];
+            let on_kind = dispatch.to_callback().reform(move |ev: Event| {
+                let select: HtmlSelectElement = ev.target_unchecked_into();
+                GroupAction::SetEventKind {
+                    index: i,
+                    kind: GroupEventKind::from_name(&select.value()).unwrap_or(GroupEventKind::Crash),
+                }
+            });
+            let on_member = dispatch.to_callback().reform(move |ev: Event| {
+                let select: HtmlSelectElement = ev.target_unchecked_into();
+                GroupAction::SetEventMember { index: i, member: select.value().parse().unwrap_or(1) }
+            });
+            let on_mode = dispatch.to_callback().reform(move |ev: Event| {
+                let select: HtmlSelectElement = ev.target_unchecked_into();
+                GroupAction::SetEventMode {
+                    index: i,
+                    mode: ShutdownMode::from_name(&select.value()).unwrap_or(ShutdownMode::Wakeup),
+                }
+            });
+            let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
+                let input: HtmlInputElement = ev.target_unchecked_into();
+                GroupAction::MoveEvent {
+                    index: i,
+                    at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
+                }
+            });
+            let remove = dispatch.to_callback().reform(move |_| GroupAction::RemoveEvent(i));
+            let slider_id = format!("event-{i}-slider");
+            let has_mode = matches!(e.kind, GroupEventKind::Shutdown | GroupEventKind::Deploy);
+            html! {
+                <fieldset id={format!("event-{i}")}>
+                    <legend>{ format!("Event {}: {}", i + 1, words::event_words(&e)) }</legend>
+                    <div class="ev-row">
+                        <div class="field"><label for={format!("event-{i}-kind")}>{ words::event_field_label("kind") }</label>
+                            <select id={format!("event-{i}-kind")} onchange={on_kind}>
+                                { for GroupEventKind::ALL.iter().map(|k| html! { <option value={k.name()} selected={*k == e.kind}>{ k.label() }</option> }) }
+                            </select></div>
+                        if e.kind != GroupEventKind::Deploy {
+                            <div class="field"><label for={format!("event-{i}-member")}>{ words::event_field_label("member") }</label>
+                                <select id={format!("event-{i}-member")} onchange={on_member}>
+                                    { for (1..=members.max(e.member)).map(|m| html! { <option value={m.to_string()} selected={m == e.member}>{ words::member_name(m) }</option> }) }
+                                </select>
+                                if let Some(err) = state.event_error(i, "member") { <p class="field-error" role="alert">{ err }</p> }
+                            </div>
+                        }
+                        if has_mode {
+                            <div class="field"><label for={format!("event-{i}-mode")}>{ words::event_field_label("shutdown_mode") }</label>
+                                <select id={format!("event-{i}-mode")} onchange={on_mode}>
+                                    { for ShutdownMode::ALL.iter().map(|m| html! { <option value={m.name()} selected={*m == e.shutdown_mode}>{ m.label() }</option> }) }
+                                </select></div>
+                        }
+                    </div>
+                    <div class="ev-row">
+                        <div class="field ev-at">
+                            <label for={slider_id.clone()}>{ format!("instant: {} s (arrow keys: 0.1 s steps)", seconds_text(e.at_us)) }</label>
+                            <input type="range" id={slider_id} min="0" max={horizon_ms.to_string()} step="100"
+                                value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                        </div>
+                        { text_field(i, "at_ms") }
+                        if matches!(e.kind, GroupEventKind::Crash | GroupEventKind::Shutdown | GroupEventKind::Deploy) { { text_field(i, "restart_after_ms") } }
+                        if e.kind == GroupEventKind::Hang { { text_field(i, "duration_ms") } }
+                        if e.kind == GroupEventKind::Deploy { { text_field(i, "deploy_step_ms") } }
+                        <button id={format!("event-{i}-remove")} onclick={remove} aria-label={format!("remove event {}", i + 1)}>{ "remove" }</button>
+                    </div>
+                    if let Some(err) = state.event_error(i, "kind") { <p class="field-error" role="alert">{ err }</p> }
+                </fieldset>
+            }
+        };
         html! {
-            <div class="field check">
-                <label><input type="checkbox" {id} checked={on} {onchange} />{ words::label(key) }</label>
-                if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
-            </div>
+            <section class="events-box" aria-labelledby="events-title">
+                <h2 id="events-title">{ "Group events" }</h2>
+                { for (0..s.group_events.len()).map(event) }
+                <div class="add-events">
+                    { for GroupEventKind::ALL.iter().map(|&k| html! {
+                        <button id={format!("add-{}", k.name())} onclick={dispatch.to_callback().reform(move |_| GroupAction::AddEvent(k))}>{ format!("add: {}", k.label()) }</button>
+                    }) }
+                </div>
+                if let Some(e) = state.error(EVENTS_FIELD) { <p class="field-error" role="alert" id="events-error">{ e }</p> }
+            </section>
         }
-    };
-    let fields: Vec<_> = words::FIELDS.iter().filter(|(_, shown)| shown.on(share)).map(|(f, _)| f).collect();
-    html! {
-        <section class="controls" aria-labelledby="settings-title">
-            <h2 id="settings-title">{ "The group" }</h2>
-            <fieldset class="kind-toggle">
-                <legend>{ "Kind of group" }</legend>
-                <label><input type="radio" name="group-kind" id="kind-consumer" value="consumer" checked={!share} onchange={on_kind.clone()} />{ "consumer group (KafkaConsumer)" }</label>
-                <label><input type="radio" name="group-kind" id="kind-share" value="share" checked={share} onchange={on_kind} />{ "share group (KafkaShareConsumer, KIP-932)" }</label>
-            </fieldset>
-            if let Some(e) = state.error("consumption") { <p class="field-error" role="alert">{ e }</p> }
-            { for words::CHOICES.iter().filter(|(_, _, shown)| shown.on(share)).map(|&(key, label, _)| choice(key, label)) }
-            if !share {
-                { flag("group.instance.id", s.static_membership) }
-                { flag("worker_pool", s.worker_pool) }
-            }
-            if share {
-                <p class="hint">{ "Kafka's own default for share.auto.offset.reset is latest (a new share group skips the backlog); the model starts at earliest unless set." }</p>
-            }
-            { for fields.iter().filter(|f| !f.advanced).map(|f| number(f)) }
-            <details class="advanced">
-                <summary>{ "More settings" }</summary>
-                { for fields.iter().filter(|f| f.advanced).map(|f| number(f)) }
-            </details>
-        </section>
     }
 }
 
-fn compare_box(
-    state: &GroupState,
-    versus: &Rc<Vec<tables::VersusRow>>,
-    group_table: &str,
-    share_rows: &[tables::ShareRow],
-    open: &UseStateHandle<bool>,
-) -> Html {
-    let ontoggle = {
-        let open = open.clone();
-        Callback::from(move |e: Event| {
-            let details: web_sys::Element = e.target_unchecked_into();
-            open.set(details.has_attribute("open"));
-        })
-    };
-    let s = &state.scenario;
-    let table = if state.share() {
-        tables::share_table_html(share_rows, s, state.crash_at_us)
-    } else {
-        group_table.to_string()
-    };
-    html! {
-        <section class="compare" aria-labelledby="compare-title">
-            <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
-            <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus, state.share()))) }</div>
-            <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
-            <details id="compare-details" open={**open} {ontoggle}>
-                <summary>{ if state.share() { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
-                <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
-            </details>
-        </section>
+/// The group's settings: consumer or share group, the choices and the numbers that apply
+/// to it (the advanced ones folded away).
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct SettingsBox {
+    /// What the box shows: the state without the events and what it does not show
+    /// ([`form_state`]).
+    fields: Rc<GroupState>,
+    /// Where changes go.
+    dispatch: Dispatch,
+}
+
+impl Part for SettingsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("SettingsBox");
+        let (state, dispatch) = (&*p.fields, &p.dispatch);
+        let s = &state.scenario;
+        let share = state.share();
+        let on_kind = dispatch.to_callback().reform(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            GroupAction::SetShare(input.value() == "share")
+        });
+        let number = |f: &'static offset_window_view::kit::fields::Field| {
+            let key = f.key;
+            let id = format!("f-{}", key.replace(['.', '_'], "-"));
+            let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                GroupAction::SetField { key, text: input.value() }
+            });
+            let unit = if f.unit.is_empty() { String::new() } else { format!(" ({})", f.unit) };
+            html! {
+                <div class="field">
+                    <label for={id.clone()}>{ if f.kafka { html! { <code>{ f.label }</code> } } else { html! { f.label } } }<span class="unit">{ unit }</span></label>
+                    <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
+                        aria-invalid={state.error(key).is_some().to_string()} />
+                    <p class="hint">{ f.hint }</p>
+                    if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
+            }
+        };
+        let choice = |key: &'static str, label: &'static str| {
+            let id = format!("c-{}", key.replace(['.', '_'], "-"));
+            let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
+            let onchange = dispatch.to_callback().reform(move |e: Event| {
+                let select: HtmlSelectElement = e.target_unchecked_into();
+                GroupAction::SetValue { key, value: select.value().into() }
+            });
+            html! {
+                <div class="field">
+                    <label for={id.clone()}>{ label }</label>
+                    <select {id} {onchange}>
+                        { for tables::choice_options(key, share).into_iter().map(|(name, words)| html! {
+                            <option value={name} selected={name == current}>{ words }</option>
+                        }) }
+                    </select>
+                    if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
+            }
+        };
+        let flag = |key: &'static str, on: bool| {
+            let id = format!("c-{}", key.replace(['.', '_'], "-"));
+            let onchange = dispatch.to_callback().reform(move |e: Event| {
+                let input: HtmlInputElement = e.target_unchecked_into();
+                GroupAction::SetValue { key, value: input.checked().into() }
+            });
+            html! {
+                <div class="field check">
+                    <label><input type="checkbox" {id} checked={on} {onchange} />{ words::label(key) }</label>
+                    if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
+                </div>
+            }
+        };
+        let fields: Vec<_> =
+            words::FIELDS.iter().filter(|(_, shown)| shown.on(share)).map(|(f, _)| f).collect();
+        html! {
+            <section class="controls" aria-labelledby="settings-title">
+                <h2 id="settings-title">{ "The group" }</h2>
+                <fieldset class="kind-toggle">
+                    <legend>{ "Kind of group" }</legend>
+                    <label><input type="radio" name="group-kind" id="kind-consumer" value="consumer" checked={!share} onchange={on_kind.clone()} />{ "consumer group (KafkaConsumer)" }</label>
+                    <label><input type="radio" name="group-kind" id="kind-share" value="share" checked={share} onchange={on_kind} />{ "share group (KafkaShareConsumer, KIP-932)" }</label>
+                </fieldset>
+                if let Some(e) = state.error("consumption") { <p class="field-error" role="alert">{ e }</p> }
+                { for words::CHOICES.iter().filter(|(_, _, shown)| shown.on(share)).map(|&(key, label, _)| choice(key, label)) }
+                if !share {
+                    { flag("group.instance.id", s.static_membership) }
+                    { flag("worker_pool", s.worker_pool) }
+                }
+                if share {
+                    <p class="hint">{ "Kafka's own default for share.auto.offset.reset is latest (a new share group skips the backlog); the model starts at earliest unless set." }</p>
+                }
+                { for fields.iter().filter(|f| !f.advanced).map(|f| number(f)) }
+                <details class="advanced">
+                    <summary>{ "More settings" }</summary>
+                    { for fields.iter().filter(|f| f.advanced).map(|f| number(f)) }
+                </details>
+            </section>
+        }
     }
 }
 
-/// Copy the link, download the result (the scenario and what the core computed, as JSON),
-/// and the code to embed the lanes in another page.
-fn tools_box(
-    state: &GroupState,
-    run: &offset_window_sim::Run,
-    profile: Option<&GroupProfile>,
-    fragment: &str,
-) -> Html {
-    let result = {
-        let mut v = serde_json::Map::new();
-        v.insert("scenario".into(), state.scenario.to_json_diff());
-        if state.share() {
-            v.insert(
-                "crash_at_ms".into(),
-                offset_window_view::kit::fields::typed_value(&offset_window_sim::scenario::format_millis(
-                    state.crash_at_us,
-                )),
-            );
+/// The same workload and events as a consumer group and as a share group, and the table of
+/// every protocol and assignor (or acknowledgement mode), simulated when it is opened.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct CompareBox {
+    /// The run shown (its scenario).
+    run: RunRef,
+    /// The share crash, µs (a share group's table reads the modes at that instant; a
+    /// consumer group's stays put).
+    crash_at_us: u64,
+    /// The consumer group and the share group side by side.
+    versus: Shared<Vec<tables::VersusRow>>,
+    /// A consumer group's table of every protocol and assignor, as HTML (empty while closed).
+    group_table: Shared<String>,
+    /// A share group's runs under each acknowledgement mode (empty while closed).
+    share_rows: Shared<Vec<tables::ShareRow>>,
+    /// Whether the table of every protocol (or mode) is open.
+    open: bool,
+    /// Where its opening and closing go.
+    set_open: UseStateSetter<bool>,
+}
+
+impl Part for CompareBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("CompareBox");
+        let ontoggle = {
+            let set = p.set_open.clone();
+            Callback::from(move |e: Event| {
+                let details: web_sys::Element = e.target_unchecked_into();
+                set.set(details.has_attribute("open"));
+            })
+        };
+        let s = &p.run.0.scenario;
+        let share = s.share_group();
+        let table = if share {
+            tables::share_table_html(&p.share_rows, s, p.crash_at_us)
+        } else {
+            p.group_table.to_string()
+        };
+        html! {
+            <section class="compare" aria-labelledby="compare-title">
+                <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(&p.versus, share))) }</div>
+                <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
+                <details id="compare-details" open={p.open} {ontoggle}>
+                    <summary>{ if share { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
+                    <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
+                </details>
+            </section>
         }
-        v.insert("result".into(), presets::result_value(run, state.crash_at_us, profile));
-        serde_json::Value::Object(v).to_string()
-    };
-    let download = Callback::from(move |_: MouseEvent| {
-        let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
-        let Ok(a) = doc.create_element("a") else { return };
-        let href = format!(
-            "data:application/json;charset=utf-8,{}",
-            String::from(js_sys::encode_uri_component(&result))
+    }
+}
+
+/// Copy the link, download the result (the scenario and what the core computed, as JSON,
+/// written when the button is pressed), and the code to embed the lanes in another page.
+/// Its fields are its props: it renders again only when they change.
+#[derive(PartialEq)]
+struct ToolsBox {
+    /// The run shown (its scenario and result go into the download).
+    run: RunRef,
+    /// The share crash, µs (a consumer group's stays put).
+    crash_at_us: u64,
+    /// The sweep of the first event, if there is one (its worst goes into the download).
+    profile: Option<Shared<GroupProfile>>,
+    /// The link's fragment (without `#`), for the embed code.
+    fragment: String,
+}
+
+impl Part for ToolsBox {
+    fn view(&self) -> Html {
+        let p = self;
+        rendered("ToolsBox");
+        let download = {
+            let (run, crash_at_us, profile) = (p.run.clone(), p.crash_at_us, p.profile.clone());
+            Callback::from(move |_: MouseEvent| {
+                let run = &run.0;
+                let mut v = serde_json::Map::new();
+                v.insert("scenario".into(), run.scenario.to_json_diff());
+                if run.scenario.share_group() {
+                    v.insert(
+                        "crash_at_ms".into(),
+                        offset_window_view::kit::fields::typed_value(
+                            &offset_window_sim::scenario::format_millis(crash_at_us),
+                        ),
+                    );
+                }
+                v.insert("result".into(), presets::result_value(run, crash_at_us, profile.as_deref()));
+                let result = serde_json::Value::Object(v).to_string();
+                let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
+                let Ok(a) = doc.create_element("a") else { return };
+                let href = format!(
+                    "data:application/json;charset=utf-8,{}",
+                    String::from(js_sys::encode_uri_component(&result))
+                );
+                let _ = a.set_attribute("href", &href);
+                let _ = a.set_attribute("download", "offset-window-group.json");
+                if let Ok(a) = a.dyn_into::<HtmlElement>() {
+                    a.click();
+                }
+            })
+        };
+        let copy = Callback::from(|_: MouseEvent| {
+            if let Some(w) = web_sys::window() {
+                let href = w.location().href().unwrap_or_default();
+                let _ = w.navigator().clipboard().write_text(&href);
+            }
+        });
+        let here = web_sys::window().map(|w| w.location());
+        let origin = here.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
+        let path = here.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
+        let embed = format!(
+            "<iframe src=\"{origin}{path}?embed=1{}\" width=\"100%\" height=\"520\" style=\"border:0\" title=\"Offset window: a consumer group\" loading=\"lazy\"></iframe>",
+            if p.fragment.is_empty() { String::new() } else { format!("#{}", p.fragment) }
         );
-        let _ = a.set_attribute("href", &href);
-        let _ = a.set_attribute("download", "offset-window-group.json");
-        if let Ok(a) = a.dyn_into::<HtmlElement>() {
-            a.click();
+        html! {
+            <section class="export" aria-labelledby="tools-title">
+                <h2 id="tools-title">{ "Share and export" }</h2>
+                <div class="tools">
+                    <button id="copy-link" onclick={copy}>{ "Copy the link" }</button>
+                    <button id="export-json" onclick={download}>{ "Download the result (JSON)" }</button>
+                </div>
+                <label for="embed-code">{ "Embed the lanes and readouts in another page:" }</label>
+                <textarea id="embed-code" class="embed-code" readonly=true rows="3" value={embed} />
+            </section>
         }
-    });
-    let copy = Callback::from(|_: MouseEvent| {
-        if let Some(w) = web_sys::window() {
-            let href = w.location().href().unwrap_or_default();
-            let _ = w.navigator().clipboard().write_text(&href);
-        }
-    });
-    let here = web_sys::window().map(|w| w.location());
-    let origin = here.as_ref().and_then(|l| l.origin().ok()).unwrap_or_default();
-    let path = here.as_ref().and_then(|l| l.pathname().ok()).unwrap_or_default();
-    let embed = format!(
-        "<iframe src=\"{origin}{path}?embed=1{}\" width=\"100%\" height=\"520\" style=\"border:0\" title=\"Offset window: a consumer group\" loading=\"lazy\"></iframe>",
-        if fragment.is_empty() { String::new() } else { format!("#{fragment}") }
-    );
-    html! {
-        <section class="export" aria-labelledby="tools-title">
-            <h2 id="tools-title">{ "Share and export" }</h2>
-            <div class="tools">
-                <button id="copy-link" onclick={copy}>{ "Copy the link" }</button>
-                <button id="export-json" onclick={download}>{ "Download the result (JSON)" }</button>
-            </div>
-            <label for="embed-code">{ "Embed the lanes and readouts in another page:" }</label>
-            <textarea id="embed-code" class="embed-code" readonly=true rows="3" value={embed} />
-        </section>
     }
 }
 
@@ -840,36 +957,10 @@ struct TourProps {
 /// becomes disabled under the keyboard's focus hands it to the tour's next useful button.
 #[function_component]
 fn GroupTour(p: &TourProps) -> Html {
-    let pressed = use_mut_ref(|| false);
-    {
-        let pressed = pressed.clone();
-        use_effect(move || {
-            if std::mem::take(&mut *pressed.borrow_mut()) {
-                crate::components::refocus_tour();
-            }
-        });
-    }
-    {
-        let (pressed, set) = (pressed.clone(), p.set.clone());
-        use_effect_with(p.on.is_some(), move |&on| {
-            let listener = Closure::<dyn Fn(KeyboardEvent)>::new(move |e: KeyboardEvent| {
-                if on && e.key() == "Escape" {
-                    *pressed.borrow_mut() = true;
-                    set.emit(None);
-                }
-            });
-            let window = web_sys::window();
-            if let Some(w) = &window {
-                let _ = w.add_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-            }
-            move || {
-                if let Some(w) = window {
-                    let _ =
-                        w.remove_event_listener_with_callback("keydown", listener.as_ref().unchecked_ref());
-                }
-            }
-        });
-    }
+    let pressed = shell::use_tour_focus(p.on.is_some(), {
+        let set = p.set.clone();
+        move || set.emit(None)
+    });
     let go = |to: TourAt| {
         let (pressed, set, dispatch) = (pressed.clone(), p.set.clone(), p.dispatch.clone());
         Callback::from(move |_: MouseEvent| {

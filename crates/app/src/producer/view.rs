@@ -2,6 +2,7 @@
 //! the time axis, the controls, the log, the leader's memory, the counters and the tour
 //! each show what their props give them.
 
+use crate::shell::{self, Shared};
 use offset_window_sim::producer::{
     simulate_producer, Acks, FaultKind, PidMemory, ProduceRun, PRODUCER_KEYS, PRODUCER_KEY_HELP,
 };
@@ -20,14 +21,7 @@ use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
 /// A finished run, equal only to itself (props compare by pointer).
-#[derive(Clone, Debug)]
-pub struct RunRef(pub Rc<ProduceRun>);
-
-impl PartialEq for RunRef {
-    fn eq(&self, other: &Self) -> bool {
-        Rc::ptr_eq(&self.0, &other.0)
-    }
-}
+pub type RunRef = Shared<ProduceRun>;
 
 const HEADER: &str = concat!(
     r#"<header class="top"><p class="views"><a href="../">← the consumer view</a></p>"#,
@@ -68,24 +62,12 @@ pub fn ProducerApp() -> Html {
         offset_window_view::producer::state::state_from(&hash)
     });
     let dispatch = state.dispatcher();
-    // The URL fragment follows the scenario, so that a link reproduces the view.
+    // The URL fragment follows the scenario at once, so that a link reproduces the view.
     use_effect_with(state.scenario.clone(), |scenario| {
-        let fragment = offset_window_view::producer::state::fragment(scenario);
-        let Some(w) = web_sys::window() else { return };
-        if crate::hash().trim_start_matches('#') == fragment {
-            return;
-        }
-        let location = w.location();
-        let mut url = location.pathname().unwrap_or_default() + &location.search().unwrap_or_default();
-        if !fragment.is_empty() {
-            url = format!("{url}#{fragment}");
-        }
-        if let Ok(history) = w.history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-        }
+        shell::write_fragment(&offset_window_view::producer::state::fragment(scenario))
     });
     let run: Rc<Result<RunRef, ScenarioError>> =
-        use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| RunRef(Rc::new(r))));
+        use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| Shared(Rc::new(r))));
     let body = match &*run {
         Ok(run) => {
             let r = &run.0;
@@ -151,7 +133,7 @@ fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State
                     let last = step + 2 == tour::STEPS.len();
                     Callback::from(move |e: MouseEvent| {
                         if last {
-                            crate::focus_by_id("tour-back"); // Next is about to be disabled
+                            shell::focus_by_id("tour-back"); // Next is about to be disabled
                         }
                         next.emit(e);
                     })
@@ -180,6 +162,7 @@ pub struct TimelineProps {
 pub fn Timeline(p: &TimelineProps) -> Html {
     let canvas = use_node_ref();
     let lanes: Rc<RefCell<Option<Lanes>>> = use_mut_ref(|| None);
+    // The canvas's CSS width, following the window.
     let width = use_state_eq(|| 0i32);
     {
         let (canvas, width) = (canvas.clone(), width.setter());
@@ -212,17 +195,10 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         let (canvas, lanes) = (canvas.clone(), lanes.clone());
         use_effect_with((p.run.clone(), p.at_us, *width), move |(run, at_us, _)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let dpr = web_sys::window().map_or(1.0, |w| w.device_pixel_ratio()).max(1.0);
             let css_w = if c.client_width() > 0 { c.client_width() as f64 } else { 760.0 };
-            let css_h = axis::css_height(run.0.batches.len());
-            let (w, h) = ((css_w * dpr).round() as u32, (css_h * dpr).round() as u32);
-            if c.width() != w {
-                c.set_width(w);
-            }
-            if c.height() != h {
-                c.set_height(h);
-            }
-            let l = Lanes::new(&run.0, w, w as f64 / css_w);
+            let css = (css_w, axis::css_height(run.0.batches.len()));
+            let (w, _, scale) = shell::fit(&c, css);
+            let l = Lanes::new(&run.0, w, scale);
             let _ = c.set_attribute("data-targets", &l.targets(&run.0));
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 if let Err(e) = axis::draw(&backend.into_drawing_area(), &run.0, &l, *at_us) {
@@ -329,7 +305,7 @@ fn faults_list(run: &ProduceRun, error: Option<&String>, dispatch: &UseReducerDi
                                         // The list keeps its buttons by position: only removing the
                                         // last one takes the focused button away.
                                         if last {
-                                            crate::focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
+                                            shell::focus_by_id(&if i > 0 { format!("p-remove-{}", i - 1) } else { "p-fault-add".into() });
                                         }
                                         remove.emit(e);
                                     })

@@ -382,9 +382,25 @@ pub fn draw_lanes<DB: DrawingBackend>(
             }
         }
     }
+    // A share group's crash of the whole group: its line and pointer under the events', so
+    // that a member's event at the same instant shows on it (issue 27, item 5).
+    let crash_x = marks.crash_at_us.map(|c| l.x(c).round() as i32);
+    if let Some(x) = crash_x {
+        let top = l.partitions.first().map_or(l.events.1, |p| p.0) as i32;
+        root.draw(&PathElement::new(vec![(x, top), (x, bottom)], p.lost.stroke_width(l.width_px(2.5))))?;
+        let g = l.px(6.0) as i32;
+        root.draw(&Polygon::new(
+            vec![(x - g, top - g), (x + g, top - g), (x, top + g / 2)],
+            p.lost.filled(),
+        ))?;
+    }
     // Events: a line through every lane and a handle with its tag.
     let handle_font = (FontFamily::SansSerif, l.font_px(11.5)).into_font();
+    let right_edge = (l.right + l.px(RIGHT)) as i32;
+    let (y0, y1) = ((l.events.0 + l.px(4.0)) as i32, (l.events.1 - l.px(3.0)) as i32);
     let mut tags: Vec<(i32, i32)> = Vec::new();
+    // Where the tag of an event at the crash's instant ends: the crash's tag starts there.
+    let mut joined: Option<i32> = None;
     for (i, e) in marks.events.iter().enumerate() {
         let x = l.x(e.at_us).round() as i32;
         let selected = marks.selected == Some(i);
@@ -407,8 +423,14 @@ pub fn draw_lanes<DB: DrawingBackend>(
         }
         let tag = event_tag(e);
         let half = l.px(4.0 + 3.3 * tag.chars().count() as f64).round() as i32;
-        let (y0, y1) = ((l.events.0 + l.px(4.0)) as i32, (l.events.1 - l.px(3.0)) as i32);
-        let x = x.clamp(half, (l.right + l.px(RIGHT)) as i32 - half);
+        // At the crash's instant the event's tag ends over the shared line and the crash's
+        // tag starts there: one label in two parts, "crash 1 | whole group".
+        let shared = joined.is_none() && crash_x == Some(x);
+        let centre = if shared { x - TAG_GAP / 2 - half } else { x };
+        let x = centre.clamp(half, right_edge - half);
+        if shared {
+            joined = Some(x + half);
+        }
         tags.push((x - half, x + half));
         let fill = if selected { p.crash } else { p.background };
         root.draw(&Rectangle::new([(x - half, y0), (x + half, y1)], fill.filled()))?;
@@ -420,20 +442,14 @@ pub fn draw_lanes<DB: DrawingBackend>(
             (x, (y0 + y1) / 2),
         )?;
     }
-    if let Some(crash) = marks.crash_at_us {
-        let x = l.x(crash).round() as i32;
-        let top = l.partitions.first().map_or(l.events.1, |p| p.0) as i32;
-        root.draw(&PathElement::new(vec![(x, top), (x, bottom)], p.lost.stroke_width(l.width_px(2.5))))?;
-        let g = l.px(6.0) as i32;
-        root.draw(&Polygon::new(
-            vec![(x - g, top - g), (x + g, top - g), (x, top + g / 2)],
-            p.lost.filled(),
-        ))?;
-        // Its own tag in the events' band, beside a member's event at the same instant
-        // rather than under it (issue 27, item 5).
+    if let Some(x) = crash_x {
+        // Its own tag in the events' band: joined to a member's event at the same instant,
+        // else beside any event's tag rather than under it.
         let width = l.px(4.0 + 6.6 * CRASH_TAG.len() as f64).round() as i32;
-        let (x0, x1) = crash_tag_span(x, width, &tags, (0, (l.right + l.px(RIGHT)) as i32));
-        let (y0, y1) = ((l.events.0 + l.px(4.0)) as i32, (l.events.1 - l.px(3.0)) as i32);
+        let (x0, x1) = match joined.map(|end| end + TAG_GAP) {
+            Some(x0) if x0 + width <= right_edge => (x0, x0 + width),
+            _ => crash_tag_span(x, width, &tags, (0, right_edge)),
+        };
         root.draw(&Rectangle::new([(x0, y0), (x1, y1)], p.lost.filled()))?;
         root.draw_text(
             CRASH_TAG,
@@ -469,6 +485,9 @@ pub fn draw_lanes<DB: DrawingBackend>(
 
 /// The tag of the whole group's crash (a share group) in the events' band.
 pub const CRASH_TAG: &str = "whole group";
+
+/// Device px between two tags that meet over one line.
+const TAG_GAP: i32 = 2;
 
 /// Where the whole group's crash tag goes (device px, `[x0, x1]`, `width` wide) for its line at
 /// `x`, within `bounds`: centred on the line when that overlaps no event's tag in `tags`, else
