@@ -24,7 +24,7 @@ const pairs = [];
 })(dist);
 
 test('every page and the slide module were finished', () => {
-  const names = pairs.map(([w]) => path.basename(w).replace(/-[0-9a-f]+_bg\.wasm$/, ''));
+  const names = pairs.map(([w]) => path.basename(w).replace(/(-[0-9a-f]+)?_bg\.wasm$/, ''));
   for (const page of ['offset-window-app', 'offset-window-slide', 'offset-window-producer', 'offset-window-group']) {
     assert.ok(names.includes(page), `${page} in ${names.join(', ')}`);
   }
