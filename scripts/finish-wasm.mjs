@@ -3,40 +3,46 @@
 // this). For every NAME_bg.wasm under DIR with its NAME.js beside it:
 //  1. panics become traps: the standard library's panic entry points (core::panicking::*,
 //     Option/Result unwrap failures, slice and str index failures; each checked to never
-//     return), and the functions that never return and call one, get a body that reports
-//     "a Rust panic" to the console and traps. Their
-//     callers then need no message formatting, which wasm-opt removes (std's
-//     panic_immediate_abort does the same on nightly Rust; the Rust and WebAssembly book
-//     shows it done with wasm-snip). A panic stops the page as before; only its message is
-//     gone, which a debug build (trunk serve, no optimisation) still prints;
+//     return), and the functions that never return and call one, get a body that calls the
+//     page's own `offset_window_panic_report` export (crates/app and crates/slide: a line in
+//     the console) and traps. Their callers then need no message formatting, which wasm-opt
+//     removes (std's panic_immediate_abort does the same on nightly Rust; the Rust and
+//     WebAssembly book shows it done with wasm-snip). A panic stops the page as before; only
+//     its message is gone, which a debug build (trunk serve, no optimisation) still prints;
 //  2. wasm-opt -Oz, with a flatten/rereloop round that shrinks it further (2 KB), and
 //     without the producers and target-features sections; then the panic locations
 //     (source path, line, column), which only a panic reads, are cleared from the data
 //     (what nightly Rust's -Zlocation-detail=none leaves out);
-//  3. the wasm's imports from the glue get short names ("0", "1", …; the module
-//     "./NAME_bg.js" becomes "m"), and the glue's import object the same keys; its exports
-//     too ("a", "b", …), and the glue's `wasm.NAME` the same: the long names wasm-bindgen
-//     writes (__wbg_addEventListener_4d0db17c671ea324) end in hashes that no compressor
-//     can shrink, and they appear in both files;
-//  4. the glue is minified by terser (an ES module: its exports keep their names).
-// The end-to-end tests and the budget check run against the result.
+//  3. one name table for what the wasm and its glue share: the wasm's imports from the glue
+//     ("0", "1", …; their module "./NAME_bg.js" becomes "m") and its exports ("e0", "e1",
+//     …). The long names wasm-bindgen writes (__wbg_addEventListener_4d0db17c671ea324) end
+//     in hashes that no compressor can shrink, and they appear in both files. The glue is
+//     minified by terser (an ES module: its exports keep their names), whose property
+//     mangler renames exactly the names of that table (`only_cache`) wherever the glue's
+//     syntax tree has them as property names (the import object's keys, `wasm.NAME`); the
+//     wasm's import and export sections get the same names. The glue's text is never edited
+//     by hand;
+//  4. a check that fails the build: the finished glue is loaded in node and its import
+//     object must supply every import of the finished wasm (a WebAssembly.Instance is never
+//     made: the page's code does not run here), and no long name may be left in the glue.
+// scripts/finish-wasm.test.mjs tests the result in dist/ (scripts/test-web.sh runs it); the
+// end-to-end tests and the budget check run against it.
 // Usage: node scripts/finish-wasm.mjs DIR
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import binaryen from 'binaryen';
 import { minify } from 'terser';
 
 const dir = process.argv[2];
-if (!dir) throw new Error('usage: node scripts/finish-wasm.mjs DIR');
 const root = path.join(path.dirname(fileURLToPath(import.meta.url)), '..');
 const WASM_OPT = path.join(root, 'node_modules', '.bin', 'wasm-opt');
 // A fresh instance's memory is zeros (so zero runs of the data need no bytes); the
 // producers and target-features sections are for tools, not browsers.
 const WASM_OPT_PASSES = [
-  '--zero-filled-memory', '-Oz', '--flatten', '--rereloop', '-Oz', '-Oz', '-Oz', '--strip-producers', '--strip-target-features',
+  '--zero-filled-memory', '--low-memory-unused', '-Oz', '--flatten', '--rereloop', '-Oz', '-Oz', '-Oz', '--strip-producers', '--strip-target-features',
 ];
 
 /** The standard library's panic entry points, by (demangled) name. */
@@ -47,10 +53,10 @@ const PANICS = [
   /^core(\[[0-9a-f]+\])?::slice::index::slice_\w*fail$/,
   /^core(\[[0-9a-f]+\])?::str::slice_error_fail(_rt)?$/,
 ];
-/** What the page says in the console when it stops on a panic. */
-const PANIC_REPORT = 'offset-window stopped on an internal error (a Rust panic); ' +
-  'a debug build of the page (trunk serve) reports its message and place.';
-const REPORT_IMPORT = '__offset_window_panic';
+/** The export the trapping functions call first: the page's own report of a panic, one line
+ *  in the console (`offset_window_panic_report` in crates/app/src/lib.rs and
+ *  crates/slide/src/lib.rs). */
+export const REPORT_EXPORT = 'offset_window_panic_report';
 
 /** Whether function `f` can only end by trapping or throwing, never by returning: its
  *  body's type is `unreachable` and nothing in it returns or branches out of it. */
@@ -66,7 +72,7 @@ function neverReturns(f) {
  *  that never returns and calls one (core::cell's borrow failures, alloc's capacity
  *  overflow, …), reporting and trapping. Returns the new bytes and how many functions it
  *  changed. */
-function panicsToTraps(wasm, glueModule) {
+function panicsToTraps(wasm) {
   // The features are the module's own (its target_features section), so that binaryen
   // writes nothing a browser might not read.
   const m = binaryen.readBinary(wasm);
@@ -76,11 +82,13 @@ function panicsToTraps(wasm, glueModule) {
     return all.filter((f) => f.body);
   };
   const trapping = new Set();
-  m.addFunctionImport(REPORT_IMPORT, glueModule, REPORT_IMPORT, binaryen.none, binaryen.none);
+  const reportExport = m.getExport(REPORT_EXPORT);
+  if (!reportExport) throw new Error(`the wasm exports no ${REPORT_EXPORT}`);
+  const report = binaryen.getExportInfo(reportExport).value;
   const trap = (f) => {
     m.removeFunction(f.name);
     m.addFunction(f.name, f.params, f.results, [],
-      m.block(null, [m.call(REPORT_IMPORT, [], binaryen.none), m.unreachable()], binaryen.unreachable));
+      m.block(null, [m.call(report, [], binaryen.none), m.unreachable()], binaryen.unreachable));
     trapping.add(f.name);
   };
   for (const f of functions().filter((f) => PANICS.some((re) => re.test(f.name)))) {
@@ -93,7 +101,7 @@ function panicsToTraps(wasm, glueModule) {
   for (let more = true; more; ) {
     more = false;
     for (const f of functions()) {
-      if (trapping.has(f.name) || !neverReturns(f)) continue;
+      if (trapping.has(f.name) || f.name === report || !neverReturns(f)) continue;
       const text = binaryen.emitText(f.body);
       if ([...trapping].some((name) => text.includes(`(call $${name}`) || text.includes(`(call $"${name}"`))) {
         trap(f);
@@ -333,17 +341,86 @@ function rewriteNames(wasm, imports, exports) {
   return Buffer.concat(out);
 }
 
-for (const wasmPath of wasmFiles(dir)) {
-  const jsPath = wasmPath.replace(/_bg\.wasm$/, '.js');
-  if (!fs.existsSync(jsPath)) continue;
-  let js = fs.readFileSync(jsPath, 'utf8');
+/** The names the wasm and its glue share, long → short: the wasm's imports from the glue
+ *  (`glueModule`, which becomes "m") and every export. `wasm` is the module as
+ *  wasm-bindgen wrote it (its imports are every key of the glue's import object). */
+export function sharedNames(wasm, glueModule) {
+  const names = new Map([[glueModule, 'm']]);
+  let imports = 0;
+  renameImports(wasm, (module, field) => {
+    if (module === glueModule && !names.has(field)) names.set(field, (imports++).toString(36));
+    return [module, field];
+  });
+  let exports = 0;
+  renameExports(wasm, (field) => {
+    if (names.has(field)) throw new Error(`${field} is both an import and an export`);
+    names.set(field, `e${(exports++).toString(36)}`);
+    return field;
+  });
+  return names;
+}
+
+/** Step 3: the wasm and its glue with the short names of `names` (sharedNames), the glue
+ *  minified by terser, whose property mangler renames exactly those names. */
+export async function shortenNames(wasm, js, names) {
+  const short = (name) => names.get(name) ?? name;
+  const renamed = renameExports(renameImports(wasm, (module, field) =>
+    names.has(module) ? [short(module), short(field)] : [module, field]), short);
+  const min = await minify(js, {
+    module: true,
+    compress: true,
+    mangle: { properties: { only_cache: true, builtins: true, cache: { props: new Map(names) } } },
+    format: { comments: false },
+  });
+  return [renamed, min.code];
+}
+
+/** Step 4: throws unless the glue `jsPath` supplies every import of `wasm` (from its import
+ *  object, read by loading the glue in node and stopping it at `new WebAssembly.Instance`,
+ *  so no code of the page runs) and no long name of `names` is left in it. */
+export async function checkFinished(jsPath, wasm, names) {
+  const js = fs.readFileSync(jsPath, 'utf8');
+  // A long name left as a property (`.NAME`, `NAME:`, `"NAME"`); an export the glue passes
+  // on under its own name (`export function slide`) is no property.
+  const escape = (name) => name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  for (const [name, to] of names) {
+    const left = new RegExp(`\\.${escape(name)}\\b|["']${escape(name)}["']|\\b${escape(name)}\\s*:`);
+    if (name !== to && left.test(js)) throw new Error(`${jsPath}: ${name} is left in the glue`);
+  }
+  // As a data: URL, which node loads as an ES module without looking for a package.json.
+  const glue = await import(`data:text/javascript;base64,${Buffer.from(js).toString('base64')}`);
+  const module = new WebAssembly.Module(wasm);
+  const Instance = WebAssembly.Instance;
+  const stop = new Error('stop');
+  let given;
+  WebAssembly.Instance = function (_, imports) {
+    given = imports;
+    throw stop;
+  };
+  try {
+    glue.initSync({ module });
+  } catch (e) {
+    if (e !== stop) throw e;
+  } finally {
+    WebAssembly.Instance = Instance;
+  }
+  if (!given) throw new Error(`${jsPath}: the glue made no WebAssembly.Instance`);
+  for (const { module: from, name, kind } of WebAssembly.Module.imports(module)) {
+    const value = given[from]?.[name];
+    if (kind === 'function' ? typeof value !== 'function' : value === undefined) {
+      throw new Error(`${jsPath}: the glue's import object has no ${kind} ${from}.${name}`);
+    }
+  }
+  return WebAssembly.Module.imports(module).length;
+}
+
+/** Finishes the NAME_bg.wasm at `wasmPath` and its glue NAME.js beside it, in place. */
+async function finish(wasmPath, jsPath) {
+  const js = fs.readFileSync(jsPath, 'utf8');
   const built = fs.readFileSync(wasmPath);
   const glueModule = glueModuleOf(built);
-  // 1. Panics become traps (the glue gets the report function).
-  const [trapping, snipped] = panicsToTraps(built, glueModule);
-  const objectStart = 'const import0 = {\n        __proto__: null,\n';
-  js = once(jsPath, js, objectStart,
-    `${objectStart}        ${REPORT_IMPORT}: function() {\n            console.error(${JSON.stringify(PANIC_REPORT)});\n        },\n`);
+  // 1. Panics become traps.
+  const [trapping, snipped] = panicsToTraps(built);
   // 2. wasm-opt.
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'finish-wasm-'));
   const [input, output] = [path.join(tmp, 'in.wasm'), path.join(tmp, 'out.wasm')];
@@ -351,43 +428,27 @@ for (const wasmPath of wasmFiles(dir)) {
   execFileSync(WASM_OPT, [...WASM_OPT_PASSES, input, '-o', output], { stdio: 'inherit' });
   const [optimized, locations, paths] = scrubPanicLocations(fs.readFileSync(output));
   fs.rmSync(tmp, { recursive: true });
-  // 3. Short import names, in the wasm and in the glue's import object
-  //    (`const import0 = { __proto__: null, NAME: function…, … }`, returned as
-  //    `{ __proto__: null, "./NAME_bg.js": import0 }`).
-  const names = new Map();
-  const renamed = renameImports(optimized, (module, field) => {
-    if (module !== glueModule) return [module, field];
-    if (!names.has(field)) names.set(field, names.size.toString(36));
-    return ['m', names.get(field)];
-  });
-  for (const [field, short] of names) js = once(jsPath, js, `\n        ${field}: `, `\n        "${short}": `);
-  js = once(jsPath, js, `"${glueModule}": `, '"m": ');
-  //    The glue reads the exports as `wasm.NAME`, and only so.
-  const exported = new Map();
-  const final = renameExports(renamed, (field) => {
-    const short = `e${exported.size.toString(36)}`;
-    exported.set(field, short);
-    return short;
-  });
-  for (const [field, short] of exported) {
-    if (js.includes(`'${field}'`) || js.includes(`"${field}"`)) throw new Error(`${jsPath}: ${field} is named other than as wasm.${field}`);
-    js = js.replace(new RegExp(`\\bwasm\\.${field}\\b`, 'g'), `wasm.${short}`);
-  }
-  // 4. terser.
-  const min = await minify(js, { module: true, compress: true, mangle: true, format: { comments: false } });
+  // 3. Short names, the glue minified. The table is of the wasm as built: the glue still
+  //    supplies what wasm-opt left unused (the panic hook's console imports), under short
+  //    names too.
+  const names = sharedNames(built, glueModule);
+  const [final, min] = await shortenNames(optimized, js, names);
   fs.writeFileSync(wasmPath, final);
-  fs.writeFileSync(jsPath, min.code);
+  fs.writeFileSync(jsPath, min);
+  // 4. The check.
+  const imports = await checkFinished(jsPath, final, names);
   const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
   console.log(
     `${path.relative(dir, wasmPath)}: ${snipped} panicking functions trap, ${locations} panic locations and ` +
-      `${paths} source paths cleared, ${names.size} imports and ${exported.size} exports renamed; ` +
-      `wasm ${kb(built.length)} -> ${kb(final.length)}, glue ${kb(Buffer.byteLength(js))} -> ${kb(min.code.length)}`,
+      `${paths} source paths cleared, ${names.size - 1} names shortened, ${imports} imports checked; ` +
+      `wasm ${kb(built.length)} -> ${kb(final.length)}, glue ${kb(Buffer.byteLength(js))} -> ${kb(min.length)}`,
   );
 }
 
-/** `text` with `from` (which must occur exactly once) replaced by `to`. */
-function once(file, text, from, to) {
-  const at = text.split(from);
-  if (at.length !== 2) throw new Error(`${file}: expected ${JSON.stringify(from)} once, found it ${at.length - 1} times`);
-  return at.join(to);
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  if (!dir) throw new Error('usage: node scripts/finish-wasm.mjs DIR');
+  for (const wasmPath of wasmFiles(dir)) {
+    const jsPath = wasmPath.replace(/_bg\.wasm$/, '.js');
+    if (fs.existsSync(jsPath)) await finish(wasmPath, jsPath);
+  }
 }

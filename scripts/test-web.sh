@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Tests the page. Needs the tools of scripts/setup.sh.
 #  1. wasm-bindgen-test of the app in headless Chromium (crates/app/tests);
-#  2. a release build into dist/ (Trunk, then scripts/finish-wasm.mjs: wasm-opt -Oz and the
-#     glue minified; relative asset paths), and the CLI;
+#  2. a release build into dist/ (Trunk, then scripts/finish-wasm.mjs: wasm-opt -Oz, the names
+#     the wasm shares with its glue shortened, the glue minified; relative asset paths), the
+#     finishing step's test on it (scripts/finish-wasm.test.mjs), and the CLI;
 #  3. dist/ served on a free loopback port under a sub-path (as a blog would host it),
 #     checked to be the page just built;
 #  4. end-to-end tests with real input (tests/e2e/run.mjs, producer.mjs, group.mjs;
@@ -20,6 +21,9 @@ cargo test -p offset-window-app --target wasm32-unknown-unknown --tests
 
 step "page: release build into dist/ (relative asset paths: works under a sub-path)"
 trunk build --release --public-url ./
+
+step "page: the finished wasm and glue (scripts/finish-wasm.test.mjs)"
+node scripts/finish-wasm.test.mjs dist
 
 step "runner: offset-window CLI (the e2e export test compares against it)"
 cargo build -p offset-window-cli

@@ -8,8 +8,9 @@
 #     the native core into index.html and group/index.html (crates/view, binary
 #     first-frame), so each page paints before its wasm;
 #  3. release builds only: each page's wasm finished (Trunk's wasm-opt is off in the pages'
-#     HTML): panics made traps, wasm-opt -Oz, imports renamed short in the wasm and the
-#     wasm-bindgen glue, the glue minified (scripts/finish-wasm.mjs);
+#     HTML): panics made traps, wasm-opt -Oz, the names the wasm and its wasm-bindgen glue
+#     share made short in both (terser's property mangler on the glue, with the same name
+#     table), then checked to link (scripts/finish-wasm.mjs);
 #  4. offset-window-offline.html: the consumer page in one file (scripts/offline-page.mjs);
 #  5. release builds only: .br and .gz beside every asset (scripts/precompress.mjs).
 set -euo pipefail

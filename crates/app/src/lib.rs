@@ -45,9 +45,20 @@ pub use components::App;
 #[global_allocator]
 static TALC: talc::wasm::WasmDynamicTalc = talc::wasm::new_wasm_dynamic_allocator();
 
+/// A release build's report of a panic, the same on every page: scripts/finish-wasm.mjs makes
+/// the standard library's panic entry points call this export, which throws a JavaScript
+/// error saying so, and trap (a debug build reports the panic's message and place instead).
+#[cfg(target_arch = "wasm32")]
+#[wasm_bindgen::prelude::wasm_bindgen]
+pub fn offset_window_panic_report() {
+    wasm_bindgen::throw_str(
+        "offset-window stopped on an internal error (a Rust panic); a debug build of the page (trunk serve) reports its message and place.",
+    )
+}
+
 /// The consumer page (`index.html`): in a debug build installs the panic hook (a panic is
 /// reported in the console with its message and place; a release build's panics stop the
-/// page with a short console report, scripts/finish-wasm.mjs) and mounts [`App`] into the element `#app`, or the body when
+/// page with an error in the console, [`offset_window_panic_report`]) and mounts [`App`] into the element `#app`, or the body when
 /// there is none. An old link to `?view=producer` is sent on to the producer page.
 #[cfg(target_arch = "wasm32")]
 pub fn start() {

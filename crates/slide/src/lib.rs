@@ -17,3 +17,13 @@ use wasm_bindgen::prelude::wasm_bindgen;
 pub fn slide(fragment: &str) -> Result<String, String> {
     offset_window_view::consumer::export::slide::slide_for_link(fragment)
 }
+
+/// A release build's report of a panic, as on the pages (`offset_window_app`'s):
+/// scripts/finish-wasm.mjs makes the standard library's panic entry points call this export,
+/// which throws a JavaScript error saying so, and trap.
+#[wasm_bindgen]
+pub fn offset_window_panic_report() {
+    wasm_bindgen::throw_str(
+        "offset-window stopped on an internal error (a Rust panic); a debug build of the page (trunk serve) reports its message and place.",
+    )
+}
