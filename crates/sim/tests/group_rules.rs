@@ -394,6 +394,22 @@ fn librdkafka_before_1_9_commits_a_stale_stored_offset_after_a_reassignment() {
         })
         .collect();
     assert_eq!(backwards.iter().map(|&(_, member, offset)| (member, offset)).collect::<Vec<_>>(), [(1, 30)]);
+    // consumer-2 ran orders-1's 30–49 before 40 s, and runs them again after 47.5 s.
+    let runs_by_consumer_2 = |from_us: u64, to_us: u64| {
+        run.marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::RecordDurable { offset }
+                    if m.partition == 1 && m.member == 1 && (from_us..to_us).contains(&m.at_us) =>
+                {
+                    Some(offset)
+                }
+                _ => None,
+            })
+            .filter(|o| (30..50).contains(o))
+            .count()
+    };
+    assert_eq!((runs_by_consumer_2(0, 40_000_000), runs_by_consumer_2(47_500_000, u64::MAX)), (20, 20));
 }
 
 /// model.md §8.14: librdkafka 2.x (`librdkafka`) resets the stored offset on assign
@@ -418,4 +434,10 @@ fn librdkafka_resets_the_stored_offset_on_assign() {
         .filter(|m| m.partition == 1 && m.member == 0 && (40_000_000..47_600_000).contains(&m.at_us))
         .any(|m| matches!(m.kind, MarkKind::CommitLanded { .. }));
     assert!(!by_consumer_1, "librdkafka 2.x commits no stale offset");
+    let again = run
+        .marks
+        .iter()
+        .filter(|m| m.partition == 1 && m.member == 1 && m.at_us >= 47_500_000)
+        .any(|m| matches!(m.kind, MarkKind::RecordDurable { offset } if offset < 50));
+    assert!(!again, "nothing replayed");
 }
