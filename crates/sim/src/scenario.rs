@@ -1009,12 +1009,6 @@ impl Scenario {
             }
             _ => {}
         }
-        if self.client == Client::LibrdkafkaBefore1_9 && (self.group_mode() || self.share_group()) {
-            return refuse(
-                "client",
-                "\"librdkafka_before_1_9\" is modelled for one consumer so far (docs/model.md §8.14): use \"librdkafka\" in a group".to_string(),
-            );
-        }
         if strategies(self.client).is_some() {
             let why = format!(
                 "the model runs client \"{}\" as one consumer with its own loop (docs/model.md §8.14)",

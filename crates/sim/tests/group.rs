@@ -197,7 +197,7 @@ mod properties {
                 )| {
                     let client = Client::ALL[client];
                     let strategy = match Commit::ALL[strategy] {
-                        Commit::StoreOffsetsAfterProcessing if client != Client::Librdkafka => {
+                        Commit::StoreOffsetsAfterProcessing if !client.is_librdkafka() => {
                             Commit::CommitSyncBatch
                         }
                         s => s,

@@ -358,3 +358,86 @@ fn print_marks() {
         }
     }
 }
+
+/// model.md §8.14: librdkafka before 1.9.0 kept a stored offset across a reassignment
+/// (confluent-kafka-dotnet#1672). consumer-1 stores after processing from a worker pool; its
+/// pool still finishes orders-1's records 25–29 after the eager round at 22.5 s revoked the
+/// partition (committed 25 there) and stores 30 for it — accepted before PR #3774. consumer-2
+/// takes orders-1 and commits up to 50; at 40 s orders-1 comes back to consumer-1, whose
+/// assign() keeps the stale 30, above the 25 its own commit last landed
+/// (`rktp_committed_offset`): its timer commits 30, the committed offset moves back from 50,
+/// and consumer-2, taking orders-1 again at 47.5 s, processes 30–49 a second time
+/// (`scenarios/group-rdk-stale-store-replays.json`).
+#[test]
+fn librdkafka_before_1_9_commits_a_stale_stored_offset_after_a_reassignment() {
+    let run = run(&std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/group-rdk-stale-store-replays.json"
+    ))
+    .map(|text| {
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        v["scenario"].to_string()
+    })
+    .unwrap());
+    let orders_1: Vec<_> = handovers(&run).into_iter().filter(|h| h.0 == 1).map(|h| h.1).collect();
+    assert_eq!(orders_1, [Some(20), Some(25), Some(50), Some(30)]);
+    let backwards: Vec<(u64, u16, u64)> = run
+        .marks
+        .iter()
+        .filter_map(|m| match m.kind {
+            MarkKind::CommitLanded { offset }
+                if m.partition == 1 && (40_000_000..47_600_000).contains(&m.at_us) =>
+            {
+                Some((m.at_us / 1000, m.member + 1, offset))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(backwards.iter().map(|&(_, member, offset)| (member, offset)).collect::<Vec<_>>(), [(1, 30)]);
+    // consumer-2 ran orders-1's 30–49 before 40 s, and runs them again after 47.5 s.
+    let runs_by_consumer_2 = |from_us: u64, to_us: u64| {
+        run.marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::RecordDurable { offset }
+                    if m.partition == 1 && m.member == 1 && (from_us..to_us).contains(&m.at_us) =>
+                {
+                    Some(offset)
+                }
+                _ => None,
+            })
+            .filter(|o| (30..50).contains(o))
+            .count()
+    };
+    assert_eq!((runs_by_consumer_2(0, 40_000_000), runs_by_consumer_2(47_500_000, u64::MAX)), (20, 20));
+}
+
+/// model.md §8.14: librdkafka 2.x (`librdkafka`) resets the stored offset on assign
+/// (`rd_kafka_assignment_add`, PR #3774) and refuses a store for a partition it does not hold:
+/// the same scenario commits nothing for orders-1 while consumer-1 holds it the second time,
+/// and consumer-2 takes it back at 50.
+#[test]
+fn librdkafka_resets_the_stored_offset_on_assign() {
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/group-rdk-store-reset-on-assign.json"
+    ))
+    .unwrap();
+    let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(v["scenario"]["client"], "librdkafka");
+    let run = run(&v["scenario"].to_string());
+    let orders_1: Vec<_> = handovers(&run).into_iter().filter(|h| h.0 == 1).map(|h| h.1).collect();
+    assert_eq!(orders_1, [Some(20), Some(25), Some(50), Some(50)]);
+    let by_consumer_1 = run
+        .marks
+        .iter()
+        .filter(|m| m.partition == 1 && m.member == 0 && (40_000_000..47_600_000).contains(&m.at_us))
+        .any(|m| matches!(m.kind, MarkKind::CommitLanded { .. }));
+    assert!(!by_consumer_1, "librdkafka 2.x commits no stale offset");
+    let again = run
+        .marks
+        .iter()
+        .filter(|m| m.partition == 1 && m.member == 1 && m.at_us >= 47_500_000)
+        .any(|m| matches!(m.kind, MarkKind::RecordDurable { offset } if offset < 50));
+    assert!(!again, "nothing replayed");
+}

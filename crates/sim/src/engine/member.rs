@@ -32,7 +32,8 @@ use crate::events::{describe, GroupEventKind, ShutdownMode};
 use crate::keys::{format_millis, ScenarioError};
 use crate::output::{CommitFailure, CommitId, MarkKind, MemberId, MemberStatus, Output, PartitionId, Sink};
 use crate::scenario::{
-    AckCheck, CommitValue, IsolationLevel, OnError, OnRevoke, PoolCommit, Scenario, ScriptStep, Strategy,
+    AckCheck, Client, CommitValue, IsolationLevel, OnError, OnRevoke, PoolCommit, Scenario, ScriptStep,
+    Strategy,
 };
 
 /// Where the application's loop is between events.
@@ -116,6 +117,10 @@ pub(super) struct Assigned {
     /// first poll resolves it): librdkafka has stored no offset while its stored offset
     /// would still be this one (model.md §8.2).
     taken_at: Option<u64>,
+    /// `librdkafka_before_1_9` (model.md §8.14): the offset stored while the member last held
+    /// the partition, or stored for it after it was revoked — assign() did not reset it before
+    /// librdkafka PR #3774; the member's commits carry it until it stores anew.
+    stale_store: Option<u64>,
 }
 
 impl Assigned {
@@ -133,6 +138,7 @@ impl Assigned {
             done: Frontier::starting_at(position.unwrap_or(0)),
             stopped: false,
             taken_at: position,
+            stale_store: None,
         }
     }
 }
@@ -204,6 +210,13 @@ pub(crate) struct Member {
     background_timer: bool,
     /// franz-go's head per partition: the position before the latest poll (model.md §8.14).
     heads: Vec<(PartitionId, u64)>,
+    /// `librdkafka_before_1_9` (model.md §8.14): per partition the member gave up, what it
+    /// had stored there, moved on by the records its pool still completes after the revocation
+    /// (`rd_kafka_offsets_store` for an unassigned partition was accepted before 1.9.0).
+    old_stores: Vec<(PartitionId, Frontier)>,
+    /// `librdkafka_before_1_9`: the last offset of each partition the member's own commits
+    /// landed (`rktp_committed_offset`, moved by `rd_kafka_cgrp_update_committed_offsets`).
+    own_committed: Vec<(PartitionId, u64)>,
     /// Whether a record finishing mid-batch may go straight to the next one (see
     /// [`Member::record_done`]): one synchronous consumer, no script, no failures, and a
     /// strategy that does nothing between records.
@@ -296,6 +309,8 @@ impl Member {
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
             heads: Vec::new(),
+            old_stores: Vec::new(),
+            own_committed: Vec::new(),
             fast_path: !s.group_mode()
                 && s.script.is_none()
                 && !s.worker_pool
@@ -352,7 +367,14 @@ impl Member {
     /// Takes `partition` with its position (the stored offset starts there).
     pub(super) fn add_partition<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: u64) {
         self.assigned.retain(|a| a.partition != partition);
-        self.assigned.push(Assigned::at(partition, Some(position)));
+        let mut taken = Assigned::at(partition, Some(position));
+        // librdkafka before 1.9.0: assign() keeps what was stored before (model.md §8.14);
+        // 2.x resets the store (`rd_kafka_assignment_add`).
+        if let Some(i) = self.old_stores.iter().position(|(p, _)| *p == partition) {
+            let (_, old) = self.old_stores.swap_remove(i);
+            taken.stale_store = Some(old.frontier());
+        }
+        self.assigned.push(taken);
         self.assigned.sort_by_key(|a| a.partition);
         cx.emit(Output::Position { partition, position: Some(position) });
     }
@@ -699,6 +721,10 @@ impl Member {
             for (partition, offset) in offsets {
                 self.mark(cx, partition, MarkKind::CommitLanded { offset });
                 world.coordinator.store(cx, partition, offset);
+                if cx.s.client == Client::LibrdkafkaBefore1_9 {
+                    self.own_committed.retain(|(p, _)| *p != partition);
+                    self.own_committed.push((partition, offset));
+                }
             }
             self.commit_done(cx, world, id);
             return;
@@ -869,11 +895,26 @@ impl Member {
     /// took the partition and past the committed offset
     /// (`rd_kafka_topic_partition_list_set_offsets`, `is_commit`): its timer, its revocation
     /// and `close()`, and the application's `commit()` without offsets (model.md §8.3).
+    ///
+    /// Before 1.9.0 (`librdkafka_before_1_9`, model.md §8.14) a partition that came back
+    /// before the member stored anew carries the stale stored offset instead, sent when it is
+    /// above the offset the member's own commits last landed there (`rktp_committed_offset`),
+    /// whatever other members committed meanwhile: the committed offset moves back.
     fn retain_stored_past_committed(&self, world: &World, offsets: &mut Vec<(PartitionId, u64)>) {
-        offsets.retain(|&(p, offset)| {
-            let stored = self.assigned.iter().any(|a| a.partition == p && a.taken_at != Some(offset));
-            stored && world.coordinator.committed(p).is_none_or(|c| offset > c)
+        offsets.retain_mut(|(p, offset)| {
+            let Some(a) = self.assigned.iter().find(|a| a.partition == *p) else { return false };
+            if a.taken_at == Some(*offset) {
+                let Some(stale) = a.stale_store else { return false };
+                *offset = stale;
+                return self.own_committed(*p).is_none_or(|c| stale > c);
+            }
+            world.coordinator.committed(*p).is_none_or(|c| *offset > c)
         });
+    }
+
+    /// The offset the member's own commits last landed on `partition`.
+    fn own_committed(&self, partition: PartitionId) -> Option<u64> {
+        self.own_committed.iter().find(|(p, _)| *p == partition).map(|&(_, o)| o)
     }
 
     /// The offsets the application has stored: below them, everything is handled (in a
@@ -1689,6 +1730,11 @@ impl Member {
         }
         if let Some(a) = self.assigned_mut(partition) {
             a.done.done(offset);
+        } else if self.strategy == Strategy::StoreOffsetsAfterProcessing {
+            // librdkafka before 1.9.0 stores for a partition no longer assigned (model.md §8.14).
+            if let Some((_, old)) = self.old_stores.iter_mut().find(|(p, _)| *p == partition) {
+                old.done(offset);
+            }
         }
         // Its hand-off done, the loop may poll again.
         if self.pool.finish(worker) && self.pc == Pc::WaitingForRoom {
@@ -1887,6 +1933,9 @@ impl Member {
     fn drop_partitions<S: Sink>(&mut self, cx: &mut Cx<S>, partitions: &[PartitionId]) {
         let in_turn = self.partition_in_turn_now();
         for &partition in partitions {
+            if cx.s.client == Client::LibrdkafkaBefore1_9 {
+                self.keep_old_store(partition);
+            }
             if self.remove_partition(partition) {
                 cx.emit(Output::Position { partition, position: None });
                 cx.emit(Output::Stopped { partition });
@@ -1894,6 +1943,28 @@ impl Member {
             }
         }
         self.keep_turn(in_turn);
+    }
+
+    /// `librdkafka_before_1_9` (model.md §8.14): the member gives `partition` up and keeps
+    /// what it stored there — the stored offset (the position with `enable.auto.offset.store`,
+    /// else the records handled in order), which the pool's records still completing move on
+    /// under `store_offsets_after_processing`.
+    fn keep_old_store(&mut self, partition: PartitionId) {
+        let Some(a) = self.assigned.iter().find(|a| a.partition == partition) else { return };
+        let Some(position) = a.position else { return };
+        let fresh = match self.strategy {
+            Strategy::StoreOffsetsAfterProcessing => a.done.clone(),
+            _ => Frontier::starting_at(position),
+        };
+        let stored = if a.taken_at == Some(fresh.frontier()) {
+            a.stale_store.map(Frontier::starting_at)
+        } else {
+            Some(fresh)
+        };
+        self.old_stores.retain(|(p, _)| *p != partition);
+        if let Some(stored) = stored {
+            self.old_stores.push((partition, stored));
+        }
     }
 
     /// The partition whose fetched chunk the member is handing out, if any.
@@ -2426,6 +2497,9 @@ impl Member {
     /// `poll()`; a dynamic one as a new member.
     pub(crate) fn start_in_group<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         self.process += 1;
+        // A new process: librdkafka's partition objects, stored offsets included, are gone.
+        self.old_stores.clear();
+        self.own_committed.clear();
         self.life = Life::Running;
         self.in_group = false;
         self.pc = Pc::Poll;

@@ -69,6 +69,10 @@ presets! {
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
     "group-pool-loses-at-shutdown", false, "A worker pool loses records at a rolling deploy",
         "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
+    "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
+        "consumer-1's pool stores for orders-1 after losing it; when it comes back, assign() keeps that offset and the timer commits it: 50 back to 30, and 30–49 run again (confluent-kafka-dotnet#1672).";
+    "group-rdk-store-reset-on-assign", false, "librdkafka 2.x: the stored offset is reset on assign",
+        "The same rebalances: stores for a partition no longer held are refused and assign() resets the store, so orders-1 stays committed at 50.";
     "group-scale-out", false, "Scale out: a fourth member joins three",
         "With the eager range assignor every member stops for the rebalance; the new member takes orders-5 once all have joined.";
     "group-slow-batch-holds-the-rebalance", false, "One slow batch holds up a rebalance",
