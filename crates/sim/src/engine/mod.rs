@@ -38,6 +38,7 @@ mod queue;
 mod share_consumer;
 #[cfg(feature = "group")]
 mod share_partition;
+mod sort;
 mod world;
 
 #[cfg(feature = "group")]
