@@ -79,7 +79,7 @@ pub(crate) fn sticky(owned: &[Vec<PartitionId>], partitions: u32) -> Vec<Vec<Par
         turn = (i + 1) % m;
     }
     for held in &mut out {
-        held.sort_unstable();
+        super::sort::by_key(held, |&p| p);
     }
     out
 }

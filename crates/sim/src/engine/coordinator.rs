@@ -389,7 +389,7 @@ impl Coordinator {
 
     pub(crate) fn take_join_responses(&mut self) -> Vec<(MemberId, u32)> {
         let mut due = std::mem::take(&mut self.join_responses);
-        due.sort_unstable();
+        super::sort::by_key(&mut due, |&d| d);
         due
     }
 
@@ -506,7 +506,7 @@ impl Coordinator {
                     away: false,
                     new: true,
                 });
-                self.entries.sort_by_key(|e| e.member);
+                super::sort::by_key(&mut self.entries, |e| e.member);
                 self.schedule_session_check(cx, member, incarnation, deadline);
             }
         }
@@ -647,7 +647,7 @@ impl Coordinator {
     /// The SyncGroup answers due now, in member order.
     pub(crate) fn take_sync_responses(&mut self) -> Vec<(MemberId, u32, Option<Vec<PartitionId>>)> {
         let mut due = std::mem::take(&mut self.sync_responses);
-        due.sort_unstable_by_key(|&(m, life, _)| (m, life));
+        super::sort::by_key(&mut due, |&(m, life, _)| (m, life));
         due
     }
 
@@ -696,7 +696,7 @@ impl Coordinator {
                 away: false,
                 new: false,
             });
-            self.entries.sort_by_key(|e| e.member);
+            super::sort::by_key(&mut self.entries, |e| e.member);
             self.retarget();
         }
         self.schedule_session_check(cx, member, incarnation, session_deadline_us);
@@ -734,7 +734,7 @@ impl Coordinator {
             self.holder[p as usize] = Some(member);
             e.owned.push(p);
         }
-        e.owned.sort_unstable();
+        super::sort::by_key(&mut e.owned, |&p| p);
         if !assign.is_empty() && self.counted_epoch < self.target_epoch {
             self.counted_epoch = self.target_epoch;
             cx.emit(Output::Rebalance);

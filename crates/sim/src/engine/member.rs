@@ -375,7 +375,7 @@ impl Member {
             taken.stale_store = Some(old.frontier());
         }
         self.assigned.push(taken);
-        self.assigned.sort_by_key(|a| a.partition);
+        super::sort::by_key(&mut self.assigned, |a| a.partition);
         cx.emit(Output::Position { partition, position: Some(position) });
     }
 

@@ -13,7 +13,7 @@
 
 use crate::output::PartitionId;
 use crate::scenario::{Ordering, Scenario};
-use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::collections::VecDeque;
 
 /// A record a thread runs, with what its completion reports.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,13 +77,24 @@ pub(super) struct Pool {
     threads: Vec<Thread>,
     /// `batch`, `unordered`: waiting hand-offs, oldest first.
     queue: VecDeque<Waiting>,
-    /// `partition`, `key`: the lanes with records waiting or running.
-    lanes: BTreeMap<LaneId, Lane>,
-    /// Lanes with records waiting and none running, by their oldest record.
-    ready: BTreeSet<(u32, u64, LaneId)>,
+    /// `partition`, `key`: the lanes with records waiting or running, sorted by their id (a
+    /// `Vec` rather than a `BTreeMap`, for its code's size; see [`Pool::lane`]).
+    lanes: Vec<(LaneId, Lane)>,
+    /// Lanes with records waiting and none running, by their oldest record: sorted, the
+    /// first at the end (a `Vec` rather than a `BTreeSet`: the same order in a fraction of
+    /// the code; see [`make_ready`]).
+    ready: Vec<(u32, u64, LaneId)>,
     /// Hand-offs not yet fully done: (hand-off number, records not done).
     in_flight: VecDeque<(u32, u64)>,
     next_batch: u32,
+}
+
+/// Puts a lane into `ready` (sorted from the last to the first, so the first is popped off
+/// the end) at its place, unless it is there: what `BTreeSet::insert` did.
+fn make_ready(ready: &mut Vec<(u32, u64, LaneId)>, lane: (u32, u64, LaneId)) {
+    if let Err(i) = ready.binary_search_by(|x| lane.cmp(x)) {
+        ready.insert(i, lane);
+    }
 }
 
 impl Pool {
@@ -95,8 +106,8 @@ impl Pool {
             keys: s.keys as u64,
             threads: vec![Thread::default(); threads],
             queue: VecDeque::new(),
-            lanes: BTreeMap::new(),
-            ready: BTreeSet::new(),
+            lanes: Vec::new(),
+            ready: Vec::new(),
             in_flight: VecDeque::new(),
             next_batch: 0,
         }
@@ -142,10 +153,19 @@ impl Pool {
         }
     }
 
+    /// The place of lane `id` in `lanes`, which has it.
+    fn lane(&self, id: LaneId) -> usize {
+        self.lanes.binary_search_by_key(&id, |l| l.0).expect("the lane exists")
+    }
+
     fn wait_in_lane(&mut self, id: LaneId, waiting: Waiting) {
-        let lane = self.lanes.entry(id).or_default();
+        let i = self.lanes.binary_search_by_key(&id, |l| l.0).unwrap_or_else(|i| {
+            self.lanes.insert(i, (id, Lane::default()));
+            i
+        });
+        let lane = &mut self.lanes[i].1;
         if lane.waiting.is_empty() && !lane.running {
-            self.ready.insert((waiting.batch, waiting.next, id));
+            make_ready(&mut self.ready, (waiting.batch, waiting.next, id));
         }
         lane.waiting.push_back(waiting);
     }
@@ -176,8 +196,9 @@ impl Pool {
                 work
             }
             Ordering::Partition | Ordering::Key => {
-                let (_, _, id) = self.ready.pop_first()?;
-                let lane = self.lanes.get_mut(&id).expect("a ready lane exists");
+                let (_, _, id) = self.ready.pop()?;
+                let i = self.lane(id); // a ready lane exists
+                let lane = &mut self.lanes[i].1;
                 let front = lane.waiting.front_mut().expect("a ready lane has records waiting");
                 let (work, more) = front.take();
                 if !more {
@@ -198,14 +219,15 @@ impl Pool {
         if matches!(self.ordering, Ordering::Partition | Ordering::Key) {
             let id =
                 (work.partition, if self.ordering == Ordering::Key { work.offset % self.keys } else { 0 });
-            let lane = self.lanes.get_mut(&id).expect("a running lane exists");
+            let i = self.lane(id); // a running lane exists
+            let lane = &mut self.lanes[i].1;
             lane.running = false;
             match lane.waiting.front() {
                 Some(next) => {
-                    self.ready.insert((next.batch, next.next, id));
+                    make_ready(&mut self.ready, (next.batch, next.next, id));
                 }
                 None => {
-                    self.lanes.remove(&id);
+                    self.lanes.remove(i);
                 }
             }
         }
@@ -231,7 +253,7 @@ impl Pool {
     #[cfg(debug_assertions)]
     pub(super) fn check_invariants(&self) {
         let running = self.threads.iter().filter(|t| t.work.is_some()).count();
-        let running_lanes = self.lanes.values().filter(|l| l.running).count();
+        let running_lanes = self.lanes.iter().filter(|l| l.1.running).count();
         if matches!(self.ordering, Ordering::Partition | Ordering::Key) {
             debug_assert_eq!(running, running_lanes, "one running record per running lane");
         }
