@@ -63,7 +63,7 @@ mod tests {
         let link = page_link("http://h/", &s, 5_000_001);
         assert_eq!(link, "http://h/#max.poll.records=25&crash_at_us=5000001");
         let state = offset_window_view::consumer::url::state_from(link.split_once('#').unwrap().1);
-        assert_eq!((state.scenario, state.crash_at_us, state.notices.len()), (s, 5_000_001, 0));
+        assert_eq!((state.scenario.clone(), state.crash_at_us, state.notices.len()), (s, 5_000_001, 0));
         assert_eq!(page_link("http://h/", &Scenario::default(), DEFAULT_CRASH_AT_US), "http://h/");
 
         let g = Scenario { partitions: 6, members: 3, ..Scenario::default() };

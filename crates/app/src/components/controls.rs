@@ -5,7 +5,7 @@
 
 use super::rendered;
 use crate::shell::Part;
-use crate::state::{Action, State};
+use crate::state::{Action, Settings, State};
 use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel};
 use offset_window_sim::{Client, Strategy};
 use offset_window_view::consumer::fields::{self, FIELDS};
@@ -95,7 +95,7 @@ impl Part for CrashControl {
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
     /// The state without the crash instant (see `App`).
-    pub fields: Rc<State>,
+    pub fields: Rc<Settings>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,
 }

@@ -52,17 +52,15 @@ pub fn App() -> Html {
     let crash_at_us = state.crash_at_us;
     let base = state.base_offset;
     let projector = mode == Mode::Projector;
-    // What the scenario controls show: the state without the crash instant and its field,
-    // so that moving the crash leaves them alone.
-    let fields = {
-        let mut f = (*state).clone();
-        f.crash_at_us = 1;
-        f.drafts.remove(CRASH_FIELD);
-        f.errors.remove(CRASH_FIELD);
-        Rc::new(f)
-    };
+    // What the scenario controls show: the settings, shared (the crash lives beside them),
+    // so that moving the crash leaves them alone and a render copies nothing.
+    let fields = state.settings.clone();
+    // What the export buttons read when pressed, kept after the render (not during it).
     let latest = use_mut_ref(|| (0u64, String::new()));
-    *latest.borrow_mut() = (crash_at_us, fragment.clone());
+    {
+        let latest = latest.clone();
+        use_effect_with((crash_at_us, fragment.clone()), move |now| *latest.borrow_mut() = now.clone());
+    }
     let latest = panels::Latest(latest);
 
     let notices = shell::notices(&state.notices);
@@ -88,7 +86,7 @@ pub fn App() -> Html {
         crash_at_us,
         horizon_us: state.scenario.horizon_us,
         text: state.field_text(CRASH_FIELD),
-        error: state.errors.get(CRASH_FIELD).cloned(),
+        error: state.crash_error.clone(),
         dispatch: dispatch.clone(),
     });
     let readouts = part(readouts::AtCrash {

@@ -6,7 +6,7 @@
 
 use super::controls::{choice_field, choice_id, show_choice, NumberField};
 use super::{rendered, RunRef};
-use crate::state::{Action, State};
+use crate::state::{Action, Settings, State};
 use offset_window_sim::scenario::OnError;
 use offset_window_sim::Strategy;
 use offset_window_view::consumer::fields::{self, RECORD_FIELDS};
@@ -22,7 +22,7 @@ pub const STRIP_RECORDS: u64 = 40;
 #[derive(Properties, PartialEq)]
 pub struct RecordsProps {
     /// The state without the crash instant (see `App`).
-    pub fields: Rc<State>,
+    pub fields: Rc<Settings>,
     /// The run: which records exist within the horizon and what became of them.
     pub run: RunRef,
     /// Added to every offset shown.

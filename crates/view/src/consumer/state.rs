@@ -17,17 +17,34 @@ use std::rc::Rc;
 
 pub use crate::kit::text::{fixed, millis_text};
 
-/// The page state: a valid scenario, the crash instant, how it is shown, and any refused
-/// input.
+/// The page state: its settings (shared, so that a render hands them on without a copy)
+/// and the crash query on their run. It reads as its settings (`Deref`); a change of a
+/// setting copies them once (`DerefMut`, `Rc::make_mut`).
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
-    /// The scenario being shown; always valid.
-    pub scenario: Scenario,
+    /// Everything but the crash: what the scenario controls show.
+    pub settings: Rc<Settings>,
     /// The crash instant, µs, in `1..=horizon_us`.
     pub crash_at_us: u64,
-    /// Text last typed into a field, by scenario key ([`CRASH_FIELD`], [`BASE_FIELD`] for
-    /// the page's own fields): the field shows it as typed, refused or not, until the value
-    /// changes another way.
+    /// Text last typed into the crash field, shown as typed until the crash moves another
+    /// way.
+    pub crash_draft: Option<String>,
+    /// Why that text was refused.
+    pub crash_error: Option<String>,
+    /// The crash instant before the reader began typing into the crash field: a refused
+    /// text puts the crash back there, so "13" (over a 12 s horizon) does not leave the
+    /// crash at the "1" typed on the way.
+    pub(crate) crash_before_typing: Option<u64>,
+}
+
+/// The page's settings: a valid scenario, how it is shown, and any refused input.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Settings {
+    /// The scenario being shown; always valid.
+    pub scenario: Scenario,
+    /// Text last typed into a field, by scenario key ([`BASE_FIELD`] for the page's own
+    /// field): the field shows it as typed, refused or not, until the value changes
+    /// another way.
     pub drafts: Notes,
     /// Why each draft was refused, by the same key.
     pub errors: Notes,
@@ -47,10 +64,20 @@ pub struct State {
     pub projector: bool,
     /// Added to every offset the page shows (a real partition's offsets are seldom near 0).
     pub base_offset: u64,
-    /// The crash instant before the reader began typing into the crash field: a refused
-    /// text puts the crash back there, so "13" (over a 12 s horizon) does not leave the
-    /// crash at the "1" typed on the way.
-    pub(crate) crash_before_typing: Option<u64>,
+}
+
+impl std::ops::Deref for State {
+    type Target = Settings;
+
+    fn deref(&self) -> &Settings {
+        &self.settings
+    }
+}
+
+impl std::ops::DerefMut for State {
+    fn deref_mut(&mut self) -> &mut Settings {
+        Rc::make_mut(&mut self.settings)
+    }
 }
 
 /// A prediction step of the tour (see [`crate::consumer::tour::prediction`]).
@@ -95,7 +122,8 @@ impl Notes {
     }
 }
 
-/// The key under which [`State::drafts`] and [`State::errors`] hold the crash field.
+/// The crash field's key for [`State::field_text`] (its draft and error are
+/// [`State::crash_draft`] and [`State::crash_error`]).
 pub const CRASH_FIELD: &str = "crash";
 /// The key under which they hold the display base offset field.
 pub const BASE_FIELD: &str = "base_offset";
@@ -116,11 +144,10 @@ impl State {
     /// settings, and on a prediction step the question asked.
     pub fn tour_step(n: usize) -> State {
         let n = n.min(crate::consumer::tour::STEPS - 1);
-        State {
-            tour_step: Some(n),
-            prediction: crate::consumer::tour::prediction(n).map(|_| Prediction::Asking),
-            ..State::from_input(crate::consumer::tour::scenario(n))
-        }
+        let mut state = State::from_input(crate::consumer::tour::scenario(n));
+        state.tour_step = Some(n);
+        state.prediction = crate::consumer::tour::prediction(n).map(|_| Prediction::Asking);
+        state
     }
 
     /// A state showing `input`'s scenario with the crash at its instant (clamped into the
@@ -129,34 +156,47 @@ impl State {
         let scenario = if input.scenario.validate().is_ok() { input.scenario } else { Scenario::default() };
         let crash_at_us = input.crash_at_us.clamp(1, scenario.horizon_us);
         State {
-            scenario,
+            settings: Rc::new(Settings {
+                scenario,
+                drafts: Notes::default(),
+                errors: Notes::default(),
+                notices: Vec::new(),
+                tour_step: None,
+                tour_left: None,
+                prediction: None,
+                preset: None,
+                projector: false,
+                base_offset: 0,
+            }),
             crash_at_us,
-            drafts: Notes::default(),
-            errors: Notes::default(),
-            notices: Vec::new(),
-            tour_step: None,
-            tour_left: None,
-            prediction: None,
-            preset: None,
-            projector: false,
-            base_offset: 0,
+            crash_draft: None,
+            crash_error: None,
             crash_before_typing: None,
         }
     }
 
+    /// The text a field shows: what was typed there if anything, else the current value
+    /// (the crash field's too).
+    pub fn field_text(&self, key: &'static str) -> String {
+        if key == CRASH_FIELD {
+            return self.crash_draft.clone().unwrap_or_else(|| seconds_text(self.crash_at_us));
+        }
+        self.settings.field_text(key)
+    }
+}
+
+impl Settings {
     /// Whether a tour step is waiting for the reader's prediction (the page then hides the
     /// numbers that would give the answer away).
     pub fn predicting(&self) -> bool {
         self.prediction == Some(Prediction::Asking)
     }
 
-    /// The text a field shows: what was typed there if anything, else the current value.
+    /// The text a field other than the crash shows: what was typed there if anything, else
+    /// the current value.
     pub fn field_text(&self, key: &'static str) -> String {
         if let Some(draft) = self.drafts.get(key) {
             return draft.clone();
-        }
-        if key == CRASH_FIELD {
-            return seconds_text(self.crash_at_us);
         }
         if key == BASE_FIELD {
             return self.base_offset.to_string();
@@ -173,7 +213,9 @@ impl State {
             Some(other) => other.to_string(),
         }
     }
+}
 
+impl State {
     fn refuse(&self, key: &'static str, text: String, message: String) -> State {
         let mut next = self.clone();
         next.drafts.insert(key, text);
@@ -205,8 +247,8 @@ impl State {
     /// Puts the crash at `us` from anywhere but the crash field: the field shows it again.
     fn set_crash(&mut self, us: u64) {
         self.crash_at_us = us;
-        self.drafts.remove(CRASH_FIELD);
-        self.errors.remove(CRASH_FIELD);
+        self.crash_draft = None;
+        self.crash_error = None;
         self.crash_before_typing = None;
     }
 
@@ -350,7 +392,7 @@ impl State {
             }
             Action::SetCrash(us) => {
                 let us = us.clamp(1, self.scenario.horizon_us);
-                if us == self.crash_at_us && !self.drafts.contains_key(CRASH_FIELD) {
+                if us == self.crash_at_us && self.crash_draft.is_none() {
                     return self; // same instant: no render
                 }
                 let mut next = (*self).clone();
@@ -363,7 +405,7 @@ impl State {
                 match parse_seconds(&text) {
                     Ok(us) if (1..=self.scenario.horizon_us).contains(&us) => {
                         next.crash_at_us = us;
-                        next.errors.remove(CRASH_FIELD);
+                        next.crash_error = None;
                     }
                     _ => {
                         next.crash_at_us = before;
@@ -373,10 +415,10 @@ impl State {
                             text,
                             seconds_text(before)
                         );
-                        next.errors.insert(CRASH_FIELD, message);
+                        next.crash_error = Some(message);
                     }
                 }
-                next.drafts.insert(CRASH_FIELD, text); // shown as typed, see `accept`
+                next.crash_draft = Some(text); // shown as typed, see `accept`
                 next
             }
             Action::SetChoice { key, value } => {
@@ -401,31 +443,51 @@ impl State {
                     self.refuse(BASE_FIELD, text, message)
                 }
             },
-            Action::SetProjector(on) => State { projector: on, ..(*self).clone() },
+            Action::SetProjector(on) => {
+                let mut next = (*self).clone();
+                next.projector = on;
+                next
+            }
             Action::LoadPreset(index) => match crate::consumer::presets::scenario(index) {
-                Some(input) => State {
-                    preset: Some(index),
-                    projector: self.projector,
-                    base_offset: self.base_offset,
-                    ..State::from_input(input)
-                },
+                Some(input) => {
+                    let mut next = State::from_input(input);
+                    next.preset = Some(index);
+                    next.projector = self.projector;
+                    next.base_offset = self.base_offset;
+                    next
+                }
                 None => (*self).clone(),
             },
             Action::Tour(step) => match step {
                 Some(n) => {
-                    State { projector: self.projector, base_offset: self.base_offset, ..State::tour_step(n) }
+                    let mut next = State::tour_step(n);
+                    next.projector = self.projector;
+                    next.base_offset = self.base_offset;
+                    next
                 }
-                None => State { tour_step: None, tour_left: None, prediction: None, ..(*self).clone() },
+                None => {
+                    let mut next = (*self).clone();
+                    next.tour_step = None;
+                    next.tour_left = None;
+                    next.prediction = None;
+                    next
+                }
             },
             Action::Reveal(guess) => match self.prediction {
                 Some(Prediction::Asking) => {
                     let guess = guess.trim().parse::<u64>().ok();
-                    State { prediction: Some(Prediction::Revealed(guess)), ..(*self).clone() }
+                    let mut next = (*self).clone();
+                    next.prediction = Some(Prediction::Revealed(guess));
+                    next
                 }
                 _ => (*self).clone(),
             },
             Action::Restore(state) => *state,
-            Action::Reset => State { projector: self.projector, ..State::default() },
+            Action::Reset => {
+                let mut next = State::default();
+                Rc::make_mut(&mut next.settings).projector = self.projector;
+                next
+            }
         };
         if next == *self {
             self
@@ -559,7 +621,7 @@ mod tests {
             apply(State::default(), [Action::SetCrashText("1".into()), Action::SetCrashText("13".into())]);
         assert_eq!(s.crash_at_us, 8_200_000, "back where it was before typing");
         assert_eq!(s.field_text(CRASH_FIELD), "13");
-        assert!(s.errors.get(CRASH_FIELD).unwrap().contains("stays at 8.200 s"));
+        assert!(s.crash_error.as_ref().unwrap().contains("stays at 8.200 s"));
         // Typing on to a good value takes it; the slider afterwards starts afresh.
         let s = apply(s, [Action::SetCrashText("3".into())]);
         assert_eq!(s.crash_at_us, 3_000_000);
@@ -628,8 +690,8 @@ mod tests {
         assert_eq!(kept.tour_step, None);
         assert_eq!(kept.tour_left, None);
         assert_eq!(
-            (kept.scenario, kept.crash_at_us),
-            (s.scenario, s.crash_at_us),
+            (kept.scenario.clone(), kept.crash_at_us),
+            (s.scenario.clone(), s.crash_at_us),
             "the step's settings stay"
         );
     }

@@ -197,7 +197,7 @@ pub fn state_from(fragment: &str) -> State {
         } else if state.scenario == own.scenario {
             let s = Rc::make_mut(&mut state);
             s.tour_step = Some(n);
-            s.prediction = own.prediction;
+            s.prediction = own.prediction.clone();
         } else {
             // The caption would describe settings the page does not show.
             notices.push(format!(
@@ -261,7 +261,7 @@ mod tests {
             assert!(notice.len() < 1_000, "{} bytes: {}", notice.len(), &notice[..200]);
             assert!(notice.contains("characters)"), "{notice}");
         }
-        let short = state_from("max.poll.records=0").notices;
+        let short = state_from("max.poll.records=0").notices.clone();
         assert!(short[0].starts_with("The link's max.poll.records=0 was not used"), "{short:?}");
     }
 
@@ -284,7 +284,10 @@ mod tests {
             fragment(&Scenario { max_poll_records: 25, ..Scenario::default() }, 5_000_001),
             "max.poll.records=25&crash_at_us=5000001"
         );
-        let s = State { projector: true, base_offset: 1000, ..State::default() };
+        let mut s = State::default();
+        let settings = Rc::make_mut(&mut s.settings);
+        settings.projector = true;
+        settings.base_offset = 1000;
         assert_eq!(state_fragment(&s), "base_offset=1000&projector=1");
         let back = state_from("#base_offset=1000&projector=1");
         assert!(back.projector && back.base_offset == 1000 && back.notices.is_empty());
