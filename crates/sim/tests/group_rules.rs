@@ -441,3 +441,52 @@ fn librdkafka_resets_the_stored_offset_on_assign() {
         .any(|m| matches!(m.kind, MarkKind::RecordDurable { offset } if offset < 50));
     assert!(!again, "nothing replayed");
 }
+
+/// model.md §10.5: a Java member's heartbeat thread is off from its JoinGroup until its poll
+/// reads the response. consumer-1 holds five partitions (four records of 750 ms a poll,
+/// `session.timeout.ms` 2000); consumer-2 joins at 12.4 s; consumer-1 joins at its 15.0 s
+/// poll, which completes the round, and reads the answer only at its next poll, 3 s on: its
+/// session runs out at 17.0 s and consumer-2 takes all five partitions at once, orders-0 at
+/// committed 20 with 4 repeated (random case seed 2029 on Apache Kafka 4.3.1: 17.1 s). Its
+/// SyncGroup is answered UNKNOWN_MEMBER_ID: the partitions are lost, not revoked. Before, its
+/// heartbeats went on, and orders-3 and orders-4 moved to consumer-2 only at 24.0 s.
+#[test]
+fn a_join_response_that_waits_for_a_long_batch_lets_the_session_expire() {
+    let run = run(r#"{"partitions": 5, "members": 1, "record_processing_ms": 750, "max.poll.records": 4,
+        "strategy": "commit_sync_batch", "on_revoke": "commit_sync", "partition.assignment.strategy": "cooperative-sticky",
+        "session.timeout.ms": 2000, "heartbeat.interval.ms": 500, "group.initial.rebalance.delay.ms": 0,
+        "assigned_before_start_ms": 500, "horizon_ms": 20000,
+        "group_events": [{"at_ms": 12355, "member": 2, "kind": "join"}]}"#);
+    let expired: Vec<_> = run
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::SessionExpired)
+        .map(|m| (m.member, m.at_us / 1000))
+        .collect();
+    assert_eq!(expired, [(0, 17_030)]);
+    let moved: Vec<_> = group(&run)
+        .handovers
+        .iter()
+        .filter(|h| h.to == Some(1))
+        .map(|h| (h.partition, h.at_us / 1000))
+        .collect();
+    assert_eq!(moved, [(0, 17_040), (1, 17_040), (2, 17_040), (3, 17_040), (4, 17_040)]);
+    assert_eq!(handovers(&run)[0], (0, Some(20), 0, 4));
+}
+
+/// model.md §10.1: an eager round takes every partition, but the Java fetch session keeps those
+/// fetched before first. consumer-2 holds orders-1 (six records of 700 ms a poll, auto-commit);
+/// consumer-1 shuts down at 15.85 s; at the round consumer-2 takes orders-0 and orders-1 back
+/// and hands out orders-1 first, so its crash at 22.865 s repeats two records of orders-1 (random
+/// case seed 2077 on Apache Kafka 4.3.1). Before, the next poll started at orders-0 and the two
+/// repeated records were orders-0's.
+#[test]
+fn an_eager_member_hands_out_first_what_it_fetched_before() {
+    let run = run(r#"{"partitions": 2, "members": 2, "record_processing_ms": 700, "max.poll.records": 6,
+        "auto.commit.interval.ms": 3500, "partition.assignment.strategy": "roundrobin",
+        "session.timeout.ms": 2000, "heartbeat.interval.ms": 500, "group.initial.rebalance.delay.ms": 0,
+        "assigned_before_start_ms": 500, "horizon_ms": 22866, "group_events": [
+        {"at_ms": 15850, "member": 1, "kind": "shutdown"}, {"at_ms": 22865, "member": 2, "kind": "crash"}]}"#);
+    let last: Vec<_> = handovers(&run).into_iter().skip(2).collect();
+    assert_eq!(last, [(0, Some(24), 0, 0), (1, Some(30), 0, 2)]);
+}

@@ -171,6 +171,10 @@ pub(crate) struct Member {
     /// Records left of that chunk; `None` when no chunk is in hand (after an assignment the
     /// next `poll()` starts at `turn` itself).
     pub(super) chunk_left: Option<u64>,
+    /// The partitions an eager round took from a Java member, which it fetched before: they
+    /// stay first in its fetch session, so the next assignment hands them out first when
+    /// they come back (model.md §10.1).
+    fetched_before: Vec<PartitionId>,
     pub(super) auto_commit_deadline_us: u64,
     records_since_commit: u64,
     /// Failed async commits whose callbacks have not run yet (model.md §8.8).
@@ -287,6 +291,7 @@ impl Member {
             assigned: Vec::new(),
             turn: 0,
             chunk_left: None,
+            fetched_before: Vec::new(),
             auto_commit_deadline_us: s.auto_commit_interval_us,
             records_since_commit: 0,
             callbacks: Vec::new(),
@@ -1926,6 +1931,12 @@ impl Member {
             self.mark(cx, partition, MarkKind::Assigned);
         }
         self.keep_turn(in_turn);
+        let fetched_before = std::mem::take(&mut self.fetched_before);
+        if self.chunk_left.is_none() {
+            if let Some(index) = self.assigned.iter().position(|a| fetched_before.contains(&a.partition)) {
+                self.turn = index;
+            }
+        }
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
     }
 
@@ -2027,7 +2038,16 @@ impl Member {
             self.reconcile(cx, world);
             return;
         }
-        world.coordinator.refresh(cx.s, self.id, self.process, cx.now_us);
+        // The Java heartbeat thread is disabled from the JoinGroup until the member's poll
+        // handles its response (`AbstractCoordinator.initiateJoinGroup` → PREPARING_REBALANCE,
+        // `disableHeartbeatThread`; enabled again by the JoinGroup response). While the round
+        // is open the coordinator counts the waiting JoinGroup as heartbeats; once it has
+        // answered, a response that waits for the next poll lets the session run out
+        // (model.md §10.5).
+        let paused = cx.s.client.is_java() && self.g().join == Join::Responded;
+        if !paused {
+            world.coordinator.refresh(cx.s, self.id, self.process, cx.now_us);
+        }
         if world.coordinator.rebalance_pending(self.id, self.process) && self.g().join == Join::None {
             if self.joins_in_background(cx.s) {
                 // librdkafka's cooperative member rejoins from its background thread at the
@@ -2187,6 +2207,12 @@ impl Member {
         let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
         let waits = self.on_revoke_commit(cx, world, &owned);
         self.drop_partitions(cx, &owned);
+        if cx.s.client.is_java() {
+            // Java's fetch session keeps the partitions it fetched, in order, and adds new ones
+            // after them (`FetchSessionHandler.Builder.build`): with no fetch sent while the
+            // member holds nothing, those it gets back come first in the next fetch response.
+            self.fetched_before = owned;
+        }
         waits
     }
 
@@ -2279,7 +2305,17 @@ impl Member {
         match world.coordinator.sync(cx, self.id, self.process) {
             Some(SyncAnswer::Parked) => {}
             Some(SyncAnswer::Assignment(assignment)) => self.synced(cx, Some(assignment)),
-            None => self.synced(cx, None),
+            None => {
+                // The coordinator removed it meanwhile (its session ran out while the JoinGroup
+                // response waited for a poll): UNKNOWN_MEMBER_ID. Java resets its member id and
+                // generation and calls `onPartitionsLost` (no commit); it joins again as a new
+                // member, owning nothing (`AbstractCoordinator.SyncGroupResponseHandler`).
+                self.process += 1;
+                self.g().new_member = true;
+                let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
+                self.drop_partitions(cx, &owned);
+                self.synced(cx, None);
+            }
         }
     }
 
