@@ -110,6 +110,17 @@ def model_instant(ctx, sc, trigger, cache):
         return cache[key]
     if kind == "assigned":
         return model_handover_at(ctx, sc, trigger[1], trigger[2], trigger[3] if len(trigger) > 3 else 1)
+    if kind == "member_done":
+        # The N-th finished record of member m in the group's own run of the events so far (a
+        # member whose work changed with the events: its own records, not the undisturbed ones).
+        s = dict(sc)
+        s["horizon_ms"] = max(s.get("horizon_ms", 60000), 120000)
+        done = sorted(float(mk["at_ms"]) for mk in ctx.model_marks(s)["marks"]
+                      if mk["member"] == trigger[1] and mk["kind"] == "record_durable")
+        if len(done) < trigger[2]:
+            raise RuntimeError("the model's consumer-%d finishes %d records, not %d" % (trigger[1], len(done),
+                                                                                     trigger[2]))
+        return int(round(done[trigger[2] - 1] * 1000))
     if kind == "close_end":
         # When member m's close() returned (the model's Closed mark), in the run of the events so far.
         s = dict(sc)
@@ -135,10 +146,17 @@ def model_events(ctx, case, sc, allow_no_final=False):
             if k in ev:
                 e[k] = ev[k]
         sc["group_events"] = sc["group_events"] + [e]
-    finals = []
-    for fk in case["final"]:
-        at = model_instant(ctx, sc, fk["after"], cache) + fk["delay"] * 1000
-        finals.append(at)
+    # The final kills in the order they come: each one's trigger in the run that has the earlier
+    # ones (a kill hands its partitions to the members still alive, as on the broker).
+    finals, kills, left = [None] * len(case["final"]), [], list(range(len(case["final"])))
+    while left:
+        s = dict(sc, group_events=sc["group_events"] + kills)
+        at = {i: model_instant(ctx, s, case["final"][i]["after"], cache) + case["final"][i]["delay"] * 1000
+              for i in left}
+        first = min(left, key=lambda i: (at[i], i))
+        finals[first] = at[first]
+        kills.append({"at_ms": ctx.ms(at[first]), "member": case["final"][first]["member"], "kind": "crash"})
+        left.remove(first)
     for fk, at in zip(case["final"], finals):
         sc["group_events"] = sc["group_events"] + [{"at_ms": ctx.ms(at), "member": fk["member"], "kind": "crash"}]
         instants.append(at)
@@ -274,7 +292,7 @@ def trigger_time(procs, trig, G):
     """The real instant (ms since the epoch) of a trigger, from the member's own log, or None."""
     kind, member = trig[0], trig[1]
     lines = [w for p in procs if p.member == member for w in p.lines()]
-    if kind == "done":
+    if kind in ("done", "member_done"):
         k = 0
         for w in lines:
             if w[0] == "done" and float(w[1]) >= G:

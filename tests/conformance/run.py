@@ -1345,7 +1345,9 @@ def execute(case, broker, keep, quiet=False):
             print("  real: %s" % json.dumps(real))
         print("  client: %s; log (%s):" % (client, workdir))
         try:
-            if is_share:
+            if m is None and (is_group or is_share):
+                print("  (no timelines: the case stopped before the group ran)")
+            elif is_share:
                 for line in share.timelines(case, sc, m, real, workdir, info):
                     print(line)
             elif is_group:
