@@ -455,6 +455,24 @@ GROUP_CASES = [
          note="cooperative join waiting for a dead member (model.md §10.5): consumer-1 sends no auto-commit "
               "from its rejoin until onJoinComplete; consumer-3, awaiting its JoinGroup response, is not "
               "expired"),
+    # Random seed 2029 (model.md §10.5): consumer-1 (two records of 1.5 s a poll) joins the round
+    # consumer-2 started in its 15 s poll, which completes it, and would read the answer only at
+    # its next poll, 3 s on; with no heartbeats meanwhile its 2 s session runs out and consumer-2
+    # takes all five partitions at ≈ 17 s. Both are killed 0.3 s later, mid-record, before
+    # consumer-1's next poll (what that poll returns races its SyncGroup's answer). With the rule
+    # before (heartbeats went on) orders-0 never reached consumer-2.
+    dict(name="group-cooperative-leader-expires", kind="group", client="java_classic",
+         file="group-scale-out.json",
+         scenario={"partitions": 5, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+                   "strategy": "commit_sync_batch", "record_processing_ms": 1500, "max.poll.records": 2,
+                   "session.timeout.ms": 2000, "heartbeat.interval.ms": 500},
+         initial={1: [0, 1, 2, 3, 4]},
+         events=[dict(kind="join", member=2, after=("done", 1, 8), delay=340)],
+         final=[dict(member=2, after=("assigned", 2, 0), delay=300),
+                dict(member=1, after=("assigned", 2, 0), delay=350)],
+         note="a cooperative leader busy with a batch when its JoinGroup is answered (model.md §10.5): no "
+              "heartbeats until its next poll reads the answer, so its session expires and the joiner takes "
+              "every partition"),
 ]
 CASES += GROUP_CASES
 
