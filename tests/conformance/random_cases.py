@@ -30,9 +30,9 @@ kept only when
   model departure: the rule does not hide it.
 * **expiries clear of polls** — (`expiry_clash`) no survivor's poll within a heartbeat interval
   + drift(E) of a session expiry E: the heartbeats' phases are measured once for all members.
-* **formation in one round** — no cooperative-sticky group of several members with more
-  partitions than members (the broker's initial rebalance delay is 0: they form in one round or
-  in several, as the load decides).
+* **formation as the model's** — no cooperative-sticky group of more than two members, or of
+  more partitions than members (the broker's initial rebalance delay is 0: they form in one
+  round or in several, as the load decides); two members start consumer-1 first.
 * **scaled** — record times under 410 ms leave no quiet stretch (200 ms each side of a
   mid-record trigger, plus commit round trips): every time key is multiplied by ⌈410 / p⌉,
   as the suite's "× 3" cases do (the counts stay the same).
@@ -45,8 +45,8 @@ import json
 import math
 import random
 
-FAMILIES = ("single", "records", "group", "share")
-FAMILY_WEIGHTS = (30, 10, 50, 10)
+FAMILIES = ("single", "records", "group", "share", "libraries")
+FAMILY_WEIGHTS = (30, 10, 50, 10, 10)
 CLIENTS = ("java_classic", "java_consumer_protocol", "java_consumer_protocol_pre_fix", "librdkafka")
 QUIET_MS = 200.0
 MIN_RECORD_MS = 410
@@ -182,6 +182,37 @@ def gen_records(rng):
     return gen_single(rng, records=True)
 
 
+# Issue 29's clients (model.md §8.14), one consumer each, with the strategies their harnesses run
+# (tests/conformance/go, node): each library's own names, as the scenario files use them.
+LIBRARY_STRATEGIES = {
+    "sarama": ("mark_message", "commit_sync_record"),
+    "franz_go": ("auto_commit", "greedy_auto_commit", "auto_commit_marks", "commit_sync_batch"),
+    "kafka_go": ("read_message", "fetch_message_commit_messages"),
+    "kafkajs": ("each_message",),
+}
+
+
+def gen_libraries(rng):
+    client = rng.choice(sorted(LIBRARY_STRATEGIES))
+    p = _times(rng, MIN_RECORD_MS, 1000)
+    over = {"client": client, "strategy": rng.choice(LIBRARY_STRATEGIES[client]), "record_processing_ms": p,
+            "auto.commit.interval.ms": rng.randrange(500, 6001, 100)}
+    if client == "franz_go":
+        over["max.poll.records"] = rng.randint(1, 10)
+    case = {"kind": "single", "file": "r01-defaults.json", "client": client, "over": over,
+            "mode": rng.choices(["crash", "close"], weights=(75, 25))[0]}
+    last = 40
+    if client == "kafkajs":
+        # A KafkaJS batch is what one fetch brought (1 MiB of the harness's small records: the
+        # whole backlog); the model takes max.partition.fetch.bytes / record_size_bytes records, so
+        # the backlog stays under one chunk.
+        over["log_end_offset"] = last = rng.randint(10, 30)
+    case["after"] = rng.randint(2, max(3, min(last, int(20000 / p))))
+    case["delay"] = int(round(p * rng.uniform(0.35, 0.65) / 10.0)) * 10
+    case["note"] = "random %s case (%s)" % (client, over["strategy"])
+    return case
+
+
 def gen_group(rng):
     client = rng.choices(CLIENTS, weights=(50, 15, 8, 27))[0]
     cp = client.startswith("java_consumer")
@@ -273,6 +304,8 @@ def gen_group(rng):
         sc["auto.commit.interval.ms"] = max(sc["auto.commit.interval.ms"], 10000)
         events = [dict(kind="join", member=2, after=("done", 1, n), delay=d)]
     case["events"] = events
+    if assignor == "cooperative-sticky" and sc["members"] > 1:
+        case["leader_first"] = True  # consumer-1 holds everything, then consumer-2 joins (check_group)
     case["note"] = "random group case (%s, %s)" % (client, kind)
     return case
 
@@ -309,7 +342,8 @@ def gen_share(rng):
     return case
 
 
-GENERATORS = {"single": gen_single, "records": gen_records, "group": gen_group, "share": gen_share}
+GENERATORS = {"single": gen_single, "records": gen_records, "group": gen_group, "share": gen_share,
+              "libraries": gen_libraries}
 
 
 # ---------------------------------------------------------------- checks
@@ -336,18 +370,27 @@ def check_quiet(marks, member, t_ms, what, exclude_after=None):
             what, t_ms, dist, member, near["kind"]))
 
 
+# What a library strategy runs as in the engine (crates/sim/src/clients.rs `effective`): the
+# timer it commits by, if any.
+EFFECTIVE = {("sarama", "mark_message"): "store_offsets_after_processing",
+             ("franz_go", "auto_commit"): "auto_commit_background",
+             ("franz_go", "greedy_auto_commit"): "auto_commit_background",
+             ("franz_go", "auto_commit_marks"): "store_offsets_after_processing"}
+
+
 def timer_clash(sc, marks, member, start_ms=0.0, until_ms=None, group=False):
     """The rejection rule for timers (module doc). Raises Rejected."""
     client = sc.get("client", "java_classic")
-    strategy = sc.get("strategy", "auto_commit")
-    if strategy not in ("auto_commit", "store_offsets_after_processing"):
+    strategy = EFFECTIVE.get((client, sc.get("strategy", "auto_commit")), sc.get("strategy", "auto_commit"))
+    if strategy not in ("auto_commit", "store_offsets_after_processing", "auto_commit_background"):
         return
     interval = float(sc.get("auto.commit.interval.ms", 5000))
     mine = [mk for mk in marks if mk["member"] == member]
     polls = [float(mk["at_ms"]) for mk in mine if mk["kind"] == "poll"]
     assigned = [float(mk["at_ms"]) for mk in mine if mk["kind"] == "assigned" and float(mk["at_ms"]) > 0]
     until = until_ms if until_ms is not None else (max(polls) if polls else 0.0)
-    background = client in ("librdkafka", "java_consumer_protocol_pre_fix") or strategy == "store_offsets_after_processing"
+    background = client in ("librdkafka", "java_consumer_protocol_pre_fix") or \
+        strategy in ("store_offsets_after_processing", "auto_commit_background")
     if not background:
         lead = 600.0 if group else 300.0
         deadline, ai = start_ms + interval, 0
@@ -444,14 +487,16 @@ def check_group(case, h):
     sc0 = G.base_scenario(case)
     if case["client"] == "librdkafka" and sc0.get("group.instance.id"):
         raise Rejected("static librdkafka members are not run")
-    if sc0.get("partition.assignment.strategy") == "cooperative-sticky" and 1 < sc0["members"] < sc0["partitions"]:
+    if sc0.get("partition.assignment.strategy") == "cooperative-sticky" and sc0["members"] > 1 \
+            and (sc0["partitions"] > sc0["members"] or sc0["members"] > 2):
         # The suite's broker completes a new group's first join at once (its
         # group.initial.rebalance.delay.ms is 0), so members that start together form it in one
-        # round or in several, as the machine's load decides; the sticky assignor then keeps the
-        # first round's partitions. With a partition a member both shapes agree, and a group that
+        # round or in several, as the machine's load decides, and the sticky assignor keeps what
+        # the earlier rounds gave. Two members with a partition each form the model's assignment
+        # when consumer-1 starts first (`leader_first`, set by gen_group), and a group that
         # starts from one member (the scale-out draw) forms in one round: only those are run.
-        raise Rejected("a cooperative-sticky group of several members with more partitions than members "
-                       "forms in one round or in several, as the load decides")
+        raise Rejected("a cooperative-sticky group of more than two members, or of more partitions than "
+                       "members, forms in one round or in several, as the load decides")
     case["final"] = []
     sc, instants = G.model_events(h.gctx, case, sc0, allow_no_final=True)
     horizon = max(instants) / 1000.0 + 60000 if instants else 60000
@@ -519,7 +564,8 @@ def check_share(case, h):
     check_quiet(res["marks"], 1, at, "the %s" % ev["kind"])
 
 
-CHECKS = {"single": check_single, "records": check_single, "group": check_group, "share": check_share}
+CHECKS = {"single": check_single, "records": check_single, "group": check_group, "share": check_share,
+          "libraries": check_single}
 
 
 def describe(case):
