@@ -1014,7 +1014,7 @@ impl Member {
                 start
             }
         };
-        let to = (from + s.records_per_poll()).min(s.log_end_at(cx.now_us).max(from));
+        let to = (from + self.poll_size(s, index, cx.now_us)).min(s.log_end_at(cx.now_us).max(from));
         super::clients::set_head(&mut self.heads, partition, from);
         if let Some(left) = &mut self.chunk_left {
             *left = left.saturating_sub(to - from);
@@ -1024,6 +1024,20 @@ impl Member {
         }
         self.mark(cx, partition, MarkKind::Poll { from, records: (to - from) as u32 });
         Some((partition, from, to))
+    }
+
+    /// How many records a poll of `assigned[index]` may return (model.md §10.1): `max.poll.records`;
+    /// a Java member with no other partition to read stops at its chunk's end (the fetcher
+    /// fetches no partition still buffered, so nothing else is in the buffer: `FetchCollector`
+    /// returns what it has).
+    fn poll_size(&self, s: &Scenario, index: usize, now_us: u64) -> u64 {
+        let n = s.records_per_poll();
+        let log_end = s.log_end_at(now_us);
+        let alone = self.assigned.iter().enumerate().all(|(i, a)| i == index || !a.has_records(log_end));
+        match self.chunk_left {
+            Some(left) if s.client.is_java() && alone && left > 0 => n.min(left),
+            _ => n,
+        }
     }
 
     /// The index in `assigned` of the partition this `poll()` serves (model.md §10.1), passing
