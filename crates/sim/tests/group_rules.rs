@@ -252,9 +252,10 @@ fn librdkafka_commits_through_its_rejoin() {
 /// model.md §10.5: a cooperative librdkafka member that must give a partition up commits, with
 /// auto-commit, the stored offsets of what it removes only (`rd_kafka_assignment_serve_removals`)
 /// and rejoins at once from its background thread. consumer-1 holds all three partitions;
-/// consumer-2 joins at 3.2 s; at 4.2 s consumer-1 takes the round's answer in, commits orders-2
-/// at 2 and sends its JoinGroup in the same poll, returning orders-0's records meanwhile. (The
-/// Java rule, `onJoinPrepare`, commits every position and joins in a later poll.)
+/// consumer-2 joins at 3.2 s; at 4.2 s consumer-1 takes the round's answer in, commits orders-0
+/// at 6 and sends its JoinGroup in the same poll. (The Java rule, `onJoinPrepare`, commits every
+/// position and joins in a later poll.) librdkafka's sticky assignor takes orders-0 from it
+/// (§10.2); with Java's, which takes orders-2, this was orders-2 committed at 2.
 #[test]
 fn librdkafka_commits_what_it_removes_and_rejoins_at_once() {
     let run = run(r#"{"client": "librdkafka", "partitions": 3, "members": 1,
@@ -272,8 +273,8 @@ fn librdkafka_commits_what_it_removes_and_rejoins_at_once() {
             _ => None,
         })
         .collect();
-    assert_eq!(at_4200, ["commit 2 at 2", "join"]);
-    assert_eq!(handovers(&run), [(2, Some(2), 0, 0)]);
+    assert_eq!(at_4200, ["commit 0 at 6", "join"]);
+    assert_eq!(handovers(&run), [(0, Some(6), 0, 0)]);
 }
 
 /// model.md §10.6: under the consumer protocol an assigned partition is fetched from only
@@ -514,4 +515,32 @@ fn a_poll_stops_at_the_chunks_end_when_nothing_else_is_buffered() {
         })
         .collect();
     assert!(polls.iter().all(|&n| n == 5), "{polls:?}");
+}
+
+/// model.md §10.2: a librdkafka leader runs librdkafka's own sticky assignor
+/// (`rdkafka_sticky_assignor.c`), which hands a joining member the holder's lowest partitions
+/// (`sortPartitions` lists them lowest first, `performReassignments` moves them in that order
+/// until the counts are within one); Java's `AbstractStickyAssignor` keeps the lowest. Random
+/// case seed 8156 on Apache Kafka 4.3.1 (librdkafka 2.16): consumer-1 holds orders-0 to
+/// orders-3, consumer-2 joins at 4.22 s and gets orders-0 (committed 10) and orders-1 (0) at
+/// 6.02 s, as the model now says. Before, the model gave it orders-2 and orders-3 (still the
+/// Java client's answer).
+#[test]
+fn librdkafka_sticky_gives_a_joining_member_the_lowest_partitions() {
+    let scenario = |client: &str| {
+        format!(
+            r#"{{"partitions": 4, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+            "client": "{client}", "record_processing_ms": 550, "max.poll.records": 1,
+            "strategy": "commit_sync_batch", "session.timeout.ms": 4000, "heartbeat.interval.ms": 1000,
+            "horizon_ms": 20000, "group_events": [{{"at_ms": 4220, "member": 2, "kind": "join"}}]}}"#
+        )
+    };
+    let to_consumer_2 = |run: &Run| -> Vec<u32> {
+        group(run).handovers.iter().filter(|h| h.to == Some(1)).map(|h| h.partition as u32).collect()
+    };
+    let rdk = run(&scenario("librdkafka"));
+    assert_eq!(to_consumer_2(&rdk), [0, 1]);
+    assert_eq!(handovers(&rdk), [(0, Some(10), 0, 0), (1, Some(0), 0, 0)]);
+    let java = run(&scenario("java_classic"));
+    assert_eq!(to_consumer_2(&java), [2, 3]);
 }

@@ -324,6 +324,10 @@ impl Coordinator {
         match s.assignment_strategy {
             Assignor::Range => assignor::range(members, self.partitions()),
             Assignor::RoundRobin => assignor::round_robin(members, self.partitions()),
+            // librdkafka's leader runs its own port of the sticky assignor (model.md §10.2).
+            Assignor::CooperativeSticky if s.client.is_librdkafka() => {
+                assignor::sticky_librdkafka(owned, self.partitions())
+            }
             Assignor::CooperativeSticky => assignor::sticky(owned, self.partitions()),
         }
     }
