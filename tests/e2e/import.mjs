@@ -154,6 +154,50 @@ test('group page: the panel loads the same module and links back to the consumer
   await context.close();
 });
 
+test('whose configuration and what was measured go in: percentiles become jitter', async (browser) => {
+  const { page, context } = await open(browser, BASE);
+  await openPanel(page);
+  await page.fill('#import-text', 'enable.auto.commit=false\nmax.poll.records=100\n');
+  await page.selectOption('#import-client', 'librdkafka');
+  await page.click('#import-form details summary');
+  await page.fill('#import-rate', '50');
+  await page.fill('#import-p50', '10');
+  await page.fill('#import-p99', '15');
+  await page.click('#import-read');
+  await page.waitForSelector('#import-out #import-result, #import-out #import-error');
+  // librdkafka with auto-commit off commits in the application's own code: refused, with what to pass.
+  const refused = await page.textContent('#import-out');
+  assert.match(refused, /enable\.auto\.commit/, refused);
+  await page.fill('#import-text', 'enable.auto.commit=true\nmax.poll.records=100\n');
+  await page.click('#import-read');
+  await page.waitForSelector('#import-result');
+  assert.equal(await page.getAttribute('#import-result', 'data-client'), 'librdkafka');
+  assert.equal((await row(page, 'record_processing_jitter_pct')).value, '52');
+  assert.equal((await row(page, 'produce_rate_per_s')).value, '50');
+  assert.match(await page.textContent('#import-notes'), /uniform jitter around 10 ms/);
+  await context.close();
+});
+
+// Accessibility: axe-core (WCAG 2.2 A/AA) on the open panel with a result, light and dark.
+const AXE = fs.readFileSync(new URL('../../node_modules/axe-core/axe.min.js', import.meta.url), 'utf8');
+test('axe-core: no WCAG 2.2 A/AA violation in the open panel (light and dark)', async (browser) => {
+  const found = [];
+  for (const colorScheme of ['light', 'dark']) {
+    const { page, context } = await open(browser, BASE, { colorScheme });
+    await openPanel(page);
+    await paste(page, SPRING);
+    await page.waitForSelector('#import-result');
+    await page.addScriptTag({ content: AXE });
+    const result = await page.evaluate(() => axe.run('#import', {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'] },
+    }));
+    found.push(...result.violations.flatMap((v) => v.nodes.map((n) => `${colorScheme}: ${v.id} at ${n.target.join(' ')}: ${n.failureSummary.split('\n').slice(1).join(' ')}`)));
+    if (colorScheme === 'dark') await page.locator('#import').screenshot({ path: path.join(OUT, 'import-dark-panel.png') });
+    await context.close();
+  }
+  assert.deepEqual(found, []);
+});
+
 test('screenshots: phone 390 × 844 and projector 1280 × 720', async (browser) => {
   const phone = await open(browser, BASE, { viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true });
   await openPanel(phone.page);

@@ -67,9 +67,9 @@ a.button:focus-visible { outline: 3px solid var(--ink); outline-offset: 2px; }
 .import-account { border-collapse: collapse; width: 100%; font-size: 0.85rem; }
 .import-account th, .import-account td { border-bottom: 1px solid var(--line); padding: 0.25rem 0.4rem; text-align: left; vertical-align: top; overflow-wrap: anywhere; }
 .import-account td:first-child { white-space: nowrap; }
-.import-account tr[data-status="applied"] b { color: var(--durable); }
-.import-account tr[data-status="not-modelled"] b, .import-account tr[data-status="not-evaluated"] b { color: var(--duplicated); }
-.import-account tr[data-status="irrelevant"] b { color: var(--muted); }
+.import-account td:last-child b::before { content: "\25CF\00A0"; color: var(--muted); }
+.import-account tr[data-status="applied"] b::before { color: var(--durable); }
+.import-account tr[data-status="not-modelled"] b::before, .import-account tr[data-status="not-evaluated"] b::before { color: var(--duplicated); }
 .import-result ul { margin: 0.2rem 0; padding-left: 1.2rem; font-size: 0.9rem; }
 .import-error { color: var(--error); background: var(--error-wash); border: 1px solid var(--error); border-radius: 6px; padding: 0.4rem 0.6rem; font-weight: 600; overflow-wrap: anywhere; }
 @media (max-width: 600px) {
