@@ -107,8 +107,8 @@ test('a bad value gives one error naming the line and the property; nonsense giv
   assert.equal(await page.locator('#import-out [role="alert"]').count(), 1);
   const e = await page.$eval('#import-error', (p) => ({ line: p.dataset.line, property: p.dataset.property, text: p.textContent }));
   assert.equal(e.line, '6');
-  assert.equal(e.property, 'max.poll.records');
-  assert.match(e.text, /pasted\.yml, line 6: max\.poll\.records: “lots”/);
+  assert.equal(e.property, 'spring.kafka.consumer.max-poll-records (max.poll.records)');
+  assert.match(e.text, /pasted\.yml, line 6: spring\.kafka\.consumer\.max-poll-records \(max\.poll\.records\): “lots”/);
   assert.equal(await page.$('#import-apply'), null, 'nothing to apply');
   await page.locator('#import').screenshot({ path: path.join(OUT, 'import-desktop-error.png') });
   for (const nonsense of ['spring:\n  kafka: [\n', '\u0000\u0001 binary', '   ', 'a=1\nb: 2\n']) {

@@ -302,7 +302,8 @@ mod tests {
             show(Page::Consumer, &pasted("spring:\n  kafka:\n    consumer:\n      max-poll-records: lots\n"));
         assert_eq!(shown.href, None);
         assert_eq!(shown.html.matches("role=\"alert\"").count(), 1, "{}", shown.html);
-        assert!(shown.html.contains(r#"data-line="4" data-property="max.poll.records""#), "{}", shown.html);
+        let property = "spring.kafka.consumer.max-poll-records (max.poll.records)";
+        assert!(shown.html.contains(&format!(r#"data-line="4" data-property="{property}""#)), "{}", shown.html);
         assert!(shown.html.contains("pasted.yml, line 4"), "{}", shown.html);
     }
 
