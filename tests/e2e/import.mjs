@@ -149,6 +149,20 @@ test('group page: the panel loads the same module and links back to the consumer
   assert.match(await page.getAttribute('#import-apply', 'href'), /^\.\.\/#max\.poll\.records=500/);
   assert.equal(await page.textContent('#import-apply'), 'Open it on the consumer page');
   await page.locator('#import').screenshot({ path: path.join(OUT, 'import-group-panel.png') });
+  // A group's files apply to this page: its state follows the link's fragment.
+  const describe = fs.readFileSync(new URL('../../crates/import/tests/samples/consumer-groups-describe.txt', import.meta.url));
+  await page.fill('#import-text', '');
+  await page.setInputFiles('#import-files', [{ name: 'describe.txt', mimeType: 'text/plain', buffer: describe }]);
+  await page.waitForFunction(() => document.querySelector('#import-apply')?.getAttribute('href').startsWith('#'));
+  assert.match(await page.getAttribute('#import-apply', 'href'), /partitions=3/);
+  assert.equal(await page.textContent('#import-apply'), 'Apply to this page');
+  await page.click('#import-apply');
+  await page.waitForFunction(() => document.querySelector('#f-partitions')?.value === '3' && document.querySelector('#f-members')?.value === '2');
+  assert.ok(await page.$('#import-result'), 'the panel keeps what it read');
+  await page.click('#import-clear');
+  assert.equal(await page.isHidden('#import-file-list'), true, 'Clear removes the files');
+  await paste(page, SPRING);
+  await page.waitForFunction(() => document.querySelector('#import-apply')?.getAttribute('href').startsWith('../#'));
   await page.click('#import-apply');
   await page.waitForFunction(() => document.querySelector('#f-max-poll-records')?.value === '500');
   await context.close();
