@@ -303,7 +303,11 @@ mod tests {
         assert_eq!(shown.href, None);
         assert_eq!(shown.html.matches("role=\"alert\"").count(), 1, "{}", shown.html);
         let property = "spring.kafka.consumer.max-poll-records (max.poll.records)";
-        assert!(shown.html.contains(&format!(r#"data-line="4" data-property="{property}""#)), "{}", shown.html);
+        assert!(
+            shown.html.contains(&format!(r#"data-line="4" data-property="{property}""#)),
+            "{}",
+            shown.html
+        );
         assert!(shown.html.contains("pasted.yml, line 4"), "{}", shown.html);
     }
 
