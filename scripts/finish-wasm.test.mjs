@@ -6,7 +6,8 @@
 // run again on what was written); the wasm's imports and exports have the short names. The
 // slide module, which needs no browser, is then run in node: its `slide` must give the SVG
 // of the page at its defaults, and its panic report (which the panic entry points call
-// before they trap) must throw the report.
+// before they trap) must throw the report; so is the import module (crates/import-page),
+// whose `read_pasted` must read a Spring Boot file and refuse a bad value.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,9 +24,9 @@ const pairs = [];
   }
 })(dist);
 
-test('every page and the slide module were finished', () => {
+test('every page, the slide module and the import module were finished', () => {
   const names = pairs.map(([w]) => path.basename(w).replace(/(-[0-9a-f]+)?_bg\.wasm$/, ''));
-  for (const page of ['offset-window-app', 'offset-window-slide', 'offset-window-producer', 'offset-window-group']) {
+  for (const page of ['offset-window-app', 'offset-window-slide', 'offset-window-import-page', 'offset-window-producer', 'offset-window-group']) {
     assert.ok(names.includes(page), `${page} in ${names.join(', ')}`);
   }
 });
@@ -61,4 +62,17 @@ test('the finished slide module runs in node: the slide at the defaults, the pan
   assert.match(svg, /<\/svg>\s*$/);
   // What every panic entry point of the finished wasm calls before it traps.
   assert.throws(() => glue[REPORT_EXPORT](), /offset-window stopped on an internal error \(a Rust panic\)/);
+});
+
+test('the finished import module runs in node: a Spring Boot file read, a bad value refused, the panic report', async () => {
+  const [wasmPath, jsPath] = pairs.find(([w]) => path.basename(w).startsWith('offset-window-import-page'));
+  const glue = await import(`data:text/javascript;base64,${fs.readFileSync(jsPath).toString('base64')}`);
+  glue.initSync({ module: fs.readFileSync(wasmPath) });
+  const html = glue.read_pasted('consumer', 'spring:\n  kafka:\n    consumer:\n      max-poll-records: 500\n    listener:\n      ack-mode: record\n');
+  assert.match(html, /data-strategy="commit_sync_record"/);
+  assert.match(html, /data-key="max.poll.records" data-value="500"/);
+  assert.match(html, /id="import-apply" class="button" href="#max.poll.records=500&amp;strategy=commit_sync_record/);
+  const bad = glue.read_pasted('consumer', 'max.poll.records=lots\n');
+  assert.match(bad, /role="alert" data-file="pasted.properties" data-line="1" data-property="max.poll.records"/);
+  assert.throws(() => glue[REPORT_EXPORT](), /import module stopped on an internal error \(a Rust panic\)/);
 });

@@ -169,14 +169,16 @@ const sizes = (file) => {
     br: pre('.br', (b) => zlib.brotliCompressSync(b, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } })),
   };
 };
-// The slide module (crates/slide) is fetched on the consumer page's first export only: it is
-// measured apart.
+// The slide module (crates/slide) is fetched on the consumer page's first export only, the
+// import module (crates/import-page) on the first press of "Import your configuration" on
+// the consumer or group page: they are measured apart.
 const SLIDE_MODULE = /^offset-window-slide/;
+const IMPORT_MODULE = /^offset-window-import-page/;
 const add = (t, s) => ({ raw: t.raw + s.raw, gz: t.gz + s.gz, br: t.br + s.br });
 const NONE = { raw: 0, gz: 0, br: 0 };
 for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')]]) {
   let total = NONE;
-  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f))) {
+  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f) && !IMPORT_MODULE.test(f))) {
     const s = sizes(path.join(dir, f));
     if (/\.(wasm|js)$/.test(f)) total = add(total, s);
     console.log(`  ${name}: ${f}: ${kb(s.raw)} raw, ${kb(s.gz)} gzip, ${kb(s.br)} brotli`);
@@ -187,6 +189,9 @@ for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(
 const slide = fs.readdirSync(DIST).filter((f) => SLIDE_MODULE.test(f) && /\.(wasm|js)$/.test(f))
   .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
 console.log(`  slide module (fetched on the consumer page's first export): ${kb(slide.raw)} raw, ${kb(slide.gz)} gzip, ${kb(slide.br)} brotli`);
+const importModule = fs.readdirSync(DIST).filter((f) => IMPORT_MODULE.test(f) && /\.(wasm|js)$/.test(f))
+  .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
+console.log(`  import module (fetched on the first press of the consumer or group page's import button): ${kb(importModule.raw)} raw, ${kb(importModule.gz)} gzip, ${kb(importModule.br)} brotli`);
 const offline = path.join(DIST, 'offset-window-offline.html');
 if (fs.existsSync(offline)) console.log(`  offline page (one file): ${kb(fs.statSync(offline).size)} raw, ${kb(sizes(offline).br)} brotli`);
 

@@ -456,6 +456,20 @@ pub(crate) fn notices(list: &[String]) -> Html {
     }
 }
 
+/// The "your consumer" section of the consumer and group pages (issue 33): a button and an
+/// empty `#import-panel`. The pages' script (web/import-panel.js) answers the button: it
+/// fetches the import module (crates/import-page), which draws the panel into
+/// `#import-panel`. Static HTML, so the pages' wasm holds this string and no code for the
+/// panel, and a render keeps what the module drew (an unchanged raw node is left alone).
+pub(crate) fn import_section() -> Html {
+    Html::from_html_unchecked(AttrValue::Static(concat!(
+        r#"<section class="import" id="import" aria-labelledby="import-title"><h2 id="import-title">Your consumer</h2>"#,
+        r#"<p class="hint">Paste or drop its own configuration (consumer.properties, Spring Boot application.yml, librdkafka, "#,
+        r#"kafka-consumer-groups.sh --describe output): what each property does here, the worst crash, and a link that applies it.</p>"#,
+        r#"<button type="button" id="import-open">Import your configuration</button><div id="import-panel"></div></section>"#
+    )))
+}
+
 /// The footer: the button back to the defaults and a note on where the numbers come from.
 pub(crate) fn footer(reset: Callback<MouseEvent>, note: Html) -> Html {
     html! {

@@ -159,7 +159,15 @@ pub(crate) fn read(ctx: &mut Ctx, props: &[Prop], overridden: &BTreeSet<&str>) -
                     // Applied under the Kafka name Spring Boot gives it; the account keeps
                     // Spring's name as written.
                     let before = ctx.account.len();
-                    kafka::property(ctx, Dialect::Java, &p.renamed(kafka_name), &mut commit)?;
+                    // A refusal names the property as the file writes it, too.
+                    kafka::property(ctx, Dialect::Java, &p.renamed(kafka_name), &mut commit).map_err(
+                        |mut e| {
+                            if e.property.as_deref() == Some(kafka_name) {
+                                e.property = Some(format!("{} ({kafka_name})", prop.name));
+                            }
+                            e
+                        },
+                    )?;
                     for e in &mut ctx.account[before..] {
                         e.property = format!("{} ({kafka_name})", prop.name);
                         e.value = prop.value.clone();

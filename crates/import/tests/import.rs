@@ -87,6 +87,19 @@ fn java_manual_commit_is_not_guessed() {
     assert_eq!((key(&i, "strategy"), key(&i, "max.poll.records")), (json!("commit_sync_batch"), json!(100)));
 }
 
+/// A Spring Boot file's bad value names the property as the file writes it (and the Kafka
+/// property it sets).
+#[test]
+fn a_bad_spring_value_names_the_property_as_written() {
+    let text = "spring:\n  kafka:\n    consumer:\n      max-poll-records: lots\n";
+    let e = import(&[Source { name: "application.yml", text }], &Options::default()).unwrap_err();
+    assert_eq!(
+        (e.file.as_str(), e.line, e.property.as_deref()),
+        ("application.yml", 4, Some("spring.kafka.consumer.max-poll-records (max.poll.records)"))
+    );
+    assert_eq!(e.to_string().lines().count(), 1, "one error: {e}");
+}
+
 #[test]
 fn a_bad_value_names_file_line_and_property() {
     let e = read_with(&["java-bad-value.properties"], &Options::default()).unwrap_err();

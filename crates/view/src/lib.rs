@@ -14,6 +14,9 @@
 //! * [`group`]: the group page (docs/model.md §10 and §11): its own state and reducer,
 //!   link, lanes, words, presets and comparisons. Only with the `group` feature (on by
 //!   default; the consumer page leaves it out, and with it the core's groups).
+//! * [`page_link`]: which page shows a scenario, and its link there (it reads both pages'
+//!   link encoders, so it sits above them): for the runner and the import module. Only
+//!   with the `group` feature.
 //!
 //! Charts are drawn by functions generic over the plotters `DrawingBackend`, called with
 //! `kit::backend::Backend`: the canvas in the browser (`canvas` feature), the SVG backend
@@ -26,4 +29,6 @@ pub mod consumer;
 #[cfg(feature = "group")]
 pub mod group;
 pub mod kit;
+#[cfg(feature = "group")]
+pub mod page_link;
 pub mod producer;

@@ -140,6 +140,7 @@ pub fn App() -> Html {
     let more = html! {
         <div class="more">
             { readouts::legend() }
+            { shell::import_section() }
             { text_alternative.clone() }
             { part(panels::Operator {
                 run: run.clone(),

@@ -200,6 +200,7 @@ pub fn GroupApp() -> Html {
     };
     let more = html! {
         <div class="more">
+            { shell::import_section() }
             { part(CompareBox {
                 run: run.clone(),
                 crash_at_us: state.crash_at_us,
