@@ -72,8 +72,35 @@ fn run_case(name: &str, json: &str) {
     );
 }
 
+/// What a run of `json` holds: marks by kind and steps by line (`scale breakdown CASE`).
+fn breakdown(json: &str) {
+    let run = simulate(&Scenario::from_json(json).unwrap()).unwrap();
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for m in &run.marks {
+        let name = format!("{:?}", m.kind);
+        let name = name.split([' ', '{', '(']).next().unwrap_or("").to_string();
+        match kinds.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((name, 1)),
+        }
+    }
+    println!("marks {} ({} B each): {kinds:?}", run.marks.len(), std::mem::size_of_val(&run.marks[0]));
+    let sum = |f: fn(&offset_window_sim::PartitionRun) -> usize| run.partitions.iter().map(f).sum::<usize>();
+    println!(
+        "steps: position {}, durable {}, committed {}, profile {}",
+        sum(|p| p.position.len()),
+        sum(|p| p.durable_frontier.len()),
+        sum(|p| p.committed.len()),
+        sum(|p| p.profile.len())
+    );
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    if let (Some("breakdown"), Some(name)) = (args.first().map(String::as_str), args.get(1)) {
+        let (_, json) = CASES.iter().find(|(n, _)| n == name).expect("a case name");
+        return breakdown(json);
+    }
     if let Some(name) = args.first() {
         if let Some((name, json)) = CASES.iter().find(|(n, _)| n == name) {
             return run_case(name, json);

@@ -27,6 +27,10 @@ struct PartitionRecorder {
     duplicated: u64,
     /// Stopped by `on_error: stop` within the horizon, at least once.
     stopped: bool,
+    /// Changed in the current instant (listed in [`Recorder::touched`]).
+    touched: bool,
+    /// Its restart offset follows the log end ([`Scenario::restart_follows_log_end`]).
+    follows_log: bool,
     lines: PartitionRun,
 }
 
@@ -54,6 +58,12 @@ impl PartitionRecorder {
 pub(crate) struct Recorder<'a> {
     scenario: &'a Scenario,
     partitions: Vec<PartitionRecorder>,
+    /// The partitions changed in the current instant: only they can append steps
+    /// (with thousands of partitions, an instant touches one or two).
+    touched: Vec<PartitionId>,
+    /// How many partitions' restart offsets follow the log end: while any does, every
+    /// partition is looked at each instant.
+    following_log: usize,
     marks: Vec<Mark>,
     blocked_on_commits_us: u64,
     polls: u64,
@@ -88,6 +98,8 @@ impl<'a> Recorder<'a> {
                     lost: 0,
                     duplicated: 0,
                     stopped: false,
+                    touched: false,
+                    follows_log: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
                         position: Vec::with_capacity(polls),
@@ -97,6 +109,8 @@ impl<'a> Recorder<'a> {
                     },
                 })
                 .collect(),
+            touched: Vec::new(),
+            following_log: 0,
             marks: Vec::with_capacity(records + 3 * polls),
             blocked_on_commits_us: 0,
             polls: 0,
@@ -112,27 +126,39 @@ impl<'a> Recorder<'a> {
         }
     }
 
+    /// Notes that `partition`'s lines or profile may change at this instant.
+    #[inline(always)]
+    fn touch(&mut self, partition: PartitionId) -> &mut PartitionRecorder {
+        let p = &mut self.partitions[partition as usize];
+        if !p.touched {
+            p.touched = true;
+            self.touched.push(partition);
+        }
+        p
+    }
+
     /// Takes in every output but a completed run.
     fn take(&mut self, at_us: u64, output: Output) {
         let horizon = self.scenario.horizon_us;
         match output {
-            Output::Position { partition, position } => {
-                self.partitions[partition as usize].position = position
-            }
+            Output::Position { partition, position } => self.touch(partition).position = position,
             Output::RunCompleted { .. } => unreachable!("counted in Recorder::emit"),
-            Output::DurableFrontier { partition, offset } => {
-                self.partitions[partition as usize].durable = offset
-            }
+            Output::DurableFrontier { partition, offset } => self.touch(partition).durable = offset,
             Output::Committed { partition, offset } => {
-                let p = &mut self.partitions[partition as usize];
-                p.committed = offset;
+                let follows_log = self.scenario.restart_follows_log_end(offset);
                 // A share group's start offset: §11 counts instead (Output::ShareCounts).
-                if !self.share {
-                    p.move_restart(self.scenario.restart_offset(offset, at_us));
+                let restart = (!self.share).then(|| self.scenario.restart_offset(offset, at_us));
+                let p = self.touch(partition);
+                let was_following = std::mem::replace(&mut p.follows_log, follows_log);
+                p.committed = offset;
+                if let Some(restart) = restart {
+                    p.move_restart(restart);
                 }
+                self.following_log =
+                    self.following_log + usize::from(follows_log) - usize::from(was_following);
             }
             Output::ShareCounts { partition, duplicated, lost } => {
-                let p = &mut self.partitions[partition as usize];
+                let p = self.touch(partition);
                 p.duplicated = u64::from(duplicated);
                 p.lost = u64::from(lost);
             }
@@ -206,7 +232,13 @@ impl<'a> Recorder<'a> {
 
     /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
     pub(crate) fn end_of_instant(&mut self, at_us: u64) {
-        for p in &mut self.partitions {
+        // Only a partition touched at this instant can have a new step, unless a restart
+        // offset follows the log end (then every partition is looked at, as it may be one).
+        let all = self.following_log > 0;
+        let count = if all { self.partitions.len() } else { self.touched.len() };
+        for i in 0..count {
+            let index = if all { i } else { self.touched[i] as usize };
+            let p = &mut self.partitions[index];
             // With no usable committed offset and `latest`, the restart offset follows the log end.
             let follows_log = self.scenario.restart_follows_log_end(p.committed);
             if follows_log {
@@ -224,6 +256,10 @@ impl<'a> Recorder<'a> {
                 p.lines.profile.push(step);
             }
         }
+        for &partition in &self.touched {
+            self.partitions[partition as usize].touched = false;
+        }
+        self.touched.clear();
     }
 
     /// The finished run.
@@ -272,13 +308,13 @@ impl Sink for Recorder<'_> {
         match output {
             Output::RunCompleted { member, partition, offset, durable_frontier, .. } if self.share => {
                 // §11 counts come from the share-partition (Output::ShareCounts).
-                self.partitions[partition as usize].durable = durable_frontier;
+                self.touch(partition).durable = durable_frontier;
                 self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
             }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
                 #[cfg(not(feature = "group"))]
                 let _ = late; // only a group's report counts late runs
-                let p = &mut self.partitions[partition as usize];
+                let p = self.touch(partition);
                 let earlier_runs = p.runs.increment(offset);
                 if offset < p.restart_at && earlier_runs == 0 {
                     p.lost -= 1; // committed work that had never run has now run
