@@ -45,7 +45,7 @@ fn run_case(name: &str, json: &str) {
     let once = || {
         if sweep {
             let profile = sweep::first_event_profile(&scenario).unwrap().unwrap();
-            (profile.points.len() as u64, profile.worst_duplicated.0)
+            (profile.points.len() as u64, profile.candidates as u64)
         } else {
             let run = simulate(&scenario).unwrap();
             (run.polls, run.marks.len() as u64)
@@ -61,7 +61,7 @@ fn run_case(name: &str, json: &str) {
     }
     times.sort();
     let median = times[times.len() / 2];
-    let what = if sweep { "points, worst duplicated" } else { "polls, marks" };
+    let what = if sweep { "points of candidates" } else { "polls, marks" };
     println!(
         "{name:<24} median {:>10.3} ms of {:>4} runs, peak RSS {:>7.1} MiB ({what}: {}, {})",
         median.as_secs_f64() * 1e3,

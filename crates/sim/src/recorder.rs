@@ -16,6 +16,7 @@ fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V
 }
 
 /// One partition's bookkeeping while recording.
+#[derive(Clone)]
 struct PartitionRecorder {
     runs: RunCounts,
     /// Where a restart would begin now: the committed offset, or `auto.offset.reset`'s answer.
@@ -55,6 +56,7 @@ impl PartitionRecorder {
 /// Builds a [`Run`] from the engine's outputs: keeps lost and duplicated up to date as runs
 /// complete and the committed offset moves (model.md §5 with k(o) runs per offset), and
 /// appends a step to each line when its value changed at an instant. Sees only outputs.
+#[derive(Clone)]
 pub(crate) struct Recorder<'a> {
     scenario: &'a Scenario,
     partitions: Vec<PartitionRecorder>,
@@ -77,13 +79,21 @@ pub(crate) struct Recorder<'a> {
     records: RecordOutcomes,
     /// A share group: §11's counts come from the share-partitions.
     share: bool,
+    /// For the sweep (model.md §10.7): no lines, profile or marks, only the totals and the
+    /// instants that had marks ([`Recorder::mark_instants`]).
+    light: bool,
+    mark_instants: Vec<u64>,
 }
 
 impl<'a> Recorder<'a> {
     pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
+        Recorder::with_mode(scenario, partitions, false)
+    }
+
+    fn with_mode(scenario: &'a Scenario, partitions: usize, light: bool) -> Self {
         // One durable step, one profile step and a mark or two per record: reserving them
         // up front saves copying the vectors as they grow (a third of a long run's time).
-        let records = scenario.records_to_reserve() / partitions;
+        let records = if light { 0 } else { scenario.records_to_reserve() / partitions };
         let polls = records / scenario.max_poll_records as usize + 1;
         let start = scenario.log_start_offset;
         Recorder {
@@ -123,6 +133,48 @@ impl<'a> Recorder<'a> {
                 .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
+            light,
+            mark_instants: Vec::new(),
+        }
+    }
+
+    /// A recorder for the sweep (model.md §10.7): it keeps the counts a group's report needs
+    /// and, in place of the marks, the instants that had one; no lines, no profile.
+    #[cfg(feature = "group")]
+    pub(crate) fn light(scenario: &'a Scenario) -> Self {
+        Recorder::with_mode(scenario, scenario.partitions as usize, true)
+    }
+
+    /// A light recorder's instants that had a mark, ascending (each once).
+    #[cfg(feature = "group")]
+    pub(crate) fn mark_instants(&self) -> &[u64] {
+        &self.mark_instants
+    }
+
+    /// Points the recorder at another scenario (the sweep's moved one, model.md §10.7),
+    /// which differs from its own only in the first group event's instant.
+    #[cfg(feature = "group")]
+    pub(crate) fn set_scenario(&mut self, scenario: &'a Scenario) {
+        self.scenario = scenario;
+    }
+
+    /// The group's totals so far ([`crate::report::GroupReport::lost`], `duplicated`) as
+    /// they would be reported if the run ended now.
+    #[cfg(feature = "group")]
+    pub(crate) fn into_group_totals(self) -> Option<(u64, u64)> {
+        let scenario = self.scenario;
+        let committed: Vec<Option<u64>> = self.partitions.iter().map(|p| p.committed).collect();
+        let runs: Vec<&RunCounts> = self.partitions.iter().map(|p| &p.runs).collect();
+        let report = self.group?.finish(scenario, &committed, &runs);
+        Some((report.lost(), report.duplicated()))
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, mark: Mark) {
+        if !self.light {
+            self.marks.push(mark);
+        } else if self.mark_instants.last() != Some(&mark.at_us) {
+            self.mark_instants.push(mark.at_us);
         }
     }
 
@@ -188,7 +240,7 @@ impl<'a> Recorder<'a> {
                     }
                     _ => {}
                 }
-                self.marks.push(Mark { at_us, member, partition, kind });
+                self.mark(Mark { at_us, member, partition, kind });
             }
             Output::Unblocked { member, since_us, until_us } => {
                 let blocked_us = until_us.min(horizon) - since_us.min(horizon);
@@ -232,6 +284,13 @@ impl<'a> Recorder<'a> {
 
     /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
     pub(crate) fn end_of_instant(&mut self, at_us: u64) {
+        if self.light {
+            for &partition in &self.touched {
+                self.partitions[partition as usize].touched = false;
+            }
+            self.touched.clear();
+            return;
+        }
         // Only a partition touched at this instant can have a new step, unless a restart
         // offset follows the log end (then every partition is looked at, as it may be one).
         let all = self.following_log > 0;
@@ -309,7 +368,7 @@ impl Sink for Recorder<'_> {
             Output::RunCompleted { member, partition, offset, durable_frontier, .. } if self.share => {
                 // §11 counts come from the share-partition (Output::ShareCounts).
                 self.touch(partition).durable = durable_frontier;
-                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
             }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
                 #[cfg(not(feature = "group"))]
@@ -322,7 +381,7 @@ impl Sink for Recorder<'_> {
                     p.duplicated += 1; // at/above committed: will run again; below: a second run
                 }
                 p.durable = durable_frontier;
-                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
                 #[cfg(feature = "group")]
                 if let Some(group) = &mut self.group {
                     group.run_completed(partition, offset, earlier_runs, late);

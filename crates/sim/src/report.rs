@@ -94,6 +94,7 @@ impl GroupReport {
 }
 
 /// One partition's bookkeeping.
+#[derive(Clone)]
 struct PartitionBooks {
     owner: Option<MemberId>,
     /// Offsets completed by the owner since its handover.
@@ -108,6 +109,7 @@ struct PartitionBooks {
 }
 
 /// Builds a [`GroupReport`] from the recorder's outputs.
+#[derive(Clone)]
 pub(crate) struct GroupRecorder {
     report: GroupReport,
     books: Vec<PartitionBooks>,
@@ -372,6 +374,11 @@ pub struct FirstEventSummary {
     pub event: usize,
     /// Instants evaluated.
     pub instants: usize,
+    /// Candidate instants (model.md §10.7): every one is evaluated unless `thinned`.
+    pub candidates: usize,
+    /// Only every k-th candidate was evaluated (the whole scan would not fit the sweep's
+    /// event budget): the worst instants are those of the candidates evaluated.
+    pub thinned: bool,
     /// The largest total lost.
     pub worst_lost: u64,
     /// The earliest instant reaching it, ms (`null` when it is 0).
@@ -430,6 +437,8 @@ impl GroupSummary {
             first_event: profile.map(|p| FirstEventSummary {
                 event: p.event,
                 instants: p.points.len(),
+                candidates: p.candidates,
+                thinned: p.thinned,
                 worst_lost: p.worst_lost.0,
                 worst_lost_at_ms: p.worst_lost.1.map(millis_f64),
                 worst_duplicated: p.worst_duplicated.0,

@@ -105,6 +105,7 @@ impl Ord for Queued {
 const SEQ_BITS: u32 = 40;
 
 /// The queue: a heap of events plus one slot per member for its loop's own next event.
+#[derive(Clone)]
 pub(crate) struct EventQueue {
     heap: BinaryHeap<Reverse<Queued>>,
     /// A tournament over the members' pending loop events' keys (`u128::MAX`: none): the
@@ -186,6 +187,28 @@ impl EventQueue {
             return Some((at_us, self.loop_events[slot]));
         }
         self.heap.pop().map(|Reverse(q)| (at_us, q.event))
+    }
+
+    /// The instant of the next event, if any.
+    #[cfg(feature = "group")]
+    pub(crate) fn next_at(&self) -> Option<u64> {
+        let key = self.heap.peek().map_or(u128::MAX, |Reverse(q)| q.key).min(self.loop_keys[1]);
+        (key != u128::MAX).then_some((key >> 64) as u64)
+    }
+
+    /// Moves every queued event for which `at_us` gives an instant to that instant, keeping
+    /// its phase, member and sequence number: the queue is then the one a run that had
+    /// scheduled it there from the start would hold (the sweep, model.md §10.7). Heap
+    /// events only (a loop's own event is never moved).
+    #[cfg(feature = "group")]
+    pub(crate) fn retime(&mut self, at_us: impl Fn(&Event) -> Option<u64>) {
+        let mut events = std::mem::take(&mut self.heap).into_vec();
+        for Reverse(q) in &mut events {
+            if let Some(at) = at_us(&q.event) {
+                q.key = (at as u128) << 64 | (q.key & u128::from(u64::MAX));
+            }
+        }
+        self.heap = BinaryHeap::from(events);
     }
 
     /// Drops every event (a scripted crash: nothing further happens).
