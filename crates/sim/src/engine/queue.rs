@@ -131,14 +131,20 @@ impl EventQueue {
         }
     }
 
-    /// Sets member `slot`'s loop key and replays its matches up to the root.
+    /// Sets member `slot`'s loop key and replays its matches up the tree, as far as a
+    /// winner changes.
     #[inline]
     fn set_loop_key(&mut self, slot: usize, key: u128) {
+        let keys = &mut self.loop_keys[..];
         let mut i = self.width + slot;
-        self.loop_keys[i] = key;
+        keys[i] = key;
         while i > 1 {
+            let winner = keys[i].min(keys[i ^ 1]);
             i /= 2;
-            self.loop_keys[i] = self.loop_keys[2 * i].min(self.loop_keys[2 * i + 1]);
+            if keys[i] == winner {
+                break; // the matches above see the same winner
+            }
+            keys[i] = winner;
         }
     }
 
