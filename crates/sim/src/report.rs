@@ -298,6 +298,40 @@ impl GroupRecorder {
     }
 }
 
+// The sweep's results (model.md §10.7), here because the summary below reads them;
+// `crate::sweep` computes them.
+
+/// The group's total damage when the first event happens at `at_us`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupPoint {
+    /// The first event's instant T, µs.
+    pub at_us: u64,
+    /// Records lost at the handovers, all partitions.
+    pub lost: u64,
+    /// Records processed again after the handovers, all partitions.
+    pub duplicated: u64,
+}
+
+/// The damage as a function of the first event's instant, with its worst instants.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupProfile {
+    /// The event moved: its index in `group_events`.
+    pub event: usize,
+    /// One point per instant evaluated, in time order.
+    pub points: Vec<GroupPoint>,
+    /// The largest `lost` and the earliest instant reaching it (`None` when it is 0).
+    pub worst_lost: (u64, Option<u64>),
+    /// The largest `duplicated` and the earliest instant reaching it (`None` when it is 0).
+    pub worst_duplicated: (u64, Option<u64>),
+    /// The candidate instants (model.md §10.7); `points` holds one per candidate evaluated
+    /// (fewer when the moved scenario is refused at some).
+    pub candidates: usize,
+    /// Only every k-th candidate was evaluated: the whole scan would not fit the sweep's
+    /// event budget (`sweep::SWEEP_EVENTS`); the worst instants are then those of the
+    /// candidates evaluated.
+    pub thinned: bool,
+}
+
 /// [`GroupReport`] in the result JSON's words (model.md §10.7): milliseconds, members as N
 /// of `consumer-N` (from 1), totals, and the worst instants of the first event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -391,7 +425,7 @@ pub struct FirstEventSummary {
 
 impl GroupSummary {
     /// The summary of `report`, with `profile`'s worst instants when there is one.
-    pub fn new(report: &GroupReport, profile: Option<&crate::sweep::GroupProfile>) -> Self {
+    pub fn new(report: &GroupReport, profile: Option<&GroupProfile>) -> Self {
         use crate::keys::millis_f64;
         let n = |m: MemberId| m + 1;
         let pairs =

@@ -25,41 +25,12 @@ use crate::events::GroupEvent;
 use crate::recorder::Recorder;
 use crate::scenario::{Scenario, ScenarioError};
 use crate::timeline::Mark;
-use serde::Serialize;
 
 /// The estimated events a sweep may spend (its two walks through the base run and the rest
 /// of the run after each candidate); beyond it the candidates are thinned.
 pub const SWEEP_EVENTS: u64 = 3_000_000;
 
-/// The group's total damage when the first event happens at `at_us`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct GroupPoint {
-    /// The first event's instant T, µs.
-    pub at_us: u64,
-    /// Records lost at the handovers, all partitions.
-    pub lost: u64,
-    /// Records processed again after the handovers, all partitions.
-    pub duplicated: u64,
-}
-
-/// The damage as a function of the first event's instant, with its worst instants.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct GroupProfile {
-    /// The event moved: its index in `group_events`.
-    pub event: usize,
-    /// One point per instant evaluated, in time order.
-    pub points: Vec<GroupPoint>,
-    /// The largest `lost` and the earliest instant reaching it (`None` when it is 0).
-    pub worst_lost: (u64, Option<u64>),
-    /// The largest `duplicated` and the earliest instant reaching it (`None` when it is 0).
-    pub worst_duplicated: (u64, Option<u64>),
-    /// The candidate instants (model.md §10.7); `points` holds one per candidate evaluated
-    /// (fewer when the moved scenario is refused at some).
-    pub candidates: usize,
-    /// Only every k-th candidate was evaluated: the whole scan would not fit
-    /// [`SWEEP_EVENTS`]; the worst instants are then those of the candidates evaluated.
-    pub thinned: bool,
-}
+pub use crate::report::{GroupPoint, GroupProfile};
 
 /// The index of the first event in time (the earliest `at_ms`, the first listed on a tie).
 pub fn first_event(scenario: &Scenario) -> Option<usize> {
