@@ -6,8 +6,12 @@ use crate::keys::{
 };
 use serde_json::{Map, Value};
 
+/// Most members a group holds, joins included (model.md §10.1): member numbers N of
+/// `consumer-N` run from 1 to this.
+pub const MAX_MEMBERS: u32 = 256;
+
 /// Most events one scenario may hold.
-pub const MAX_GROUP_EVENTS: usize = 64;
+pub const MAX_GROUP_EVENTS: usize = 256;
 
 named_enum! {
     /// What happens to a member (model.md §10.3).
@@ -135,15 +139,17 @@ impl GroupEvent {
                 "kind" => {}
                 "at_ms" => at = Some(millis(field, v)?),
                 "member" if Self::fields(kind).contains(&"member") => {
-                    event.member = v.as_u64().filter(|n| (1..=64).contains(n)).ok_or_else(|| {
-                        ScenarioError::at(
-                            &key,
-                            format!(
-                                "must be a member number N of consumer-N, from 1 to 64 (got {})",
-                                shown(v)
-                            ),
-                        )
-                    })? as u16;
+                    event.member =
+                        v.as_u64().filter(|n| (1..=u64::from(MAX_MEMBERS)).contains(n)).ok_or_else(|| {
+                            ScenarioError::at(
+                                &key,
+                                format!(
+                                    "must be a member number N of consumer-N, from 1 to {} (got {})",
+                                    MAX_MEMBERS,
+                                    shown(v)
+                                ),
+                            )
+                        })? as u16;
                 }
                 "shutdown_mode" if Self::fields(kind).contains(&"shutdown_mode") => {
                     event.shutdown_mode = v.as_str().and_then(ShutdownMode::from_name).ok_or_else(|| {
@@ -191,7 +197,7 @@ impl GroupEvent {
 }
 
 /// Words for the allowed values of `group_events`.
-pub const GROUP_EVENTS_RANGE: &str = "a list of at most 64 events, each {\"at_ms\", \"member\", \"kind\": \
+pub const GROUP_EVENTS_RANGE: &str = "a list of at most 256 events, each {\"at_ms\", \"member\", \"kind\": \
     \"crash\" | \"hang\" | \"shutdown\" | \"join\" | \"deploy\"} with shutdown_mode (\"wakeup\" | \"abrupt\"), \
     restart_after_ms, duration_ms (hang) or deploy_step_ms (deploy)";
 

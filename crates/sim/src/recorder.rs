@@ -16,6 +16,7 @@ fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V
 }
 
 /// One partition's bookkeeping while recording.
+#[derive(Clone)]
 struct PartitionRecorder {
     runs: RunCounts,
     /// Where a restart would begin now: the committed offset, or `auto.offset.reset`'s answer.
@@ -27,6 +28,10 @@ struct PartitionRecorder {
     duplicated: u64,
     /// Stopped by `on_error: stop` within the horizon, at least once.
     stopped: bool,
+    /// Changed in the current instant (listed in [`Recorder::touched`]).
+    touched: bool,
+    /// Its restart offset follows the log end ([`Scenario::restart_follows_log_end`]).
+    follows_log: bool,
     lines: PartitionRun,
 }
 
@@ -51,9 +56,16 @@ impl PartitionRecorder {
 /// Builds a [`Run`] from the engine's outputs: keeps lost and duplicated up to date as runs
 /// complete and the committed offset moves (model.md §5 with k(o) runs per offset), and
 /// appends a step to each line when its value changed at an instant. Sees only outputs.
+#[derive(Clone)]
 pub(crate) struct Recorder<'a> {
     scenario: &'a Scenario,
     partitions: Vec<PartitionRecorder>,
+    /// The partitions changed in the current instant: only they can append steps
+    /// (with thousands of partitions, an instant touches one or two).
+    touched: Vec<PartitionId>,
+    /// How many partitions' restart offsets follow the log end: while any does, every
+    /// partition is looked at each instant.
+    following_log: usize,
     marks: Vec<Mark>,
     blocked_on_commits_us: u64,
     polls: u64,
@@ -67,13 +79,21 @@ pub(crate) struct Recorder<'a> {
     records: RecordOutcomes,
     /// A share group: §11's counts come from the share-partitions.
     share: bool,
+    /// For the sweep (model.md §10.7): no lines, profile or marks, only the totals and the
+    /// instants that had marks ([`Recorder::mark_instants`]).
+    light: bool,
+    mark_instants: Vec<u64>,
 }
 
 impl<'a> Recorder<'a> {
     pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
+        Recorder::with_mode(scenario, partitions, false)
+    }
+
+    fn with_mode(scenario: &'a Scenario, partitions: usize, light: bool) -> Self {
         // One durable step, one profile step and a mark or two per record: reserving them
         // up front saves copying the vectors as they grow (a third of a long run's time).
-        let records = scenario.records_to_reserve() / partitions;
+        let records = if light { 0 } else { scenario.records_to_reserve() / partitions };
         let polls = records / scenario.max_poll_records as usize + 1;
         let start = scenario.log_start_offset;
         Recorder {
@@ -88,6 +108,8 @@ impl<'a> Recorder<'a> {
                     lost: 0,
                     duplicated: 0,
                     stopped: false,
+                    touched: false,
+                    follows_log: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
                         position: Vec::with_capacity(polls),
@@ -97,6 +119,8 @@ impl<'a> Recorder<'a> {
                     },
                 })
                 .collect(),
+            touched: Vec::new(),
+            following_log: 0,
             marks: Vec::with_capacity(records + 3 * polls),
             blocked_on_commits_us: 0,
             polls: 0,
@@ -109,30 +133,84 @@ impl<'a> Recorder<'a> {
                 .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
+            light,
+            mark_instants: Vec::new(),
         }
+    }
+
+    /// A recorder for the sweep (model.md §10.7): it keeps the counts a group's report needs
+    /// and, in place of the marks, the instants that had one; no lines, no profile.
+    #[cfg(feature = "group")]
+    pub(crate) fn light(scenario: &'a Scenario) -> Self {
+        Recorder::with_mode(scenario, scenario.partitions as usize, true)
+    }
+
+    /// A light recorder's instants that had a mark, ascending (each once).
+    #[cfg(feature = "group")]
+    pub(crate) fn mark_instants(&self) -> &[u64] {
+        &self.mark_instants
+    }
+
+    /// Points the recorder at another scenario (the sweep's moved one, model.md §10.7),
+    /// which differs from its own only in the first group event's instant.
+    #[cfg(feature = "group")]
+    pub(crate) fn set_scenario(&mut self, scenario: &'a Scenario) {
+        self.scenario = scenario;
+    }
+
+    /// The group's totals so far ([`crate::report::GroupReport::lost`], `duplicated`) as
+    /// they would be reported if the run ended now.
+    #[cfg(feature = "group")]
+    pub(crate) fn into_group_totals(self) -> Option<(u64, u64)> {
+        let scenario = self.scenario;
+        let committed: Vec<Option<u64>> = self.partitions.iter().map(|p| p.committed).collect();
+        let runs: Vec<&RunCounts> = self.partitions.iter().map(|p| &p.runs).collect();
+        let report = self.group?.finish(scenario, &committed, &runs);
+        Some((report.lost(), report.duplicated()))
+    }
+
+    #[inline(always)]
+    fn mark(&mut self, mark: Mark) {
+        if !self.light {
+            self.marks.push(mark);
+        } else if self.mark_instants.last() != Some(&mark.at_us) {
+            self.mark_instants.push(mark.at_us);
+        }
+    }
+
+    /// Notes that `partition`'s lines or profile may change at this instant.
+    #[inline(always)]
+    fn touch(&mut self, partition: PartitionId) -> &mut PartitionRecorder {
+        let p = &mut self.partitions[partition as usize];
+        if !p.touched {
+            p.touched = true;
+            self.touched.push(partition);
+        }
+        p
     }
 
     /// Takes in every output but a completed run.
     fn take(&mut self, at_us: u64, output: Output) {
         let horizon = self.scenario.horizon_us;
         match output {
-            Output::Position { partition, position } => {
-                self.partitions[partition as usize].position = position
-            }
+            Output::Position { partition, position } => self.touch(partition).position = position,
             Output::RunCompleted { .. } => unreachable!("counted in Recorder::emit"),
-            Output::DurableFrontier { partition, offset } => {
-                self.partitions[partition as usize].durable = offset
-            }
+            Output::DurableFrontier { partition, offset } => self.touch(partition).durable = offset,
             Output::Committed { partition, offset } => {
-                let p = &mut self.partitions[partition as usize];
-                p.committed = offset;
+                let follows_log = self.scenario.restart_follows_log_end(offset);
                 // A share group's start offset: §11 counts instead (Output::ShareCounts).
-                if !self.share {
-                    p.move_restart(self.scenario.restart_offset(offset, at_us));
+                let restart = (!self.share).then(|| self.scenario.restart_offset(offset, at_us));
+                let p = self.touch(partition);
+                let was_following = std::mem::replace(&mut p.follows_log, follows_log);
+                p.committed = offset;
+                if let Some(restart) = restart {
+                    p.move_restart(restart);
                 }
+                self.following_log =
+                    self.following_log + usize::from(follows_log) - usize::from(was_following);
             }
             Output::ShareCounts { partition, duplicated, lost } => {
-                let p = &mut self.partitions[partition as usize];
+                let p = self.touch(partition);
                 p.duplicated = u64::from(duplicated);
                 p.lost = u64::from(lost);
             }
@@ -162,7 +240,7 @@ impl<'a> Recorder<'a> {
                     }
                     _ => {}
                 }
-                self.marks.push(Mark { at_us, member, partition, kind });
+                self.mark(Mark { at_us, member, partition, kind });
             }
             Output::Unblocked { member, since_us, until_us } => {
                 let blocked_us = until_us.min(horizon) - since_us.min(horizon);
@@ -206,7 +284,20 @@ impl<'a> Recorder<'a> {
 
     /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
     pub(crate) fn end_of_instant(&mut self, at_us: u64) {
-        for p in &mut self.partitions {
+        if self.light {
+            for &partition in &self.touched {
+                self.partitions[partition as usize].touched = false;
+            }
+            self.touched.clear();
+            return;
+        }
+        // Only a partition touched at this instant can have a new step, unless a restart
+        // offset follows the log end (then every partition is looked at, as it may be one).
+        let all = self.following_log > 0;
+        let count = if all { self.partitions.len() } else { self.touched.len() };
+        for i in 0..count {
+            let index = if all { i } else { self.touched[i] as usize };
+            let p = &mut self.partitions[index];
             // With no usable committed offset and `latest`, the restart offset follows the log end.
             let follows_log = self.scenario.restart_follows_log_end(p.committed);
             if follows_log {
@@ -224,6 +315,10 @@ impl<'a> Recorder<'a> {
                 p.lines.profile.push(step);
             }
         }
+        for &partition in &self.touched {
+            self.partitions[partition as usize].touched = false;
+        }
+        self.touched.clear();
     }
 
     /// The finished run.
@@ -272,13 +367,13 @@ impl Sink for Recorder<'_> {
         match output {
             Output::RunCompleted { member, partition, offset, durable_frontier, .. } if self.share => {
                 // §11 counts come from the share-partition (Output::ShareCounts).
-                self.partitions[partition as usize].durable = durable_frontier;
-                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                self.touch(partition).durable = durable_frontier;
+                self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
             }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
                 #[cfg(not(feature = "group"))]
                 let _ = late; // only a group's report counts late runs
-                let p = &mut self.partitions[partition as usize];
+                let p = self.touch(partition);
                 let earlier_runs = p.runs.increment(offset);
                 if offset < p.restart_at && earlier_runs == 0 {
                     p.lost -= 1; // committed work that had never run has now run
@@ -286,7 +381,7 @@ impl Sink for Recorder<'_> {
                     p.duplicated += 1; // at/above committed: will run again; below: a second run
                 }
                 p.durable = durable_frontier;
-                self.marks.push(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
+                self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
                 #[cfg(feature = "group")]
                 if let Some(group) = &mut self.group {
                     group.run_completed(partition, offset, earlier_runs, late);

@@ -94,6 +94,7 @@ impl GroupReport {
 }
 
 /// One partition's bookkeeping.
+#[derive(Clone)]
 struct PartitionBooks {
     owner: Option<MemberId>,
     /// Offsets completed by the owner since its handover.
@@ -108,6 +109,7 @@ struct PartitionBooks {
 }
 
 /// Builds a [`GroupReport`] from the recorder's outputs.
+#[derive(Clone)]
 pub(crate) struct GroupRecorder {
     report: GroupReport,
     books: Vec<PartitionBooks>,
@@ -296,6 +298,40 @@ impl GroupRecorder {
     }
 }
 
+// The sweep's results (model.md §10.7), here because the summary below reads them;
+// `crate::sweep` computes them.
+
+/// The group's total damage when the first event happens at `at_us`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupPoint {
+    /// The first event's instant T, µs.
+    pub at_us: u64,
+    /// Records lost at the handovers, all partitions.
+    pub lost: u64,
+    /// Records processed again after the handovers, all partitions.
+    pub duplicated: u64,
+}
+
+/// The damage as a function of the first event's instant, with its worst instants.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct GroupProfile {
+    /// The event moved: its index in `group_events`.
+    pub event: usize,
+    /// One point per instant evaluated, in time order.
+    pub points: Vec<GroupPoint>,
+    /// The largest `lost` and the earliest instant reaching it (`None` when it is 0).
+    pub worst_lost: (u64, Option<u64>),
+    /// The largest `duplicated` and the earliest instant reaching it (`None` when it is 0).
+    pub worst_duplicated: (u64, Option<u64>),
+    /// The candidate instants (model.md §10.7); `points` holds one per candidate evaluated
+    /// (fewer when the moved scenario is refused at some).
+    pub candidates: usize,
+    /// Only every k-th candidate was evaluated: the whole scan would not fit the sweep's
+    /// event budget (`sweep::SWEEP_EVENTS`); the worst instants are then those of the
+    /// candidates evaluated.
+    pub thinned: bool,
+}
+
 /// [`GroupReport`] in the result JSON's words (model.md §10.7): milliseconds, members as N
 /// of `consumer-N` (from 1), totals, and the worst instants of the first event.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -372,6 +408,11 @@ pub struct FirstEventSummary {
     pub event: usize,
     /// Instants evaluated.
     pub instants: usize,
+    /// Candidate instants (model.md §10.7): every one is evaluated unless `thinned`.
+    pub candidates: usize,
+    /// Only every k-th candidate was evaluated (the whole scan would not fit the sweep's
+    /// event budget): the worst instants are those of the candidates evaluated.
+    pub thinned: bool,
     /// The largest total lost.
     pub worst_lost: u64,
     /// The earliest instant reaching it, ms (`null` when it is 0).
@@ -384,7 +425,7 @@ pub struct FirstEventSummary {
 
 impl GroupSummary {
     /// The summary of `report`, with `profile`'s worst instants when there is one.
-    pub fn new(report: &GroupReport, profile: Option<&crate::sweep::GroupProfile>) -> Self {
+    pub fn new(report: &GroupReport, profile: Option<&GroupProfile>) -> Self {
         use crate::keys::millis_f64;
         let n = |m: MemberId| m + 1;
         let pairs =
@@ -430,6 +471,8 @@ impl GroupSummary {
             first_event: profile.map(|p| FirstEventSummary {
                 event: p.event,
                 instants: p.points.len(),
+                candidates: p.candidates,
+                thinned: p.thinned,
                 worst_lost: p.worst_lost.0,
                 worst_lost_at_ms: p.worst_lost.1.map(millis_f64),
                 worst_duplicated: p.worst_duplicated.0,

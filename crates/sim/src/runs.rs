@@ -24,6 +24,10 @@ pub(crate) struct RunCounts {
     floor: u64,
     /// Ascending, disjoint and not adjacent.
     segments: Vec<Segment>,
+    /// Every offset of `floor..run_below` has run at least once (runs are never taken back,
+    /// so it only grows): range counts below it are arithmetic, and only the rest is
+    /// counted offset by offset (a handover counts from the log start).
+    run_below: u64,
 }
 
 /// How the offsets of a range split by their run counts.
@@ -40,6 +44,7 @@ impl RunCounts {
         RunCounts {
             floor: log_start_offset,
             segments: vec![Segment { start: log_start_offset, counts: Vec::with_capacity(reserve) }],
+            run_below: log_start_offset,
         }
     }
 
@@ -86,7 +91,20 @@ impl RunCounts {
     pub(crate) fn increment(&mut self, offset: u64) -> u32 {
         let slot = self.slot(offset).expect("a completed offset was handed out");
         *slot += 1;
-        *slot - 1
+        let earlier = *slot - 1;
+        if offset == self.run_below {
+            self.advance_run_below();
+        }
+        earlier
+    }
+
+    /// Moves `run_below` past the offsets that have run, within the segment that holds it.
+    fn advance_run_below(&mut self) {
+        let at = self.run_below;
+        let i = self.segments.partition_point(|s| s.end() <= at);
+        let Some(seg) = self.segments.get(i).filter(|s| s.start <= at) else { return };
+        let done = seg.counts[(at - seg.start) as usize..].iter().take_while(|&&k| k > 0).count();
+        self.run_below = at + done as u64;
     }
 
     /// How the offsets of `low..high` split between never run and run.
@@ -99,6 +117,14 @@ impl RunCounts {
         let below = high.min(self.floor).saturating_sub(low);
         counts.run += below;
         let low = low.max(self.floor);
+        // Below `run_below` every offset has run.
+        let known = high.min(self.run_below).saturating_sub(low);
+        counts.run += known;
+        let below = below + known;
+        let low = low + known;
+        if low >= high {
+            return counts;
+        }
         let first = self.segments.partition_point(|s| s.end() <= low);
         for seg in &self.segments[first..] {
             if seg.start >= high {

@@ -21,6 +21,11 @@ use serde_json::{Map, Value};
 /// no input can hang the page or exhaust memory. The 1,000,000-record benchmark fits.
 pub const MAX_EVENTS: u64 = 5_000_000;
 
+/// Most partitions of the topic (model.md §10.1).
+pub const MAX_PARTITIONS: u32 = 4096;
+
+pub use crate::events::MAX_MEMBERS;
+
 /// The largest offset a scenario may name (log end, log start): 10^12.
 pub const MAX_OFFSET: u64 = 1_000_000_000_000;
 
@@ -325,11 +330,11 @@ scenario_keys! {
             "seed of the jitter and commit-failure generators";
         /// Partitions of the topic `orders` (model.md §10.1); one is the one-consumer model.
         partitions: u32 = 1,
-            key "partitions", KeyKind::Count { min: 1, max: 64 }, "partitions",
+            key "partitions", KeyKind::Count { min: 1, max: MAX_PARTITIONS as u64 }, "partitions",
             "partitions of the topic orders (orders-0, orders-1, …)";
         /// Members of the group at t = 0 (`consumer-1` …, model.md §10.1).
         members: u32 = 1,
-            key "members", KeyKind::Count { min: 1, max: 16 }, "members",
+            key "members", KeyKind::Count { min: 1, max: MAX_MEMBERS as u64 }, "members",
             "consumers in the group at t = 0 (consumer-1, consumer-2, …)";
         /// How the classic protocol divides the partitions (model.md §10.2); the consumer
         /// protocol (KIP-848) uses the broker's uniform assignor instead.
@@ -915,8 +920,11 @@ impl Scenario {
                 }
             }
         }
-        if self.member_count() > 32 {
-            return refuse("group_events", "at most 32 members in all (members plus joins)".to_string());
+        if self.member_count() > MAX_MEMBERS {
+            return refuse(
+                "group_events",
+                format!("at most {MAX_MEMBERS} members in all (members plus joins)"),
+            );
         }
         Ok(())
     }

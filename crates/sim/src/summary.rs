@@ -22,7 +22,8 @@ impl Run {
         // A group reports its handovers, and the damage as a function of its first event.
         #[cfg(feature = "group")]
         let group = self.group.as_ref().map(|report| {
-            let profile = crate::sweep::first_event_profile(&self.scenario).ok().flatten();
+            let profile =
+                crate::sweep::first_event_profile_with_marks(&self.scenario, &self.marks).ok().flatten();
             GroupSummary::new(report, profile.as_ref())
         });
         Summary {

@@ -60,9 +60,9 @@ fn a_group_or_share_group_is_refused_naming_the_key() {
 
 #[test]
 fn a_key_out_of_range_is_still_named_with_its_range() {
-    let e = refused(r#"{"members": 99}"#, Scenario { members: 99, ..Scenario::default() });
+    let e = refused(r#"{"members": 999}"#, Scenario { members: 999, ..Scenario::default() });
     assert_eq!(e.key.as_deref(), Some("members"));
-    assert!(e.message.contains("from 1 to 16"), "{}", e.message);
+    assert!(e.message.contains("from 1 to 256"), "{}", e.message);
 }
 
 #[test]

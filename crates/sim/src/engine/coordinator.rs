@@ -90,6 +90,7 @@ pub(crate) struct Reconcile {
 }
 
 /// The group coordinator.
+#[derive(Clone)]
 pub(crate) struct Coordinator {
     committed: Vec<Option<u64>>,
     /// Classic: bumped when a join round completes (and, for one consumer, at an eviction,

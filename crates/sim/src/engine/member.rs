@@ -144,6 +144,7 @@ impl Assigned {
 }
 
 /// A script's progress (model.md §8.11).
+#[derive(Clone)]
 struct Script {
     /// The step running, whose reading is taken when it ends.
     step: Option<usize>,
@@ -153,6 +154,7 @@ struct Script {
 }
 
 /// One consumer process and its client.
+#[derive(Clone)]
 pub(crate) struct Member {
     pub(super) id: MemberId,
     pub(super) strategy: Strategy,

@@ -57,6 +57,7 @@ use share_consumer::ShareConsumer;
 use world::World;
 
 /// The whole simulated world: the members, what they share, and the event queue.
+#[derive(Clone)]
 pub(crate) struct Engine<'a> {
     scenario: &'a Scenario,
     now_us: u64,
@@ -161,6 +162,34 @@ impl<'a> Engine<'a> {
         #[cfg(debug_assertions)]
         self.check_invariants();
         Ok(Some(at_us))
+    }
+
+    /// Events processed so far.
+    #[cfg(feature = "group")]
+    pub(crate) fn events(&self) -> u64 {
+        2 * MAX_EVENTS - self.budget
+    }
+
+    /// The instant of the next event, if any.
+    #[cfg(feature = "group")]
+    pub(crate) fn next_instant(&self) -> Option<u64> {
+        self.queue.next_at()
+    }
+
+    /// Goes on as a run of `scenario` would, which differs from the engine's own only in
+    /// the instant of group event `index` (not yet happened): its queued events move to
+    /// their new instants (the sweep's prefix reuse, model.md §10.7).
+    #[cfg(feature = "group")]
+    pub(crate) fn move_group_event(&mut self, scenario: &'a Scenario, index: u16) {
+        self.scenario = scenario;
+        let event = scenario.group_events[index as usize];
+        self.queue.retime(|queued| match *queued {
+            Event::Group { index: i, member } if i == index => Some(match event.kind {
+                GroupEventKind::Deploy => event.deploy_shutdown_at_us(member + 1),
+                _ => event.at_us,
+            }),
+            _ => None,
+        });
     }
 
     /// Sends every record through the loop's step machine (for the test that the fast path

@@ -57,7 +57,7 @@ impl Waiting {
 /// A partition, or a key of a partition: records that run one at a time, in order.
 type LaneId = (PartitionId, u64);
 
-#[derive(Default)]
+#[derive(Clone, Default)]
 struct Lane {
     waiting: VecDeque<Waiting>,
     running: bool,
@@ -71,6 +71,7 @@ struct Thread {
 }
 
 /// The pool of one member.
+#[derive(Clone)]
 pub(super) struct Pool {
     ordering: Ordering,
     keys: u64,

@@ -105,22 +105,46 @@ impl Ord for Queued {
 const SEQ_BITS: u32 = 40;
 
 /// The queue: a heap of events plus one slot per member for its loop's own next event.
+#[derive(Clone)]
 pub(crate) struct EventQueue {
     heap: BinaryHeap<Reverse<Queued>>,
-    /// Each member's pending loop event's key (`u128::MAX`: none) and the event: kept apart
-    /// so that finding the next event compares integers only.
+    /// A tournament over the members' pending loop events' keys (`u128::MAX`: none): the
+    /// leaves are `loop_keys[width + member]`, each inner node `i` holds the smaller of
+    /// `2i` and `2i + 1`, so the earliest is `loop_keys[1]` and a change costs log₂ of the
+    /// members (256 members: 8 steps, where a scan compared 256 keys per event).
     loop_keys: Vec<u128>,
+    /// Leaves of the tournament: the member count rounded up to a power of two.
+    width: usize,
     loop_events: Vec<Event>,
     seq: u64,
 }
 
 impl EventQueue {
     pub(crate) fn new(members: usize) -> Self {
+        let width = members.max(1).next_power_of_two();
         EventQueue {
             heap: BinaryHeap::new(),
-            loop_keys: vec![u128::MAX; members],
+            loop_keys: vec![u128::MAX; 2 * width],
+            width,
             loop_events: vec![Event::OffsetsExpire { empty_since_us: 0 }; members],
             seq: 0,
+        }
+    }
+
+    /// Sets member `slot`'s loop key and replays its matches up the tree, as far as a
+    /// winner changes.
+    #[inline]
+    fn set_loop_key(&mut self, slot: usize, key: u128) {
+        let keys = &mut self.loop_keys[..];
+        let mut i = self.width + slot;
+        keys[i] = key;
+        while i > 1 {
+            let winner = keys[i].min(keys[i ^ 1]);
+            i /= 2;
+            if keys[i] == winner {
+                break; // the matches above see the same winner
+            }
+            keys[i] = winner;
         }
     }
 
@@ -134,7 +158,7 @@ impl EventQueue {
         let key =
             (at_us as u128) << 64 | (phase as u128) << 56 | (member as u128) << SEQ_BITS | self.seq as u128;
         if phase == Phase::Loop {
-            self.loop_keys[member as usize] = key;
+            self.set_loop_key(member as usize, key);
             self.loop_events[member as usize] = event;
         } else {
             self.heap.push(Reverse(Queued { key, event }));
@@ -144,34 +168,58 @@ impl EventQueue {
     /// The member's pending loop event, if any (for the invariants of debug builds).
     #[cfg(debug_assertions)]
     pub(crate) fn loop_event(&self, member: u16) -> Option<Event> {
-        (self.loop_keys[member as usize] != u128::MAX).then(|| self.loop_events[member as usize])
+        (self.loop_keys[self.width + member as usize] != u128::MAX).then(|| self.loop_events[member as usize])
     }
 
     /// Removes and returns the next event and its instant if it comes before `stop_before_us`.
     #[inline(always)]
     pub(crate) fn pop_before(&mut self, stop_before_us: u64) -> Option<(u64, Event)> {
-        let mut best = self.heap.peek().map_or(u128::MAX, |Reverse(q)| q.key);
-        let mut slot = usize::MAX;
-        for (i, &key) in self.loop_keys.iter().enumerate() {
-            if key < best {
-                best = key;
-                slot = i;
-            }
-        }
+        let heap_key = self.heap.peek().map_or(u128::MAX, |Reverse(q)| q.key);
+        // Keys are unique (the sequence number), so one of the two is strictly smaller.
+        let loop_key = self.loop_keys[1];
+        let best = heap_key.min(loop_key);
         if best >= (stop_before_us as u128) << 64 {
             return None;
         }
         let at_us = (best >> 64) as u64;
-        if slot != usize::MAX {
-            self.loop_keys[slot] = u128::MAX;
+        if loop_key < heap_key {
+            // Down the tournament to the leaf holding the winner.
+            let mut i = 1;
+            while i < self.width {
+                i = if self.loop_keys[2 * i] == loop_key { 2 * i } else { 2 * i + 1 };
+            }
+            let slot = i - self.width;
+            self.set_loop_key(slot, u128::MAX);
             return Some((at_us, self.loop_events[slot]));
         }
         self.heap.pop().map(|Reverse(q)| (at_us, q.event))
     }
 
+    /// The instant of the next event, if any.
+    #[cfg(feature = "group")]
+    pub(crate) fn next_at(&self) -> Option<u64> {
+        let key = self.heap.peek().map_or(u128::MAX, |Reverse(q)| q.key).min(self.loop_keys[1]);
+        (key != u128::MAX).then_some((key >> 64) as u64)
+    }
+
+    /// Moves every queued event for which `at_us` gives an instant to that instant, keeping
+    /// its phase, member and sequence number: the queue is then the one a run that had
+    /// scheduled it there from the start would hold (the sweep, model.md §10.7). Heap
+    /// events only (a loop's own event is never moved).
+    #[cfg(feature = "group")]
+    pub(crate) fn retime(&mut self, at_us: impl Fn(&Event) -> Option<u64>) {
+        let mut events = std::mem::take(&mut self.heap).into_vec();
+        for Reverse(q) in &mut events {
+            if let Some(at) = at_us(&q.event) {
+                q.key = (at as u128) << 64 | (q.key & u128::from(u64::MAX));
+            }
+        }
+        self.heap = BinaryHeap::from(events);
+    }
+
     /// Drops every event (a scripted crash: nothing further happens).
     pub(crate) fn clear(&mut self) {
         self.heap.clear();
-        self.loop_keys.iter_mut().for_each(|k| *k = u128::MAX);
+        self.loop_keys.fill(u128::MAX);
     }
 }

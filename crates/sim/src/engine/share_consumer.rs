@@ -36,6 +36,7 @@ enum Life {
 }
 
 /// One share consumer.
+#[derive(Clone)]
 pub(crate) struct ShareConsumer {
     id: MemberId,
     life: Life,

@@ -33,7 +33,7 @@ pub(crate) struct Ack {
 
 /// Acknowledgements in flight, by request (they land one `commit_latency_ms` after they
 /// are sent, with a poll or a commit).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub(crate) struct AckRequests {
     /// (sender, its share session when it sent, the acknowledgements).
     pub(super) list: Vec<(MemberId, u32, Vec<Ack>)>,
@@ -58,6 +58,7 @@ struct InFlight {
 }
 
 /// One share-partition.
+#[derive(Clone)]
 pub(crate) struct SharePartition {
     partition: PartitionId,
     /// The share-partition start offset: every record below it has ended.

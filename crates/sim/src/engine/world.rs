@@ -19,6 +19,7 @@ use rand_chacha::ChaCha8Rng;
 use std::ops::Range;
 
 /// Everything the members share.
+#[derive(Clone)]
 pub(crate) struct World {
     pub(crate) coordinator: Coordinator,
     pub(crate) partitions: Vec<Partition>,
@@ -123,6 +124,7 @@ impl World {
 
 /// One partition's record completions: the durable frontier and the completed ranges above
 /// it (memory grows with the gaps, never with offset values).
+#[derive(Clone)]
 pub(crate) struct Partition {
     done: Frontier,
     /// How often a member took the partition (model.md §10.7): records polled before the
@@ -187,6 +189,7 @@ pub(crate) struct Commit {
 }
 
 /// Every commit request, and the injected failures (model.md §8.8).
+#[derive(Clone)]
 pub(crate) struct Commits {
     list: Vec<Commit>,
     /// The (partition, offset) pairs of every commit, back to back (one allocation for all).
@@ -275,6 +278,7 @@ impl Commits {
 /// one draw per offset from `ChaCha8Rng::seed_from_u64(seed)`, the offset-th `next_u64` of
 /// the partition's stream. The generator seeks to the offset (ChaCha is a counter-mode
 /// cipher), so a record run again takes the same time and nothing is stored per offset.
+#[derive(Clone)]
 pub(crate) struct Durations {
     streams: Vec<(ChaCha8Rng, u64)>,
     /// Every record takes `record_processing_ms` (no jitter, no durations by offset).
@@ -345,6 +349,7 @@ impl Durations {
 /// Which processing attempts throw (model.md §12): every attempt at an offset listed in
 /// `record_failures` (in any partition), and under `record_failure_probability` one draw per
 /// attempt, in the order attempts end, from `ChaCha8Rng::seed_from_u64(seed + 2)`.
+#[derive(Clone)]
 pub(crate) struct Failures {
     /// `record_failures`, sorted.
     listed: Vec<u64>,

@@ -627,7 +627,10 @@ impl GroupState {
     fn add_event(&self, kind: GroupEventKind) -> GroupState {
         let s = &self.scenario;
         if s.group_events.len() >= offset_window_sim::events::MAX_GROUP_EVENTS {
-            let e = ScenarioError::at(EVENTS_FIELD, "holds at most 64 events");
+            let e = ScenarioError::at(
+                EVENTS_FIELD,
+                format!("holds at most {} events", offset_window_sim::events::MAX_GROUP_EVENTS),
+            );
             return self.refuse(EVENTS_FIELD, None, &e);
         }
         let at_us = add_at_us(s.horizon_us);
@@ -837,7 +840,7 @@ mod tests {
     fn numeric_fields_and_the_share_toggle() {
         let s = apply(GroupState::default(), [GroupAction::SetField { key: "partitions", text: "0".into() }]);
         let e = s.error("partitions").unwrap();
-        assert!(e.starts_with("partitions of orders: must be a whole number from 1 to 64 (got 0)"), "{e}");
+        assert!(e.starts_with("partitions of orders: must be a whole number from 1 to 4096 (got 0)"), "{e}");
         let s = apply(
             s,
             [

@@ -413,7 +413,7 @@ mod tests {
         ] {
             assert!(all.contains(key), "{key} in {all}");
         }
-        assert!(all.contains("partitions of orders: must be a whole number from 1 to 64"), "{all}");
+        assert!(all.contains("partitions of orders: must be a whole number from 1 to 4096"), "{all}");
         assert!(all.contains("event 1, what happens: must be one of"), "{all}");
         assert_eq!(s.scenario, default_scenario());
         assert_eq!(s.crash_at_us, 60_000_000, "clamped into the horizon");

@@ -1,0 +1,129 @@
+//! Figures for groups at scale (issue 28; `cargo bench -p offset-window-sim --bench scale`).
+//!
+//! Prints, per case, the median time of one [`simulate`] (or of the first event's sweep)
+//! and the peak resident memory of a process that ran only that case: each case runs in a
+//! child process of this binary (`scale CASE`), which reads its own `VmHWM` (Linux) at the
+//! end. A benchmark that prints figures, not a timed test: the machine's load moves them.
+#![allow(missing_docs)]
+
+use offset_window_sim::{simulate, sweep, Scenario};
+use std::time::{Duration, Instant};
+
+const CASES: &[(&str, &str)] = &[
+    ("16x64-60s", r#"{"members":16,"partitions":64,"horizon_ms":60000}"#),
+    ("16x64-3600s", r#"{"members":16,"partitions":64,"horizon_ms":3600000}"#),
+    (
+        "S-A",
+        r#"{"members":128,"partitions":1024,"horizon_ms":600000,"group_events":[{"at_ms":10000,"kind":"deploy","deploy_step_ms":4000,"restart_after_ms":2000}]}"#,
+    ),
+    (
+        "S-B",
+        r#"{"members":256,"partitions":4096,"horizon_ms":600000,"group_events":[{"at_ms":60000,"kind":"deploy","deploy_step_ms":2000,"restart_after_ms":5000}]}"#,
+    ),
+    ("S-C", r#"{"members":64,"partitions":1024,"horizon_ms":86400000}"#),
+    (
+        "16x64-crash-3600s-sweep",
+        r#"{"members":16,"partitions":64,"horizon_ms":3600000,"group_events":[{"at_ms":8200,"member":2,"kind":"crash"}]}"#,
+    ),
+    (
+        "S-A-sweep",
+        r#"{"members":128,"partitions":1024,"horizon_ms":600000,"group_events":[{"at_ms":10000,"kind":"deploy","deploy_step_ms":4000,"restart_after_ms":2000}]}"#,
+    ),
+];
+
+/// Peak resident set of this process, KiB (Linux `VmHWM`; 0 elsewhere).
+fn peak_kib() -> u64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let line = status.lines().find(|l| l.starts_with("VmHWM:")).unwrap_or("");
+    line.split_whitespace().nth(1).and_then(|v| v.parse().ok()).unwrap_or(0)
+}
+
+/// Runs one case a few times (at least 3, for at least 1 s) and prints one line.
+fn run_case(name: &str, json: &str) {
+    let scenario = Scenario::from_json(json).expect("the case is accepted");
+    let sweep = name.ends_with("-sweep");
+    let once = || {
+        if sweep {
+            let profile = sweep::first_event_profile(&scenario).unwrap().unwrap();
+            (profile.points.len() as u64, profile.candidates as u64)
+        } else {
+            let run = simulate(&scenario).unwrap();
+            (run.polls, run.marks.len() as u64)
+        }
+    };
+    let mut times = Vec::new();
+    let started = Instant::now();
+    let mut figures = (0, 0);
+    while times.len() < 3 || (started.elapsed() < Duration::from_secs(1) && times.len() < 1000) {
+        let t = Instant::now();
+        figures = std::hint::black_box(once());
+        times.push(t.elapsed());
+    }
+    times.sort();
+    let median = times[times.len() / 2];
+    let what = if sweep { "points of candidates" } else { "polls, marks" };
+    println!(
+        "{name:<24} median {:>10.3} ms of {:>4} runs, peak RSS {:>7.1} MiB ({what}: {}, {})",
+        median.as_secs_f64() * 1e3,
+        times.len(),
+        peak_kib() as f64 / 1024.0,
+        figures.0,
+        figures.1
+    );
+}
+
+/// What a run of `json` holds: marks by kind and steps by line (`scale breakdown CASE`).
+fn breakdown(json: &str) {
+    let run = simulate(&Scenario::from_json(json).unwrap()).unwrap();
+    let mut kinds: Vec<(String, usize)> = Vec::new();
+    for m in &run.marks {
+        let name = format!("{:?}", m.kind);
+        let name = name.split([' ', '{', '(']).next().unwrap_or("").to_string();
+        match kinds.iter_mut().find(|(k, _)| *k == name) {
+            Some((_, n)) => *n += 1,
+            None => kinds.push((name, 1)),
+        }
+    }
+    println!("marks {} ({} B each): {kinds:?}", run.marks.len(), std::mem::size_of_val(&run.marks[0]));
+    let sum = |f: fn(&offset_window_sim::PartitionRun) -> usize| run.partitions.iter().map(f).sum::<usize>();
+    println!(
+        "steps: position {}, durable {}, committed {}, profile {}",
+        sum(|p| p.position.len()),
+        sum(|p| p.durable_frontier.len()),
+        sum(|p| p.committed.len()),
+        sum(|p| p.profile.len())
+    );
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
+    if let (Some("breakdown"), Some(name)) = (args.first().map(String::as_str), args.get(1)) {
+        let (_, json) = CASES.iter().find(|(n, _)| n == name).expect("a case name");
+        return breakdown(json);
+    }
+    if let Some(name) = args.first() {
+        if let Some((name, json)) = CASES.iter().find(|(n, _)| n == name) {
+            return run_case(name, json);
+        }
+        if name != "all" {
+            // `cargo bench` passes a filter: run the cases whose names contain it.
+            for (case, _) in CASES.iter().filter(|(n, _)| n.contains(name.as_str())) {
+                child(case);
+            }
+            return;
+        }
+    }
+    for (case, _) in CASES {
+        child(case);
+    }
+}
+
+/// Runs `case` in a child process (its own peak memory) and passes its line on.
+fn child(case: &str) {
+    let exe = std::env::current_exe().expect("the benchmark's own path");
+    let out = std::process::Command::new(exe).arg(case).output().expect("the child runs");
+    print!("{}", String::from_utf8_lossy(&out.stdout));
+    if !out.status.success() {
+        println!("{case:<24} failed: {}", String::from_utf8_lossy(&out.stderr).lines().last().unwrap_or(""));
+    }
+}
