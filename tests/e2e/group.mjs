@@ -126,7 +126,7 @@ test('presets: each one meets its scenario file; the share group shows its strip
 test('a bad link names the field and its range; the page still works', async (browser) => {
   const { page, context } = await open(browser, {}, '#partitions=0&members=abc&crash_at_us=-1');
   const notices = await page.textContent('#notices');
-  assert.match(notices, /partitions of orders: must be a whole number from 1 to 64/);
+  assert.match(notices, /partitions of orders: must be a whole number from 1 to 4096/);
   assert.match(notices, /members/);
   assert.match(notices, /crash_at_us/);
   assert.equal(await value(page, 'ro-g-duplicated'), 15);

@@ -257,7 +257,7 @@ async fn a_share_group_shows_its_strip_and_the_comparison() {
 async fn a_bad_link_names_the_field_and_keeps_a_working_page() {
     let view = mount_at("partitions=0&session.timeout.ms=abc").await;
     let notices = view.find("#notices").text_content().unwrap();
-    assert!(notices.contains("partitions of orders: must be a whole number from 1 to 64"), "{notices}");
+    assert!(notices.contains("partitions of orders: must be a whole number from 1 to 4096"), "{notices}");
     assert!(notices.contains("session.timeout.ms"), "{notices}");
     assert_eq!(view.value("ro-g-duplicated"), 15, "the defaults run");
 }
