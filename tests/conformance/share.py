@@ -176,6 +176,10 @@ def model_view(sc, m, kind):
         # `released` counts the broker's releases too (a crash releases at once, §11.4): the
         # real side sees those only as redeliveries, compared below.
         del v["released"]
+        # The real side counts as lost what was never done by the end: the records archived
+        # after failing (a crash or hang of a share consumer loses nothing itself, §11.4).
+        if sc.get("record_failures"):
+            v["lost"] = s["archived"]
         # The crashed / hung member's records are the window at the event (§11.1, §11.4): each is
         # delivered once more. duplicated: a crash of the whole group at that instant (§11.5).
         v["redelivered (offset:delivery)"] = ["%d:2" % o for o in range(a["committed"], a["position"])]
@@ -368,9 +372,19 @@ def released(logs):
 def compare(case, sc, m, real):
     kind = case["event"]["kind"] if case.get("event") else "none"
     mv = model_view(sc, m, kind)
+    # The model's redeliveries are the event's window (each once more, listed in
+    # "redelivered (offset:delivery)") and the failing record's (one failure drawn or named).
+    window = len(mv.get("redelivered (offset:delivery)", []))
     for o in sc.get("record_failures", []):
-        # The model delivers only the failing records more than once here.
-        mv["offset %d deliveries" % o] = list(range(1, 2 + m["share"]["redeliveries"]))
+        if o >= sc["log_end_offset"]:
+            mv["offset %d deliveries" % o] = None  # past the log end: never delivered
+            continue
+        again = m["share"]["redeliveries"] - window
+        mv["offset %d deliveries" % o] = list(range(1, 2 + again))
+        if "redelivered (offset:delivery)" in mv:
+            mv["redelivered (offset:delivery)"] = sorted(
+                mv["redelivered (offset:delivery)"] + ["%d:%d" % (o, d) for d in range(2, 2 + again)],
+                key=lambda od: tuple(int(x) for x in od.split(":")))
     mv["deliveries after the end"] = 0
     return [(k, mv[k], real.get(k)) for k in sorted(mv)]
 
