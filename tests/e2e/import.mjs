@@ -3,12 +3,11 @@
 // The new-user trial: paste a Spring Boot application.yml, read the account and the worst
 // case, apply it to the page. Screenshots of the panel go to tests/e2e/output/import-*.png
 // (desktop 1280 × 800, phone 390 × 844, projector 1280 × 720).
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM } from './chromium.mjs';
+import { runTests } from './runner.mjs';
 import { watch } from './watch.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
@@ -236,19 +235,4 @@ test('screenshots: phone 390 × 844 and projector 1280 × 720', async (browser) 
   await room.context.close();
 });
 
-const browser = await chromium.launch({ ...CHROMIUM, headless: true });
-let failed = 0;
-for (const { name, fn } of tests) {
-  const started = problems.length;
-  try {
-    await fn(browser);
-    assert.deepEqual(problems.slice(started), [], 'no errors in the page');
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e.message).split('\n').join('\n     ')}`);
-  }
-}
-await browser.close();
-console.log(`${tests.length - failed} passed, ${failed} failed; screenshots in ${path.relative(process.cwd(), OUT)}/`);
-process.exit(failed ? 1 : 0);
+await runTests(tests, problems, OUT);

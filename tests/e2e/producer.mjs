@@ -1,12 +1,11 @@
 // End-to-end tests of the producer page (producer/, docs/model.md §9) with real input:
 // playwright-core drives Debian's Chromium. Usage: node tests/e2e/producer.mjs BASE_URL
 // Screenshots go to tests/e2e/output/producer-*.png (gitignored).
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CHROMIUM } from './chromium.mjs';
+import { runTests } from './runner.mjs';
 import { watch } from './watch.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
@@ -159,19 +158,4 @@ test('screenshots at 1280×800 and 390×844; no sideways scrolling on the phone'
   await phone.context.close();
 });
 
-const browser = await chromium.launch({ ...CHROMIUM, headless: true });
-let failed = 0;
-for (const { name, fn } of tests) {
-  const started = problems.length;
-  try {
-    await fn(browser);
-    assert.deepEqual(problems.slice(started), [], 'no errors in the page');
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e.message).split('\n').join('\n     ')}`);
-  }
-}
-await browser.close();
-console.log(`${tests.length - failed} passed, ${failed} failed; screenshots in ${path.relative(process.cwd(), OUT)}/`);
-process.exit(failed ? 1 : 0);
+await runTests(tests, problems, OUT);

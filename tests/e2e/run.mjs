@@ -2,13 +2,12 @@
 // Chromium (no browser download). Usage: node tests/e2e/run.mjs BASE_URL
 // (E2E_ONLY=<regex> runs only the tests whose names match.)
 // Screenshots go to tests/e2e/output/ (gitignored).
-import { chromium } from 'playwright-core';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execFileSync } from 'node:child_process';
-import { CHROMIUM } from './chromium.mjs';
+import { runTests } from './runner.mjs';
 import { watch as watchPage } from './watch.mjs';
 
 const BASE = process.argv[2] ?? process.env.BASE_URL;
@@ -818,22 +817,4 @@ test('smaller items: crash field "13", base offset in the link, close() and in-f
   await context.close();
 });
 
-const browser = await chromium.launch({ ...CHROMIUM, headless: true });
-let failed = 0;
-// E2E_ONLY=<regex> runs only the tests whose names match (while working on one).
-const only = process.env.E2E_ONLY ? new RegExp(process.env.E2E_ONLY) : null;
-if (only) tests.splice(0, tests.length, ...tests.filter((t) => only.test(t.name)));
-for (const { name, fn } of tests) {
-  const started = problems.length;
-  try {
-    await fn(browser);
-    assert.deepEqual(problems.slice(started), [], 'no errors in the page');
-    console.log(`ok   ${name}`);
-  } catch (e) {
-    failed++;
-    console.log(`FAIL ${name}\n     ${String(e.message).split('\n').join('\n     ')}`);
-  }
-}
-await browser.close();
-console.log(`${tests.length - failed} passed, ${failed} failed; screenshots in ${path.relative(process.cwd(), OUT)}/`);
-process.exit(failed ? 1 : 0);
+await runTests(tests, problems, OUT);

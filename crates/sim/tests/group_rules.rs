@@ -14,6 +14,15 @@ fn group(run: &Run) -> &GroupReport {
     run.group.as_ref().expect("a group run")
 }
 
+/// (member, ms) of every session expiry.
+fn expired(run: &Run) -> Vec<(u32, u64)> {
+    run.marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::SessionExpired)
+        .map(|m| (m.member as u32, m.at_us / 1000))
+        .collect()
+}
+
 /// (partition, committed, lost, duplicated) of every handover.
 fn handovers(run: &Run) -> Vec<(u32, Option<u64>, u64, u64)> {
     group(run).handovers.iter().map(|h| (h.partition as u32, h.committed, h.lost, h.duplicated)).collect()
@@ -213,13 +222,7 @@ fn a_restarted_members_session_expires_after_its_first_round() {
         {"at_ms": 7740, "member": 1, "kind": "shutdown", "restart_after_ms": 3270.5},
         {"at_ms": 12255.5, "member": 2, "kind": "shutdown", "restart_after_ms": 3270.5},
         {"at_ms": 13590.5, "member": 1, "kind": "crash"}]}"#);
-    let expired: Vec<_> = run
-        .marks
-        .iter()
-        .filter(|m| m.kind == MarkKind::SessionExpired)
-        .map(|m| (m.member, m.at_us / 1000))
-        .collect();
-    assert_eq!(expired, [(0, 17_490)]);
+    assert_eq!(expired(&run), [(0, 17_490)]);
     let to_consumer_2 = group(&run).handovers.iter().filter(|h| h.to == Some(1)).count();
     assert_eq!(to_consumer_2, 5);
 }
@@ -458,13 +461,7 @@ fn a_join_response_that_waits_for_a_long_batch_lets_the_session_expire() {
         "session.timeout.ms": 2000, "heartbeat.interval.ms": 500, "group.initial.rebalance.delay.ms": 0,
         "assigned_before_start_ms": 500, "horizon_ms": 20000,
         "group_events": [{"at_ms": 12355, "member": 2, "kind": "join"}]}"#);
-    let expired: Vec<_> = run
-        .marks
-        .iter()
-        .filter(|m| m.kind == MarkKind::SessionExpired)
-        .map(|m| (m.member, m.at_us / 1000))
-        .collect();
-    assert_eq!(expired, [(0, 17_030)]);
+    assert_eq!(expired(&run), [(0, 17_030)]);
     let moved: Vec<_> = group(&run)
         .handovers
         .iter()
