@@ -30,6 +30,9 @@ kept only when
   model departure: the rule does not hide it.
 * **expiries clear of polls** — (`expiry_clash`) no survivor's poll within a heartbeat interval
   + drift(E) of a session expiry E: the heartbeats' phases are measured once for all members.
+* **joins clear of polls** — (`join_clash`) no member's poll within drift of the heartbeat that
+  tells it of a new member (it joins the round at its next poll: a poll on the other side moves
+  the round by a batch).
 * **formation as the model's** — no cooperative-sticky group of more than two members, or of
   more partitions than members (the broker's initial rebalance delay is 0: they form in one
   round or in several, as the load decides); two members start consumer-1 first.
@@ -464,6 +467,28 @@ def expiry_clash(sc, marks):
                                near[0]["member"], near[0]["at_ms"], mk["member"], e))
 
 
+def join_clash(marks):
+    """The rejection rule for joins (module doc): a member hears of a new member at its next
+    heartbeat and joins the round at its next poll; a poll within drift of that heartbeat may fall
+    on either side of it on a real machine, and the round (with every record the member
+    processes meanwhile) moves by a whole batch. Raises Rejected."""
+    for mk in marks:
+        if mk["kind"] != "started" or float(mk["at_ms"]) <= 0:
+            continue
+        j = float(mk["at_ms"])
+        for m in sorted({q["member"] for q in marks if q["member"] != mk["member"]}):
+            beats = [float(q["at_ms"]) for q in marks if q["member"] == m and q["kind"] == "heartbeat"
+                     and float(q["at_ms"]) >= j]
+            if not beats:
+                continue
+            hb = beats[0]
+            lo, hi = hb - drift(hb), hb + drift(hb) + 100.0
+            near = [q for q in marks if q["member"] == m and q["kind"] == "poll" and lo <= float(q["at_ms"]) <= hi]
+            if near:
+                raise Rejected("consumer-%d polls at %s ms, within drift of the heartbeat at %.1f ms that tells it of "
+                               "consumer-%d's join" % (m, near[0]["at_ms"], hb, mk["member"]))
+
+
 def check_single(case, h):
     sc = h.derive(case)
     mode = case["mode"]
@@ -555,6 +580,7 @@ def check_group(case, h):
     for m in range(1, sc0["members"] + 1):
         timer_clash(sc, marks, m, group=True, until_ms=max(instants) / 1000.0)
     expiry_clash(sc, [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
+    join_clash([mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
     # A member's kill must not land before its own event (the harness waits for triggers in turn).
     if any(x is None for x in instants):
         raise Rejected("an event has no instant")
