@@ -1,6 +1,8 @@
 //! model.md §10: the consumer group — the reference scenarios G1–G4, exact numbers.
 #![cfg(feature = "group")]
 
+mod common;
+
 use offset_window_sim::report::GroupReport;
 use offset_window_sim::MarkKind;
 use offset_window_sim::{simulate, Run, Scenario};
@@ -175,77 +177,24 @@ fn g4_a_pool_crash_loses_what_it_committed_ahead() {
 /// to three events of any kind.
 mod properties {
     use super::*;
-    use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
-    use offset_window_sim::scenario::{Assignor, OnRevoke};
-    use offset_window_sim::{crash_state_brute_force, Client, Strategy as Commit};
+    use offset_window_sim::crash_state_brute_force;
     use proptest::prelude::*;
 
     fn scenarios() -> impl proptest::strategy::Strategy<Value = Scenario> {
-        (
-            (1u32..=4, 1u32..=4, 0usize..Commit::ALL.len(), 0usize..Client::ALL.len(), 0usize..3),
-            (any::<bool>(), any::<bool>(), any::<bool>(), 1u32..=20, 20_000u64..=200_000),
-            proptest::collection::vec(
-                (0u64..=30_000, 1u16..=5, 0usize..5, any::<bool>(), proptest::option::of(0u64..=15_000)),
-                0..=3,
-            ),
-        )
-            .prop_map(
-                |(
-                    (members, partitions, strategy, client, assignor),
-                    (pool, fixed, revoke, mpr, processing),
-                    events,
-                )| {
-                    let client = Client::ALL[client];
-                    let strategy = match Commit::ALL[strategy] {
-                        Commit::StoreOffsetsAfterProcessing if !client.is_librdkafka() => {
-                            Commit::CommitSyncBatch
-                        }
-                        s => s,
-                    };
-                    let mut joins = members as u16;
-                    let group_events = events
-                        .into_iter()
-                        .map(|(at_ms, member, kind, abrupt, restart_ms)| {
-                            let kind = GroupEventKind::ALL[kind];
-                            let member = if kind == GroupEventKind::Join {
-                                joins += 1;
-                                joins
-                            } else {
-                                member.min(members as u16)
-                            };
-                            GroupEvent {
-                                shutdown_mode: if abrupt {
-                                    ShutdownMode::Abrupt
-                                } else {
-                                    ShutdownMode::Wakeup
-                                },
-                                restart_after_us: restart_ms.map(|ms| ms * MS),
-                                duration_us: 12_000 * MS,
-                                deploy_step_us: 7_000 * MS,
-                                ..GroupEvent::new(at_ms * MS, member, kind)
-                            }
-                        })
-                        .collect();
-                    Scenario {
-                        members,
-                        partitions,
-                        strategy,
-                        client,
-                        assignment_strategy: Assignor::ALL[assignor],
-                        worker_pool: pool && strategy != Commit::Transactional,
-                        static_membership: fixed,
-                        on_revoke: if revoke { OnRevoke::CommitSync } else { OnRevoke::Nothing },
-                        max_poll_records: mpr,
-                        record_processing_us: processing,
-                        session_timeout_us: 10_000 * MS,
-                        max_poll_interval_us: 30_000 * MS,
-                        horizon_us: 45_000 * MS,
-                        group_events,
-                        ..Scenario::default()
-                    }
-                },
-            )
-            .prop_filter("valid", |s| s.validate().is_ok())
+        crate::common::random_groups(crate::common::Bounds {
+            partitions: 4,
+            processing_us: 20_000..=200_000,
+            events: 0..=3,
+            event_at_ms: 30_000,
+            event_member: 5,
+            restart_ms: 15_000,
+            hang_ms: 12_000,
+            deploy_step_ms: 7_000,
+            session_ms: 10_000,
+            poll_interval_ms: 30_000,
+            horizon_ms: 45_000,
+            on_revoke: true,
+        })
     }
 
     proptest! {

@@ -2,10 +2,11 @@
 //! and large groups (issue 28's sizes) against the report's own sums and ranges.
 #![cfg(all(feature = "group", not(target_arch = "wasm32")))]
 
-use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
-use offset_window_sim::scenario::Assignor;
+mod common;
+
+use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at};
-use offset_window_sim::{simulate, Client, Scenario, Strategy as Commit};
+use offset_window_sim::{simulate, Client, Scenario};
 use proptest::prelude::*;
 
 const MS: u64 = 1_000;
@@ -41,60 +42,20 @@ fn brute_force_candidates(scenario: &Scenario, index: usize) -> Vec<u64> {
 /// Random small groups: 1–4 members, 1–8 partitions, every strategy, client and assignor,
 /// one to three events of any kind.
 fn small_groups() -> impl proptest::strategy::Strategy<Value = Scenario> {
-    (
-        (1u32..=4, 1u32..=8, 0usize..Commit::ALL.len(), 0usize..Client::ALL.len(), 0usize..3),
-        (any::<bool>(), any::<bool>(), 1u32..=20, 50_000u64..=400_000),
-        proptest::collection::vec(
-            (0u64..=12_000, 1u16..=4, 0usize..5, any::<bool>(), proptest::option::of(0u64..=6_000)),
-            1..=3,
-        ),
-    )
-        .prop_map(
-            |((members, partitions, strategy, client, assignor), (pool, fixed, mpr, processing), events)| {
-                let client = Client::ALL[client];
-                let strategy = match Commit::ALL[strategy] {
-                    Commit::StoreOffsetsAfterProcessing if !client.is_librdkafka() => Commit::CommitSyncBatch,
-                    s => s,
-                };
-                let mut joins = members as u16;
-                let group_events = events
-                    .into_iter()
-                    .map(|(at_ms, member, kind, abrupt, restart_ms)| {
-                        let kind = GroupEventKind::ALL[kind];
-                        let member = if kind == GroupEventKind::Join {
-                            joins += 1;
-                            joins
-                        } else {
-                            member.min(members as u16)
-                        };
-                        GroupEvent {
-                            shutdown_mode: if abrupt { ShutdownMode::Abrupt } else { ShutdownMode::Wakeup },
-                            restart_after_us: restart_ms.map(|ms| ms * MS),
-                            duration_us: 5_000 * MS,
-                            deploy_step_us: 3_000 * MS,
-                            ..GroupEvent::new(at_ms * MS, member, kind)
-                        }
-                    })
-                    .collect();
-                Scenario {
-                    members,
-                    partitions,
-                    strategy,
-                    client,
-                    assignment_strategy: Assignor::ALL[assignor],
-                    worker_pool: pool && strategy != Commit::Transactional,
-                    static_membership: fixed,
-                    max_poll_records: mpr,
-                    record_processing_us: processing,
-                    session_timeout_us: 6_000 * MS,
-                    max_poll_interval_us: 20_000 * MS,
-                    horizon_us: 15_000 * MS,
-                    group_events,
-                    ..Scenario::default()
-                }
-            },
-        )
-        .prop_filter("valid", |s| s.validate().is_ok())
+    common::random_groups(common::Bounds {
+        partitions: 8,
+        processing_us: 50_000..=400_000,
+        events: 1..=3,
+        event_at_ms: 12_000,
+        event_member: 4,
+        restart_ms: 6_000,
+        hang_ms: 5_000,
+        deploy_step_ms: 3_000,
+        session_ms: 6_000,
+        poll_interval_ms: 20_000,
+        horizon_ms: 15_000,
+        on_revoke: false,
+    })
 }
 
 proptest! {
