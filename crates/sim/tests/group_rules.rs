@@ -541,3 +541,20 @@ fn librdkafka_sticky_gives_a_joining_member_the_lowest_partitions() {
     let java = run(&scenario("java_classic"));
     assert_eq!(to_consumer_2(&java), [2, 3]);
 }
+
+/// model.md §10.6: a KIP-848 revocation pauses the partition at the heartbeat and keeps it
+/// assigned until the next `poll()` runs `onPartitionsRevoked`
+/// (`SubscriptionState.markPendingRevocation`; `allConsumed()` still covers it), so the
+/// record in hand finishes and the `commitSync()` after it commits that partition too. Random
+/// case seed 8203 on Apache Kafka 4.3.1 (kafka-clients 4.3.1): consumer-1 shuts down after its
+/// fifth record and restarts 1.77 s later; the uniform assignor gives it orders-1 back from
+/// consumer-2, whose heartbeat revokes it mid-record; the real handover starts from 9. Before,
+/// the model dropped the partition at the heartbeat: committed 8, one record repeated.
+#[test]
+fn a_kip848_revocation_pauses_until_the_next_poll() {
+    let run = run(r#"{"client": "java_consumer_protocol", "partitions": 2, "members": 2,
+        "record_processing_ms": 750, "max.poll.records": 1, "strategy": "commit_sync_batch",
+        "session.timeout.ms": 4000, "group.consumer.heartbeat.interval.ms": 200, "horizon_ms": 20000,
+        "group_events": [{"at_ms": 4120, "member": 1, "kind": "shutdown", "restart_after_ms": 1770.5}]}"#);
+    assert_eq!(handovers(&run), [(0, Some(6), 0, 0), (1, Some(9), 0, 0)]);
+}

@@ -113,6 +113,9 @@ pub(super) struct Assigned {
     /// The error handler stopped the partition (`on_error: stop`, model.md §12): `poll()`
     /// never takes records from it again.
     stopped: bool,
+    /// A KIP-848 reconciliation revokes it (model.md §10.6): paused, still assigned until the
+    /// next `poll()` runs `onPartitionsRevoked` (`SubscriptionState.markPendingRevocation`).
+    revoking: bool,
     /// The position the member started the partition from (`None` until a new group's
     /// first poll resolves it): librdkafka has stored no offset while its stored offset
     /// would still be this one (model.md §8.2).
@@ -127,7 +130,7 @@ impl Assigned {
     /// Whether a poll could take records of it: not stopped, below `log_end` (a position
     /// not yet resolved counts, §8.9).
     fn has_records(&self, log_end: u64) -> bool {
-        !self.stopped && self.position.is_none_or(|p| p < log_end)
+        !self.stopped && !self.revoking && self.position.is_none_or(|p| p < log_end)
     }
 
     /// `partition` at `position`, nothing handled yet.
@@ -137,6 +140,7 @@ impl Assigned {
             position,
             done: Frontier::starting_at(position.unwrap_or(0)),
             stopped: false,
+            revoking: false,
             taken_at: position,
             stale_store: None,
         }
@@ -1956,17 +1960,21 @@ impl Member {
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
     }
 
-    /// Gives up `partitions`: the member stops processing them (a stall starts).
+    /// Gives up `partitions`: the member stops processing them (a stall starts, unless a
+    /// KIP-848 revocation paused them before).
     fn drop_partitions<S: Sink>(&mut self, cx: &mut Cx<S>, partitions: &[PartitionId]) {
         let in_turn = self.partition_in_turn_now();
         for &partition in partitions {
             if cx.s.client == Client::LibrdkafkaBefore1_9 {
                 self.keep_old_store(partition);
             }
+            let paused = self.assigned.iter().any(|a| a.partition == partition && a.revoking);
             if self.remove_partition(partition) {
                 cx.emit(Output::Position { partition, position: None });
-                cx.emit(Output::Stopped { partition });
-                self.mark(cx, partition, MarkKind::Revoked);
+                if !paused {
+                    cx.emit(Output::Stopped { partition });
+                    self.mark(cx, partition, MarkKind::Revoked);
+                }
             }
         }
         self.keep_turn(in_turn);
@@ -2098,7 +2106,13 @@ impl Member {
                 let positions = self.positions();
                 self.send_commit(cx, world, CommitKind::AutoBackground, positions);
             }
-            self.drop_partitions(cx, &revoke);
+            for a in self.assigned.iter_mut().filter(|a| revoke.contains(&a.partition)) {
+                a.revoking = true;
+            }
+            for &partition in &revoke {
+                cx.emit(Output::Stopped { partition });
+                self.mark(cx, partition, MarkKind::Revoked);
+            }
             self.g().revoking.extend(revoke);
         }
         if !todo.assign.is_empty() {
@@ -2419,6 +2433,7 @@ impl Member {
         if revoked.is_empty() {
             return None;
         }
+        self.drop_partitions(cx, &revoked);
         let waits = self.on_revoke_commit(cx, world, &revoked);
         self.g().released.extend(revoked);
         waits.then_some(Flow::Wait)
