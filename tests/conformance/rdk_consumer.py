@@ -243,9 +243,11 @@ def run_script(steps):
     for i, step in enumerate(steps):
         word = step.split()
         if word[0] == "poll":
-            batch = first_poll() if t0 is None else poll()
-            nxt = 0
-            log_poll(batch)
+            got = first_poll() if t0 is None else poll()
+            log_poll(got)
+            # `process N` takes the next records handed out and not yet processed, from earlier
+            # polls first (model.md §8.11).
+            batch, nxt = batch[nxt:] + got, 0
         elif word[0] == "process":
             for _ in range(int(word[1])):
                 if nxt >= len(batch):

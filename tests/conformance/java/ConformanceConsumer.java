@@ -431,7 +431,9 @@ public final class ConformanceConsumer {
                     ConsumerRecords<String, String> records = t0Nanos < 0 ? firstPoll(consumer)
                             : consumer.poll(Duration.ofMillis(1000));
                     logPoll(records);
-                    batch = new ArrayList<>();
+                    // `process N` takes the next records handed out and not yet processed,
+                    // from earlier polls first (model.md §8.11).
+                    batch = new ArrayList<>(batch.subList(next, batch.size()));
                     records.forEach(batch::add);
                     next = 0;
                     break;
