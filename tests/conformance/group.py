@@ -219,8 +219,14 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
     client = ctx.CLIENTS[case["client"]]
     log = os.path.join(workdir, "%s.log" % name)
     errf = open(os.path.join(workdir, "%s.stderr" % name), "w")
-    mode = next((e.get("shutdown_mode", "wakeup") for e in case["events"]
-                 if e["member"] == member and e["kind"] == "shutdown"), "wakeup")
+    modes = {e.get("shutdown_mode", "wakeup") for e in case["events"] if e["kind"] == "shutdown"}
+    if case.get("any_initial_order") and len(modes) == 1:
+        # The processes may be relabelled to the model's members once the group has formed
+        # (the SIGTERM then goes to another process than this one): every member gets the mode.
+        mode = modes.pop()
+    else:
+        mode = next((e.get("shutdown_mode", "wakeup") for e in case["events"]
+                     if e["member"] == member and e["kind"] == "shutdown"), "wakeup")
     args = {
         "member": member, "bootstrap": broker.addr, "topic": topic, "group": group, "log": log,
         "epoch_ns": epoch_ns,

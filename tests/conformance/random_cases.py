@@ -36,6 +36,8 @@ kept only when
 * **formation as the model's** — no cooperative-sticky group of more than two members, or of
   more partitions than members (the broker's initial rebalance delay is 0: they form in one
   round or in several, as the load decides); two members start consumer-1 first.
+* **no fetch-order race** — (`eager_order_race`) no librdkafka member that an eager round gives
+  back a partition it held together with one it did not: which it hands out first is a race.
 * **placement as the model's** — no consumer-protocol group of three members in which one
   leaves (a crash, a shutdown, a deploy): the uniform assignor hands its partition to a survivor
   in the order of their random member ids.
@@ -470,6 +472,24 @@ def expiry_clash(sc, marks):
                                near[0]["member"], near[0]["at_ms"], mk["member"], e))
 
 
+def eager_order_race(marks):
+    """A librdkafka member that an eager round gives back a partition it held together with one it
+    did not hands out either first: which partition's fetch returns first is a race (seed 12004 on
+    librdkafka 2.16: orders-2, the one it held, twice, then orders-0 in a third run). The model's
+    member starts at the lowest."""
+    revoked, rounds = {}, {}
+    for mk in marks:
+        if mk["kind"] == "revoked":
+            revoked.setdefault(mk["member"], set()).add(mk["partition"])
+        elif mk["kind"] == "assigned":
+            rounds.setdefault((mk["member"], mk["at_ms"]), (set(revoked.pop(mk["member"], set())), set()))[1].add(
+                mk["partition"])
+    for (member, at), (before, got) in sorted(rounds.items()):
+        if len(got) > 1 and got & before and got - before:
+            raise Rejected("consumer-%d gets back %s with %s at %s ms: which it hands out first is a race "
+                           "under librdkafka" % (member, sorted(got & before), sorted(got - before), at))
+
+
 def join_clash(marks):
     """The rejection rule for joins (module doc): a member hears of a new member at its next
     heartbeat and joins the round at its next poll; a poll within drift of that heartbeat may fall
@@ -589,6 +609,8 @@ def check_group(case, h):
         check_quiet(marks, m, at, "%s of consumer-%d" % (ev["kind"], m), exclude_after=after)
     for m in range(1, sc0["members"] + 1):
         timer_clash(sc, marks, m, group=True, until_ms=max(instants) / 1000.0)
+    if case["client"].startswith("librdkafka") and sc0.get("partition.assignment.strategy") in ("range", "roundrobin"):
+        eager_order_race(marks)
     expiry_clash(sc, [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
     join_clash([mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
     # A member's kill must not land before its own event (the harness waits for triggers in turn).
