@@ -542,14 +542,14 @@ fn librdkafka_sticky_gives_a_joining_member_the_lowest_partitions() {
     assert_eq!(to_consumer_2(&java), [2, 3]);
 }
 
-/// model.md §10.6: a KIP-848 revocation pauses the partition at the heartbeat and keeps it
-/// assigned until the next `poll()` runs `onPartitionsRevoked`
+/// model.md §10.6: a KIP-848 revocation pauses the partition and keeps it assigned until a
+/// later `poll()` runs `onPartitionsRevoked`
 /// (`SubscriptionState.markPendingRevocation`; `allConsumed()` still covers it), so the
 /// record in hand finishes and the `commitSync()` after it commits that partition too. Random
 /// case seed 8203 on Apache Kafka 4.3.1 (kafka-clients 4.3.1): consumer-1 shuts down after its
 /// fifth record and restarts 1.77 s later; the uniform assignor gives it orders-1 back from
-/// consumer-2, whose heartbeat revokes it mid-record; the real handover starts from 9. Before,
-/// the model dropped the partition at the heartbeat: committed 8, one record repeated.
+/// consumer-2, whose heartbeat tells it mid-record to give it up; the real handover starts from
+/// 9. Before, the model dropped the partition at the heartbeat: committed 8, one record repeated.
 #[test]
 fn a_kip848_revocation_pauses_until_the_next_poll() {
     let run = run(r#"{"client": "java_consumer_protocol", "partitions": 2, "members": 2,
@@ -557,4 +557,25 @@ fn a_kip848_revocation_pauses_until_the_next_poll() {
         "session.timeout.ms": 4000, "group.consumer.heartbeat.interval.ms": 200, "horizon_ms": 20000,
         "group_events": [{"at_ms": 4120, "member": 1, "kind": "shutdown", "restart_after_ms": 1770.5}]}"#);
     assert_eq!(handovers(&run), [(0, Some(6), 0, 0), (1, Some(9), 0, 0)]);
+}
+
+/// model.md §10.6: kafka-clients 4.3 reconciles a revocation only inside the application's
+/// `poll()` (`AbstractMembershipManager.maybeReconcile(canCommit)`), and when that poll returns
+/// buffered records the callback waits for the poll after it. Random case seed 12002 on Apache
+/// Kafka 4.3.1: consumer-2 closes at once at 5.3 s and comes back 2.6 s later; consumer-1, in
+/// batches of five 700 ms records, is told at a heartbeat to give orders-1 back, pauses it at its
+/// next poll (10.5 s) and is killed at 13 s before the poll after that: the restarted member
+/// never gets orders-1 (the broker logged consumer-1 in UNREVOKED_PARTITIONS to its end).
+/// Before, the model handed orders-1 over at 11.4 s.
+#[test]
+fn a_kip848_revocation_waits_two_polls() {
+    let run = run(r#"{"partitions": 2, "members": 2, "record_processing_ms": 700, "max.poll.records": 5,
+        "strategy": "commit_sync_batch", "session.timeout.ms": 10000, "group.consumer.heartbeat.interval.ms": 500,
+        "client": "java_consumer_protocol", "group.initial.rebalance.delay.ms": 0, "new_group": true,
+        "auto.offset.reset": "earliest", "assigned_before_start_ms": 500, "horizon_ms": 13136.5,
+        "group_events": [{"at_ms": 5275, "member": 2, "kind": "shutdown", "shutdown_mode": "abrupt", "restart_after_ms": 2590.5},
+        {"at_ms": 12985, "member": 1, "kind": "crash"}, {"at_ms": 13135.5, "member": 2, "kind": "crash"}]}"#);
+    let moved: Vec<_> =
+        group(&run).handovers.iter().map(|h| (h.partition, h.from, h.to, h.at_us / 1000)).collect();
+    assert_eq!(moved, [(1, Some(1), Some(0), 7010), (0, Some(0), None, 13_136), (1, Some(0), None, 13_136)]);
 }

@@ -1859,6 +1859,10 @@ pub(crate) struct GroupClient {
     /// Consumer protocol: assigned at a heartbeat, fetched from once `onPartitionsAssigned`
     /// has run in the next `poll()`.
     pub(crate) assigning: Vec<PartitionId>,
+    /// kafka-clients 4.3: a target a heartbeat brought that revokes partitions (or any target,
+    /// with auto-commit), reconciled only inside the next `poll()` (model.md §10.6): what it
+    /// revokes and what it adds.
+    pub(crate) to_reconcile: (Vec<PartitionId>, Vec<PartitionId>),
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -1885,6 +1889,7 @@ impl GroupClient {
             revoking: Vec::new(),
             released: Vec::new(),
             assigning: Vec::new(),
+            to_reconcile: (Vec::new(), Vec::new()),
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -2087,33 +2092,40 @@ impl Member {
         }
     }
 
-    /// KIP-848 reconciliation at a heartbeat: acknowledge finished revocations, then give
-    /// up what the target no longer holds (with auto-commit, a commit of every position
-    /// first, `CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`; the partitions pause
-    /// now and `onPartitionsRevoked` runs in the next poll) and take what is free.
+    /// KIP-848 reconciliation at a heartbeat: acknowledge finished revocations, then act on the
+    /// new target. kafka-clients 3.9 (`java_consumer_protocol_pre_fix`) reconciles it here: with
+    /// auto-commit a commit of every position first
+    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`), the revoked partitions pause
+    /// now and `onPartitionsRevoked` runs in the next poll. kafka-clients 4.3 reconciles here
+    /// only a target that adds partitions without auto-commit; one that revokes, or any with
+    /// auto-commit, waits for the next `poll()` (`AbstractMembershipManager.maybeReconcile`:
+    /// "reconciliations revoking partitions cannot be triggered from the background").
     fn reconcile<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         let released = std::mem::take(&mut self.g().released);
         let Some(todo) = world.coordinator.consumer_heartbeat(cx, self.id, self.process, &released) else {
             return;
         };
+        let g = self.group.as_ref().expect("a group member");
         let revoke: Vec<PartitionId> = todo
             .revoke
             .into_iter()
-            .filter(|p| !self.group.as_ref().is_some_and(|g| g.revoking.contains(p)))
+            .filter(|p| !g.revoking.contains(p) && !g.to_reconcile.0.contains(p))
             .collect();
+        if cx.s.client == Client::JavaConsumerProtocol && (!revoke.is_empty() || self.strategy.is_auto()) {
+            let g = self.g();
+            g.to_reconcile.0.extend(revoke);
+            g.to_reconcile.1.extend(todo.assign);
+            if self.pc == Pc::Poll {
+                self.wake_at(cx, cx.now_us);
+            }
+            return;
+        }
         if !revoke.is_empty() {
             if self.strategy.is_auto() {
                 let positions = self.positions();
                 self.send_commit(cx, world, CommitKind::AutoBackground, positions);
             }
-            for a in self.assigned.iter_mut().filter(|a| revoke.contains(&a.partition)) {
-                a.revoking = true;
-            }
-            for &partition in &revoke {
-                cx.emit(Output::Stopped { partition });
-                self.mark(cx, partition, MarkKind::Revoked);
-            }
-            self.g().revoking.extend(revoke);
+            self.pause_for_revocation(cx, &revoke);
         }
         if !todo.assign.is_empty() {
             // The background thread adds them awaiting the callback
@@ -2124,6 +2136,19 @@ impl Member {
                 self.wake_at(cx, cx.now_us);
             }
         }
+    }
+
+    /// Consumer protocol: `partitions` stop being fetched and stay assigned until
+    /// `onPartitionsRevoked` runs (`SubscriptionState.markPendingRevocation`).
+    fn pause_for_revocation<S: Sink>(&mut self, cx: &mut Cx<S>, partitions: &[PartitionId]) {
+        for a in self.assigned.iter_mut().filter(|a| partitions.contains(&a.partition)) {
+            a.revoking = true;
+        }
+        for &partition in partitions {
+            cx.emit(Output::Stopped { partition });
+            self.mark(cx, partition, MarkKind::Revoked);
+        }
+        self.g().revoking.extend_from_slice(partitions);
     }
 
     // ---------------------------------------------------------------- inside poll()
@@ -2415,8 +2440,15 @@ impl Member {
         self.on_join_prepare(cx, world)
     }
 
-    /// Consumer protocol, inside `poll()`: `onPartitionsRevoked` for what the last
-    /// reconciliation paused; the next heartbeat acknowledges it.
+    /// Consumer protocol, inside `poll()`: the callbacks of what was reconciled before —
+    /// `onPartitionsRevoked` for what is paused (the next heartbeat acknowledges it),
+    /// `onPartitionsAssigned` for what was added — then, under kafka-clients 4.3, the
+    /// reconciliation of the target the last heartbeat brought (model.md §10.6): with auto-commit
+    /// a commit of every position, the revoked partitions pause, and the callbacks run in this
+    /// poll if it has no records to return at once, else in the next
+    /// (`AsyncKafkaConsumer.checkInflightPoll` runs the background events before the
+    /// `AsyncPollEvent` that reconciles has been processed, and `pollForFetches` returns
+    /// buffered records without waiting).
     fn consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
         if !self.in_group {
             // Evicted: rejoin as a new member (epoch 0) at once.
@@ -2424,6 +2456,30 @@ impl Member {
             world.coordinator.consumer_join(cx, self.id, self.process);
             self.restart_heartbeats(cx);
         }
+        if self.consumer_callbacks(cx, world) {
+            return Some(Flow::Wait);
+        }
+        let (revoke, assign) = std::mem::take(&mut self.g().to_reconcile);
+        if revoke.is_empty() && assign.is_empty() {
+            return None;
+        }
+        if self.strategy.is_auto() {
+            let positions = self.positions();
+            self.send_commit(cx, world, CommitKind::AutoBackground, positions);
+        }
+        self.pause_for_revocation(cx, &revoke);
+        self.g().assigning.extend(assign);
+        if self.has_records(cx.s, cx.now_us) {
+            // This poll returns buffered records: the callbacks wait for the next.
+            return None;
+        }
+        self.consumer_callbacks(cx, world).then_some(Flow::Wait)
+    }
+
+    /// Consumer protocol: `onPartitionsAssigned` for what was added, `onPartitionsRevoked` for
+    /// what is paused (the next heartbeat acknowledges it). Returns whether the loop now waits
+    /// for the callback's commit.
+    fn consumer_callbacks<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> bool {
         let assigned = std::mem::take(&mut self.g().assigning);
         if !assigned.is_empty() {
             self.take_partitions(cx, world, &assigned);
@@ -2431,12 +2487,12 @@ impl Member {
         }
         let revoked = std::mem::take(&mut self.g().revoking);
         if revoked.is_empty() {
-            return None;
+            return false;
         }
         self.drop_partitions(cx, &revoked);
         let waits = self.on_revoke_commit(cx, world, &revoked);
         self.g().released.extend(revoked);
-        waits.then_some(Flow::Wait)
+        waits
     }
 
     /// A pending `wakeup()` makes this blocking call throw: `close()` starts now. Returns
@@ -2478,6 +2534,7 @@ impl Member {
             g.pending_assignment = None;
             g.wakeup = false;
             g.revoking.clear();
+            g.to_reconcile = (Vec::new(), Vec::new());
             g.released.clear();
             g.assigning.clear();
         }
