@@ -251,8 +251,6 @@ def gen_group(rng):
         if not java:
             case["compare_rebalances"] = False
             case["client_props"] = {"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10}
-            if sc["strategy"] == "auto_commit":
-                case["go_phase"] = (1, sc["auto.commit.interval.ms"], -500)
         if client == "java_classic" and rng.random() < 0.2:
             sc["on_revoke"] = "commit_sync"
         if java and P > M and rng.random() < (0.8 if assignor == "cooperative-sticky" else 0.4):
@@ -320,6 +318,9 @@ def gen_group(rng):
         sc["auto.commit.interval.ms"] = max(sc["auto.commit.interval.ms"], 10000)
         events = [dict(kind="join", member=2, after=("done", 1, n), delay=d)]
     case["events"] = events
+    if not java and sc["strategy"] == "auto_commit":
+        # After the scale-out draw's interval (seed 12011 put G on the interval before it).
+        case["go_phase"] = (1, sc["auto.commit.interval.ms"], -500)
     if assignor == "cooperative-sticky" and sc["members"] > 1:
         case["leader_first"] = True  # consumer-1 holds everything, then consumer-2 joins (check_group)
     case["note"] = "random group case (%s, %s)" % (client, kind)
