@@ -560,15 +560,16 @@ fn a_kip848_revocation_pauses_until_the_next_poll() {
 }
 
 /// model.md §10.6: kafka-clients 4.3 reconciles a revocation only inside the application's
-/// `poll()` (`AbstractMembershipManager.maybeReconcile(canCommit)`), and when that poll returns
-/// buffered records the callback waits for the poll after it. Random case seed 12002 on Apache
+/// `poll()` (`AbstractMembershipManager.maybeReconcile(canCommit)`), in three steps — pause,
+/// `onPartitionsRevoked`, apply and `onPartitionsAssigned` — one per poll that returns
+/// buffered records; the next heartbeat acknowledges it. Random case seed 12002 on Apache
 /// Kafka 4.3.1: consumer-2 closes at once at 5.3 s and comes back 2.6 s later; consumer-1, in
 /// batches of five 700 ms records, is told at a heartbeat to give orders-1 back, pauses it at its
-/// next poll (10.5 s) and is killed at 13 s before the poll after that: the restarted member
+/// next poll (10.5 s) and is killed at 13 s, before two more: the restarted member
 /// never gets orders-1 (the broker logged consumer-1 in UNREVOKED_PARTITIONS to its end).
 /// Before, the model handed orders-1 over at 11.4 s.
 #[test]
-fn a_kip848_revocation_waits_two_polls() {
+fn a_kip848_revocation_takes_three_polls() {
     let run = run(r#"{"partitions": 2, "members": 2, "record_processing_ms": 700, "max.poll.records": 5,
         "strategy": "commit_sync_batch", "session.timeout.ms": 10000, "group.consumer.heartbeat.interval.ms": 500,
         "client": "java_consumer_protocol", "group.initial.rebalance.delay.ms": 0, "new_group": true,

@@ -1860,9 +1860,12 @@ pub(crate) struct GroupClient {
     /// has run in the next `poll()`.
     pub(crate) assigning: Vec<PartitionId>,
     /// kafka-clients 4.3: a target a heartbeat brought that revokes partitions (or any target,
-    /// with auto-commit), reconciled only inside the next `poll()` (model.md §10.6): what it
-    /// revokes and what it adds.
+    /// with auto-commit), reconciled only inside a later `poll()` (model.md §10.6): what it
+    /// revokes and what it adds, not yet started.
     pub(crate) to_reconcile: (Vec<PartitionId>, Vec<PartitionId>),
+    /// kafka-clients 4.3: the reconciliation under way, one step per `poll()` that returns
+    /// buffered records: what it revokes, what it adds, and the step it is at.
+    pub(crate) reconciling: Option<(Vec<PartitionId>, Vec<PartitionId>, Step)>,
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -1874,6 +1877,19 @@ pub(crate) struct GroupClient {
     /// The loop waits inside `poll()` for the join (eager, or nothing to return): responses
     /// are handled as they arrive. Otherwise one step per `poll()` (model.md §10.5).
     pub(crate) join_waits: bool,
+}
+
+/// The steps of a kafka-clients 4.3 reconciliation run on the application thread
+/// (`AbstractMembershipManager.revokeAndAssign`), each in a `poll()`.
+#[cfg(feature = "group")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Paused (and auto-committed): `onPartitionsRevoked` is next (`PartitionsRemovedEvent`).
+    Revoke,
+    /// Revoked: the new assignment is applied and `onPartitionsAssigned` runs
+    /// (`PartitionsAssignedEvent`, even with nothing added); then the next heartbeat
+    /// acknowledges it.
+    Assign,
 }
 
 #[cfg(feature = "group")]
@@ -1890,6 +1906,7 @@ impl GroupClient {
             released: Vec::new(),
             assigning: Vec::new(),
             to_reconcile: (Vec::new(), Vec::new()),
+            reconciling: None,
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -2109,7 +2126,11 @@ impl Member {
         let revoke: Vec<PartitionId> = todo
             .revoke
             .into_iter()
-            .filter(|p| !g.revoking.contains(p) && !g.to_reconcile.0.contains(p))
+            .filter(|p| {
+                !g.revoking.contains(p)
+                    && !g.to_reconcile.0.contains(p)
+                    && !g.reconciling.as_ref().is_some_and(|(r, _, _)| r.contains(p))
+            })
             .collect();
         if cx.s.client == Client::JavaConsumerProtocol && (!revoke.is_empty() || self.strategy.is_auto()) {
             let g = self.g();
@@ -2126,6 +2147,7 @@ impl Member {
                 self.send_commit(cx, world, CommitKind::AutoBackground, positions);
             }
             self.pause_for_revocation(cx, &revoke);
+            self.g().revoking.extend(revoke);
         }
         if !todo.assign.is_empty() {
             // The background thread adds them awaiting the callback
@@ -2148,7 +2170,6 @@ impl Member {
             cx.emit(Output::Stopped { partition });
             self.mark(cx, partition, MarkKind::Revoked);
         }
-        self.g().revoking.extend_from_slice(partitions);
     }
 
     // ---------------------------------------------------------------- inside poll()
@@ -2459,21 +2480,48 @@ impl Member {
         if self.consumer_callbacks(cx, world) {
             return Some(Flow::Wait);
         }
-        let (revoke, assign) = std::mem::take(&mut self.g().to_reconcile);
-        if revoke.is_empty() && assign.is_empty() {
-            return None;
+        // kafka-clients 4.3: a step of the reconciliation per poll that returns buffered records;
+        // a poll with nothing to return waits for a fetch and runs the steps meanwhile.
+        loop {
+            let g = self.g();
+            let Some((revoke, assign, step)) = g.reconciling.take() else {
+                let (revoke, assign) = std::mem::take(&mut g.to_reconcile);
+                if revoke.is_empty() && assign.is_empty() {
+                    return None;
+                }
+                if self.strategy.is_auto() {
+                    let positions = self.positions();
+                    self.send_commit(cx, world, CommitKind::AutoBackground, positions);
+                }
+                self.pause_for_revocation(cx, &revoke);
+                let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
+                self.g().reconciling = Some((revoke, assign, step));
+                if self.has_records(cx.s, cx.now_us) {
+                    return None;
+                }
+                continue;
+            };
+            match step {
+                Step::Revoke => {
+                    let waits = self.on_revoke_commit(cx, world, &revoke);
+                    self.g().reconciling = Some((revoke, assign, Step::Assign));
+                    if waits {
+                        return Some(Flow::Wait);
+                    }
+                }
+                Step::Assign => {
+                    self.drop_partitions(cx, &revoke);
+                    if !assign.is_empty() {
+                        self.take_partitions(cx, world, &assign);
+                        self.status(cx, MemberStatus::Active);
+                    }
+                    self.g().released.extend(revoke);
+                }
+            }
+            if self.has_records(cx.s, cx.now_us) {
+                return None;
+            }
         }
-        if self.strategy.is_auto() {
-            let positions = self.positions();
-            self.send_commit(cx, world, CommitKind::AutoBackground, positions);
-        }
-        self.pause_for_revocation(cx, &revoke);
-        self.g().assigning.extend(assign);
-        if self.has_records(cx.s, cx.now_us) {
-            // This poll returns buffered records: the callbacks wait for the next.
-            return None;
-        }
-        self.consumer_callbacks(cx, world).then_some(Flow::Wait)
     }
 
     /// Consumer protocol: `onPartitionsAssigned` for what was added, `onPartitionsRevoked` for
@@ -2535,6 +2583,7 @@ impl Member {
             g.wakeup = false;
             g.revoking.clear();
             g.to_reconcile = (Vec::new(), Vec::new());
+            g.reconciling = None;
             g.released.clear();
             g.assigning.clear();
         }
