@@ -165,6 +165,8 @@ def gen_single(rng, records=False):
                                          "commit_sync", "commit_async", "poll"]))
             steps.append("close")
             over["script"] = steps
+            # Long sleeps put close() past the default 12 s horizon (seed 10172: no at_close).
+            over["horizon_ms"] = 120000
     case["mode"] = mode
     # Scale: record times under 410 ms leave no quiet stretch.
     k = scale_factor(over["record_processing_ms"])
