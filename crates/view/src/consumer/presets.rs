@@ -1,6 +1,7 @@
 //! The scenario files of `scenarios/` the consumer page offers as presets (the reference
-//! scenarios `r*` and `s12-*`, the single-consumer cases `s8-*`, and the frameworks' presets
-//! `spring-*` and `parallel-consumer-*` of docs/model.md §12.7; the group and share-group
+//! scenarios `r*` and `s12-*`, the single-consumer cases `s8-*`, the frameworks' presets
+//! `spring-*` and `parallel-consumer-*` of docs/model.md §12.7, and the other clients'
+//! `clients-*` of §8.14; the group and share-group
 //! files belong to their own views), each with a title and a one-line story in our words
 //! (the select shows titles, never file names; a framework preset's story is its file's
 //! description, which names the framework's version and classes), the public report it came
@@ -36,11 +37,13 @@ pub enum Group {
     Incident,
     /// Spring Kafka and the Confluent Parallel Consumer (`spring-*`, `parallel-consumer-*`).
     Framework,
+    /// The Go and Node libraries of docs/model.md §8.14 (`clients-*`).
+    Clients,
 }
 
 impl Group {
     /// Every group, in the select's order.
-    pub const ALL: [Group; 3] = [Group::Reference, Group::Framework, Group::Incident];
+    pub const ALL: [Group; 4] = [Group::Reference, Group::Framework, Group::Incident, Group::Clients];
 
     /// The group's label in the select.
     pub fn label(self) -> &'static str {
@@ -48,13 +51,14 @@ impl Group {
             Group::Reference => "The model's reference scenarios",
             Group::Framework => "Frameworks: Spring Kafka, Confluent Parallel Consumer",
             Group::Incident => "Real clients and incidents",
+            Group::Clients => "Other clients",
         }
     }
 }
 
 macro_rules! presets {
     ($($file:literal, $group:ident, $title:literal, $story:literal;)+) => {
-        /// Every `r*`, `s8-*`, `s12-*`, `spring-*` and `parallel-consumer-*` file of
+        /// Every `r*`, `s8-*`, `s12-*`, `spring-*`, `parallel-consumer-*` and `clients-*` file of
         /// `scenarios/`, in name order within each group.
         pub const PRESETS: &[Preset] = &[$(Preset {
             file: $file,
@@ -156,6 +160,14 @@ presets! {
     "parallel-consumer-partition", Framework, "Confluent Parallel Consumer, PARTITION ordering", "";
     "parallel-consumer-key", Framework, "Confluent Parallel Consumer, KEY ordering (its default)", "";
     "parallel-consumer-unordered", Framework, "Confluent Parallel Consumer, UNORDERED", "";
+    "clients-sarama-mark-message", Clients, "sarama MarkMessage with AutoCommit",
+        "sarama 1.61: marks are committed each second; a crash at 3.4 s repeats one record.";
+    "clients-franz-go-autocommit-previous-poll", Clients, "franz-go autocommit of the previous poll",
+        "franz-go 1.22: a tick commits up to where the latest poll began; a crash at 5.8 s repeats 9.";
+    "clients-kafka-go-84-read-message-loses-record", Clients, "kafka-go ReadMessage loses a record (kafka-go#84)",
+        "kafka-go 0.4.51 commits a message before returning it: a crash while it runs loses it.";
+    "clients-kafkajs-each-message", Clients, "KafkaJS eachMessage",
+        "KafkaJS 2.2.4 commits after the whole batch: a crash at 3.4 s repeats the 8 records done.";
 }
 
 fn file(index: usize) -> Option<Value> {
@@ -298,7 +310,9 @@ mod tests {
         // group and share-group files belong to other views.
         let consumer = |name: &str| {
             (name.starts_with('r') && name[1..].starts_with(|c: char| c.is_ascii_digit()))
-                || ["s8-", "s12-", "spring-", "parallel-consumer-"].iter().any(|p| name.starts_with(p))
+                || ["s8-", "s12-", "spring-", "parallel-consumer-", "clients-"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
         };
         let mut files: Vec<String> =
             std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
@@ -322,6 +336,17 @@ mod tests {
                     p.file
                 );
             }
+        }
+        // docs/model.md §8.14: each library's preset names its version.
+        for (name, version) in [
+            ("sarama", "sarama 1.61"),
+            ("franz-go", "franz-go 1.22"),
+            ("kafka-go", "kafka-go 0.4.51"),
+            ("KafkaJS", "KafkaJS 2.2.4"),
+        ] {
+            let i =
+                PRESETS.iter().position(|p| p.group == Group::Clients && p.title.starts_with(name)).unwrap();
+            assert!(story(i).starts_with(version), "{name}: {}", story(i));
         }
         // The names users search for, each once.
         for name in [
@@ -359,5 +384,36 @@ mod tests {
         let lost =
             checks(i, &run, input.crash_at_us).into_iter().find(|c| c.pointer == "/at_crash/lost").unwrap();
         assert_eq!(lost.sentence, "Records a crash loses at 6.000 s: 201, as the file expects.");
+        // The other clients' presets, value by value (docs/model.md §8.14).
+        for (file, want) in [
+            (
+                "clients-sarama-mark-message",
+                [("/at_crash/committed", 7), ("/at_crash/lost", 0), ("/at_crash/duplicated", 1)],
+            ),
+            (
+                "clients-franz-go-autocommit-previous-poll",
+                [("/at_crash/committed", 5), ("/at_crash/lost", 0), ("/at_crash/duplicated", 9)],
+            ),
+            (
+                "clients-kafka-go-84-read-message-loses-record",
+                [("/at_crash/committed", 9), ("/at_crash/lost", 1), ("/at_crash/duplicated", 0)],
+            ),
+            (
+                "clients-kafkajs-each-message",
+                [("/at_crash/committed", 0), ("/at_crash/lost", 0), ("/at_crash/duplicated", 8)],
+            ),
+        ] {
+            let i = by_name(file).unwrap();
+            let input = scenario(i).unwrap();
+            let run = simulate(&input.scenario).unwrap();
+            let checks = checks(i, &run, input.crash_at_us);
+            for (pointer, value) in want {
+                let c = checks
+                    .iter()
+                    .find(|c| c.pointer == pointer)
+                    .unwrap_or_else(|| panic!("{file} {pointer}"));
+                assert_eq!(c.got, value.to_string(), "{file} {pointer}");
+            }
+        }
     }
 }
