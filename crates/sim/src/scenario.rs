@@ -1019,7 +1019,7 @@ impl Scenario {
         }
         if strategies(self.client).is_some() {
             let why = format!(
-                "the model runs client \"{}\" as one consumer with its own loop (docs/model.md §8.14)",
+                "the model runs client \"{}\" as one consumer with its own loop, sarama also in an eager group (docs/model.md §8.14)",
                 self.client.name()
             );
             if self.worker_pool {
@@ -1027,6 +1027,25 @@ impl Scenario {
             }
             if self.script.is_some() {
                 return refuse("script", format!("must be null: {why}"));
+            }
+            if self.client == Client::Sarama && self.group_mode() && !self.share_group() {
+                // model.md §8.14: sarama in a classic group with an eager balance strategy.
+                if self.assignment_strategy == Assignor::CooperativeSticky {
+                    return refuse(
+                        "partition.assignment.strategy",
+                        "client \"sarama\" is modelled with its eager strategies: \"range\" (its default) or \"roundrobin\" (docs/model.md §8.14)".to_string(),
+                    );
+                }
+                if self.on_revoke != OnRevoke::Nothing {
+                    return refuse("on_revoke", format!("must be \"nothing\": {why}"));
+                }
+                if self.static_membership {
+                    return refuse("group.instance.id", format!("must be false: {why}"));
+                }
+                if self.group_events.iter().any(|e| e.kind == GroupEventKind::Hang) {
+                    return refuse("group_events", format!("no \"hang\": {why}"));
+                }
+                return Ok(());
             }
             if self.group_mode() || self.share_group() {
                 let key = match () {

@@ -214,6 +214,9 @@ pub(crate) struct Member {
     /// The background auto-commit timer runs (model.md §8.2; it keeps its schedule across
     /// restarts).
     background_timer: bool,
+    /// When the live chain of the background timer fires next, µs: a chain that fires at any
+    /// other instant was replaced (sarama restarts its ticker with each session) and stops.
+    background_due_us: u64,
     /// franz-go's head per partition: the position before the latest poll (model.md §8.14).
     heads: Vec<(PartitionId, u64)>,
     /// `librdkafka_before_1_9` (model.md §8.14): per partition the member gave up, what it
@@ -315,6 +318,7 @@ impl Member {
             close_commit: None,
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
+            background_due_us: 0,
             heads: Vec::new(),
             old_stores: Vec::new(),
             own_committed: Vec::new(),
@@ -367,8 +371,22 @@ impl Member {
             let every_us = Self::background_check_interval_us(cx.s);
             let at_us = cx.now_us + every_us - running_us % every_us;
             let phase = Self::background_phase(cx.s);
+            self.background_due_us = at_us;
             cx.schedule(at_us, phase, self.id, Event::BackgroundAutoCommit { member: self.id });
         }
+    }
+
+    /// sarama (model.md §8.14): each session creates its own offset manager, whose ticker
+    /// starts then (`newConsumerGroupSession` → `newOffsetManagerFromClient` → `mainLoop`),
+    /// and the session's release stops the old one (`offsetManager.Close`).
+    fn restart_session_ticker<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        if cx.s.client != Client::Sarama || self.strategy != Strategy::StoreOffsetsAfterProcessing {
+            return;
+        }
+        self.background_timer = true;
+        self.background_due_us = cx.now_us + cx.s.auto_commit_interval_us;
+        let phase = Self::background_phase(cx.s);
+        cx.schedule(self.background_due_us, phase, self.id, Event::BackgroundAutoCommit { member: self.id });
     }
 
     /// Takes `partition` with its position (the stored offset starts there).
@@ -841,8 +859,12 @@ impl Member {
     /// thread's next wake-up, then counts its interval from there
     /// (`CommitRequestManager.maybeAutoCommitAsync` → `resetAutoCommitTimer`).
     pub(crate) fn background_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        if cx.now_us != self.background_due_us {
+            return; // a chain a later session's ticker replaced
+        }
+        self.background_due_us = cx.now_us + Self::background_check_interval_us(cx.s);
         cx.schedule(
-            cx.now_us + Self::background_check_interval_us(cx.s),
+            self.background_due_us,
             Self::background_phase(cx.s),
             self.id,
             Event::BackgroundAutoCommit { member: self.id },
@@ -892,7 +914,10 @@ impl Member {
             _ => self.positions(),
         };
         let mut offsets = self.pool_commit_values(s, CommitKind::AutoBackground, offsets);
-        if s.client.is_librdkafka() {
+        // sarama commits only marks above what its session knows as committed (a partition
+        // offset manager is dirty only after a higher `MarkOffset`: `offset_manager.go`
+        // `MarkOffset`, `constructRequestFor`), as librdkafka does for stored offsets.
+        if s.client.is_librdkafka() || s.client == Client::Sarama {
             self.retain_stored_past_committed(world, &mut offsets);
         }
         offsets
@@ -2367,6 +2392,7 @@ impl Member {
         let revoked: Vec<PartitionId> = owned.iter().copied().filter(|p| !assignment.contains(p)).collect();
         let added: Vec<PartitionId> = assignment.iter().copied().filter(|p| !owned.contains(p)).collect();
         self.mark(cx, 0, MarkKind::AssignmentReceived);
+        self.restart_session_ticker(cx);
         self.take_partitions(cx, world, &added);
         self.status(cx, if self.assigned.is_empty() { MemberStatus::Idle } else { MemberStatus::Active });
         if revoked.is_empty() {
