@@ -1031,10 +1031,7 @@ impl Scenario {
             if self.client == Client::Sarama && self.group_mode() && !self.share_group() {
                 // model.md §8.14: sarama in a classic group with an eager balance strategy.
                 if self.assignment_strategy == Assignor::CooperativeSticky {
-                    return refuse(
-                        "partition.assignment.strategy",
-                        "client \"sarama\" is modelled with its eager strategies: \"range\" (its default) or \"roundrobin\" (docs/model.md §8.14)".to_string(),
-                    );
+                    return refuse("partition.assignment.strategy", format!("must be eager: {why}"));
                 }
                 if self.on_revoke != OnRevoke::Nothing {
                     return refuse("on_revoke", format!("must be \"nothing\": {why}"));

@@ -12,11 +12,10 @@ use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::{Input, Run};
 use serde_json::Value;
 
-/// One scenario file as the page offers it.
+/// One scenario file as the page offers it (its name is [`FILES`]' entry of the same index:
+/// the page's select says the index, so the names stay out of the page's wasm).
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
-    /// The file's name in `scenarios/`, without `.json` (the select's value; never shown).
-    pub file: &'static str,
     /// What the select shows.
     pub title: &'static str,
     /// One line on what it shows.
@@ -61,12 +60,15 @@ macro_rules! presets {
         /// Every `r*`, `s8-*`, `s12-*`, `spring-*`, `parallel-consumer-*` and `clients-*` file of
         /// `scenarios/`, in name order within each group.
         pub const PRESETS: &[Preset] = &[$(Preset {
-            file: $file,
             title: $title,
             story: $story,
             group: Group::$group,
             json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
         },)+];
+
+        /// Each preset's file name in `scenarios/`, without `.json`, in [`PRESETS`]' order (for
+        /// tests and tools: the page never reads them).
+        pub const FILES: &[&str] = &[$($file,)+];
     };
 }
 
@@ -200,7 +202,12 @@ pub fn of_scenario(scenario: &offset_window_sim::Scenario) -> Option<&'static Pr
 
 /// The preset's index by file name (`s8-kip848-before-fix`).
 pub fn by_name(name: &str) -> Option<usize> {
-    PRESETS.iter().position(|p| p.file == name)
+    FILES.iter().position(|&f| f == name)
+}
+
+/// The preset the select's value (its index) names.
+pub fn by_value(value: &str) -> Option<usize> {
+    value.parse().ok().filter(|&i: &usize| i < PRESETS.len())
 }
 
 /// The address of the public report the file came from (empty when none).
@@ -321,11 +328,12 @@ mod tests {
                 .filter(|name| consumer(name))
                 .collect();
         files.sort();
-        let mut presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
+        assert_eq!(FILES.len(), PRESETS.len());
+        let mut presets: Vec<&str> = FILES.to_vec();
         presets.sort();
         assert_eq!(presets, files);
         for (i, p) in PRESETS.iter().enumerate() {
-            assert!(!p.title.is_empty() && !story(i).is_empty(), "{}", p.file);
+            assert!(!p.title.is_empty() && !story(i).is_empty(), "{}", FILES[i]);
             if p.group == Group::Framework {
                 // docs/model.md §12.7: which framework version and class it follows.
                 let s = story(i);
@@ -333,7 +341,7 @@ mod tests {
                     s.contains("Spring Kafka 3.x KafkaMessageListenerContainer")
                         || s.contains("Confluent Parallel Consumer 0.5.3 (ParallelConsumerOptions"),
                     "{}: {s}",
-                    p.file
+                    FILES[i]
                 );
             }
         }
@@ -367,13 +375,13 @@ mod tests {
 
     #[test]
     fn every_preset_meets_its_expectations_said_in_sentences() {
-        for (i, p) in PRESETS.iter().enumerate() {
-            let input = scenario(i).unwrap_or_else(|| panic!("{} does not read", p.file));
+        for (i, &file) in FILES.iter().enumerate() {
+            let input = scenario(i).unwrap_or_else(|| panic!("{file} does not read"));
             let run = simulate(&input.scenario).unwrap();
             let checks = checks(i, &run, input.crash_at_us);
-            assert!(!checks.is_empty(), "{}", p.file);
+            assert!(!checks.is_empty(), "{file}");
             for c in checks {
-                assert!(c.ok, "{}: {}", p.file, c.sentence);
+                assert!(c.ok, "{file}: {}", c.sentence);
                 assert!(c.sentence.ends_with("as the file expects."), "{}", c.sentence);
                 assert!(!c.sentence.contains('›') && !c.sentence.contains("at_crash"), "{}", c.sentence);
             }
