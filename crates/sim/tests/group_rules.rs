@@ -586,10 +586,32 @@ fn sarama_release_flushes_the_marks_and_each_session_has_its_ticker() {
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "cooperative-sticky"}}"#
     )));
     assert!(refused(&format!(r#"{{"client": "sarama", {two}, "group.instance.id": true}}"#)));
-    for client in ["franz_go", "kafka_go", "kafkajs"] {
+    for client in ["franz_go", "kafka_go"] {
         assert!(refused(&format!(r#"{{"client": "{client}", {two}}}"#)), "{client}");
     }
     assert!(!refused(&format!(
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "roundrobin"}}"#
     )));
+}
+
+/// model.md §8.14, KafkaJS 2.2.4 in a group (round robin, its one built-in assigner; eager):
+/// `eachMessage` with autoCommit commits the resolved offsets after each batch — a batch is
+/// what one fetch brought, here a partition's whole backlog — and the runner heartbeats after
+/// each message (`Runner.processEachMessage` → `heartbeat`). consumer-2 (orders-1) is killed at
+/// 8.6 s mid-batch: nothing committed, 21 records done. Its session (2.2 s) expires at 10.7 s;
+/// consumer-1's heartbeat after record 26 (10.8 s) meets the rebalance: it commits the resolved
+/// 27 (`Runner.heartbeat` → `autoCommitOffsets`), drops the rest of its batch and rejoins, taking
+/// both at 10.815 s; orders-1 repeats all 21. (A member that finished its batch first, as the
+/// Java loop does, would not rejoin before its 1024-record batch was done.)
+#[test]
+fn kafkajs_commits_what_it_resolved_when_a_heartbeat_meets_a_rebalance() {
+    let kafkajs = run(r#"{"client": "kafkajs", "record_processing_ms": 400,
+        "partition.assignment.strategy": "roundrobin", "partitions": 2, "members": 2,
+        "session.timeout.ms": 2200, "heartbeat.interval.ms": 100, "horizon_ms": 13000, "new_group": true, "auto.offset.reset": "earliest",
+        "group_events": [{"at_ms": 8600, "member": 2, "kind": "crash"}]}"#);
+    assert_eq!(handovers(&kafkajs), [(0, Some(27), 0, 0), (1, None, 0, 21)]);
+    assert_eq!(group(&kafkajs).handovers[0].at_us, 10_815_000);
+    assert_eq!(group(&kafkajs).rebalances, 1);
+    let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
+    assert!(refused(r#"{"client": "kafkajs", "members": 2, "partitions": 2}"#), "range: not KafkaJS's");
 }

@@ -1273,6 +1273,7 @@ impl Member {
         } else {
             Pc::AfterBatch { partition, from, to: end }
         };
+        self.kafkajs_heartbeat_after_message(cx, world, partition, from, offset);
         // Per-record strategies commit between records.
         self.records_since_commit += 1;
         let after_record = s.spring_ack_check == AckCheck::AfterRecord;
@@ -2062,6 +2063,28 @@ impl Member {
     /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
     /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
     /// consumer-protocol member reconciles its target assignment.
+    /// KafkaJS (model.md §8.14): the runner heartbeats after each message
+    /// (`Runner.processEachMessage` → `heartbeat`); REBALANCE_IN_PROGRESS commits the resolved
+    /// offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit, cut at the
+    /// message) and throws: the rest of the batch is dropped and the member rejoins.
+    pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &World,
+        partition: PartitionId,
+        from: u64,
+        offset: u64,
+    ) {
+        let meets = cx.s.client == Client::Kafkajs
+            && self.group.as_ref().is_some_and(|g| matches!(g.join, Join::None | Join::Needed))
+            && world.coordinator.rebalance_pending(self.id, self.process);
+        if meets {
+            self.set_position(cx, partition, Some(offset + 1));
+            self.pc = Pc::AfterBatch { partition, from, to: offset + 1 };
+            self.g().join = Join::Needed;
+        }
+    }
+
     pub(crate) fn heartbeat<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, seq: u32) {
         let Some(g) = &self.group else { return };
         if g.heartbeat_seq != seq || self.life != Life::Running || !self.in_group {
@@ -2706,6 +2729,17 @@ impl Member {
     /// What `poll()` does for the group first: nothing without a group, the poll goes on.
     pub(crate) fn group_poll<S: Sink>(&mut self, _: &mut Cx<S>, _: &mut World) -> Option<Flow> {
         None
+    }
+
+    /// A KafkaJS heartbeat after a message: no rebalance without a group.
+    pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
+        &mut self,
+        _: &mut Cx<S>,
+        _: &World,
+        _: PartitionId,
+        _: u64,
+        _: u64,
+    ) {
     }
 
     /// Whether a `wakeup()` interrupted the call: never without a group.
