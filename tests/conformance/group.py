@@ -262,7 +262,8 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
     else:
         cfgf = os.path.join(workdir, "%s.json" % name)
         json.dump(args, open(cfgf, "w"))
-        cmd = [sys.executable, os.path.join(ctx.HERE, "rdk_consumer.py"), cfgf]
+        # The Go members (issue 29; go/*/main.go with `member` in the config) write the same lines.
+        cmd = (client.get("prog") or [sys.executable, os.path.join(ctx.HERE, "rdk_consumer.py")]) + [cfgf]
     env = dict(os.environ, PYTHONPATH=os.path.join(ctx.CACHE, "py"))
     return Proc(member, name, log, subprocess.Popen(cmd, stdout=errf, stderr=errf, env=env), start_file)
 
@@ -417,8 +418,9 @@ def run_group_case(ctx, case, broker, workdir, attempt):
             # `offset` moves G ahead of the timer (its commits then fall |offset| ms after the
             # model's, mid-batch, so that the client's lag after resume() moves none across a poll).
             member, period, offset = case["go_phase"]
-            created = next(float(w[1]) for p in procs[:M] if p.member == member for w in p.lines()
-                           if w[0] == "created")
+            # The latest `created` line: librdkafka logs one (the process's), sarama one per session
+            # (its offset manager's ticker starts with each session; model.md §8.14).
+            created = [float(w[1]) for p in procs[:M] if p.member == member for w in p.lines() if w[0] == "created"][-1]
             G = created + offset + period * max(1, -(-(G - created - offset) // period))
         write_instant(go_file, G)
         real["G"] = round(G, 3)

@@ -305,6 +305,38 @@ GROUP_CASES = [
          go_phase=(2, 5000, -500),
          note="group-rdk-kill as librdkafka_before_1_9 (model.md §8.14): orders-1 goes to consumer-1, which never "
               "held it: no stale store, the same counts as librdkafka"),
+    # Issue 29 (model.md §8.14): sarama v1.61.1 in an eager group (go/sarama, `member` mode). G sits
+    # 200 ms before a tick of the sessions' AutoCommit tickers (which start with each session's
+    # Setup): the real ticks fall at 0.2 s, 1.2 s, … of the model's time, the model's at 1 s, 2 s, …;
+    # the last tick before the kill (8.2 s real, 8 s model) commits 20 on both sides.
+    dict(name="group-sarama-kill", kind="group", client="sarama", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100, "strategy": "mark_message", "auto.commit.interval.ms": 1000},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 21), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         go_phase=(2, 1000, -200),
+         note="G1 under sarama (model.md §8.14): MarkMessage, AutoCommit every 1 s; SIGKILL of consumer-2 with "
+              "orders-1 committed 20 and 21 done; after its session expires consumer-1's heartbeat ends its "
+              "session, the record in hand finishes, the release flushes orders-0's marks, and consumer-1 takes "
+              "both partitions: orders-1 repeats 1"),
+    # Issue 29 (model.md §8.14): KafkaJS 2.2.4 in a group (node/consumer.js, `member` mode). Its
+    # runner heartbeats after each message (400 ms apart here), the model's every 100 ms: the
+    # session of 2.2 s puts the real expiry (last message + 2.2 s) and the model's mid-record for
+    # consumer-1 either way. G 1.5 s after the assignment: each member's first batch is in hand by
+    # then (its first message waits for G).
+    dict(name="group-kafkajs-kill", kind="group", client="kafkajs", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2200,
+                   "heartbeat.interval.ms": 100, "strategy": "each_message",
+                   "partition.assignment.strategy": "roundrobin"},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 21), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         compare_rebalances=False, go_after_ms=1500,
+         note="G1 under KafkaJS (model.md §8.14): eachMessage commits after each batch, a batch being the "
+              "partition's whole backlog; SIGKILL of consumer-2 mid-batch (nothing committed); consumer-1's "
+              "heartbeat after a message meets the rebalance, commits what it resolved, drops its batch and "
+              "takes both: orders-1 repeats all 21"),
     # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
     # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
     dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",

@@ -324,7 +324,7 @@ async fn a_share_group_takes_its_own_tour_about_its_strip_to_a_finish_that_keeps
         view.click("#tour-next").await;
     }
     assert!(view.root.query_selector("#tour-next").unwrap().is_none(), "no Next on the last step");
-    let last = preset_index(steps[steps.len() - 1].file);
+    let last = steps[steps.len() - 1].preset.to_string();
     assert_eq!(view.find("#preset").dyn_into::<HtmlSelectElement>().unwrap().value(), last);
     view.click("#tour-finish").await;
     assert!(view.root.query_selector("#tour").unwrap().is_none(), "the tour is closed");

@@ -361,6 +361,11 @@ async fn compare_clients_shows_the_issue_5_rows() {
     }
 }
 
+/// The select's value of a preset (its index) by file name.
+fn preset(file: &str) -> String {
+    offset_window_app::presets::by_name(file).unwrap().to_string()
+}
+
 async fn choose(page: &Page, selector: &str, value: &str) {
     page.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
     page.fire(selector, "change").await;
@@ -369,7 +374,7 @@ async fn choose(page: &Page, selector: &str, value: &str) {
 #[wasm_bindgen_test]
 async fn a_preset_shows_its_description_and_expected_numbers() {
     let page = mount().await;
-    choose(&page, "#preset", "s8-kip848-before-fix").await;
+    choose(&page, "#preset", &preset("s8-kip848-before-fix")).await;
     assert!(page.find("#preset-description").text_content().unwrap().contains("background timer"));
     let expect = page.find("#preset-expect").text_content().unwrap();
     assert!(expect.contains("Records a crash loses at 6.000 s: 201, as the file expects."), "{expect}");
@@ -381,9 +386,8 @@ async fn a_preset_shows_its_description_and_expected_numbers() {
         assert_eq!(e.get_attribute("data-ok").unwrap(), "true", "{:?}", e.text_content());
     }
     // Every preset loads and meets what its file expects.
-    for (i, preset) in offset_window_app::presets::PRESETS.iter().enumerate() {
-        let name = preset.file;
-        choose(&page, "#preset", name).await;
+    for (i, name) in offset_window_app::presets::FILES.iter().enumerate() {
+        choose(&page, "#preset", &i.to_string()).await;
         assert!(page.root.query_selector("#preset-edited").unwrap().is_none(), "{name} as loaded");
         let items = page.root.query_selector_all("#preset-expect li").unwrap();
         for k in 0..items.length() {
@@ -647,7 +651,7 @@ fn chart_colours_have_wcag_non_text_contrast() {
 #[wasm_bindgen_test]
 async fn spring_ackmode_batch_preset_shows_its_numbers_and_the_record_marks() {
     let page = mount().await;
-    choose(&page, "#preset", "spring-ackmode-batch").await;
+    choose(&page, "#preset", &preset("spring-ackmode-batch")).await;
     // scenarios/spring-ackmode-batch.json: record 12 throws; the DefaultErrorHandler delivers
     // it 10 times, then skips it (docs/model.md §12.3); the crash at 8.2 s.
     let story = page.find("#preset-description").text_content().unwrap();

@@ -1019,7 +1019,7 @@ impl Scenario {
         }
         if strategies(self.client).is_some() {
             let why = format!(
-                "the model runs client \"{}\" as one consumer with its own loop (docs/model.md §8.14)",
+                "the model runs client \"{}\" as one consumer with its own loop, sarama and KafkaJS also in an eager group (docs/model.md §8.14)",
                 self.client.name()
             );
             if self.worker_pool {
@@ -1027,6 +1027,31 @@ impl Scenario {
             }
             if self.script.is_some() {
                 return refuse("script", format!("must be null: {why}"));
+            }
+            if matches!(self.client, Client::Sarama | Client::Kafkajs)
+                && self.group_mode()
+                && !self.share_group()
+            {
+                // model.md §8.14: sarama in a classic group with an eager balance strategy;
+                // KafkaJS with its one built-in assigner, round robin (eager).
+                let eager = match self.client {
+                    Client::Kafkajs => self.assignment_strategy == Assignor::RoundRobin,
+                    _ => self.assignment_strategy != Assignor::CooperativeSticky,
+                };
+                if !eager {
+                    let want = if self.client == Client::Kafkajs { "roundrobin" } else { "eager" };
+                    return refuse("partition.assignment.strategy", format!("must be {want}: {why}"));
+                }
+                if self.on_revoke != OnRevoke::Nothing {
+                    return refuse("on_revoke", format!("must be \"nothing\": {why}"));
+                }
+                if self.static_membership {
+                    return refuse("group.instance.id", format!("must be false: {why}"));
+                }
+                if self.group_events.iter().any(|e| e.kind == GroupEventKind::Hang) {
+                    return refuse("group_events", format!("no \"hang\": {why}"));
+                }
+                return Ok(());
             }
             if self.group_mode() || self.share_group() {
                 let key = match () {

@@ -579,4 +579,77 @@ fn a_kip848_revocation_takes_three_polls() {
     let moved: Vec<_> =
         group(&run).handovers.iter().map(|h| (h.partition, h.from, h.to, h.at_us / 1000)).collect();
     assert_eq!(moved, [(1, Some(1), Some(0), 7010), (0, Some(0), None, 13_136), (1, Some(0), None, 13_136)]);
+
+/// model.md §8.14, sarama v1.61.1 in an eager group (`range`, its default): the heartbeat that
+/// meets the rebalance cancels the session (`triggerRebalance`), the handler finishes and marks
+/// the message in hand and returns, and the session's release flushes the marks
+/// (`consumerGroupSession.release` → `offsetManager.Close` → `flushToBroker`) before the next
+/// JoinGroup. Each session starts its own AutoCommit ticker (`newOffsetManagerFromClient`).
+/// consumer-2 (orders-1, marks committed every second) is killed at 8.6 s with 21 records done
+/// and 20 committed by the 8 s tick; its session expires at 10.6 s; consumer-1 learns at its
+/// next heartbeat, finishes record 26 at 10.8 s and its release commits 27 on orders-0 (the 10 s
+/// tick had committed 25): nothing repeated there. consumer-1 takes both at 10.815 s and orders-1
+/// repeats record 20. Its new session's ticker sends at 11.815 s (landing 11.82 s), not at 11 s.
+#[test]
+fn sarama_release_flushes_the_marks_and_each_session_has_its_ticker() {
+    let scenario = |strategy: &str| {
+        format!(
+            r#"{{"client": "sarama", "strategy": "{strategy}", "auto.commit.interval.ms": 1000,
+            "record_processing_ms": 400, "partitions": 2, "members": 2, "session.timeout.ms": 2000,
+            "heartbeat.interval.ms": 100, "horizon_ms": 13000,
+            "group_events": [{{"at_ms": 8600, "member": 2, "kind": "crash"}}]}}"#
+        )
+    };
+    let marks = run(&scenario("mark_message"));
+    assert_eq!(handovers(&marks), [(0, Some(27), 0, 0), (1, Some(20), 0, 1)]);
+    let landed: Vec<(u64, u64)> = marks
+        .marks
+        .iter()
+        .filter(|m| m.member == 0 && m.at_us >= 9_500_000)
+        .filter_map(|m| match m.kind {
+            MarkKind::CommitLanded { offset } => Some((m.at_us / 1000, offset)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(landed[..3], [(10_005, 25), (10_805, 27), (11_820, 29)]);
+    assert_eq!(group(&marks).rebalances, 1);
+    // MarkMessage + session.Commit() after each message, AutoCommit off: nothing left to flush.
+    let sync = run(&scenario("commit_sync_record"));
+    assert_eq!(handovers(&sync), [(0, Some(27), 0, 0), (1, Some(21), 0, 0)]);
+    // Not modelled (refused): sarama's cooperative protocol, static members, hangs; the other
+    // libraries in groups (read, model.md §8.14).
+    let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
+    let two = r#""members": 2, "partitions": 2"#;
+    assert!(refused(&format!(
+        r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "cooperative-sticky"}}"#
+    )));
+    assert!(refused(&format!(r#"{{"client": "sarama", {two}, "group.instance.id": true}}"#)));
+    for client in ["franz_go", "kafka_go"] {
+        assert!(refused(&format!(r#"{{"client": "{client}", {two}}}"#)), "{client}");
+    }
+    assert!(!refused(&format!(
+        r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "roundrobin"}}"#
+    )));
+}
+
+/// model.md §8.14, KafkaJS 2.2.4 in a group (round robin, its one built-in assigner; eager):
+/// `eachMessage` with autoCommit commits the resolved offsets after each batch — a batch is
+/// what one fetch brought, here a partition's whole backlog — and the runner heartbeats after
+/// each message (`Runner.processEachMessage` → `heartbeat`). consumer-2 (orders-1) is killed at
+/// 8.6 s mid-batch: nothing committed, 21 records done. Its session (2.2 s) expires at 10.7 s;
+/// consumer-1's heartbeat after record 26 (10.8 s) meets the rebalance: it commits the resolved
+/// 27 (`Runner.heartbeat` → `autoCommitOffsets`), drops the rest of its batch and rejoins, taking
+/// both at 10.815 s; orders-1 repeats all 21. (A member that finished its batch first, as the
+/// Java loop does, would not rejoin before its 1024-record batch was done.)
+#[test]
+fn kafkajs_commits_what_it_resolved_when_a_heartbeat_meets_a_rebalance() {
+    let kafkajs = run(r#"{"client": "kafkajs", "record_processing_ms": 400,
+        "partition.assignment.strategy": "roundrobin", "partitions": 2, "members": 2,
+        "session.timeout.ms": 2200, "heartbeat.interval.ms": 100, "horizon_ms": 13000, "new_group": true, "auto.offset.reset": "earliest",
+        "group_events": [{"at_ms": 8600, "member": 2, "kind": "crash"}]}"#);
+    assert_eq!(handovers(&kafkajs), [(0, Some(27), 0, 0), (1, None, 0, 21)]);
+    assert_eq!(group(&kafkajs).handovers[0].at_us, 10_815_000);
+    assert_eq!(group(&kafkajs).rebalances, 1);
+    let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
+    assert!(refused(r#"{"client": "kafkajs", "members": 2, "partitions": 2}"#), "range: not KafkaJS's");
 }

@@ -9,6 +9,7 @@
 // The planned close (close_delay_ms after record close_after) cuts the record in progress: its
 // eachMessage throws, KafkaJS commits what is resolved (Runner.processEachMessage's catch:
 // autoCommitOffsets) and disconnect() stops the consumer and leaves the group.
+// With `member` in the config (group.py) it runs as one member of a group: groupMember below.
 // Usage: node consumer.js CONFIG.json
 'use strict'
 const fs = require('fs')
@@ -76,7 +77,80 @@ async function main() {
   })
 }
 
-main().catch(e => {
+// One member of a group among several (group.py), with the group lines of the Java and librdkafka
+// members; times in ms since the case's epoch on CLOCK_MONOTONIC (process.hrtime). KafkaJS shows
+// no generation: `assigned` and `revoked` carry -1, as librdkafka's do. Its default assigner is
+// round robin and its protocol eager, so each GROUP_JOIN first revokes what the member held:
+// `revoked <t> -1 p…`, then `assigned <t> -1 p:committed…` (the committed offsets read by an admin
+// client). `poll <t> <p> <first> <n>` per batch (START_BATCH_PROCESS), `done <t> <p> <offset>` per
+// message. Until G (the go file) the first message waits in eachMessage, heartbeating (so the
+// member still takes part in the formation's rebalances), so that the members' first records start
+// at G together: a paused topic's first fetch after resume() came 0.9–1.1 s late. Crash events only.
+async function groupMember() {
+  const epoch = BigInt(cfg.epoch_ns)
+  const t = () => (Number(process.hrtime.bigint() - epoch) / 1e6).toFixed(3)
+  const kafka = new Kafka({ clientId: 'consumer-' + cfg.member, brokers: [cfg.bootstrap], logLevel: logLevel.NOTHING })
+  const admin = kafka.admin()
+  await admin.connect()
+  const consumer = kafka.consumer({
+    groupId: cfg.group,
+    sessionTimeout: Number(cfg['session.timeout.ms']),
+    heartbeatInterval: Number(cfg['heartbeat.interval.ms']),
+    maxWaitTimeInMs: 100,
+  })
+  log('client kafkajs 2.2.4 classic member ' + cfg.member)
+  let going = false
+  let held = []
+  let joins = Promise.resolve() // the lines of one join after the other's (the offsets are read async)
+  consumer.on(consumer.events.GROUP_JOIN, e => {
+    const at = t()
+    const parts = (e.payload.memberAssignment[cfg.topic] || []).slice().sort((a, b) => a - b)
+    joins = joins.then(async () => {
+      if (held.length) log('revoked ' + at + ' -1 ' + held.join(' '))
+      held = parts
+      let desc = ''
+      if (parts.length) {
+        const [offs] = await admin.fetchOffsets({ groupId: cfg.group, topics: [cfg.topic] })
+        const by = new Map(offs.partitions.map(p => [p.partition, Number(p.offset)]))
+        desc = parts.map(p => ' ' + p + ':' + ((by.get(p) ?? -1) < 0 ? 'none' : by.get(p))).join('')
+      }
+      log('assigned ' + at + ' -1' + desc)
+    })
+  })
+  consumer.on(consumer.events.START_BATCH_PROCESS, e => {
+    log('poll ' + t() + ' ' + e.payload.partition + ' ' + e.payload.firstOffset + ' ' + e.payload.batchSize)
+  })
+  await consumer.connect()
+  await consumer.subscribe({ topic: cfg.topic, fromBeginning: true })
+  const goAt = () => {
+    try {
+      const s = fs.readFileSync(cfg.go_file, 'utf8').trim()
+      return s.endsWith(';') ? BigInt(s.slice(0, -1)) : null
+    } catch (e) {
+      return null
+    }
+  }
+  await consumer.run({
+    eachMessage: async ({ partition, message, heartbeat }) => {
+      while (!going) {
+        const at = goAt()
+        if (at !== null) {
+          // The last stretch in one timer (a heartbeat throwing REBALANCE_IN_PROGRESS ends the batch).
+          await sleep(Math.max(0, Number(epoch + at - process.hrtime.bigint()) / 1e6))
+          going = true
+          log('go ' + t())
+          break
+        }
+        await heartbeat()
+        await sleep(2)
+      }
+      await sleep(recordMs)
+      log('done ' + t() + ' ' + partition + ' ' + Number(message.offset))
+    },
+  })
+}
+
+;(cfg.member ? groupMember() : main()).catch(e => {
   log('error ' + (t0 === null ? '-' : now()) + ' ' + String(e).replace(/\s+/g, '_'))
   process.exit(1)
 })

@@ -77,12 +77,13 @@ impl Part for Presets {
         let p = self;
         let onchange = p.dispatch.to_callback().reform(|e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
-            match presets::by_name(&select.value()) {
+            match presets::by_value(&select.value()) {
                 Some(i) => Action::LoadPreset(i),
                 None => Action::Reset,
             }
         });
-        let current = p.preset.map(|i| PRESETS[i].file).unwrap_or_default();
+
+        let current = p.preset;
         let detail = p.preset.map(|i| {
             let source = presets::source(i);
             // The file's expectations are for its own settings and crash instant.
@@ -103,8 +104,8 @@ impl Part for Presets {
         let group = |group: presets::Group| {
             html! {
                 <optgroup label={group.label()}>
-                    { for PRESETS.iter().filter(|p| p.group == group).map(|p| html! {
-                        <option value={p.file} selected={p.file == current}>{ p.title }</option>
+                    { for PRESETS.iter().enumerate().filter(|(_, p)| p.group == group).map(|(i, p)| html! {
+                        <option value={i.to_string()} selected={Some(i) == current}>{ p.title }</option>
                     }) }
                 </optgroup>
             }

@@ -983,7 +983,7 @@ fn GroupTour(p: &TourProps) -> Html {
     };
     let steps = presets::tour(share_tour);
     let Some(step) = steps.get(n) else { return html! {} };
-    let title = presets::by_name(step.file).map_or("", |i| PRESETS[i].title);
+    let title = PRESETS.get(step.preset).map_or("", |p| p.title);
     let last = n + 1 == steps.len();
     html! {
         <section class="gtour tour" id="tour" aria-labelledby="tour-title" data-step={(n + 1).to_string()}>

@@ -218,6 +218,9 @@ pub(crate) struct Member {
     /// The background auto-commit timer runs (model.md §8.2; it keeps its schedule across
     /// restarts).
     background_timer: bool,
+    /// When the live chain of the background timer fires next, µs: a chain that fires at any
+    /// other instant was replaced (sarama restarts its ticker with each session) and stops.
+    background_due_us: u64,
     /// franz-go's head per partition: the position before the latest poll (model.md §8.14).
     heads: Vec<(PartitionId, u64)>,
     /// `librdkafka_before_1_9` (model.md §8.14): per partition the member gave up, what it
@@ -319,6 +322,7 @@ impl Member {
             close_commit: None,
             group: s.group_mode().then(|| GroupClient::new(s)),
             background_timer: false,
+            background_due_us: 0,
             heads: Vec::new(),
             old_stores: Vec::new(),
             own_committed: Vec::new(),
@@ -371,8 +375,22 @@ impl Member {
             let every_us = Self::background_check_interval_us(cx.s);
             let at_us = cx.now_us + every_us - running_us % every_us;
             let phase = Self::background_phase(cx.s);
+            self.background_due_us = at_us;
             cx.schedule(at_us, phase, self.id, Event::BackgroundAutoCommit { member: self.id });
         }
+    }
+
+    /// sarama (model.md §8.14): each session creates its own offset manager, whose ticker
+    /// starts then (`newConsumerGroupSession` → `newOffsetManagerFromClient` → `mainLoop`),
+    /// and the session's release stops the old one (`offsetManager.Close`).
+    fn restart_session_ticker<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        if cx.s.client != Client::Sarama || self.strategy != Strategy::StoreOffsetsAfterProcessing {
+            return;
+        }
+        self.background_timer = true;
+        self.background_due_us = cx.now_us + cx.s.auto_commit_interval_us;
+        let phase = Self::background_phase(cx.s);
+        cx.schedule(self.background_due_us, phase, self.id, Event::BackgroundAutoCommit { member: self.id });
     }
 
     /// Takes `partition` with its position (the stored offset starts there).
@@ -845,8 +863,12 @@ impl Member {
     /// thread's next wake-up, then counts its interval from there
     /// (`CommitRequestManager.maybeAutoCommitAsync` → `resetAutoCommitTimer`).
     pub(crate) fn background_auto_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        if cx.now_us != self.background_due_us {
+            return; // a chain a later session's ticker replaced
+        }
+        self.background_due_us = cx.now_us + Self::background_check_interval_us(cx.s);
         cx.schedule(
-            cx.now_us + Self::background_check_interval_us(cx.s),
+            self.background_due_us,
             Self::background_phase(cx.s),
             self.id,
             Event::BackgroundAutoCommit { member: self.id },
@@ -896,7 +918,10 @@ impl Member {
             _ => self.positions(),
         };
         let mut offsets = self.pool_commit_values(s, CommitKind::AutoBackground, offsets);
-        if s.client.is_librdkafka() {
+        // sarama commits only marks above what its session knows as committed (a partition
+        // offset manager is dirty only after a higher `MarkOffset`: `offset_manager.go`
+        // `MarkOffset`, `constructRequestFor`), as librdkafka does for stored offsets.
+        if s.client.is_librdkafka() || s.client == Client::Sarama {
             self.retain_stored_past_committed(world, &mut offsets);
         }
         offsets
@@ -1252,6 +1277,7 @@ impl Member {
         } else {
             Pc::AfterBatch { partition, from, to: end }
         };
+        self.kafkajs_heartbeat_after_message(cx, world, partition, from, offset);
         // Per-record strategies commit between records.
         self.records_since_commit += 1;
         let after_record = s.spring_ack_check == AckCheck::AfterRecord;
@@ -2067,6 +2093,28 @@ impl Member {
     /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
     /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
     /// consumer-protocol member reconciles its target assignment.
+    /// KafkaJS (model.md §8.14): the runner heartbeats after each message
+    /// (`Runner.processEachMessage` → `heartbeat`); REBALANCE_IN_PROGRESS commits the resolved
+    /// offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit, cut at the
+    /// message) and throws: the rest of the batch is dropped and the member rejoins.
+    pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &World,
+        partition: PartitionId,
+        from: u64,
+        offset: u64,
+    ) {
+        let meets = cx.s.client == Client::Kafkajs
+            && self.group.as_ref().is_some_and(|g| matches!(g.join, Join::None | Join::Needed))
+            && world.coordinator.rebalance_pending(self.id, self.process);
+        if meets {
+            self.set_position(cx, partition, Some(offset + 1));
+            self.pc = Pc::AfterBatch { partition, from, to: offset + 1 };
+            self.g().join = Join::Needed;
+        }
+    }
+
     pub(crate) fn heartbeat<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, seq: u32) {
         let Some(g) = &self.group else { return };
         if g.heartbeat_seq != seq || self.life != Life::Running || !self.in_group {
@@ -2427,6 +2475,7 @@ impl Member {
         let revoked: Vec<PartitionId> = owned.iter().copied().filter(|p| !assignment.contains(p)).collect();
         let added: Vec<PartitionId> = assignment.iter().copied().filter(|p| !owned.contains(p)).collect();
         self.mark(cx, 0, MarkKind::AssignmentReceived);
+        self.restart_session_ticker(cx);
         self.take_partitions(cx, world, &added);
         self.status(cx, if self.assigned.is_empty() { MemberStatus::Idle } else { MemberStatus::Active });
         if revoked.is_empty() {
@@ -2801,6 +2850,17 @@ impl Member {
     /// What `poll()` does for the group first: nothing without a group, the poll goes on.
     pub(crate) fn group_poll<S: Sink>(&mut self, _: &mut Cx<S>, _: &mut World) -> Option<Flow> {
         None
+    }
+
+    /// A KafkaJS heartbeat after a message: no rebalance without a group.
+    pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
+        &mut self,
+        _: &mut Cx<S>,
+        _: &World,
+        _: PartitionId,
+        _: u64,
+        _: u64,
+    ) {
     }
 
     /// Whether a `wakeup()` interrupted the call: never without a group.

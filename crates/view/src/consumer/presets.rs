@@ -1,6 +1,7 @@
 //! The scenario files of `scenarios/` the consumer page offers as presets (the reference
-//! scenarios `r*` and `s12-*`, the single-consumer cases `s8-*`, and the frameworks' presets
-//! `spring-*` and `parallel-consumer-*` of docs/model.md §12.7; the group and share-group
+//! scenarios `r*` and `s12-*`, the single-consumer cases `s8-*`, the frameworks' presets
+//! `spring-*` and `parallel-consumer-*` of docs/model.md §12.7, and the other clients'
+//! `clients-*` of §8.14; the group and share-group
 //! files belong to their own views), each with a title and a one-line story in our words
 //! (the select shows titles, never file names; a framework preset's story is its file's
 //! description, which names the framework's version and classes), the public report it came
@@ -11,11 +12,10 @@ use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::{Input, Run};
 use serde_json::Value;
 
-/// One scenario file as the page offers it.
+/// One scenario file as the page offers it (its name is [`FILES`]' entry of the same index:
+/// the page's select says the index, so the names stay out of the page's wasm).
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
-    /// The file's name in `scenarios/`, without `.json` (the select's value; never shown).
-    pub file: &'static str,
     /// What the select shows.
     pub title: &'static str,
     /// One line on what it shows.
@@ -36,11 +36,13 @@ pub enum Group {
     Incident,
     /// Spring Kafka and the Confluent Parallel Consumer (`spring-*`, `parallel-consumer-*`).
     Framework,
+    /// The Go and Node libraries of docs/model.md §8.14 (`clients-*`).
+    Clients,
 }
 
 impl Group {
     /// Every group, in the select's order.
-    pub const ALL: [Group; 3] = [Group::Reference, Group::Framework, Group::Incident];
+    pub const ALL: [Group; 4] = [Group::Reference, Group::Framework, Group::Incident, Group::Clients];
 
     /// The group's label in the select.
     pub fn label(self) -> &'static str {
@@ -48,21 +50,25 @@ impl Group {
             Group::Reference => "The model's reference scenarios",
             Group::Framework => "Frameworks: Spring Kafka, Confluent Parallel Consumer",
             Group::Incident => "Real clients and incidents",
+            Group::Clients => "Other clients",
         }
     }
 }
 
 macro_rules! presets {
     ($($file:literal, $group:ident, $title:literal, $story:literal;)+) => {
-        /// Every `r*`, `s8-*`, `s12-*`, `spring-*` and `parallel-consumer-*` file of
+        /// Every `r*`, `s8-*`, `s12-*`, `spring-*`, `parallel-consumer-*` and `clients-*` file of
         /// `scenarios/`, in name order within each group.
         pub const PRESETS: &[Preset] = &[$(Preset {
-            file: $file,
             title: $title,
             story: $story,
             group: Group::$group,
             json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
         },)+];
+
+        /// Each preset's file name in `scenarios/`, without `.json`, in [`PRESETS`]' order (for
+        /// tests and tools: the page never reads them).
+        pub const FILES: &[&str] = &[$($file,)+];
     };
 }
 
@@ -156,6 +162,14 @@ presets! {
     "parallel-consumer-partition", Framework, "Confluent Parallel Consumer, PARTITION ordering", "";
     "parallel-consumer-key", Framework, "Confluent Parallel Consumer, KEY ordering (its default)", "";
     "parallel-consumer-unordered", Framework, "Confluent Parallel Consumer, UNORDERED", "";
+    "clients-sarama-mark-message", Clients, "sarama MarkMessage with AutoCommit",
+        "sarama 1.61: marks are committed each second; a crash at 3.4 s repeats one record.";
+    "clients-franz-go-autocommit-previous-poll", Clients, "franz-go autocommit of the previous poll",
+        "franz-go 1.22: a tick commits up to where the latest poll began; a crash at 5.8 s repeats 9.";
+    "clients-kafka-go-84-read-message-loses-record", Clients, "kafka-go ReadMessage loses a record (kafka-go#84)",
+        "kafka-go 0.4.51 commits a message before returning it: a crash while it runs loses it.";
+    "clients-kafkajs-each-message", Clients, "KafkaJS eachMessage",
+        "KafkaJS 2.2.4 commits after the whole batch: a crash at 3.4 s repeats the 8 records done.";
 }
 
 fn file(index: usize) -> Option<Value> {
@@ -188,7 +202,12 @@ pub fn of_scenario(scenario: &offset_window_sim::Scenario) -> Option<&'static Pr
 
 /// The preset's index by file name (`s8-kip848-before-fix`).
 pub fn by_name(name: &str) -> Option<usize> {
-    PRESETS.iter().position(|p| p.file == name)
+    FILES.iter().position(|&f| f == name)
+}
+
+/// The preset the select's value (its index) names.
+pub fn by_value(value: &str) -> Option<usize> {
+    value.parse().ok().filter(|&i: &usize| i < PRESETS.len())
 }
 
 /// The address of the public report the file came from (empty when none).
@@ -298,7 +317,9 @@ mod tests {
         // group and share-group files belong to other views.
         let consumer = |name: &str| {
             (name.starts_with('r') && name[1..].starts_with(|c: char| c.is_ascii_digit()))
-                || ["s8-", "s12-", "spring-", "parallel-consumer-"].iter().any(|p| name.starts_with(p))
+                || ["s8-", "s12-", "spring-", "parallel-consumer-", "clients-"]
+                    .iter()
+                    .any(|p| name.starts_with(p))
         };
         let mut files: Vec<String> =
             std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
@@ -307,11 +328,12 @@ mod tests {
                 .filter(|name| consumer(name))
                 .collect();
         files.sort();
-        let mut presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
+        assert_eq!(FILES.len(), PRESETS.len());
+        let mut presets: Vec<&str> = FILES.to_vec();
         presets.sort();
         assert_eq!(presets, files);
         for (i, p) in PRESETS.iter().enumerate() {
-            assert!(!p.title.is_empty() && !story(i).is_empty(), "{}", p.file);
+            assert!(!p.title.is_empty() && !story(i).is_empty(), "{}", FILES[i]);
             if p.group == Group::Framework {
                 // docs/model.md §12.7: which framework version and class it follows.
                 let s = story(i);
@@ -319,9 +341,20 @@ mod tests {
                     s.contains("Spring Kafka 3.x KafkaMessageListenerContainer")
                         || s.contains("Confluent Parallel Consumer 0.5.3 (ParallelConsumerOptions"),
                     "{}: {s}",
-                    p.file
+                    FILES[i]
                 );
             }
+        }
+        // docs/model.md §8.14: each library's preset names its version.
+        for (name, version) in [
+            ("sarama", "sarama 1.61"),
+            ("franz-go", "franz-go 1.22"),
+            ("kafka-go", "kafka-go 0.4.51"),
+            ("KafkaJS", "KafkaJS 2.2.4"),
+        ] {
+            let i =
+                PRESETS.iter().position(|p| p.group == Group::Clients && p.title.starts_with(name)).unwrap();
+            assert!(story(i).starts_with(version), "{name}: {}", story(i));
         }
         // The names users search for, each once.
         for name in [
@@ -342,13 +375,13 @@ mod tests {
 
     #[test]
     fn every_preset_meets_its_expectations_said_in_sentences() {
-        for (i, p) in PRESETS.iter().enumerate() {
-            let input = scenario(i).unwrap_or_else(|| panic!("{} does not read", p.file));
+        for (i, &file) in FILES.iter().enumerate() {
+            let input = scenario(i).unwrap_or_else(|| panic!("{file} does not read"));
             let run = simulate(&input.scenario).unwrap();
             let checks = checks(i, &run, input.crash_at_us);
-            assert!(!checks.is_empty(), "{}", p.file);
+            assert!(!checks.is_empty(), "{file}");
             for c in checks {
-                assert!(c.ok, "{}: {}", p.file, c.sentence);
+                assert!(c.ok, "{file}: {}", c.sentence);
                 assert!(c.sentence.ends_with("as the file expects."), "{}", c.sentence);
                 assert!(!c.sentence.contains('›') && !c.sentence.contains("at_crash"), "{}", c.sentence);
             }
@@ -359,5 +392,36 @@ mod tests {
         let lost =
             checks(i, &run, input.crash_at_us).into_iter().find(|c| c.pointer == "/at_crash/lost").unwrap();
         assert_eq!(lost.sentence, "Records a crash loses at 6.000 s: 201, as the file expects.");
+        // The other clients' presets, value by value (docs/model.md §8.14).
+        for (file, want) in [
+            (
+                "clients-sarama-mark-message",
+                [("/at_crash/committed", 7), ("/at_crash/lost", 0), ("/at_crash/duplicated", 1)],
+            ),
+            (
+                "clients-franz-go-autocommit-previous-poll",
+                [("/at_crash/committed", 5), ("/at_crash/lost", 0), ("/at_crash/duplicated", 9)],
+            ),
+            (
+                "clients-kafka-go-84-read-message-loses-record",
+                [("/at_crash/committed", 9), ("/at_crash/lost", 1), ("/at_crash/duplicated", 0)],
+            ),
+            (
+                "clients-kafkajs-each-message",
+                [("/at_crash/committed", 0), ("/at_crash/lost", 0), ("/at_crash/duplicated", 8)],
+            ),
+        ] {
+            let i = by_name(file).unwrap();
+            let input = scenario(i).unwrap();
+            let run = simulate(&input.scenario).unwrap();
+            let checks = checks(i, &run, input.crash_at_us);
+            for (pointer, value) in want {
+                let c = checks
+                    .iter()
+                    .find(|c| c.pointer == pointer)
+                    .unwrap_or_else(|| panic!("{file} {pointer}"));
+                assert_eq!(c.got, value.to_string(), "{file} {pointer}");
+            }
+        }
     }
 }

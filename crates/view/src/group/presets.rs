@@ -13,11 +13,11 @@ use offset_window_sim::sweep::GroupProfile;
 use offset_window_sim::{Input, Run};
 use serde_json::{Map, Value};
 
-/// One scenario file as the group page offers it.
+/// One scenario file as the group page offers it (its name is [`FILES`]' entry of the same
+/// index: the select says the index, and the tour's steps hold it, so the names stay out of
+/// the page's wasm).
 #[derive(Clone, Copy, Debug)]
 pub struct Preset {
-    /// The file's name in `scenarios/`, without `.json` (the select's value; never shown).
-    pub file: &'static str,
     /// What the select shows.
     pub title: &'static str,
     /// One line on what it shows.
@@ -33,7 +33,6 @@ macro_rules! presets {
         /// Every `g*`, `group-*`, `s11-*` and `share-*` file of `scenarios/`, in name order
         /// (so the first is reference G1, the page's defaults).
         pub const PRESETS: &[Preset] = &[$(Preset {
-            file: $file,
             title: $title,
             story: $story,
             share: $share,
@@ -41,7 +40,31 @@ macro_rules! presets {
             // preset's story itself).
             json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
         },)+];
+
+        /// Each preset's file name in `scenarios/`, without `.json`, in [`PRESETS`]' order (for
+        /// tests, and for the tour's steps at compile time: the page never reads them).
+        pub const FILES: &[&str] = &[$($file,)+];
     };
+}
+
+/// The index of the preset of file `name`, at compile time (a tour step naming no preset does
+/// not build).
+const fn index_of(name: &str) -> usize {
+    let mut i = 0;
+    while i < FILES.len() {
+        let (a, b) = (FILES[i].as_bytes(), name.as_bytes());
+        let mut same = a.len() == b.len();
+        let mut k = 0;
+        while same && k < a.len() {
+            same = a[k] == b[k];
+            k += 1;
+        }
+        if same {
+            return i;
+        }
+        i += 1;
+    }
+    panic!("a tour step names no preset")
 }
 
 presets! {
@@ -95,14 +118,14 @@ presets! {
         "close() releases the last batch without accepting it: 5 records already processed are delivered again.";
 }
 
-/// One step of a tour: the preset it loads (by file name), what it says, and the elements
+/// One step of a tour: the preset it loads (its index), what it says, and the elements
 /// it names (ids: `lanes`, `strip`, the readouts' headings), each of which sits on the
 /// projector screen. `page_only` names what sits below that screen (the comparison table,
 /// the settings): said on the page, left out in projector mode.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TourStep {
-    /// The preset's file name.
-    pub file: &'static str,
+    /// The preset's index in [`PRESETS`] (from its file name, at compile time).
+    pub preset: usize,
     /// What to look at, in one or two sentences.
     pub caption: &'static str,
     /// A sentence more on the page (not on the projector screen); empty for none.
@@ -117,7 +140,7 @@ const fn step(
     page_only: &'static str,
     names: &'static [&'static str],
 ) -> TourStep {
-    TourStep { file, caption, page_only, names }
+    TourStep { preset: index_of(file), caption, page_only, names }
 }
 
 impl TourStep {
@@ -160,7 +183,7 @@ pub fn tour(share: bool) -> &'static [TourStep] {
 /// The preset (index into [`PRESETS`]) that step `n` (from 0) of the tour [`tour`]`(share)`
 /// loads; `None` past the tour's end.
 pub fn tour_preset(share: bool, n: usize) -> Option<usize> {
-    by_name(tour(share).get(n)?.file)
+    tour(share).get(n).map(|step| step.preset)
 }
 
 fn file(index: usize) -> Option<Value> {
@@ -174,7 +197,7 @@ pub fn input(index: usize) -> Option<Input> {
 
 /// The preset's index by file name (`g1-crash-waits-out-the-session`).
 pub fn by_name(name: &str) -> Option<usize> {
-    PRESETS.iter().position(|p| p.file == name)
+    FILES.iter().position(|&f| f == name)
 }
 
 /// The expected values: (JSON pointer into the result, value).
@@ -354,30 +377,31 @@ mod tests {
                 .filter(|name| ours(name))
                 .collect();
         files.sort();
-        let presets: Vec<&str> = PRESETS.iter().map(|p| p.file).collect();
-        assert_eq!(presets, files);
-        for (i, p) in PRESETS.iter().enumerate() {
-            assert!(!p.title.is_empty() && !p.story.is_empty(), "{}", p.file);
-            let read = input(i).unwrap_or_else(|| panic!("{} does not read", p.file));
-            assert_eq!(read.scenario.share_group(), p.share, "{}", p.file);
+        assert_eq!(FILES.len(), PRESETS.len());
+        assert_eq!(FILES, files);
+        for (p, file) in PRESETS.iter().zip(FILES) {
+            assert!(!p.title.is_empty() && !p.story.is_empty(), "{file}");
+            let i = by_name(file).unwrap();
+            let read = input(i).unwrap_or_else(|| panic!("{file} does not read"));
+            assert_eq!(read.scenario.share_group(), p.share, "{file}");
         }
-        assert_eq!(PRESETS[0].file, "g1-crash-waits-out-the-session", "the page's defaults");
+        assert_eq!(FILES[0], "g1-crash-waits-out-the-session", "the page's defaults");
     }
 
     #[test]
     fn every_preset_meets_its_expectations_said_in_sentences() {
-        for (i, p) in PRESETS.iter().enumerate() {
+        for (i, file) in FILES.iter().enumerate() {
             let read = input(i).unwrap();
             let run = simulate(&read.scenario).unwrap();
             let checks = checks(i, &run, read.crash_at_us);
-            assert!(!checks.is_empty(), "{}", p.file);
+            assert!(!checks.is_empty(), "{file}");
             // The page's result agrees with `offset-window run` on every value the file names.
             let full = serde_json::to_value(run.summary_at(read.crash_at_us)).unwrap();
             for c in &checks {
-                assert!(c.ok, "{}: {}", p.file, c.sentence);
+                assert!(c.ok, "{file}: {}", c.sentence);
                 assert!(c.sentence.ends_with("as the file expects."), "{}", c.sentence);
                 assert!(!c.sentence.contains("_ms") && !c.sentence.contains("at_crash"), "{}", c.sentence);
-                assert_eq!(full.pointer(&c.pointer).unwrap().to_string(), c.got, "{} {}", p.file, c.pointer);
+                assert_eq!(full.pointer(&c.pointer).unwrap().to_string(), c.got, "{file} {}", c.pointer);
             }
         }
     }
@@ -409,7 +433,7 @@ mod tests {
     #[test]
     fn every_tour_step_is_a_preset() {
         for step in TOUR.iter().chain(SHARE_TOUR) {
-            assert!(by_name(step.file).is_some(), "{}", step.file);
+            assert!(step.preset < PRESETS.len(), "{}", step.caption);
             assert!(!step.caption.contains('_') && !step.page_only.contains('_'), "{}", step.caption);
             // What the projector screen shows names nothing below it.
             assert!(
@@ -417,16 +441,18 @@ mod tests {
                 "{}",
                 step.caption
             );
-            assert!(!step.names.is_empty(), "{}", step.file);
+            assert!(!step.names.is_empty(), "{}", FILES[step.preset]);
         }
         // The share tour stays in a share group and speaks of its strip, not of committed offsets.
         for step in SHARE_TOUR {
-            assert!(PRESETS[by_name(step.file).unwrap()].share, "{}", step.file);
+            assert!(PRESETS[step.preset].share, "{}", FILES[step.preset]);
             assert!(!step.caption.contains("committed offset"), "{}", step.caption);
         }
         assert!(SHARE_TOUR[0].caption.contains("strip"));
         assert_eq!(TOUR[3].text(false), format!("{} {}", TOUR[3].caption, TOUR[3].page_only));
         assert_eq!(TOUR[3].text(true), TOUR[3].caption);
+        assert_eq!(FILES[TOUR[0].preset], "g1-crash-waits-out-the-session");
+        assert_eq!(FILES[SHARE_TOUR[3].preset], "s11-s3-three-members-one-partition");
         assert_eq!(tour(true), SHARE_TOUR);
         assert_eq!(tour(false), TOUR);
     }

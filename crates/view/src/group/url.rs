@@ -285,15 +285,14 @@ mod tests {
         assert_eq!(state_fragment(&s), "tour=3");
         assert_eq!(state_from("tour=3").tour, Some((false, 2)));
         // Written by hand, with no scenario key: the step's case is shown.
-        let step3 = crate::group::presets::by_name(crate::group::presets::TOUR[2].file).unwrap();
+        let step3 = crate::group::presets::TOUR[2].preset;
         assert_eq!(state_from("tour=3").preset, Some(step3));
         assert_eq!(state_from("tour=3").scenario, crate::group::presets::input(step3).unwrap().scenario);
         let s = GroupState { tour: Some((true, 0)), ..GroupState::default() };
         assert_eq!(state_fragment(&s), "tour=share-1");
         assert_eq!(state_from("tour=share-1").tour, Some((true, 0)));
         // A step's link with its case names the preset again.
-        let file = crate::group::presets::TOUR[1].file;
-        let i = crate::group::presets::by_name(file).unwrap();
+        let i = crate::group::presets::TOUR[1].preset;
         let on_step = Rc::new(GroupState { tour: Some((false, 1)), ..GroupState::default() })
             .apply(GroupAction::LoadPreset(i));
         assert_eq!(state_from(&state_fragment(&on_step)).preset, Some(i));

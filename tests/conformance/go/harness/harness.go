@@ -10,7 +10,10 @@ import (
 	"fmt"
 	"os"
 	"strconv"
+	"strings"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
 // Config is the JSON file run.py writes (start_consumer).
@@ -113,4 +116,70 @@ func Done(offset int64) {
 // CloseDue says whether the planned close has come (checked between polls).
 func CloseDue() bool {
 	return !close.IsZero() && !time.Now().Before(close)
+}
+
+// Member is what group.py adds to the config for one member of a group (start_member): its N,
+// the case's epoch (CLOCK_MONOTONIC ns) that every member's log counts from, and the go file
+// where the driver writes the common start instant G.
+type Member struct {
+	Member  int    `json:"member"`
+	EpochNs int64  `json:"epoch_ns"`
+	GoFile  string `json:"go_file"`
+	Assign  string `json:"assignor"`
+}
+
+var member Member
+
+// LoadMember reads the group fields of the config (Load first); Member 0: one consumer alone.
+func LoadMember() *Member {
+	b, err := os.ReadFile(os.Args[1])
+	if err != nil {
+		panic(err)
+	}
+	if err := json.Unmarshal(b, &member); err != nil {
+		panic(err)
+	}
+	return &member
+}
+
+// monotonicNs is CLOCK_MONOTONIC, the clock group.py and the other members log on.
+func monotonicNs() int64 {
+	var ts syscall.Timespec
+	if _, _, e := syscall.Syscall(syscall.SYS_CLOCK_GETTIME, 1, uintptr(unsafe.Pointer(&ts)), 0); e != 0 {
+		panic(e)
+	}
+	return ts.Nano()
+}
+
+// GT is ms since the case's epoch (group.py's clock), as the group lines carry it.
+func GT() string {
+	return fmt.Sprintf("%.3f", float64(monotonicNs()-member.EpochNs)/1e6)
+}
+
+// readInstant reads an instant (ns since the epoch, "N;") the driver wrote, if it is there.
+func readInstant(path string) (int64, bool) {
+	b, err := os.ReadFile(path)
+	s := strings.TrimSpace(string(b))
+	if err != nil || !strings.HasSuffix(s, ";") {
+		return 0, false
+	}
+	n, err := strconv.ParseInt(strings.TrimSuffix(s, ";"), 10, 64)
+	return n, err == nil
+}
+
+// GoDue says whether the driver's start instant G has come (it sleeps until G once written).
+func GoDue() bool {
+	at, ok := readInstant(member.GoFile)
+	if !ok {
+		return false
+	}
+	if left := at - (monotonicNs() - member.EpochNs); left > 0 {
+		time.Sleep(time.Duration(left))
+	}
+	return true
+}
+
+// Sleep processes one record (record_processing_ms).
+func Sleep() {
+	time.Sleep(Ms(cfg.RecordMs))
 }

@@ -298,10 +298,10 @@ mod tests {
     /// and the error policy. And a worst instant the horizon cuts says so.
     #[test]
     fn the_slide_names_the_preset_and_the_failing_records() {
-        use crate::consumer::presets::{scenario, PRESETS};
-        let i = PRESETS.iter().position(|p| p.file.starts_with("s12-")).expect("an s12 preset");
+        use crate::consumer::presets::{scenario, FILES, PRESETS};
+        let i = FILES.iter().position(|f| f.starts_with("s12-")).expect("an s12 preset");
         let s = scenario(i).unwrap().scenario;
-        assert!(s.record_failures_possible(), "{}", PRESETS[i].file);
+        assert!(s.record_failures_possible(), "{}", FILES[i]);
         let words = words_of(&slide_svg(&simulate(&s).unwrap(), 8_200_000, 0));
         assert!(words.contains(&format!("Preset: {}.", PRESETS[i].title)), "{words}");
         assert!(words.contains("Failing records: ") && words.contains("on error: "), "{words}");
