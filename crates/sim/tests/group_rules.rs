@@ -579,6 +579,7 @@ fn a_kip848_revocation_takes_three_polls() {
     let moved: Vec<_> =
         group(&run).handovers.iter().map(|h| (h.partition, h.from, h.to, h.at_us / 1000)).collect();
     assert_eq!(moved, [(1, Some(1), Some(0), 7010), (0, Some(0), None, 13_136), (1, Some(0), None, 13_136)]);
+}
 
 /// model.md §8.14, sarama v1.61.1 in an eager group (`range`, its default): the heartbeat that
 /// meets the rebalance cancels the session (`triggerRebalance`), the handler finishes and marks
