@@ -2090,9 +2090,6 @@ impl Member {
 
     // ---------------------------------------------------------------- heartbeats
 
-    /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
-    /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
-    /// consumer-protocol member reconciles its target assignment.
     /// KafkaJS (model.md §8.14): the runner heartbeats after each message
     /// (`Runner.processEachMessage` → `heartbeat`); REBALANCE_IN_PROGRESS commits the resolved
     /// offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit, cut at the
@@ -2115,6 +2112,9 @@ impl Member {
         }
     }
 
+    /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
+    /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
+    /// consumer-protocol member reconciles its target assignment.
     pub(crate) fn heartbeat<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, seq: u32) {
         let Some(g) = &self.group else { return };
         if g.heartbeat_seq != seq || self.life != Life::Running || !self.in_group {
@@ -2190,10 +2190,7 @@ impl Member {
             return;
         }
         if !revoke.is_empty() {
-            if self.strategy.is_auto() {
-                let positions = self.positions();
-                self.send_commit(cx, world, CommitKind::AutoBackground, positions);
-            }
+            self.commit_before_rebalance(cx, world);
             self.pause_for_revocation(cx, &revoke);
             self.g().revoking.extend(revoke);
         }
@@ -2205,6 +2202,15 @@ impl Member {
             if self.pc == Pc::Poll {
                 self.wake_at(cx, cx.now_us);
             }
+        }
+    }
+
+    /// Consumer protocol, with auto-commit: a commit of every position before a reconciliation
+    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`).
+    fn commit_before_rebalance<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        if self.strategy.is_auto() {
+            let positions = self.positions();
+            self.send_commit(cx, world, CommitKind::AutoBackground, positions);
         }
     }
 
@@ -2538,10 +2544,7 @@ impl Member {
                 if revoke.is_empty() && assign.is_empty() {
                     return None;
                 }
-                if self.strategy.is_auto() {
-                    let positions = self.positions();
-                    self.send_commit(cx, world, CommitKind::AutoBackground, positions);
-                }
+                self.commit_before_rebalance(cx, world);
                 self.pause_for_revocation(cx, &revoke);
                 let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
                 self.g().reconciling = Some((revoke, assign, step));
