@@ -619,8 +619,9 @@ def check_group(case, h):
         timer_clash(sc, marks, m, group=True, until_ms=max(instants) / 1000.0)
     if case["client"].startswith("librdkafka") and sc0.get("partition.assignment.strategy") in ("range", "roundrobin"):
         eager_order_race(marks)
-    expiry_clash(sc, [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
-    join_clash([mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
+    before_finals = [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0]
+    expiry_clash(sc, before_finals)
+    join_clash(before_finals)
     # A member's kill must not land before its own event (the harness waits for triggers in turn).
     if any(x is None for x in instants):
         raise Rejected("an event has no instant")

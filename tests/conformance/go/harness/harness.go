@@ -37,6 +37,7 @@ var (
 	logf  *os.File
 	t0    time.Time
 	cfg   Config
+	raw   []byte    // the config file as Load read it
 	close time.Time // zero: no close planned yet
 )
 
@@ -46,6 +47,7 @@ func Load() *Config {
 	if err != nil {
 		panic(err)
 	}
+	raw = b
 	if err := json.Unmarshal(b, &cfg); err != nil {
 		panic(err)
 	}
@@ -132,11 +134,7 @@ var member Member
 
 // LoadMember reads the group fields of the config (Load first); Member 0: one consumer alone.
 func LoadMember() *Member {
-	b, err := os.ReadFile(os.Args[1])
-	if err != nil {
-		panic(err)
-	}
-	if err := json.Unmarshal(b, &member); err != nil {
+	if err := json.Unmarshal(raw, &member); err != nil {
 		panic(err)
 	}
 	return &member
