@@ -38,6 +38,8 @@ kept only when
   round or in several, as the load decides); two members start consumer-1 first.
 * **no fetch-order race** — (`eager_order_race`) no librdkafka member that an eager round gives
   back a partition it held together with one it did not: which it hands out first is a race.
+* **no SyncGroup race** — (`sync_race`) no Java classic member that sends SyncGroup from a failed
+  `commitSync()` and polls at once: whether that poll completes the round is a race.
 * **placement as the model's** — no consumer-protocol group of three members in which one
   leaves (a crash, a shutdown, a deploy): the uniform assignor hands its partition to a survivor
   in the order of their random member ids.
@@ -498,6 +500,23 @@ def eager_order_race(marks):
                            "under librdkafka" % (member, sorted(got & before), sorted(got - before), at))
 
 
+def sync_race(marks):
+    """A Java classic member whose failed `commitSync()` reads its JoinGroup response sends
+    SyncGroup (model.md §10.5) and calls `poll()` straight after: whether that poll finds the
+    SyncGroup response already in (and completes the round) or returns its buffered records first
+    (and completes it a poll later) is a race between the broker's answer and the application's
+    next call (seeds 12015, 12062: the round completed in the very next poll in three real runs of
+    four, where the model's member takes it a batch later)."""
+    failed = {(mk["member"], mk["at_ms"]) for mk in marks
+              if mk["kind"] == "commit_failed" and mk.get("reason") == "rebalance_in_progress"}
+    polled = {(mk["member"], mk["at_ms"]) for mk in marks if mk["kind"] == "poll" and mk.get("records", 0) > 0}
+    for mk in marks:
+        key = (mk["member"], mk["at_ms"])
+        if mk["kind"] == "sync_sent" and key in failed and key in polled:
+            raise Rejected("consumer-%d sends SyncGroup from a failed commit at %s ms and polls at once: whether "
+                           "that poll completes the round is a race" % key)
+
+
 def join_clash(marks):
     """The rejection rule for joins (module doc): a member hears of a new member at its next
     heartbeat and joins the round at its next poll; a poll within drift of that heartbeat may fall
@@ -619,6 +638,8 @@ def check_group(case, h):
         timer_clash(sc, marks, m, group=True, until_ms=max(instants) / 1000.0)
     if case["client"].startswith("librdkafka") and sc0.get("partition.assignment.strategy") in ("range", "roundrobin"):
         eager_order_race(marks)
+    if case["client"] == "java_classic":
+        sync_race(marks)
     before_finals = [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0]
     expiry_clash(sc, before_finals)
     join_clash(before_finals)

@@ -152,6 +152,8 @@ pub enum MarkKind {
     Started,
     /// The member sent JoinGroup (model.md §10.5).
     JoinSent,
+    /// The member sent SyncGroup (model.md §10.5).
+    SyncSent,
     /// Its SyncGroup answered with its assignment.
     AssignmentReceived,
     /// The member took this partition.

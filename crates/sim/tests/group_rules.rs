@@ -146,6 +146,31 @@ fn commits_fail_while_a_cooperative_member_awaits_its_assignment() {
     assert!(failed > 0);
 }
 
+/// model.md §10.5: a failed `commitSync()` passes through the network client once, so it reads a
+/// waiting JoinGroup response and SyncGroup goes out at once (`commitOffsetsSync` →
+/// `client.poll(future, timer)`). consumer-2 joins at 3 s; consumer-1 (cooperative, five 400 ms
+/// records a poll, a commit after each) sends JoinGroup at its 4.05 s poll; its commit at 4.45 s
+/// fails and sends SyncGroup, so its 6.07 s poll revokes orders-1 and the second round hands it
+/// over at 6.475 s, committed 5. Before, SyncGroup waited for the 6.05 s poll and the round for
+/// the 8.075 s one: handed over at 10.08 s, committed 10.
+#[test]
+fn a_failed_commit_sends_the_waiting_sync_group() {
+    let run = run(r#"{"partitions": 2, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+        "strategy": "commit_sync_record", "record_processing_ms": 400, "max.poll.records": 5,
+        "max.partition.fetch.bytes": 5120, "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000,
+        "horizon_ms": 20000, "group_events": [{"at_ms": 3000, "member": 2, "kind": "join"}]}"#);
+    let synced: Vec<u64> = run
+        .marks
+        .iter()
+        .filter(|m| m.member == 0 && m.kind == MarkKind::SyncSent)
+        .map(|m| m.at_us / 1000)
+        .collect();
+    assert_eq!(synced[0], 4_450);
+    let at: Vec<_> =
+        group(&run).handovers.iter().map(|h| (h.partition, h.committed, h.at_us / 1000)).collect();
+    assert_eq!(at, [(1, Some(5), 6_475)]);
+}
+
 /// model.md §10.5: no auto-commit inside `poll()` from the rejoin until `onJoinComplete`
 /// (`ConsumerCoordinator.poll` returns after a failed `ensureActiveGroup` before
 /// `maybeAutoCommitOffsetsAsync`). The issue's probe: orders-2 passes at committed 15 with 15

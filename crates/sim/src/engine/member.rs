@@ -634,6 +634,16 @@ impl Member {
             for &(partition, offset) in &offsets {
                 self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
             }
+            if reason == CommitFailure::RebalanceInProgress
+                && matches!(kind, CommitKind::Sync | CommitKind::Async | CommitKind::Woken)
+                && self.g().join == Join::Responded
+            {
+                // The failed call still passes through the network client once
+                // (`ConsumerCoordinator.commitOffsetsSync` → `client.poll(future, timer)`,
+                // `commitOffsetsAsync` → `client.pollNoWakeup()`): it reads the waiting JoinGroup
+                // response, whose handler sends SyncGroup (model.md §10.5).
+                self.send_sync(cx);
+            }
             if let CommitKind::Transaction { partition, .. } = kind {
                 self.abort_transaction(cx, world, partition);
             }
@@ -2416,6 +2426,7 @@ impl Member {
     /// Sends SyncGroup (the leader's carries the assignment).
     fn send_sync<S: Sink>(&mut self, cx: &mut Cx<S>) {
         self.g().join = Join::Syncing;
+        self.mark(cx, 0, MarkKind::SyncSent);
         let (id, process) = (self.id, self.process);
         cx.schedule(
             cx.now_us + cx.s.commit_latency_us,
