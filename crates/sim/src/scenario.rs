@@ -380,7 +380,12 @@ scenario_keys! {
         /// What the application's `onPartitionsRevoked` does (model.md §10.5).
         on_revoke: OnRevoke = OnRevoke::Nothing,
             key "on_revoke", KeyKind::Choice(OnRevoke::NAMES), "",
-            "what onPartitionsRevoked does: nothing, or commitSync() of what was processed";
+            "what onPartitionsRevoked does: nothing, commitSync() of what was processed, or wait for the pool first";
+        /// With `on_revoke: drain`: how long `onPartitionsRevoked` waits for the pool's work
+        /// in flight before it commits, µs (model.md §10.5).
+        on_revoke_drain_us: u64 = 20_000 * US_PER_MS,
+            key "on_revoke_drain_ms", millis(0, 3_600_000), "ms",
+            "with on_revoke drain: how long onPartitionsRevoked waits for the pool's work in flight";
         /// `group.initial.rebalance.delay.ms`, µs: the first member to join an empty group
         /// waits this long (a broker setting).
         initial_rebalance_delay_us: u64 = 3_000 * US_PER_MS,
@@ -620,6 +625,9 @@ named_enum! {
         Nothing = "nothing", "nothing",
         /// `commitSync()` of each revoked partition's durable frontier.
         CommitSync = "commit_sync", "commitSync() of what was processed",
+        /// Wait until the worker pool has nothing in flight, at most `on_revoke_drain_ms`, then
+        /// `commitSync()` as `commit_sync`: work done after that is the next owner's to repeat.
+        Drain = "drain", "wait for the pool (at most on_revoke_drain_ms), then commitSync()",
     }
 }
 
@@ -751,6 +759,20 @@ impl Scenario {
         {
             let key = if self.pool_commit != PoolCommit::HandedOut { "pool_commit" } else { "ordering" };
             return refuse(key, "applies to a worker pool: set worker_pool to true");
+        }
+        if self.on_revoke == OnRevoke::Drain {
+            if !self.worker_pool {
+                return refuse(
+                    "on_revoke",
+                    "\"drain\" waits for a worker pool's work in flight: set worker_pool to true",
+                );
+            }
+            if !matches!(self.client, Client::JavaClassic | Client::JavaConsumerProtocol) {
+                return refuse(
+                    "on_revoke",
+                    "\"drain\" is modelled for the Java clients java_classic and java_consumer_protocol",
+                );
+            }
         }
         if self.retry_backoff_max_us < self.retry_backoff_us {
             return refuse("retry.backoff.max.ms", "must not be below retry.backoff.ms");

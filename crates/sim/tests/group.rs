@@ -247,3 +247,43 @@ mod properties {
         }
     }
 }
+
+/// model.md §10.5, `on_revoke: drain`: `onPartitionsRevoked` waits for the worker pool's work
+/// in flight, at most `on_revoke_drain_ms`, then commits what is done; what the pool finishes
+/// later the next owner repeats (PostHog/posthog#56097). consumer-3 joins two members whose
+/// pools hold two 10-second hand-offs each; consumer-2 gives orders-3 up at 70 s with records
+/// 70–79 in its pool. Nothing waited for: committed 40 (the pool's contiguous frontier at the
+/// last auto-commit), 40 repeated; a commitSync at once: 70, 10 repeated; a 5 s budget: 75, 5;
+/// one of 10 s or more drains it: 80, none (the round a batch later).
+#[test]
+fn a_drain_on_revoke_commits_what_its_budget_lets_the_pool_finish() {
+    let scenario = |on_revoke: &str| {
+        format!(
+            r#"{{"partitions": 4, "members": 2, "worker_pool": true, "pool_threads": 2,
+            "pool_max_in_flight_batches": 4, "pool_commit": "contiguous_completed",
+            "record_processing_ms": 1000, "max.poll.records": 10, "max.partition.fetch.bytes": 10240,
+            "partition.assignment.strategy": "cooperative-sticky", "horizon_ms": 150000, {on_revoke},
+            "group_events": [{{"at_ms": 30000, "kind": "join", "member": 3}}]}}"#
+        )
+    };
+    let handover = |on_revoke: &str| {
+        let run = run(&scenario(on_revoke));
+        let h = &group(&run).handovers[0];
+        (h.partition, h.at_us / MS, h.committed, h.duplicated)
+    };
+    assert_eq!(handover(r#""on_revoke": "nothing""#), (3, 110_005, Some(40), 40));
+    assert_eq!(handover(r#""on_revoke": "commit_sync""#), (3, 110_005, Some(70), 10));
+    assert_eq!(handover(r#""on_revoke": "drain", "on_revoke_drain_ms": 5000"#), (3, 110_005, Some(75), 5));
+    assert_eq!(handover(r#""on_revoke": "drain", "on_revoke_drain_ms": 10000"#), (3, 120_005, Some(80), 0));
+    assert_eq!(handover(r#""on_revoke": "drain""#), (3, 120_005, Some(80), 0));
+    for (json, message) in [
+        (r#"{"members": 2, "on_revoke": "drain"}"#, "set worker_pool to true"),
+        (
+            r#"{"members": 2, "worker_pool": true, "client": "librdkafka", "on_revoke": "drain"}"#,
+            "java_classic",
+        ),
+    ] {
+        let error = Scenario::from_json(json).unwrap_err().to_string();
+        assert!(error.contains("on_revoke") && error.contains(message), "{error}");
+    }
+}

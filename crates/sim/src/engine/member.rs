@@ -54,6 +54,9 @@ pub(super) enum Pc {
     WaitingForRoom,
     /// Waiting for a blocking commit's outcome; then continue at `resume_pc`.
     Blocked,
+    /// `on_revoke: drain`: `onPartitionsRevoked` waits until the pool has nothing in flight,
+    /// or until `until_us`, then commits; then continue at `resume_pc` (model.md §10.5).
+    Draining { until_us: u64 },
     /// Script: about to run step `step`.
     Script { step: usize },
     /// Script: processing (`left` more records after the one in progress), then step `step + 1`.
@@ -634,6 +637,7 @@ impl Member {
             for &(partition, offset) in &offsets {
                 self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
             }
+            #[cfg(feature = "group")]
             if reason == CommitFailure::RebalanceInProgress
                 && matches!(kind, CommitKind::Sync | CommitKind::Async | CommitKind::Woken)
                 && self.g().join == Join::Responded
@@ -1127,6 +1131,7 @@ impl Member {
     fn step<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Flow {
         match self.pc {
             Pc::Blocked | Pc::Stopped => Flow::Wait,
+            Pc::Draining { until_us } => self.drain_step(cx, world, until_us),
             Pc::ScriptAwaitCommits { step } => {
                 if self.script.as_ref().is_some_and(|s| !s.unresolved.is_empty()) {
                     return Flow::Wait;
@@ -1653,7 +1658,9 @@ impl Member {
             // `AbstractCoordinator.close`: `onLeavePrepare`, then `awaitPendingRequests`;
             // model.md §10.3).
             self.life = Life::Closing { commit_sent: true, revoked: true };
-            if cx.s.on_revoke == OnRevoke::CommitSync && self.in_group {
+            // `drain` commits as `commit_sync`: close() has already waited for the pool, or
+            // stopped it (`drain_pool_on_close`).
+            if cx.s.on_revoke != OnRevoke::Nothing && self.in_group {
                 let offsets: Vec<_> = self
                     .assigned
                     .iter()
@@ -1797,10 +1804,14 @@ impl Member {
                 old.done(offset);
             }
         }
-        // Its hand-off done, the loop may poll again.
-        if self.pool.finish(worker) && self.pc == Pc::WaitingForRoom {
-            self.pc = Pc::Poll;
-            self.wake_at(cx, cx.now_us);
+        // Its hand-off done, the loop may poll again, or a draining `onPartitionsRevoked` go on.
+        if self.pool.finish(worker) {
+            if self.pc == Pc::WaitingForRoom {
+                self.pc = Pc::Poll;
+            }
+            if matches!(self.pc, Pc::Poll | Pc::Draining { .. }) {
+                self.wake_at(cx, cx.now_us);
+            }
         }
         self.worker_take(cx, world, worker);
         if self.life == (Life::Closing { commit_sent: false, revoked: false }) {
@@ -1852,8 +1863,9 @@ pub(crate) enum Join {
     /// next `poll()`.
     Needed,
     /// `onJoinPrepare`'s commit (or, `revoked`, the `onPartitionsRevoked` commit after it)
-    /// is in flight; the JoinGroup waits for it.
-    Preparing { commit: CommitId, revoked: bool },
+    /// is in flight; the JoinGroup waits for it. `None`: the callback waits for the pool
+    /// first (`on_revoke: drain`), and sets the commit it sends.
+    Preparing { commit: Option<CommitId>, revoked: bool },
     /// A new dynamic member's first JoinGroup, answered MEMBER_ID_REQUIRED (KIP-394).
     MemberIdRequired,
     /// JoinGroup sent: waiting for the round to complete.
@@ -1913,6 +1925,8 @@ pub(crate) struct GroupClient {
     /// The loop waits inside `poll()` for the join (eager, or nothing to return): responses
     /// are handled as they arrive. Otherwise one step per `poll()` (model.md §10.5).
     pub(crate) join_waits: bool,
+    /// `on_revoke: drain`: the partitions `onPartitionsRevoked` commits once the pool drained.
+    pub(crate) draining: Vec<PartitionId>,
 }
 
 /// The steps of a kafka-clients 4.3 reconciliation run on the application thread
@@ -1947,6 +1961,7 @@ impl GroupClient {
             hung_until_us: 0,
             restart_after_us: None,
             new_member: false,
+            draining: Vec::new(),
         }
     }
 }
@@ -2083,19 +2098,57 @@ impl Member {
     }
 
     /// `onPartitionsRevoked` with `on_revoke: commit_sync`: a `commitSync` of each revoked
-    /// partition's durable frontier. Returns whether the loop now waits for it.
+    /// partition's durable frontier; with `drain`, once the pool has nothing in flight or
+    /// `on_revoke_drain_ms` has passed ([`Member::drain_step`]). Returns whether the loop now
+    /// waits for it.
     fn on_revoke_commit<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
         world: &mut World,
         partitions: &[PartitionId],
     ) -> bool {
-        if cx.s.on_revoke != OnRevoke::CommitSync || partitions.is_empty() {
+        if cx.s.on_revoke == OnRevoke::Nothing || partitions.is_empty() {
             return false;
         }
+        if cx.s.on_revoke == OnRevoke::Drain && self.pool.in_flight() > 0 {
+            self.g().draining = partitions.to_vec();
+            self.resume_pc = self.pc;
+            self.pc = Pc::Draining { until_us: cx.now_us + cx.s.on_revoke_drain_us };
+            self.wake_at(cx, cx.now_us + cx.s.on_revoke_drain_us);
+            return true;
+        }
+        self.revoke_commit(cx, world, partitions)
+    }
+
+    fn revoke_commit<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partitions: &[PartitionId],
+    ) -> bool {
         let offsets =
             partitions.iter().map(|&p| (p, world.partitions[p as usize].durable_frontier())).collect();
         self.send_commit(cx, world, CommitKind::Sync, offsets)
+    }
+
+    /// `on_revoke: drain` (model.md §10.5): `onPartitionsRevoked` waits while the pool has work
+    /// in flight, until `until_us`; then it commits what is done (the records the pool finishes
+    /// later are the next owner's to repeat) and returns to where the loop was.
+    fn drain_step<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, until_us: u64) -> Flow {
+        if self.pool.in_flight() > 0 && cx.now_us < until_us {
+            self.wake_at(cx, until_us);
+            return Flow::Wait;
+        }
+        self.pc = self.resume_pc;
+        let partitions = std::mem::take(&mut self.g().draining);
+        if !self.revoke_commit(cx, world, &partitions) {
+            return Flow::Next;
+        }
+        if let Join::Preparing { commit: None, revoked: true } = self.g().join {
+            // Eager: the JoinGroup waits for this commit.
+            self.g().join = Join::Preparing { commit: Some(world.commits.last_id()), revoked: true };
+        }
+        Flow::Wait
     }
 
     // ---------------------------------------------------------------- heartbeats
@@ -2261,7 +2314,7 @@ impl Member {
             Join::None => None,
             Join::Needed => self.on_join_prepare(cx, world),
             Join::Preparing { commit, revoked } => {
-                if world.commits.is_resolved(commit) {
+                if commit.is_none_or(|c| world.commits.is_resolved(c)) {
                     self.prepared(cx, world, revoked)
                 } else if self.eager(cx.s) {
                     Some(Flow::Wait)
@@ -2324,7 +2377,7 @@ impl Member {
             && !offsets.is_empty()
             && self.send_commit(cx, world, CommitKind::JoinPrepare, offsets)
         {
-            self.g().join = Join::Preparing { commit: world.commits.last_id(), revoked: false };
+            self.g().join = Join::Preparing { commit: Some(world.commits.last_id()), revoked: false };
             return if eager { Some(Flow::Wait) } else { None };
         }
         self.prepared(cx, world, false)
@@ -2334,7 +2387,9 @@ impl Member {
     /// everything (with `on_revoke: commit_sync`, a commit the loop waits for), then JoinGroup.
     fn prepared<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, revoked: bool) -> Option<Flow> {
         if self.eager(cx.s) && !revoked && self.revoke_all(cx, world) {
-            self.g().join = Join::Preparing { commit: world.commits.last_id(), revoked: true };
+            // The commit `onPartitionsRevoked` sent; none yet while it drains the pool.
+            let commit = (!matches!(self.pc, Pc::Draining { .. })).then(|| world.commits.last_id());
+            self.g().join = Join::Preparing { commit, revoked: true };
             return Some(Flow::Wait);
         }
         self.send_join(cx, world)
@@ -2880,6 +2935,11 @@ impl Member {
     /// Whether a `wakeup()` interrupted the call: never without a group.
     pub(crate) fn woken<S: Sink>(&mut self, _: &mut Cx<S>, _: &mut World) -> bool {
         false
+    }
+
+    /// `onPartitionsRevoked` draining the pool: no revocation without a group.
+    fn drain_step<S: Sink>(&mut self, _: &mut Cx<S>, _: &mut World, _: u64) -> Flow {
+        Flow::Wait
     }
 
     /// Whether a hang holds `event` back: a hang is a group event, so never.

@@ -22,7 +22,7 @@ pub struct Bounds {
     pub session_ms: u64,
     pub poll_interval_ms: u64,
     pub horizon_ms: u64,
-    /// Whether `on_revoke: commit_sync` is drawn (else never).
+    /// Whether `on_revoke` `commit_sync` and `drain` are drawn (else never).
     pub on_revoke: bool,
 }
 
@@ -31,7 +31,7 @@ pub struct Bounds {
 pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
     (
         (1u32..=4, 1u32..=b.partitions, 0usize..Commit::ALL.len(), 0usize..Client::ALL.len(), 0usize..3),
-        (any::<bool>(), any::<bool>(), any::<bool>(), 1u32..=20, b.processing_us.clone()),
+        (any::<bool>(), any::<bool>(), 0usize..OnRevoke::ALL.len(), 1u32..=20, b.processing_us.clone()),
         proptest::collection::vec(
             (
                 0u64..=b.event_at_ms,
@@ -53,6 +53,16 @@ pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
                 let strategy = match Commit::ALL[strategy] {
                     Commit::StoreOffsetsAfterProcessing if !client.is_librdkafka() => Commit::CommitSyncBatch,
                     s => s,
+                };
+                let pool = pool && strategy != Commit::Transactional;
+                let on_revoke = match OnRevoke::ALL[revoke] {
+                    _ if !b.on_revoke => OnRevoke::Nothing,
+                    OnRevoke::Drain
+                        if !pool || !matches!(client, Client::JavaClassic | Client::JavaConsumerProtocol) =>
+                    {
+                        OnRevoke::CommitSync
+                    }
+                    r => r,
                 };
                 let mut joins = members as u16;
                 let group_events = events
@@ -80,9 +90,9 @@ pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
                     strategy,
                     client,
                     assignment_strategy: Assignor::ALL[assignor],
-                    worker_pool: pool && strategy != Commit::Transactional,
+                    worker_pool: pool,
                     static_membership: fixed,
-                    on_revoke: if revoke && b.on_revoke { OnRevoke::CommitSync } else { OnRevoke::Nothing },
+                    on_revoke,
                     max_poll_records: mpr,
                     record_processing_us: processing,
                     session_timeout_us: b.session_ms * MS,
