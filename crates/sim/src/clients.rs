@@ -146,6 +146,14 @@ impl Client {
     pub fn is_librdkafka(self) -> bool {
         matches!(self, Client::Librdkafka | Client::LibrdkafkaBefore1_9)
     }
+
+    /// Whether the client leaves the group when the application stops polling for
+    /// `max.poll.interval.ms` (model.md §8.7): the Java clients and librdkafka. sarama,
+    /// franz-go, kafka-go and KafkaJS have no such timer (their heartbeats go on while a
+    /// message is handled; §8.14).
+    pub fn has_max_poll_interval(self) -> bool {
+        self.is_java() || self.is_librdkafka()
+    }
 }
 
 /// The strategies a client offers, in its users' words; `None`: the Java and librdkafka

@@ -1038,7 +1038,7 @@ impl Member {
             self.pre_fix_auto_commit(cx, world);
         }
         self.last_poll_us = cx.now_us;
-        if !self.poll_check_pending {
+        if !self.poll_check_pending && s.client.has_max_poll_interval() {
             self.poll_check_pending = true;
             cx.schedule(
                 cx.now_us + s.max_poll_interval_us,
