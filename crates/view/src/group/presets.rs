@@ -90,6 +90,8 @@ presets! {
         "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
     "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
+    "group-pool-drain-budget-runs-out", false, "A drain on revoke runs out of time",
+        "onPartitionsRevoked waits at most 20 s for the pool: five of the ten records in flight finish in time, the other five are repeated by the new owner.";
     "group-pool-loses-at-shutdown", false, "A worker pool loses records at a rolling deploy",
         "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
     "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
