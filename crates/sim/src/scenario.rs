@@ -627,7 +627,7 @@ named_enum! {
         CommitSync = "commit_sync", "commitSync() of what was processed",
         /// Wait until the worker pool has nothing in flight, at most `on_revoke_drain_ms`, then
         /// `commitSync()` as `commit_sync`: work done after that is the next owner's to repeat.
-        Drain = "drain", "wait for the pool (at most on_revoke_drain_ms), then commitSync()",
+        Drain = "drain", "wait for the pool (up to a time limit), then commitSync()",
     }
 }
 
