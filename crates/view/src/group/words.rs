@@ -158,6 +158,7 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("group.initial.rebalance.delay.ms", "group.initial.rebalance.delay.ms", true, "ms", "how long the first member joining an empty group waits for others (a broker setting)", None, true), Shown::Consumer),
     (f("max.poll.interval.ms", "max.poll.interval.ms", true, "ms", "a member that does not poll for this long is evicted; also the rebalance timeout", None, true), Shown::Consumer),
     (f("auto.commit.interval.ms", "auto.commit.interval.ms", true, "ms", "the auto-commit timer", None, true), Shown::Consumer),
+    (f("on_revoke_drain_ms", "drain time limit", false, "ms", "with a drain on revoke: how long onPartitionsRevoked waits for the pool", None, true), Shown::Consumer),
     (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", None, true), Shown::Share),
