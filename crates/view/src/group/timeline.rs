@@ -181,10 +181,26 @@ pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
             );
             cuts.sort_unstable();
             cuts.dedup();
+            // The member's ownership edges in time order (+1 where it starts holding a
+            // partition, -1 where it stops): a running count says whether it holds any at a
+            // cut, without scanning every partition's spans at each (1024 partitions × 128
+            // members took seconds).
+            let mut edges: Vec<(u64, i32)> = owners
+                .iter()
+                .flatten()
+                .filter(|s| s.what == Some(member))
+                .flat_map(|s| [(s.from_us, 1), (s.to_us, -1)])
+                .collect();
+            edges.sort_unstable();
+            let (mut held, mut next_edge) = (0i32, 0usize);
             let share = run.scenario.share_group();
             let mut spans = Vec::new();
             for w in cuts.windows(2) {
                 let (from, to) = (w[0], w[1]);
+                while let Some(&(_, delta)) = edges.get(next_edge).filter(|e| e.0 <= from) {
+                    held += delta;
+                    next_edge += 1;
+                }
                 let rank = |a: Activity| match a {
                     Activity::Down => 0,
                     Activity::Hung => 1,
@@ -196,17 +212,7 @@ pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
                     .filter(|s| s.from_us <= from && from < s.to_us)
                     .map(|s| s.what)
                     .min_by_key(|&a| rank(a))
-                    .unwrap_or_else(|| {
-                        let owns = owners
-                            .iter()
-                            .flatten()
-                            .any(|s| s.what == Some(member) && s.from_us <= from && from < s.to_us);
-                        if owns || share {
-                            Activity::Active
-                        } else {
-                            Activity::Idle
-                        }
-                    });
+                    .unwrap_or_else(|| if held > 0 || share { Activity::Active } else { Activity::Idle });
                 push(&mut spans, from, to, what);
             }
             spans
@@ -374,6 +380,38 @@ mod tests {
     fn run_of(name: &str) -> Run {
         let i = super::super::presets::by_name(name).unwrap();
         simulate(&super::super::presets::input(i).unwrap().scenario).unwrap()
+    }
+
+    /// A member is active, outside its down, hung and rebalancing spans, exactly where it
+    /// holds a partition (the running count against a scan of every partition's owners), on
+    /// every consumer-group preset of up to 64 partitions.
+    #[test]
+    fn members_are_active_exactly_where_they_hold_a_partition() {
+        for p in super::super::presets::PRESETS.iter().filter(|p| !p.share) {
+            let scenario = super::super::presets::input(super::super::presets::by_name(p.file).unwrap())
+                .unwrap()
+                .scenario;
+            if scenario.partitions > 64 {
+                continue;
+            }
+            let run = simulate(&scenario).unwrap();
+            let owners = owners(&run);
+            for (m, lane) in member_spans(&run).iter().enumerate() {
+                for s in lane.iter().filter(|s| matches!(s.what, Activity::Active | Activity::Idle)) {
+                    let holds = owners.iter().flatten().any(|o| {
+                        o.what == Some(m as MemberId) && o.from_us <= s.from_us && s.from_us < o.to_us
+                    });
+                    assert_eq!(
+                        s.what == Activity::Active,
+                        holds,
+                        "{} consumer-{} at {}",
+                        p.file,
+                        m + 1,
+                        s.from_us
+                    );
+                }
+            }
+        }
     }
 
     #[test]
