@@ -387,10 +387,9 @@ mod tests {
     /// every consumer-group preset of up to 64 partitions.
     #[test]
     fn members_are_active_exactly_where_they_hold_a_partition() {
-        for p in super::super::presets::PRESETS.iter().filter(|p| !p.share) {
-            let scenario = super::super::presets::input(super::super::presets::by_name(p.file).unwrap())
-                .unwrap()
-                .scenario;
+        let presets = super::super::presets::PRESETS.iter().zip(super::super::presets::FILES);
+        for (i, (_, file)) in presets.enumerate().filter(|(_, (p, _))| !p.share) {
+            let scenario = super::super::presets::input(i).unwrap().scenario;
             if scenario.partitions > 64 {
                 continue;
             }
@@ -405,7 +404,7 @@ mod tests {
                         s.what == Activity::Active,
                         holds,
                         "{} consumer-{} at {}",
-                        p.file,
+                        file,
                         m + 1,
                         s.from_us
                     );
