@@ -212,7 +212,7 @@ pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
                     .filter(|s| s.from_us <= from && from < s.to_us)
                     .map(|s| s.what)
                     .min_by_key(|&a| rank(a))
-                    .unwrap_or_else(|| if held > 0 || share { Activity::Active } else { Activity::Idle });
+                    .unwrap_or(if held > 0 || share { Activity::Active } else { Activity::Idle });
                 push(&mut spans, from, to, what);
             }
             spans
