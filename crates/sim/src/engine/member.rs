@@ -634,6 +634,7 @@ impl Member {
             for &(partition, offset) in &offsets {
                 self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
             }
+            #[cfg(feature = "group")] // the pages' core without groups has no join round
             if reason == CommitFailure::RebalanceInProgress
                 && matches!(kind, CommitKind::Sync | CommitKind::Async | CommitKind::Woken)
                 && self.g().join == Join::Responded
