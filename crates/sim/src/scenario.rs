@@ -1034,7 +1034,9 @@ impl Scenario {
             );
             if self.worker_pool && !self.sarama_marks_from_a_pool() {
                 let message = match self.client {
-                    Client::Sarama => "must be false but with \"mark_message\" on one consumer: sarama's pool is workers marking their messages as they finish (docs/model.md §8.14)".into(),
+                    Client::Sarama => {
+                        "must be false but with \"mark_message\" on one consumer (docs/model.md §8.14)".into()
+                    }
                     _ => format!("must be false: {why}"),
                 };
                 return refuse("worker_pool", message);
@@ -1044,7 +1046,7 @@ impl Scenario {
                 // `partitionOffsetManager.MarkOffset`); the workers mark what they finished.
                 return refuse(
                     "pool_commit",
-                    "sarama keeps the highest mark: \"highest_completed\" (each worker marks its message as it finishes) or \"contiguous_completed\" (the application marks the lowest unfinished offset)".into(),
+                    "sarama keeps the highest mark: \"highest_completed\" or \"contiguous_completed\" (docs/model.md §8.14)".into(),
                 );
             }
             if self.script.is_some() {

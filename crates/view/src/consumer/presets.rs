@@ -170,8 +170,8 @@ presets! {
         "kafka-go 0.4.51 commits a message before returning it: a crash while it runs loses it.";
     "clients-kafkajs-each-message", Clients, "KafkaJS eachMessage",
         "KafkaJS 2.2.4 commits after the whole batch: a crash at 3.4 s repeats the 8 records done.";
-    "clients-sarama-1287-raw-mark-offset", Clients, "sarama raw MarkOffset from workers (sarama#1287)",
-        "sarama 1.61 keeps the highest mark: raw marks of 1 and 3 commit 3 with 2 unfinished; a crash loses 2.";
+    "clients-sarama-1287-raw-mark-offset", Clients, "sarama raw MarkOffset (sarama#1287)",
+        "sarama 1.61 keeps the highest mark: raw marks of 1 and 3 commit 3 while 2 runs; a crash loses 2.";
 }
 
 fn file(index: usize) -> Option<Value> {
