@@ -206,6 +206,16 @@ CASES = [
     dict(name="sarama-commit-record", file="clients-sarama-mark-message.json", client="sarama",
          over={"strategy": "commit_sync_record"}, after=8, delay=320, full=True,
          note="model.md §8.14: sarama MarkMessage + session.Commit() after each message, AutoCommit off"),
+    # sarama#1287 (model.md §8.14, "Marks out of order"): three worker goroutines mark raw offsets
+    # as they finish; the topic starts at 0 (the file's log starts at 1, the report's numbers), so
+    # 0 is marked too. 0, 1 and 3 are done by 0.4 s, 2 takes 5 s; the 1 s tick commits the highest
+    # mark, 3; the kill at 1.5 s (record 3 + 1100 ms, 500 ms after the tick) loses 2, repeats 3.
+    dict(name="sarama-1287-raw-mark-offset", file="clients-sarama-1287-raw-mark-offset.json", client="sarama",
+         over={"log_start_offset": 0}, after=3, delay=1100, full=True,
+         note="sarama#1287: raw MarkOffset from workers; the highest mark (3) is committed with 2 unfinished"),
+    dict(name="sarama-1287-mark-message", file="clients-sarama-1287-raw-mark-offset.json", client="sarama",
+         over={"log_start_offset": 0, "commit_value": "next_offset"}, after=3, delay=1100, full=True,
+         note="sarama#1287 with MarkMessage from workers: the highest mark is 4, 2 unfinished: lost 1, nothing repeated"),
     # The kill comes 600 ms before the timer's 6 s tick (record 13 + 200 ms): at record 14 + 200 ms
     # it was 200 ms before it, and a loaded run (load average 16) drifted 276 ms past it.
     dict(name="franz-go-kill", file="clients-franz-go-autocommit-previous-poll.json", client="franz_go", over={},
@@ -802,7 +812,9 @@ def start_consumer(case, sc, broker, workdir, topic, group):
         cfg["script"] = sc.get("script")
         if sc.get("worker_pool"):
             cfg.update({"worker_pool": True, "pool_threads": sc.get("pool_threads", 1),
+                        "pool_max_in_flight_batches": sc.get("pool_max_in_flight_batches", 3),
                         "ordering": sc.get("ordering", "batch"), "pool_commit": sc.get("pool_commit", "handed_out"),
+                        "commit_value": sc.get("commit_value", "next_offset"),
                         "record_processing_ms_by_offset": sc.get("record_processing_ms_by_offset", {})})
         if case.get("mode") == "close":
             cfg["close_after"] = case["after"] - 1  # as for the Java consumer

@@ -1013,6 +1013,16 @@ impl Scenario {
         self.client == Client::Kafkajs
     }
 
+    /// sarama with its workers marking messages as they finish (model.md §8.14, sarama#1287):
+    /// one consumer on one partition, `MarkMessage` (or a raw `MarkOffset`, `commit_value:
+    /// record_offset`) + AutoCommit.
+    fn sarama_marks_from_a_pool(&self) -> bool {
+        self.client == Client::Sarama
+            && matches!(self.strategy, Strategy::AutoCommit | Strategy::MarkMessage)
+            && !self.group_mode()
+            && !self.share_group()
+    }
+
     /// The rules of model.md §8.14 that involve the client: each library's strategies, and what
     /// the model has of it so far (one consumer, its own loop).
     fn validate_client(&self) -> Result<(), ScenarioError> {
@@ -1044,8 +1054,22 @@ impl Scenario {
                 "the model runs client \"{}\" as one consumer with its own loop, sarama and KafkaJS also in an eager group (docs/model.md §8.14)",
                 self.client.name()
             );
-            if self.worker_pool {
-                return refuse("worker_pool", format!("must be false: {why}"));
+            if self.worker_pool && !self.sarama_marks_from_a_pool() {
+                let message = match self.client {
+                    Client::Sarama => {
+                        "must be false but with \"mark_message\" on one consumer (docs/model.md §8.14)".into()
+                    }
+                    _ => format!("must be false: {why}"),
+                };
+                return refuse("worker_pool", message);
+            }
+            if self.worker_pool && self.pool_commit == PoolCommit::HandedOut {
+                // model.md §8.14: sarama keeps the highest mark (`offset_manager.go`,
+                // `partitionOffsetManager.MarkOffset`); the workers mark what they finished.
+                return refuse(
+                    "pool_commit",
+                    "sarama keeps the highest mark: \"highest_completed\" or \"contiguous_completed\" (docs/model.md §8.14)".into(),
+                );
             }
             if self.script.is_some() {
                 return refuse("script", format!("must be null: {why}"));

@@ -226,3 +226,57 @@ fn commit_retries_cannot_spin_at_one_instant() {
     assert_eq!(run.commits_landed, 0);
     assert!(run.marks.len() < 100_000, "{} marks", run.marks.len());
 }
+
+/// model.md §8.14, sarama#1287: workers mark messages 1, 2, 3 as they finish; 2 takes 5 s.
+/// sarama's partition offset manager keeps the highest mark (`offset_manager.go`
+/// `MarkOffset`), so the 1 s AutoCommit tick commits past the unfinished 2: a raw
+/// `MarkOffset(msg.Offset)` of 1 and 3 commits 3 (2 lost, 3 repeated), `MarkMessage` 4.
+#[test]
+fn sarama_1287_raw_mark_offset_of_1_and_3_commits_3() {
+    let shape = |extra: &str| {
+        format!(
+            r#"{{"client":"sarama","strategy":"mark_message","worker_pool":true,"pool_threads":3,
+            "ordering":"unordered","log_start_offset":1,"log_end_offset":4,"record_processing_ms":200,
+            "record_processing_ms_by_offset":{{"2":5000}},"auto.commit.interval.ms":1000{extra}}}"#
+        )
+    };
+    let at = |run: &Run, ms: u64| {
+        let s = run.state_at(ms * MS);
+        (s.committed, s.lost, s.duplicated)
+    };
+    let raw = run(&shape(r#","pool_commit":"highest_completed","commit_value":"record_offset""#));
+    // The raw mark of 1 is not above the committed 1: only 3 is sent, at the 1 s tick.
+    assert_eq!(committed_ms(&raw), [(0, Some(1)), (1_005, Some(3))]);
+    assert_eq!(at(&raw, 1_500), (Some(3), 1, 1));
+    assert_eq!(at(&raw, 5_500), (Some(3), 0, 1), "2 done at 5 s (its raw mark not above 3)");
+    let message = run(&shape(r#","pool_commit":"highest_completed""#));
+    assert_eq!(committed_ms(&message), [(0, Some(1)), (1_005, Some(4))]);
+    assert_eq!(at(&message, 1_500), (Some(4), 1, 0));
+    // An application that marks the lowest unfinished offset commits 2 (MarkMessage of 1);
+    // its raw MarkOffset of 1 is never above the committed 1.
+    let contiguous = run(&shape(r#","pool_commit":"contiguous_completed""#));
+    assert_eq!(committed_ms(&contiguous), [(0, Some(1)), (1_005, Some(2)), (5_005, Some(4))]);
+    let contiguous_raw =
+        run(&shape(r#","pool_commit":"contiguous_completed","commit_value":"record_offset""#));
+    assert_eq!(committed_ms(&contiguous_raw), [(0, Some(1)), (5_005, Some(3))]);
+    // Without a pool, raw marks commit one less than MarkMessage: at the 3 s tick 0–6 are
+    // done, so 6 (MarkMessage: 7); a crash at 3.4 s repeats 6 and 7.
+    let in_order = r#"{"client":"sarama","strategy":"mark_message","commit_value":"record_offset",
+        "record_processing_ms":400,"auto.commit.interval.ms":1000}"#;
+    assert_eq!(at(&run(in_order), 3_400), (Some(6), 0, 2));
+    // What a sarama pool needs: the workers' marks (not what was handed out), one consumer,
+    // MarkMessage; the other libraries still have no pool.
+    let refused = |extra: &str| Scenario::from_json(&shape(extra)).unwrap_err();
+    let e = refused("");
+    assert_eq!(e.key.as_deref(), Some("pool_commit"));
+    assert!(e.message.starts_with("sarama keeps the highest mark"), "{}", e.message);
+    let e = refused(r#","pool_commit":"highest_completed","strategy":"commit_sync_record""#);
+    assert_eq!(e.key.as_deref(), Some("worker_pool"));
+    assert!(e.message.contains("\"mark_message\" on one consumer"), "{}", e.message);
+    let e = refused(r#","pool_commit":"highest_completed","partitions":2"#);
+    assert_eq!(e.key.as_deref(), Some("worker_pool"));
+    for client in ["franz_go", "kafka_go", "kafkajs"] {
+        let e = Scenario::from_json(&format!(r#"{{"client":"{client}","worker_pool":true}}"#)).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("worker_pool"), "{client}");
+    }
+}

@@ -637,7 +637,7 @@ impl Member {
             for &(partition, offset) in &offsets {
                 self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
             }
-            #[cfg(feature = "group")]
+            #[cfg(feature = "group")] // the pages' core without groups has no join round
             if reason == CommitFailure::RebalanceInProgress
                 && matches!(kind, CommitKind::Sync | CommitKind::Async | CommitKind::Woken)
                 && self.g().join == Join::Responded
@@ -696,6 +696,9 @@ impl Member {
                     PoolCommit::HighestCompleted => a.done.highest_end(),
                     _ => a.done.frontier(),
                 };
+                if s.client == Client::Sarama && s.commit_value == CommitValue::RecordOffset {
+                    *offset = offset.saturating_sub(1); // raw MarkOffset (`sarama_marks`)
+                }
             }
         }
         offsets
@@ -922,9 +925,13 @@ impl Member {
     /// `enable.auto.offset.store`, else what the application stored), and of those only the
     /// ones stored since it took the partition and past the committed offset
     /// (`rd_kafka_topic_partition_list_set_offsets`: stored > committed) — a partition it
-    /// holds but never consumed is left out, so a new group keeps no offset there (§1). The
-    /// values are those a pool's `pool_commit` makes (§12).
+    /// holds but never consumed is left out, so a new group keeps no offset there (§1); sarama
+    /// its marks ([`Self::sarama_marks`]). The values are those a pool's `pool_commit` makes
+    /// (§12).
     pub(super) fn client_commit_offsets(&self, s: &Scenario, world: &World) -> Vec<(PartitionId, u64)> {
+        if s.client == Client::Sarama {
+            return self.sarama_marks(s, world);
+        }
         let offsets = match self.strategy {
             Strategy::StoreOffsetsAfterProcessing => self.stored_offsets(),
             _ if s.commits_resolved() => self.stored_offsets(),
@@ -932,13 +939,38 @@ impl Member {
             _ => self.positions(),
         };
         let mut offsets = self.pool_commit_values(s, CommitKind::AutoBackground, offsets);
-        // sarama commits only marks above what its session knows as committed (a partition
-        // offset manager is dirty only after a higher `MarkOffset`: `offset_manager.go`
-        // `MarkOffset`, `constructRequestFor`), as librdkafka does for stored offsets.
-        if s.client.is_librdkafka() || s.client == Client::Sarama {
+        if s.client.is_librdkafka() {
             self.retain_stored_past_committed(world, &mut offsets);
         }
         offsets
+    }
+
+    /// What sarama's offset manager commits (model.md §8.14): each partition's highest mark,
+    /// only when the application marked it since the member took the partition and above the
+    /// committed offset (`offset_manager.go`: `partitionOffsetManager.MarkOffset` keeps a mark
+    /// only above the offset it holds and sets `dirty`; `constructRequestFor` sends the dirty
+    /// ones). `MarkMessage` marks offset + 1 of the records done in order, or, from a pool's
+    /// workers, what `pool_commit` makes of them; a raw `MarkOffset(msg.Offset)` (`commit_value:
+    /// record_offset`) marks one less (sarama#1287: raw marks of 1 and 3 commit 3).
+    fn sarama_marks(&self, s: &Scenario, world: &World) -> Vec<(PartitionId, u64)> {
+        let raw = s.commit_value == CommitValue::RecordOffset;
+        let highest = self.pool.threads() > 0 && s.pool_commit == PoolCommit::HighestCompleted;
+        self.assigned
+            .iter()
+            .filter(|a| a.position.is_some())
+            .filter_map(|a| {
+                let next = if highest { a.done.highest_end() } else { a.done.frontier() };
+                if a.taken_at == Some(next) {
+                    return None; // nothing marked since it took the partition
+                }
+                let mark = if raw { next.saturating_sub(1) } else { next };
+                world
+                    .coordinator
+                    .committed(a.partition)
+                    .is_none_or(|c| mark > c)
+                    .then_some((a.partition, mark))
+            })
+            .collect()
     }
 
     /// librdkafka commits, of the offsets it would send, only those stored since the member

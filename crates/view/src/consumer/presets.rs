@@ -170,6 +170,8 @@ presets! {
         "kafka-go 0.4.51 commits a message before returning it: a crash while it runs loses it.";
     "clients-kafkajs-each-message", Clients, "KafkaJS eachMessage",
         "KafkaJS 2.2.4 commits after the whole batch: a crash at 3.4 s repeats the 8 records done.";
+    "clients-sarama-1287-raw-mark-offset", Clients, "sarama raw MarkOffset (sarama#1287)",
+        "sarama 1.61 keeps the highest mark: raw marks of 1 and 3 commit 3 while 2 runs; a crash loses 2.";
 }
 
 fn file(index: usize) -> Option<Value> {
@@ -409,6 +411,10 @@ mod tests {
             (
                 "clients-kafkajs-each-message",
                 [("/at_crash/committed", 0), ("/at_crash/lost", 0), ("/at_crash/duplicated", 8)],
+            ),
+            (
+                "clients-sarama-1287-raw-mark-offset",
+                [("/at_crash/committed", 3), ("/at_crash/lost", 1), ("/at_crash/duplicated", 1)],
             ),
         ] {
             let i = by_name(file).unwrap();

@@ -18,19 +18,27 @@ import (
 
 // Config is the JSON file run.py writes (start_consumer).
 type Config struct {
-	Bootstrap        string          `json:"bootstrap"`
-	Topic            string          `json:"topic"`
-	Group            string          `json:"group"`
-	Log              string          `json:"log"`
-	MaxPollRecords   int             `json:"max.poll.records"`
-	AutoCommitMs     json.Number     `json:"auto.commit.interval.ms"`
-	RecordMs         json.Number     `json:"record_processing_ms"`
-	Strategy         string          `json:"strategy"`
-	SessionTimeoutMs int             `json:"session.timeout.ms"`
-	HeartbeatMs      int             `json:"heartbeat.interval.ms"`
-	CloseAfter       *int64          `json:"close_after"`
-	CloseDelayMs     json.Number     `json:"close_delay_ms"`
-	Extra            json.RawMessage `json:"-"`
+	Bootstrap        string      `json:"bootstrap"`
+	Topic            string      `json:"topic"`
+	Group            string      `json:"group"`
+	Log              string      `json:"log"`
+	MaxPollRecords   int         `json:"max.poll.records"`
+	AutoCommitMs     json.Number `json:"auto.commit.interval.ms"`
+	RecordMs         json.Number `json:"record_processing_ms"`
+	Strategy         string      `json:"strategy"`
+	SessionTimeoutMs int         `json:"session.timeout.ms"`
+	HeartbeatMs      int         `json:"heartbeat.interval.ms"`
+	CloseAfter       *int64      `json:"close_after"`
+	CloseDelayMs     json.Number `json:"close_delay_ms"`
+	// A worker pool (model.md §4, §12), as run.py writes it for the Go and Python consumers.
+	WorkerPool      bool                   `json:"worker_pool"`
+	PoolThreads     int                    `json:"pool_threads"`
+	PoolMaxInFlight int                    `json:"pool_max_in_flight_batches"`
+	Ordering        string                 `json:"ordering"`
+	PoolCommit      string                 `json:"pool_commit"`
+	CommitValue     string                 `json:"commit_value"`
+	ByOffset        map[string]json.Number `json:"record_processing_ms_by_offset"`
+	Extra           json.RawMessage        `json:"-"`
 }
 
 var (
@@ -180,4 +188,13 @@ func GoDue() bool {
 // Sleep processes one record (record_processing_ms).
 func Sleep() {
 	time.Sleep(Ms(cfg.RecordMs))
+}
+
+// RecordTime is offset's processing time: record_processing_ms_by_offset, else
+// record_processing_ms (model.md §12.1).
+func RecordTime(offset int64) time.Duration {
+	if ms, ok := cfg.ByOffset[strconv.FormatInt(offset, 10)]; ok {
+		return Ms(ms)
+	}
+	return Ms(cfg.RecordMs)
 }

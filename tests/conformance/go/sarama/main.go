@@ -5,6 +5,8 @@
 //	                      Interval = auto.commit.interval.ms) commits the marks; Close() flushes them
 //	commit_sync_record    MarkMessage(msg) + session.Commit() after each message, AutoCommit off
 //
+// With worker_pool, mark_message runs sarama#1287's application: consumePool.
+//
 // sarama has no poll(): each message read from claim.Messages() is logged as a poll of 1 record.
 // The offset manager's ticker starts with the session (newConsumerGroupSession, before Setup): the
 // first message is held until Setup + k·Interval so that T0 sits on the ticker's phase.
@@ -40,6 +42,9 @@ func (x *handler) Setup(sarama.ConsumerGroupSession) error {
 func (x *handler) Cleanup(sarama.ConsumerGroupSession) error { return nil }
 
 func (x *handler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
+	if x.cfg.WorkerPool {
+		return x.consumePool(sess, claim)
+	}
 	for msg := range claim.Messages() {
 		if !x.started {
 			x.started = true
@@ -60,6 +65,64 @@ func (x *handler) ConsumeClaim(sess sarama.ConsumerGroupSession, claim sarama.Co
 			return x.close()
 		}
 	}
+	return nil
+}
+
+// consumePool is sarama#1287's application (model.md §8.14, "Marks out of order"): the claim's
+// loop hands each message to pool_threads worker goroutines (ordering unordered; at most
+// pool_max_in_flight_batches messages in flight, as the model's loop waits), and each worker marks
+// when its message is done: pool_commit highest_completed marks the message itself,
+// contiguous_completed the lowest offset not yet done; commit_value record_offset passes the raw
+// offset to MarkOffset (MarkMessage would pass offset + 1). The offset manager keeps the highest
+// mark (offset_manager.go, partitionOffsetManager.MarkOffset) and the AutoCommit ticker commits
+// it. Crash cases only (no planned close).
+func (x *handler) consumePool(sess sarama.ConsumerGroupSession, claim sarama.ConsumerGroupClaim) error {
+	if x.cfg.Ordering != "unordered" || x.cfg.PoolCommit == "handed_out" || x.cfg.CloseAfter != nil {
+		panic("sarama pools: ordering unordered, pool_commit highest_completed or contiguous_completed, crash cases")
+	}
+	inFlight := max(1, x.cfg.PoolMaxInFlight)
+	work := make(chan *sarama.ConsumerMessage, inFlight)
+	slots := make(chan struct{}, inFlight)
+	var mu sync.Mutex
+	done := map[int64]bool{}
+	first := int64(-1)
+	for range max(1, x.cfg.PoolThreads) {
+		go func() {
+			for msg := range work {
+				time.Sleep(h.RecordTime(msg.Offset))
+				mu.Lock()
+				h.Done(msg.Offset)
+				done[msg.Offset] = true
+				mark := msg.Offset + 1
+				if x.cfg.PoolCommit == "contiguous_completed" {
+					for mark = first; done[mark]; mark++ {
+					}
+				}
+				if x.cfg.CommitValue == "record_offset" {
+					mark-- // a raw MarkOffset(topic, partition, msg.Offset)
+				}
+				sess.MarkOffset(msg.Topic, msg.Partition, mark, "")
+				h.Log("mark %s %d", h.Now(), mark)
+				mu.Unlock()
+				<-slots
+			}
+		}()
+	}
+	for msg := range claim.Messages() {
+		if !x.started {
+			x.started = true
+			h.StartAt(h.Phase(x.setupAt, h.Ms(x.cfg.AutoCommitMs)))
+		}
+		slots <- struct{}{}
+		mu.Lock()
+		if first < 0 {
+			first = msg.Offset
+		}
+		h.Log("poll %s %d 1", h.Now(), msg.Offset)
+		mu.Unlock()
+		work <- msg
+	}
+	close(work)
 	return nil
 }
 
