@@ -1837,13 +1837,11 @@ impl Member {
             }
         }
         // Its hand-off done, the loop may poll again, or a draining `onPartitionsRevoked` go on.
-        if self.pool.finish(worker) {
+        if self.pool.finish(worker) && matches!(self.pc, Pc::WaitingForRoom | Pc::Draining { .. }) {
             if self.pc == Pc::WaitingForRoom {
                 self.pc = Pc::Poll;
             }
-            if matches!(self.pc, Pc::Poll | Pc::Draining { .. }) {
-                self.wake_at(cx, cx.now_us);
-            }
+            self.wake_at(cx, cx.now_us);
         }
         self.worker_take(cx, world, worker);
         if self.life == (Life::Closing { commit_sent: false, revoked: false }) {
