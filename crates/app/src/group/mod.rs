@@ -880,7 +880,7 @@ impl Part for ToolsBox {
                     );
                 }
                 v.insert("result".into(), presets::result_value(run, crash_at_us, profile.as_deref()));
-                let result = serde_json::Value::Object(v).to_string();
+                let result = offset_window_sim::keys::json_text(&serde_json::Value::Object(v));
                 let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
                 let Ok(a) = doc.create_element("a") else { return };
                 let href = format!(
