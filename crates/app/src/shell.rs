@@ -507,26 +507,22 @@ pub(crate) fn full_link(fragment: &str) -> Html {
     html! { <p class="full-link"><a href={full} target="_blank" rel="noopener">{ "Open the full page ↗" }</a></p> }
 }
 
-/// An embedded page: its box (`classes`), its own style sheet if it has one, the notices and
-/// what it shows.
-pub(crate) fn embed(classes: Classes, style: Option<&'static str>, notices: Html, body: Html) -> Html {
+/// An embedded page: its box (`classes`), the notices and what it shows.
+pub(crate) fn embed(classes: Classes, notices: Html, body: Html) -> Html {
     html! {
         <div class={classes}>
-            if let Some(s) = style { <style>{ s }</style> }
             { notices }
             { body }
         </div>
     }
 }
 
-/// A page in page or projector mode: its box, its own style sheet if it has one, the header
+/// A page in page or projector mode: its box, the header
 /// (none on the projector, whose screen has its title), the notices, what comes before
 /// `<main>` (the group page's tour), `<main>` and the footer.
 pub(crate) struct Frame {
     /// The page's box: `page`, the page's name, the mode's class, `dark`.
     pub classes: Classes,
-    /// The page's own style sheet (the shared one styles the rest).
-    pub style: Option<&'static str>,
     /// The header ([`header`]), or nothing.
     pub header: Html,
     /// The [`notices`].
@@ -542,10 +538,9 @@ pub(crate) struct Frame {
 impl Frame {
     /// The page.
     pub fn view(self) -> Html {
-        let Frame { classes, style, header, notices, lead, main, footer } = self;
+        let Frame { classes, header, notices, lead, main, footer } = self;
         html! {
             <div class={classes}>
-                if let Some(s) = style { <style>{ s }</style> }
                 { header }
                 { notices }
                 { lead }

@@ -24,8 +24,10 @@ async fn mount() -> View {
     mount_at("").await
 }
 
-/// Mounts the page as if opened with `#fragment` in the URL.
+/// Mounts the page as if opened with `#fragment` in the URL, with the page's own style sheet
+/// (group.html inlines it).
 async fn mount_at(fragment: &str) -> View {
+    common::add_style("group-style", include_str!("../../../web/group.css"));
     common::mount_at(fragment).await
 }
 

@@ -3,6 +3,7 @@
 
 use offset_window_import::parse::{self, Kind};
 use offset_window_import::{import, Dialect, Import, ImportError, Measured, Options, Source, Status};
+use offset_window_sim::keys::json_text;
 use offset_window_sim::scenario::DEFAULT_CRASH_AT_US;
 use offset_window_view::kit::text::{escape, seconds_text};
 use offset_window_view::page_link;
@@ -153,7 +154,7 @@ fn shown(page: Page, imported: &Import) -> Shown {
         imported.client.name(),
         scenario.strategy.name(),
         client_words(imported.client),
-        escape(&imported.scenario.to_string())
+        escape(&json_text(&imported.scenario))
     );
     html += &worst_html(scenario, target);
     html += &format!(
@@ -166,7 +167,7 @@ fn shown(page: Page, imported: &Import) -> Shown {
             Status::Applied { key, value } => (
                 "applied",
                 key.as_str(),
-                format!("<b>applied</b> to <code>{}</code> = {}", escape(key), escape(&value.to_string())),
+                format!("<b>applied</b> to <code>{}</code> = {}", escape(key), escape(&json_text(value))),
             ),
             Status::Irrelevant { why } => {
                 ("irrelevant", "", format!("<b>irrelevant to commits</b>: {}", escape(why)))
@@ -181,7 +182,7 @@ fn shown(page: Page, imported: &Import) -> Shown {
             ),
         };
         let value = match &e.status {
-            Status::Applied { value, .. } => value.to_string(),
+            Status::Applied { value, .. } => json_text(value),
             _ => String::new(),
         };
         let line = if e.line == 0 { String::new() } else { format!(":{}", e.line) };

@@ -4,6 +4,7 @@
 //! config dict, or a Go or JavaScript client's settings), and the text the Kafka tools print.
 
 use crate::ImportError;
+use offset_window_sim::keys::json_text;
 use serde_json::Value;
 use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
 use yaml_rust2::scanner::Marker;
@@ -263,10 +264,10 @@ pub fn json(file: &str, text: &str) -> Result<Vec<Prop>, ImportError> {
                 Value::String(s) => s.clone(),
                 Value::Array(items) => items
                     .iter()
-                    .map(|i| i.as_str().map_or_else(|| i.to_string(), str::to_string))
+                    .map(|i| i.as_str().map_or_else(|| json_text(i), str::to_string))
                     .collect::<Vec<_>>()
                     .join(","),
-                other => other.to_string(),
+                other => json_text(other),
             };
             out.push(Prop { file: file.to_string(), line: json_line(text, k), name, value, profile: None });
         }

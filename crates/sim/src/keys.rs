@@ -168,7 +168,14 @@ impl std::error::Error for ScenarioError {}
 /// A value as an error message echoes it: its JSON text, cut to 60 characters (a refused
 /// 20 MB string is not printed back whole).
 pub fn shown(value: &Value) -> String {
-    shorten(&value.to_string())
+    shorten(&json_text(value))
+}
+
+/// `value`'s compact JSON text, what its `Display` writes. `Display` can also write the
+/// pretty form (`{:#}`), which nothing here wants: a page that writes its values through this
+/// links only the compact writer.
+pub fn json_text(value: &Value) -> String {
+    serde_json::to_string(value).unwrap_or_default()
 }
 
 /// `text` cut to 60 characters, saying how long it was.

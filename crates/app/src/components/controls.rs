@@ -6,6 +6,7 @@
 use super::rendered;
 use crate::shell::Part;
 use crate::state::{Action, Settings, State};
+use offset_window_sim::keys::json_text;
 use offset_window_sim::scenario::{format_millis, CommitValue, IsolationLevel};
 use offset_window_sim::{Client, Strategy};
 use offset_window_view::consumer::fields::{self, FIELDS};
@@ -109,7 +110,7 @@ pub fn Controls(p: &ControlsProps) -> Html {
     let s = &p.fields.scenario;
     let field = |f: &'static Field| {
         // The exact decimal text of the value (a slider reads it as a number).
-        let value = s.get(f.key).map(|v| v.to_string()).unwrap_or_default();
+        let value = s.get(f.key).map(|v| json_text(&v)).unwrap_or_default();
         html! {
             <NumberField field={f} {value} text={p.fields.field_text(f.key)}
                 error={p.fields.errors.get(f.key).cloned()} dispatch={p.dispatch.clone()} />

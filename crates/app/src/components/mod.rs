@@ -111,7 +111,7 @@ pub fn App() -> Html {
                 </section>
             </main>
         };
-        return shell::embed(classes!("page", "embed", dark.then_some("dark")), None, notices, body);
+        return shell::embed(classes!("page", "embed", dark.then_some("dark")), notices, body);
     }
 
     let tour = html! {
@@ -214,5 +214,5 @@ pub fn App() -> Html {
         };
         (header, main)
     };
-    Frame { classes, style: None, header, notices, lead: html! {}, main, footer }.view()
+    Frame { classes, header, notices, lead: html! {}, main, footer }.view()
 }

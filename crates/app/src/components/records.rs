@@ -7,6 +7,7 @@
 use super::controls::{choice_field, choice_id, show_choice, NumberField};
 use super::{rendered, RunRef};
 use crate::state::{Action, Settings, State};
+use offset_window_sim::keys::json_text;
 use offset_window_sim::scenario::OnError;
 use offset_window_sim::Strategy;
 use offset_window_view::consumer::fields::{self, RECORD_FIELDS};
@@ -85,7 +86,7 @@ pub fn Records(p: &RecordsProps) -> Html {
     };
     let number = |key: &str| {
         RECORD_FIELDS.iter().find(|f| f.key == key).map(|f| {
-            let value = s.get(f.key).map(|v| v.to_string()).unwrap_or_default();
+            let value = s.get(f.key).map(|v| json_text(&v)).unwrap_or_default();
             html! {
                 <NumberField field={f} {value} text={p.fields.field_text(f.key)}
                     error={p.fields.errors.get(f.key).cloned()} dispatch={p.dispatch.clone()} />

@@ -29,7 +29,6 @@ use offset_window_view::group::tables;
 use offset_window_view::group::timeline::{lock_words, record_lines, strip_words};
 use offset_window_view::group::url;
 use offset_window_view::group::words::{self, duration_text};
-use offset_window_view::group::STYLE;
 use offset_window_view::kit::text::seconds_text;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -151,12 +150,7 @@ pub fn GroupApp() -> Html {
     let crash_control = share.then(|| crash_control(&state, &dispatch));
     if mode == Mode::Embed {
         let body = html! { <>{ readouts }{ crash_control }{ lanes }{ shell::full_link(&fragment) }</> };
-        return shell::embed(
-            classes!("page", "group", "embed", dark.then_some("dark")),
-            Some(STYLE),
-            notices,
-            body,
-        );
+        return shell::embed(classes!("page", "group", "embed", dark.then_some("dark")), notices, body);
     }
     let projector_button =
         shell::projector_button(projector, dispatch.to_callback().reform(GroupAction::SetProjector));
@@ -244,16 +238,7 @@ pub fn GroupApp() -> Html {
                 { more }
             </>
         };
-        return Frame {
-            classes,
-            style: Some(STYLE),
-            header: html! {},
-            notices,
-            lead: html! {},
-            main,
-            footer,
-        }
-        .view();
+        return Frame { classes, header: html! {}, notices, lead: html! {}, main, footer }.view();
     }
     let header = shell::header(
         html! {
@@ -279,7 +264,7 @@ pub fn GroupApp() -> Html {
             { more }
         </>
     };
-    Frame { classes, style: Some(STYLE), header, notices, lead: tour_box, main, footer }.view()
+    Frame { classes, header, notices, lead: tour_box, main, footer }.view()
 }
 
 /// One readout: `id`, colour class, title, the value shown and the number in `data-value`.
@@ -895,7 +880,7 @@ impl Part for ToolsBox {
                     );
                 }
                 v.insert("result".into(), presets::result_value(run, crash_at_us, profile.as_deref()));
-                let result = serde_json::Value::Object(v).to_string();
+                let result = offset_window_sim::keys::json_text(&serde_json::Value::Object(v));
                 let Some(doc) = web_sys::window().and_then(|w| w.document()) else { return };
                 let Ok(a) = doc.create_element("a") else { return };
                 let href = format!(

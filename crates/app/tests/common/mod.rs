@@ -29,12 +29,7 @@ pub async fn mount_at<C: BaseComponent<Properties = ()>>(fragment: &str) -> View
     let url = if fragment.is_empty() { path } else { format!("{path}#{fragment}") };
     window.history().unwrap().replace_state_with_url(&JsValue::NULL, "", Some(&url)).unwrap();
     let doc = window.document().unwrap();
-    if doc.get_element_by_id("test-style").is_none() {
-        let style = doc.create_element("style").unwrap();
-        style.set_id("test-style");
-        style.set_text_content(Some(include_str!("../../../../web/style.css")));
-        doc.head().unwrap().append_child(&style).unwrap();
-    }
+    add_style("test-style", include_str!("../../../../web/style.css"));
     let root = doc.create_element("div").unwrap();
     root.set_attribute("style", "width: 1200px").unwrap();
     doc.body().unwrap().append_child(&root).unwrap();
@@ -43,6 +38,18 @@ pub async fn mount_at<C: BaseComponent<Properties = ()>>(fragment: &str) -> View
     // The canvas effect runs after the first render; a second flush sees its attributes.
     yew::scheduler::flush().await;
     View { root, handle: Some(handle) }
+}
+
+/// Puts `css` in the document's head as a `<style>` with `id`, once (a page's own style sheet
+/// that its HTML inlines, as group.html does web/group.css).
+pub fn add_style(id: &str, css: &str) {
+    let doc = web_sys::window().unwrap().document().unwrap();
+    if doc.get_element_by_id(id).is_none() {
+        let style = doc.create_element("style").unwrap();
+        style.set_id(id);
+        style.set_text_content(Some(css));
+        doc.head().unwrap().append_child(&style).unwrap();
+    }
 }
 
 impl<C: BaseComponent> View<C> {

@@ -9,6 +9,7 @@
 
 use crate::kit::presets::{records_word, same_value, Check};
 use crate::kit::text::{fixed, seconds_text};
+use offset_window_sim::keys::json_text;
 use offset_window_sim::{Input, Run};
 use serde_json::Value;
 
@@ -239,9 +240,9 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
             let sentence = if ok {
                 format!("{said}, as the file expects.")
             } else {
-                format!("{said}; the file expects {want}.")
+                format!("{said}; the file expects {}.", json_text(&want))
             };
-            Check { pointer, got: got.to_string(), ok, sentence }
+            Check { pointer, got: json_text(&got), ok, sentence }
         })
         .collect()
 }
@@ -250,7 +251,7 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
 fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
     let n = match got {
         Value::Null => "none".to_string(),
-        other => other.to_string(),
+        other => json_text(other),
     };
     let crash = seconds_text(crash_at_us);
     let close = || {

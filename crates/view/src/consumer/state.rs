@@ -210,7 +210,7 @@ impl Settings {
         match self.scenario.get(key) {
             Some(Value::String(s)) => s,
             Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
+            Some(other) => offset_window_sim::keys::json_text(&other),
         }
     }
 }
@@ -425,7 +425,7 @@ impl State {
                 self.try_change(key, value.clone(), |s| s.set_key(key, &Value::String(value)))
             }
             Action::SetValue { key, value } => {
-                self.try_change(key, value.to_string(), |s| s.set_key(key, &value))
+                self.try_change(key, offset_window_sim::keys::json_text(&value), |s| s.set_key(key, &value))
             }
             Action::SetBaseText(text) => match text.trim().parse::<u64>() {
                 Ok(v) if v <= MAX_BASE_OFFSET => {

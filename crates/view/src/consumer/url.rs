@@ -30,7 +30,7 @@ pub const BASE_KEY: &str = crate::consumer::state::BASE_FIELD;
 fn text(value: Option<Value>) -> String {
     match value {
         Some(Value::String(s)) => s,
-        Some(other) => other.to_string(),
+        Some(other) => offset_window_sim::keys::json_text(&other),
         None => String::new(),
     }
 }

@@ -51,9 +51,8 @@ pub fn first_frame(scenario: &Scenario) -> Result<String, String> {
     let profile = first_event_profile(scenario).map_err(|e| e.to_string())?;
     let mut out = String::with_capacity(96 * 1024);
     out.push_str(BOOT);
-    out.push_str(r#"<div class="page group first-frame" id="first-frame"><style>"#);
-    out.push_str(super::STYLE);
-    out.push_str("</style>");
+    // The page's own styles are in group.html's head (web/group.css).
+    out.push_str(r#"<div class="page group first-frame" id="first-frame">"#);
     out.push_str(concat!(
         r#"<header class="top"><div><p class="views"><a href="../">← the consumer view (one partition)</a> · "#,
         r#"<a href="../producer/">the producer view</a></p><h1>Offset window: a consumer group</h1>"#
@@ -232,8 +231,7 @@ mod tests {
                 && frame.contains("simulated time (s)")
         );
         assert!(frame.contains("instant (s)"), "the sweep's axis title");
-        // The page's own styles come with it; no id of the live page is taken.
-        assert!(frame.contains(super::super::STYLE));
+        // No id of the live page is taken.
         for id in ["lanes", "sweep", "ro-g-lost", "tour-start", "projector", "legend"] {
             assert!(!frame.contains(&format!(r#"id="{id}""#)), "{id}");
         }

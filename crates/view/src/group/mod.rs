@@ -24,8 +24,8 @@
 //! * [`tables`]: the comparisons (protocols and assignors × static membership; share
 //!   acknowledgement modes × commit strategies) as HTML.
 //!
-//! [`STYLE`] is the page's own style sheet (`web/style.css` holds what it shares with the
-//! other pages).
+//! The page's own style sheet is `web/group.css`, inlined into `group.html` (`web/style.css`
+//! holds what it shares with the other pages).
 
 #[cfg(feature = "svg")]
 pub mod first_frame;
@@ -36,7 +36,3 @@ pub mod tables;
 pub mod timeline;
 pub mod url;
 pub mod words;
-
-/// The group page's own styles, on top of `web/style.css`: its layout, the lanes, the tour,
-/// projector mode's screen and the embed.
-pub const STYLE: &str = include_str!("page.css");

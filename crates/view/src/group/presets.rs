@@ -7,6 +7,7 @@
 use super::words::{member_name, partition_name};
 use crate::kit::presets::records_word;
 use crate::kit::text::{fixed, seconds_text};
+use offset_window_sim::keys::json_text;
 use offset_window_sim::report::GroupSummary;
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::GroupProfile;
@@ -252,9 +253,9 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
             let sentence = if ok {
                 format!("{said}, as the file expects.")
             } else {
-                format!("{said}; the file expects {want}.")
+                format!("{said}; the file expects {}.", json_text(&want))
             };
-            Check { pointer, got: got.to_string(), ok, sentence }
+            Check { pointer, got: json_text(&got), ok, sentence }
         })
         .collect()
 }
@@ -273,7 +274,7 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
         Value::Array(items) => items
             .iter()
             .enumerate()
-            .map(|(i, v)| format!("{} {v}", member_name(i as u16 + 1)))
+            .map(|(i, v)| format!("{} {}", member_name(i as u16 + 1), json_text(v)))
             .collect::<Vec<_>>()
             .join(", "),
         Value::Number(x) => {
@@ -283,7 +284,7 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
                 false => text,
             }
         }
-        other => other.to_string(),
+        other => json_text(other),
     };
     let crash = seconds_text(crash_at_us);
     let parts: Vec<&str> = pointer.trim_start_matches('/').split('/').collect();

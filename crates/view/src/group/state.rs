@@ -160,7 +160,7 @@ impl GroupState {
         match self.scenario.get(key) {
             Some(Value::String(s)) => s,
             Some(Value::Null) | None => String::new(),
-            Some(other) => other.to_string(),
+            Some(other) => offset_window_sim::keys::json_text(&other),
         }
     }
 

@@ -29,7 +29,7 @@ pub use crate::kit::link::TOUR_KEY;
 fn text(value: Option<Value>) -> String {
     match value {
         Some(Value::String(s)) => s,
-        Some(other) => other.to_string(),
+        Some(other) => offset_window_sim::keys::json_text(&other),
         None => String::new(),
     }
 }

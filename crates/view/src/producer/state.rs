@@ -3,6 +3,7 @@
 
 use crate::kit::fields::typed_value;
 use crate::kit::link::{decode, encode};
+use offset_window_sim::keys::json_text;
 use offset_window_sim::producer::{Acks, Fault, FaultKind, ProducerScenario};
 use offset_window_sim::scenario::US_PER_MS;
 use serde_json::Value;
@@ -131,7 +132,7 @@ impl State {
         }
         match self.scenario.to_json_value().get(key) {
             Some(Value::String(s)) => s.clone(),
-            Some(v) => v.to_string(),
+            Some(v) => json_text(v),
             None => String::new(),
         }
     }
@@ -294,7 +295,7 @@ pub fn fragment(scenario: &ProducerScenario) -> String {
         .map(|(k, v)| {
             let text = match v {
                 Value::String(s) => s,
-                other => other.to_string(),
+                other => json_text(&other),
             };
             format!("{}={}", encode(&k), encode(&text))
         })

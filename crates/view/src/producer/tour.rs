@@ -2,6 +2,7 @@
 //! numbers are read from the core's run of that scenario.
 
 use crate::kit::text::millis_text as ms;
+use offset_window_sim::keys::json_text;
 use offset_window_sim::producer::{Fault, FaultKind, ProduceRun, ProducerScenario, Verdict};
 use offset_window_sim::scenario::US_PER_MS;
 
@@ -91,7 +92,7 @@ pub const STEPS: [Step; 6] = [
                  OUT_OF_ORDER_SEQUENCE_NUMBER rejections) rather than write them ahead of batch 2. The producer \
                  resends 2, 3 and 4 in order ({} resends); the log keeps sequence order, {} records, {} twice, \
                  {} missing.",
-                r.scenario["max.in.flight.requests.per.connection"],
+                json_text(&r.scenario["max.in.flight.requests.per.connection"]),
                 c.out_of_order_rejections,
                 c.retries,
                 c.log_records,
