@@ -361,6 +361,10 @@ impl State {
                 s.worker_pool = on;
                 if !on {
                     (s.pool_commit, s.ordering) = (PoolCommit::HandedOut, Ordering::Batch);
+                } else if s.client == Client::Sarama && s.pool_commit == PoolCommit::HandedOut {
+                    // sarama's workers mark what they finished (model.md §8.14): the highest
+                    // mark wins, what was handed out is nothing sarama commits.
+                    s.pool_commit = PoolCommit::HighestCompleted;
                 }
                 Ok(())
             }),
