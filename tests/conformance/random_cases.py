@@ -40,6 +40,10 @@ kept only when
   back a partition it held together with one it did not: which it hands out first is a race.
 * **no SyncGroup race** — (`sync_race`) no Java classic member that sends SyncGroup from a failed
   `commitSync()` and polls at once: whether that poll completes the round is a race.
+* **answers clear of polls** — (`answer_clash`) no librdkafka cooperative member whose SyncGroup
+  answer comes within drift of one of its polls that returns records: the answer's rebalance
+  callback runs in the application's next poll, so a poll on the other side moves the round by
+  a batch (seed 8195: the model's answer 5 ms before a poll, the real one after it).
 * **placement as the model's** — no consumer-protocol group of three members in which one
   leaves (a crash, a shutdown, a deploy): the uniform assignor hands its partition to a survivor
   in the order of their random member ids.
@@ -517,6 +521,28 @@ def sync_race(marks):
                            "that poll completes the round is a race" % key)
 
 
+def answer_clash(sc, marks):
+    """A librdkafka cooperative member's SyncGroup answer (its `sync_sent` + one round trip)
+    pauses its partitions until the rebalance callback, which runs in its next poll (model.md
+    §10.4, §10.5): a poll returning records within drift of the answer may fall on either side
+    of it on a real machine, and the round moves by a batch. Raises Rejected."""
+    rtt = float(sc.get("commit_latency_ms", 5))
+    polls = {}
+    for q in marks:
+        if q["kind"] == "poll":
+            polls.setdefault(q["member"], []).append((float(q["at_ms"]), q.get("records", 0)))
+
+    for mk in marks:
+        if mk["kind"] != "sync_sent":
+            continue
+        m, a = mk["member"], float(mk["at_ms"]) + rtt
+        # A poll at the answer's own instant is one the answer woke (the member waited): no race.
+        near = [t for t, n in polls.get(m, []) if n > 0 and 0.5 <= abs(t - a) <= drift(a)]
+        if near:
+            raise Rejected("consumer-%d's SyncGroup answer at %.1f ms comes within drift of its poll at %.1f ms: "
+                           "which poll runs the rebalance callback is a race" % (m, a, near[0]))
+
+
 def join_clash(marks):
     """The rejection rule for joins (module doc): a member hears of a new member at its next
     heartbeat and joins the round at its next poll; a poll within drift of that heartbeat may fall
@@ -640,6 +666,8 @@ def check_group(case, h):
         eager_order_race(marks)
     if case["client"] == "java_classic":
         sync_race(marks)
+    if case["client"].startswith("librdkafka") and sc0.get("partition.assignment.strategy") == "cooperative-sticky":
+        answer_clash(sc, [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0])
     before_finals = [mk for mk in marks if float(mk["at_ms"]) < max(instants) / 1000.0]
     expiry_clash(sc, before_finals)
     join_clash(before_finals)

@@ -73,6 +73,24 @@ def group_member():
     max_poll = int(cfg["max.poll.records"])
     proc_s = float(cfg["record_processing_ms"]) / 1000.0
     topic = cfg["topic"]
+    if os.environ.get("RDK_DEBUG"):
+        conf["debug"] = os.environ["RDK_DEBUG"]  # e.g. RDK_DEBUG=cgrp,topic,fetch: its log on stderr
+    if cfg.get("start_file"):
+        # A member that joins later is created when it starts, as the model's is: its timers
+        # (auto-commit, the main thread's 1 s wake-up, model.md §10.4) count from then. A
+        # throwaway consumer warms the library and the broker's metadata up first.
+        warm = Consumer(dict(conf, **{"client.id": "warm-up-%s" % cfg["member"]}))
+        warm.list_topics(topic, timeout=10)
+        warm.committed([TopicPartition(topic, 0)], timeout=10)
+        warm.close()
+        log("ready " + t())
+        while True:
+            at = read_instant(cfg["start_file"])
+            if at is not None:
+                break
+            time.sleep(0.002)
+        sleep_until(at)
+        log("start " + t())
     consumer = Consumer(conf)
     # librdkafka's auto-commit timer starts here (rd_kafka_cgrp_new), not at an assignment.
     log("created " + t())
@@ -115,17 +133,6 @@ def group_member():
     def on_lost(c, partitions):
         log("lost %s%s" % (t(), "".join(" %d" % p.partition for p in sorted(partitions, key=lambda p: p.partition))))
 
-    if cfg.get("start_file"):
-        consumer.list_topics(topic, timeout=10)
-        consumer.committed([TopicPartition(topic, 0)], timeout=10)
-        log("ready " + t())
-        while True:
-            at = read_instant(cfg["start_file"])
-            if at is not None:
-                break
-            time.sleep(0.002)
-        sleep_until(at)
-        log("start " + t())
     consumer.subscribe([topic], on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
     try:
         while not state["going"]:

@@ -171,6 +171,63 @@ fn a_failed_commit_sends_the_waiting_sync_group() {
     assert_eq!(at, [(1, Some(5), 6_475)]);
 }
 
+/// model.md §10.4: librdkafka heartbeats when its main thread wakes — its 1 s timer from the
+/// consumer's creation (here 300 ms before t = 0: 0.7 s, 1.7 s, …) and its poll-interval check
+/// every 500 ms from the assignment (t = 0) — and only an interval after the previous one.
+/// With `heartbeat.interval.ms` 100: at 0.5, 0.7, 1, 1.5, 1.7, 2 s; with 400 the 0.7 s wake
+/// comes too soon after 0.5 s. The Java client heartbeats every interval.
+#[test]
+fn librdkafka_heartbeats_when_its_main_thread_wakes() {
+    let heartbeats = |client: &str, interval_ms: u64| -> Vec<u64> {
+        let run = run(&format!(
+            r#"{{"client": "{client}", "members": 2, "partitions": 2, "horizon_ms": 2100,
+            "heartbeat.interval.ms": {interval_ms}, "consumer_created_before_start_ms": 300}}"#
+        ));
+        run.marks
+            .iter()
+            .filter(|m| m.member == 0 && m.kind == MarkKind::Heartbeat)
+            .map(|m| m.at_us / 1000)
+            .collect()
+    };
+    assert_eq!(heartbeats("librdkafka", 100), [500, 700, 1000, 1500, 1700, 2000]);
+    assert_eq!(heartbeats("librdkafka", 400), [500, 1000, 1500, 2000]);
+    assert_eq!(heartbeats("java_classic", 400), [400, 800, 1200, 1600, 2000]);
+}
+
+/// model.md §10.4: a cooperative round's answer pauses a librdkafka member's partitions until
+/// its callback; when the application was busy, its fetcher sees the kept partition resumed
+/// only at its next 1 s wake-up. Random seed 12082 shrunk: consumer-1 revokes orders-0 in its
+/// 6 s poll and gets orders-1's first records at 6.954 s (its fetcher's grid: the assignment,
+/// 10.046 s before t = 0), not at once; consumer-2 learns of the second round at its 1 s
+/// timer (6.23 s, from its start at 5.23 s) and takes orders-0 at 6.24 s; the final kills at
+/// 10.47 s and 11.634 s repeat 8 of orders-0 and 3 of orders-1. On Apache Kafka 4.3.1:
+/// orders-1's records at 6.96 s, the same counts (before: orders-1 from 6 s on, committed 12, 1 lost).
+#[test]
+fn a_cooperative_round_leaves_librdkafka_s_fetcher_idle_until_it_wakes() {
+    let run = run(r#"{"partitions": 2, "members": 1, "record_processing_ms": 500, "max.poll.records": 6,
+        "auto.commit.interval.ms": 10000, "partition.assignment.strategy": "cooperative-sticky",
+        "session.timeout.ms": 10000, "heartbeat.interval.ms": 100, "client": "librdkafka",
+        "new_group": true, "auto.offset.reset": "earliest", "consumer_created_before_start_ms": 10136.98,
+        "assigned_before_start_ms": 10046.254, "horizon_ms": 11634, "group_events": [
+        {"at_ms": 5230, "member": 2, "kind": "join"}, {"at_ms": 11633.756, "member": 1, "kind": "crash"},
+        {"at_ms": 10470, "member": 2, "kind": "crash"}]}"#);
+    let first_records = |member: u16, partition: u16| {
+        run.marks.iter().find_map(|m| match m.kind {
+            MarkKind::Poll { records, .. }
+                if records > 0 && m.member == member && m.partition == partition =>
+            {
+                Some(m.at_us)
+            }
+            _ => None,
+        })
+    };
+    assert_eq!(first_records(0, 1), Some(6_953_746));
+    assert_eq!(first_records(1, 0), Some(6_240_000));
+    let at: Vec<_> =
+        group(&run).handovers.iter().map(|h| (h.partition, h.committed, h.lost, h.duplicated)).collect();
+    assert_eq!(at, [(0, Some(12), 0, 0), (0, Some(12), 0, 8), (1, Some(6), 0, 3)]);
+}
+
 /// model.md §10.5: no auto-commit inside `poll()` from the rejoin until `onJoinComplete`
 /// (`ConsumerCoordinator.poll` returns after a failed `ensureActiveGroup` before
 /// `maybeAutoCommitOffsetsAsync`). The issue's probe: orders-2 passes at committed 15 with 15
@@ -392,10 +449,10 @@ fn print_marks() {
 /// (confluent-kafka-dotnet#1672). consumer-1 stores after processing from a worker pool; its
 /// pool still finishes orders-1's records 25–29 after the eager round at 22.5 s revoked the
 /// partition (committed 25 there) and stores 30 for it — accepted before PR #3774. consumer-2
-/// takes orders-1 and commits up to 50; at 40 s orders-1 comes back to consumer-1, whose
+/// takes orders-1 and commits up to 50; at 37.5 s orders-1 comes back to consumer-1, whose
 /// assign() keeps the stale 30, above the 25 its own commit last landed
 /// (`rktp_committed_offset`): its timer commits 30, the committed offset moves back from 50,
-/// and consumer-2, taking orders-1 again at 47.5 s, processes 30–49 a second time
+/// and consumer-2, taking orders-1 again at 42.5 s, processes 30–49 a second time
 /// (`scenarios/group-rdk-stale-store-replays.json`).
 #[test]
 fn librdkafka_before_1_9_commits_a_stale_stored_offset_after_a_reassignment() {
@@ -415,7 +472,7 @@ fn librdkafka_before_1_9_commits_a_stale_stored_offset_after_a_reassignment() {
         .iter()
         .filter_map(|m| match m.kind {
             MarkKind::CommitLanded { offset }
-                if m.partition == 1 && (40_000_000..47_600_000).contains(&m.at_us) =>
+                if m.partition == 1 && (37_500_000..42_600_000).contains(&m.at_us) =>
             {
                 Some((m.at_us / 1000, m.member + 1, offset))
             }
@@ -423,7 +480,7 @@ fn librdkafka_before_1_9_commits_a_stale_stored_offset_after_a_reassignment() {
         })
         .collect();
     assert_eq!(backwards.iter().map(|&(_, member, offset)| (member, offset)).collect::<Vec<_>>(), [(1, 30)]);
-    // consumer-2 ran orders-1's 30–49 before 40 s, and runs them again after 47.5 s.
+    // consumer-2 ran orders-1's 30–49 before 37.5 s, and runs them again after 42.5 s.
     let runs_by_consumer_2 = |from_us: u64, to_us: u64| {
         run.marks
             .iter()
@@ -438,7 +495,7 @@ fn librdkafka_before_1_9_commits_a_stale_stored_offset_after_a_reassignment() {
             .filter(|o| (30..50).contains(o))
             .count()
     };
-    assert_eq!((runs_by_consumer_2(0, 40_000_000), runs_by_consumer_2(47_500_000, u64::MAX)), (20, 20));
+    assert_eq!((runs_by_consumer_2(0, 37_500_000), runs_by_consumer_2(42_500_000, u64::MAX)), (20, 20));
 }
 
 /// model.md §8.14: librdkafka 2.x (`librdkafka`) resets the stored offset on assign
@@ -460,13 +517,13 @@ fn librdkafka_resets_the_stored_offset_on_assign() {
     let by_consumer_1 = run
         .marks
         .iter()
-        .filter(|m| m.partition == 1 && m.member == 0 && (40_000_000..47_600_000).contains(&m.at_us))
+        .filter(|m| m.partition == 1 && m.member == 0 && (37_500_000..42_600_000).contains(&m.at_us))
         .any(|m| matches!(m.kind, MarkKind::CommitLanded { .. }));
     assert!(!by_consumer_1, "librdkafka 2.x commits no stale offset");
     let again = run
         .marks
         .iter()
-        .filter(|m| m.partition == 1 && m.member == 1 && m.at_us >= 47_500_000)
+        .filter(|m| m.partition == 1 && m.member == 1 && m.at_us >= 42_500_000)
         .any(|m| matches!(m.kind, MarkKind::RecordDurable { offset } if offset < 50));
     assert!(!again, "nothing replayed");
 }

@@ -25,6 +25,8 @@ use super::cx::Cx;
 use super::frontier::Frontier;
 use super::pool::Pool;
 use super::queue::{Event, Phase};
+#[cfg(feature = "group")]
+use super::rdk_wakes::RdkWakes;
 use super::world::{CommitKind, World};
 #[cfg(feature = "group")]
 use crate::events::{describe, GroupEventKind, ShutdownMode};
@@ -237,6 +239,10 @@ pub(crate) struct Member {
     /// [`Member::record_done`]): one synchronous consumer, no script, no failures, and a
     /// strategy that does nothing between records.
     pub(super) fast_path: bool,
+    /// librdkafka (model.md §10.4): a cooperative rebalance paused the partitions while the
+    /// application was busy, and the fetcher, idle, sees them resumed only then: no records
+    /// before this instant.
+    fetch_idle_until_us: u64,
 }
 
 impl Member {
@@ -286,6 +292,10 @@ impl Member {
             member: id,
             status: if partitions.is_empty() { MemberStatus::Idle } else { MemberStatus::Active },
         });
+        if Self::rdk_threads(s) {
+            let auto = member.background_auto_commit_runs();
+            member.g().rdk = Some(RdkWakes::at_zero(s, auto));
+        }
         member.start_heartbeats_at_zero(cx);
         member.begin(cx);
         member
@@ -329,6 +339,7 @@ impl Member {
             heads: Vec::new(),
             old_stores: Vec::new(),
             own_committed: Vec::new(),
+            fetch_idle_until_us: 0,
             fast_path: !s.group_mode()
                 && s.script.is_none()
                 && !s.worker_pool
@@ -890,7 +901,7 @@ impl Member {
             self.id,
             Event::BackgroundAutoCommit { member: self.id },
         );
-        if self.life != Life::Running || !self.in_group {
+        if self.life != Life::Running || !self.in_group || self.rdk_rebalancing(cx.s) {
             return;
         }
         if Self::pre_fix(cx.s) {
@@ -898,6 +909,20 @@ impl Member {
             return;
         }
         self.send_background_commit(cx, world);
+    }
+
+    /// librdkafka skips its timer's commit while the group rebalances — from the rejoin until
+    /// the rebalance callback has run (`rd_kafka_cgrp_offset_commit_tmr_cb`: "Don't attempt
+    /// auto commit when rebalancing", join state not STEADY; model.md §10.4).
+    #[cfg(feature = "group")]
+    fn rdk_rebalancing(&self, s: &Scenario) -> bool {
+        s.client.is_librdkafka()
+            && self.group.as_ref().is_some_and(|g| g.join != Join::None || g.pending_assignment.is_some())
+    }
+
+    #[cfg(not(feature = "group"))]
+    fn rdk_rebalancing(&self, _: &Scenario) -> bool {
+        false
     }
 
     /// The pre-fix client's network thread woke (a heartbeat, the 5 s bound, or the
@@ -1091,7 +1116,11 @@ impl Member {
                 start
             }
         };
-        let to = (from + self.poll_size(s, index, cx.now_us)).min(s.log_end_at(cx.now_us).max(from));
+        let to = if cx.now_us < self.fetch_idle_until_us {
+            from // an idle librdkafka fetcher has fetched nothing (model.md §10.4)
+        } else {
+            (from + self.poll_size(s, index, cx.now_us)).min(s.log_end_at(cx.now_us).max(from))
+        };
         super::clients::set_head(&mut self.heads, partition, from);
         if let Some(left) = &mut self.chunk_left {
             *left = left.saturating_sub(to - from);
@@ -1126,7 +1155,8 @@ impl Member {
     /// every partition is stopped or none is assigned.
     fn partition_in_turn(&mut self, s: &Scenario, now_us: u64) -> Option<usize> {
         let log_end = s.log_end_at(now_us);
-        let has_records = |a: &Assigned| a.has_records(log_end);
+        let fetched = now_us >= self.fetch_idle_until_us;
+        let has_records = |a: &Assigned| fetched && a.has_records(log_end);
         let count = self.assigned.len();
         if self.chunk_left.is_some_and(|left| left > 0)
             && self.assigned.get(self.turn).is_some_and(has_records)
@@ -1148,7 +1178,7 @@ impl Member {
     /// below its log end.
     pub(super) fn has_records(&self, s: &Scenario, now_us: u64) -> bool {
         let log_end = s.log_end_at(now_us);
-        self.assigned.iter().any(|a| a.has_records(log_end))
+        now_us >= self.fetch_idle_until_us && self.assigned.iter().any(|a| a.has_records(log_end))
     }
 
     // ---------------------------------------------------------------- the loop
@@ -1294,7 +1324,9 @@ impl Member {
                         return Flow::Wait;
                     }
                 }
-                self.wake_at(cx, cx.now_us + s.fetch_max_wait_us);
+                // An idle librdkafka fetcher's records arrive when it wakes (model.md §10.4).
+                let idle_until = Some(self.fetch_idle_until_us).filter(|&t| t > cx.now_us);
+                self.wake_at(cx, idle_until.unwrap_or(u64::MAX).min(cx.now_us + s.fetch_max_wait_us));
                 Flow::Wait
             }
         }
@@ -1957,6 +1989,11 @@ pub(crate) struct GroupClient {
     pub(crate) join_waits: bool,
     /// `on_revoke: drain`: the partitions `onPartitionsRevoked` commits once the pool drained.
     pub(crate) draining: Vec<PartitionId>,
+    /// librdkafka's threads' wake-ups (model.md §10.4); `None` for the other clients.
+    pub(crate) rdk: Option<RdkWakes>,
+    /// librdkafka, cooperative: when the SyncGroup answer paused the member's partitions
+    /// until its rebalance callback (`rd_kafka_rebalance_op_incr`).
+    pub(crate) rdk_paused_at_us: Option<u64>,
 }
 
 /// The steps of a kafka-clients 4.3 reconciliation run on the application thread
@@ -1992,6 +2029,8 @@ impl GroupClient {
             restart_after_us: None,
             new_member: false,
             draining: Vec::new(),
+            rdk: None,
+            rdk_paused_at_us: None,
         }
     }
 }
@@ -2010,19 +2049,43 @@ impl Member {
         }
     }
 
+    /// librdkafka's classic-protocol client, whose heartbeats and fetches follow its threads'
+    /// wake-ups (model.md §10.4).
+    fn rdk_threads(s: &Scenario) -> bool {
+        s.client.is_librdkafka() && !s.consumer_protocol()
+    }
+
+    /// Whether the background auto-commit timer runs for this member's strategy.
+    fn background_auto_commit_runs(&self) -> bool {
+        matches!(self.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing)
+    }
+
+    /// When a heartbeat due at `due_us` goes out: then, or with librdkafka at its main
+    /// thread's next wake-up (model.md §10.4).
+    fn heartbeat_at(&self, due_us: u64) -> u64 {
+        match self.group.as_ref().and_then(|g| g.rdk) {
+            Some(rdk) => rdk.main_thread_wake(due_us),
+            None => due_us,
+        }
+    }
+
     /// (Re)starts the heartbeat schedule from now: every interval from the latest assignment
-    /// (model.md §10.4).
+    /// (model.md §10.4); librdkafka's from its last heartbeat, at once if one is due, as an
+    /// answer wakes its main thread (§10.4).
     pub(crate) fn restart_heartbeats<S: Sink>(&mut self, cx: &mut Cx<S>) {
         let id = self.id;
+        let interval = Self::heartbeat_interval_us(cx.s);
+        let at_us = match self.group.as_ref().and_then(|g| g.rdk) {
+            Some(rdk) => match rdk.last_heartbeat_us.map(|t| t + interval) {
+                Some(due) if due > cx.now_us => rdk.main_thread_wake(due),
+                _ => cx.now_us,
+            },
+            None => cx.now_us + interval,
+        };
         let g = self.g();
         g.heartbeat_seq += 1;
         let seq = g.heartbeat_seq;
-        cx.schedule(
-            cx.now_us + Self::heartbeat_interval_us(cx.s),
-            Phase::Background,
-            id,
-            Event::Heartbeat { member: id, seq },
-        );
+        cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
     }
 
     /// The heartbeats of a member of the group at t = 0: from its assignment,
@@ -2030,10 +2093,10 @@ impl Member {
     pub(crate) fn start_heartbeats_at_zero<S: Sink>(&mut self, cx: &mut Cx<S>) {
         let id = self.id;
         let interval = Self::heartbeat_interval_us(cx.s);
+        let at_us = self.heartbeat_at(cx.now_us + interval - cx.s.assigned_before_start_us % interval);
         let g = self.g();
         g.heartbeat_seq += 1;
         let seq = g.heartbeat_seq;
-        let at_us = cx.now_us + interval - cx.s.assigned_before_start_us % interval;
         cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
     }
 
@@ -2214,8 +2277,11 @@ impl Member {
             return;
         }
         let interval = Self::heartbeat_interval_us(cx.s);
+        if let Some(rdk) = &mut self.g().rdk {
+            rdk.last_heartbeat_us = Some(cx.now_us);
+        }
         cx.schedule(
-            cx.now_us + interval,
+            self.heartbeat_at(cx.now_us + interval),
             Phase::Background,
             self.id,
             Event::Heartbeat { member: self.id, seq },
@@ -2373,6 +2439,10 @@ impl Member {
             self.status(cx, if waits { MemberStatus::Rebalancing } else { MemberStatus::Active });
         }
         self.g().join_waits = waits;
+        if waits && self.fetch_idle_until_us > cx.now_us && !self.eager(cx.s) {
+            // librdkafka's `poll()` returns when its idle fetcher brings records (model.md §10.4).
+            self.wake_at(cx, self.fetch_idle_until_us);
+        }
         waits.then_some(Flow::Wait)
     }
 
@@ -2499,8 +2569,10 @@ impl Member {
         self.g().generation = world.coordinator.generation();
         // Java restarts its heartbeats when it reads the JoinGroup response
         // (`JoinGroupResponseHandler` → `enable()` of the heartbeat thread), one round trip before
-        // the assignment (model.md §10.4).
-        self.restart_heartbeats(cx);
+        // the assignment (model.md §10.4); librdkafka sends none while it waits for SyncGroup.
+        if !Self::rdk_threads(cx.s) {
+            self.restart_heartbeats(cx);
+        }
         if self.g().join_waits || self.joins_in_background(cx.s) {
             self.send_sync(cx);
         } else {
@@ -2555,6 +2627,11 @@ impl Member {
             Some(assignment) => {
                 self.g().join = Join::None;
                 self.g().pending_assignment = Some(assignment);
+                if Self::rdk_threads(cx.s) && !self.eager(cx.s) && !self.assigned.is_empty() {
+                    // The answer pauses every assigned partition until the callback has run
+                    // (`rd_kafka_rebalance_op_incr` → `rd_kafka_assignment_pause`).
+                    self.g().rdk_paused_at_us = Some(cx.now_us);
+                }
             }
             None => self.g().join = Join::Needed,
         }
@@ -2578,6 +2655,7 @@ impl Member {
         let added: Vec<PartitionId> = assignment.iter().copied().filter(|p| !owned.contains(p)).collect();
         self.mark(cx, 0, MarkKind::AssignmentReceived);
         self.restart_session_ticker(cx);
+        self.rdk_assign(cx, &added);
         self.take_partitions(cx, world, &added);
         self.status(cx, if self.assigned.is_empty() { MemberStatus::Idle } else { MemberStatus::Active });
         if revoked.is_empty() {
@@ -2610,6 +2688,25 @@ impl Member {
             return Some(Flow::Wait);
         }
         self.on_join_prepare(cx, world)
+    }
+
+    /// librdkafka's `assign()` in the rebalance callback (model.md §10.4): it restarts the
+    /// poll-interval check's timer; added partitions start fetching, which wakes the fetcher.
+    /// Kept partitions that the answer paused while the application was busy come back only
+    /// when the idle fetcher next wakes (`rd_kafka_toppar_op_pause_resume` drops what was
+    /// fetched; resuming wakes nobody).
+    fn rdk_assign<S: Sink>(&mut self, cx: &mut Cx<S>, added: &[PartitionId]) {
+        let now = cx.now_us;
+        let g = self.g();
+        let paused_at = g.rdk_paused_at_us.take();
+        let Some(rdk) = &mut g.rdk else { return };
+        rdk.assigned(now, !added.is_empty());
+        let rdk = *rdk;
+        if !added.is_empty() {
+            self.fetch_idle_until_us = 0;
+        } else if paused_at.is_some_and(|t| t < now) {
+            self.fetch_idle_until_us = self.fetch_idle_until_us.max(rdk.fetcher_wake(now));
+        }
     }
 
     /// Consumer protocol, inside `poll()`: the callbacks of what was reconciled before —
@@ -2826,10 +2923,15 @@ impl Member {
         self.pc = Pc::Poll;
         self.incarnation += 1;
         let is_static = self.g().is_static;
+        let rdk = Self::rdk_threads(cx.s)
+            .then(|| RdkWakes::created_at(cx.s, cx.now_us, self.background_auto_commit_runs()));
+        self.fetch_idle_until_us = 0;
         let g = self.g();
         g.new_member = !is_static;
         g.join = Join::Needed;
         g.hung_until_us = 0;
+        g.rdk = rdk;
+        g.rdk_paused_at_us = None;
         self.mark(cx, 0, MarkKind::Started);
         self.status(cx, MemberStatus::Rebalancing);
         if cx.s.consumer_protocol() {

@@ -35,6 +35,8 @@ mod member;
 mod pool;
 mod queue;
 #[cfg(feature = "group")]
+mod rdk_wakes;
+#[cfg(feature = "group")]
 mod share_consumer;
 #[cfg(feature = "group")]
 mod share_partition;
