@@ -292,10 +292,6 @@ impl Member {
             member: id,
             status: if partitions.is_empty() { MemberStatus::Idle } else { MemberStatus::Active },
         });
-        if Self::rdk_threads(s) {
-            let auto = member.background_auto_commit_runs();
-            member.g().rdk = Some(RdkWakes::at_zero(s, auto));
-        }
         member.start_heartbeats_at_zero(cx);
         member.begin(cx);
         member
@@ -2089,8 +2085,13 @@ impl Member {
     }
 
     /// The heartbeats of a member of the group at t = 0: from its assignment,
-    /// `assigned_before_start_ms` before t = 0 (model.md §10.4).
+    /// `assigned_before_start_ms` before t = 0 (model.md §10.4); librdkafka's threads' grids
+    /// from its creation and that assignment.
     pub(crate) fn start_heartbeats_at_zero<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        if Self::rdk_threads(cx.s) {
+            let auto = self.background_auto_commit_runs();
+            self.g().rdk = Some(RdkWakes::at_zero(cx.s, auto));
+        }
         let id = self.id;
         let interval = Self::heartbeat_interval_us(cx.s);
         let at_us = self.heartbeat_at(cx.now_us + interval - cx.s.assigned_before_start_us % interval);
