@@ -703,8 +703,8 @@ impl Member {
                     PoolCommit::HighestCompleted => a.done.highest_end(),
                     _ => a.done.frontier(),
                 };
-                if s.client == Client::Sarama && s.commit_value == CommitValue::RecordOffset {
-                    *offset = offset.saturating_sub(1); // raw MarkOffset (`sarama_marks`)
+                if s.client == Client::Sarama {
+                    *offset = Self::sarama_mark(s, *offset);
                 }
             }
         }
@@ -974,7 +974,6 @@ impl Member {
     /// workers, what `pool_commit` makes of them; a raw `MarkOffset(msg.Offset)` (`commit_value:
     /// record_offset`) marks one less (sarama#1287: raw marks of 1 and 3 commit 3).
     fn sarama_marks(&self, s: &Scenario, world: &World) -> Vec<(PartitionId, u64)> {
-        let raw = s.commit_value == CommitValue::RecordOffset;
         let highest = self.pool.threads() > 0 && s.pool_commit == PoolCommit::HighestCompleted;
         self.assigned
             .iter()
@@ -984,7 +983,7 @@ impl Member {
                 if a.taken_at == Some(next) {
                     return None; // nothing marked since it took the partition
                 }
-                let mark = if raw { next.saturating_sub(1) } else { next };
+                let mark = Self::sarama_mark(s, next);
                 world
                     .coordinator
                     .committed(a.partition)
@@ -992,6 +991,17 @@ impl Member {
                     .then_some((a.partition, mark))
             })
             .collect()
+    }
+
+    /// The mark sarama's application sets for the records done up to `next`: `MarkMessage`
+    /// marks `next` itself, a raw `MarkOffset(msg.Offset)` (`commit_value: record_offset`) one
+    /// less (model.md §8.14).
+    fn sarama_mark(s: &Scenario, next: u64) -> u64 {
+        if s.commit_value == CommitValue::RecordOffset {
+            next.saturating_sub(1)
+        } else {
+            next
+        }
     }
 
     /// librdkafka commits, of the offsets it would send, only those stored since the member
