@@ -171,6 +171,25 @@ fn a_failed_commit_sends_the_waiting_sync_group() {
     assert_eq!(at, [(1, Some(5), 6_475)]);
 }
 
+/// model.md §10.1: a fetch returns whole batches, and after an eager round the turn passes in
+/// the fetch session's order. Random seed 12035 (`java_classic`, round robin, one record a
+/// poll, five-record batches): consumer-2 shuts down at 12.4 s and consumer-1 gets orders-0 (at
+/// 14), orders-1 (23, new to it) and orders-2 (10) back. Its chunk of orders-0 is record 14
+/// alone (the batch 10–14), then it turns to orders-2, which it held before: killed at
+/// 14.655 s with orders-0 committed 15 and orders-2 11, as on Apache Kafka 4.3.1. Before:
+/// a five-record chunk from 14, committed 16 and 10.
+#[test]
+fn a_chunk_ends_at_its_batch_and_the_turn_follows_the_fetch_session() {
+    let run = run(r#"{"partitions": 3, "members": 2, "record_processing_ms": 550, "max.poll.records": 1,
+        "strategy": "commit_sync_batch", "partition.assignment.strategy": "roundrobin",
+        "session.timeout.ms": 2000, "heartbeat.interval.ms": 100, "max.partition.fetch.bytes": 5120,
+        "client": "java_classic", "new_group": true, "auto.offset.reset": "earliest",
+        "assigned_before_start_ms": 500, "horizon_ms": 14656, "group_events": [
+        {"at_ms": 12425, "member": 2, "kind": "shutdown"}, {"at_ms": 14655, "member": 1, "kind": "crash"}]}"#);
+    let last: Vec<_> = handovers(&run).into_iter().skip(3).map(|h| (h.0, h.1)).collect();
+    assert_eq!(last, [(0, Some(15)), (1, Some(23)), (2, Some(11))]);
+}
+
 /// model.md §10.4: librdkafka heartbeats when its main thread wakes — its 1 s timer from the
 /// consumer's creation (here 300 ms before t = 0: 0.7 s, 1.7 s, …) and its poll-interval check
 /// every 500 ms from the assignment (t = 0) — and only an interval after the previous one.

@@ -186,6 +186,11 @@ pub(crate) struct Member {
     /// stay first in its fetch session, so the next assignment hands them out first when
     /// they come back (model.md §10.1).
     fetched_before: Vec<PartitionId>,
+    /// After an eager round gave a Java member back partitions it fetched before: its fetch
+    /// session's order — those first, in their order, then the new ones (model.md §10.1). The
+    /// poll turn passes from one partition's chunk to the next in this order; empty: in
+    /// partition order.
+    fetch_order: Vec<PartitionId>,
     pub(super) auto_commit_deadline_us: u64,
     records_since_commit: u64,
     /// Failed async commits whose callbacks have not run yet (model.md §8.8).
@@ -310,6 +315,7 @@ impl Member {
             turn: 0,
             chunk_left: None,
             fetched_before: Vec::new(),
+            fetch_order: Vec::new(),
             auto_commit_deadline_us: s.auto_commit_interval_us,
             records_since_commit: 0,
             callbacks: Vec::new(),
@@ -1154,8 +1160,10 @@ impl Member {
 
     /// The index in `assigned` of the partition this `poll()` serves (model.md §10.1), passing
     /// over those the error handler stopped (§12): the one in turn while its chunk lasts and
-    /// it has records; else the next with records, in partition order, with a new chunk of
-    /// [`Scenario::fetch_chunk_records`] (Java `FetchCollector` drains the fetched chunk of one
+    /// it has records; else the next with records, in partition order (after an eager round,
+    /// the fetch session's), with a new chunk up to the end of the
+    /// [`Scenario::fetch_chunk_records`]-sized batch its position falls in (Java
+    /// `FetchCollector` drains the fetched chunk of one
     /// partition before the next, and `AbstractFetch` fetches no partition still buffered);
     /// else, every partition at its log end, the next one, for an empty poll. `None` when
     /// every partition is stopped or none is assigned.
@@ -1169,10 +1177,28 @@ impl Member {
         {
             return Some(self.turn);
         }
-        let first = self.turn + usize::from(self.chunk_left.is_some());
-        let order = (0..count).map(|k| (first + k) % count);
+        // The fetch session's order after an eager round (model.md §10.1), else partition order.
+        let session = count > 0 && self.fetch_order.len() == count;
+        let position_of = |i: usize| self.fetch_order.iter().position(|&p| p == self.assigned[i].partition);
+        let first = if session { position_of(self.turn).unwrap_or(0) } else { self.turn }
+            + usize::from(self.chunk_left.is_some());
+        let nth = |k: usize| {
+            let k = (first + k) % count;
+            if session {
+                let p = self.fetch_order[k];
+                self.assigned.iter().position(|a| a.partition == p).unwrap_or(k)
+            } else {
+                k
+            }
+        };
+        let order = (0..count).map(nth);
         let (index, chunk) = match order.clone().find(|&i| has_records(&self.assigned[i])) {
-            Some(i) => (i, s.fetch_chunk_records()),
+            Some(i) => {
+                // A fetch returns whole batches: from a position inside one, the chunk runs to
+                // the end of the chunk-sized batch it falls in (model.md §10.1).
+                let chunk = s.fetch_chunk_records();
+                (i, chunk - self.assigned[i].position.unwrap_or(0) % chunk)
+            }
             None => (order.into_iter().find(|&i| !self.assigned[i].stopped)?, 0),
         };
         self.turn = index;
@@ -2129,9 +2155,17 @@ impl Member {
         }
         self.keep_turn(in_turn);
         let fetched_before = std::mem::take(&mut self.fetched_before);
+        self.fetch_order.clear();
         if self.chunk_left.is_none() {
-            if let Some(index) = self.assigned.iter().position(|a| fetched_before.contains(&a.partition)) {
-                self.turn = index;
+            let held: Vec<PartitionId> = fetched_before
+                .iter()
+                .copied()
+                .filter(|p| self.assigned.iter().any(|a| a.partition == *p))
+                .collect();
+            if let Some(&first) = held.first() {
+                self.turn = self.assigned.iter().position(|a| a.partition == first).unwrap_or(0);
+                let new = self.assigned.iter().map(|a| a.partition).filter(|p| !held.contains(p));
+                self.fetch_order = held.iter().copied().chain(new).collect();
             }
         }
         self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
@@ -2141,6 +2175,7 @@ impl Member {
     /// KIP-848 revocation paused them before).
     fn drop_partitions<S: Sink>(&mut self, cx: &mut Cx<S>, partitions: &[PartitionId]) {
         let in_turn = self.partition_in_turn_now();
+        self.fetch_order.clear();
         for &partition in partitions {
             if cx.s.client == Client::LibrdkafkaBefore1_9 {
                 self.keep_old_store(partition);
