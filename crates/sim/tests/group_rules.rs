@@ -190,6 +190,30 @@ fn a_chunk_ends_at_its_batch_and_the_turn_follows_the_fetch_session() {
     assert_eq!(last, [(0, Some(15)), (1, Some(23)), (2, Some(11))]);
 }
 
+/// model.md §10.6: kafka-clients 4.3 starts a target that arrives while an earlier one waits for
+/// `onPartitionsAssigned` a poll later, and a partition added inside a poll has no buffered
+/// records in the next one. Random seed 13002 (six 900 ms records a poll): consumer-1 shuts
+/// down at 9.5 s and comes back at 12.3 s; consumer-2 takes orders-0 in its 16.2 s poll and
+/// returns orders-1's records there, then revokes orders-1 with both callbacks in its 21.6 s
+/// poll, which has nothing buffered: consumer-1 gets orders-1 at 22.5 s, committed 24 (Apache
+/// Kafka 4.3.1: 22.7 s, 24). Before: a poll later, 27.5 s, committed 18.
+#[test]
+fn a_target_after_an_assignment_waits_a_poll_and_finds_the_new_partition_unfetched() {
+    let run = run(r#"{"partitions": 2, "members": 2, "record_processing_ms": 900, "max.poll.records": 6,
+        "strategy": "commit_sync_batch", "session.timeout.ms": 10000, "group.consumer.heartbeat.interval.ms": 1000,
+        "client": "java_consumer_protocol", "new_group": true, "auto.offset.reset": "earliest",
+        "assigned_before_start_ms": 500, "horizon_ms": 30266, "group_events": [
+        {"at_ms": 9545, "member": 1, "kind": "shutdown", "restart_after_ms": 2710.5},
+        {"at_ms": 29860.5, "member": 1, "kind": "crash"}, {"at_ms": 30265, "member": 2, "kind": "crash"}]}"#);
+    let moved: Vec<_> = group(&run)
+        .handovers
+        .iter()
+        .filter(|h| h.to.is_some())
+        .map(|h| (h.partition, h.committed, h.at_us / 100_000))
+        .collect();
+    assert_eq!(moved, [(0, Some(12), 162), (1, Some(24), 225)]);
+}
+
 /// model.md §10.4: librdkafka heartbeats when its main thread wakes — its 1 s timer from the
 /// consumer's creation (here 300 ms before t = 0: 0.7 s, 1.7 s, …) and its poll-interval check
 /// every 500 ms from the assignment (t = 0) — and only an interval after the previous one.

@@ -121,6 +121,9 @@ pub(super) struct Assigned {
     /// A KIP-848 reconciliation revokes it (model.md §10.6): paused, still assigned until the
     /// next `poll()` runs `onPartitionsRevoked` (`SubscriptionState.markPendingRevocation`).
     revoking: bool,
+    /// kafka-clients 4.3: added by a reconciliation inside a `poll()`; its position is looked
+    /// up only in the next `poll()`, which finds none of its records buffered (model.md §10.6).
+    awaiting_position: bool,
     /// The position the member started the partition from (`None` until a new group's
     /// first poll resolves it): librdkafka has stored no offset while its stored offset
     /// would still be this one (model.md §8.2).
@@ -135,7 +138,10 @@ impl Assigned {
     /// Whether a poll could take records of it: not stopped, below `log_end` (a position
     /// not yet resolved counts, §8.9).
     fn has_records(&self, log_end: u64) -> bool {
-        !self.stopped && !self.revoking && self.position.is_none_or(|p| p < log_end)
+        !self.stopped
+            && !self.revoking
+            && !self.awaiting_position
+            && self.position.is_none_or(|p| p < log_end)
     }
 
     /// `partition` at `position`, nothing handled yet.
@@ -146,6 +152,7 @@ impl Assigned {
             done: Frontier::starting_at(position.unwrap_or(0)),
             stopped: false,
             revoking: false,
+            awaiting_position: false,
             taken_at: position,
             stale_store: None,
         }
@@ -2765,12 +2772,28 @@ impl Member {
     /// `AsyncPollEvent` that reconciles has been processed, and `pollForFetches` returns
     /// buffered records without waiting).
     fn consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
+        // kafka-clients 4.3 looks up the positions of partitions an earlier poll's
+        // reconciliation added only now (`updateAssignmentMetadataIfNeeded` →
+        // `CheckAndUpdatePositionsEvent`): none of their records is buffered while this poll
+        // reconciles; they come with its fetch.
+        let resolving: Vec<PartitionId> =
+            self.assigned.iter().filter(|a| a.awaiting_position).map(|a| a.partition).collect();
+        let flow = self.consumer_poll_steps(cx, world);
+        for a in self.assigned.iter_mut().filter(|a| resolving.contains(&a.partition)) {
+            a.awaiting_position = false;
+        }
+        flow
+    }
+
+    /// [`Member::consumer_poll`]'s rebalance steps.
+    fn consumer_poll_steps<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
         if !self.in_group {
             // Evicted: rejoin as a new member (epoch 0) at once.
             self.in_group = true;
             world.coordinator.consumer_join(cx, self.id, self.process);
             self.restart_heartbeats(cx);
         }
+        let assigned_now = !self.g().assigning.is_empty();
         if self.consumer_callbacks(cx, world) {
             return Some(Flow::Wait);
         }
@@ -2779,6 +2802,12 @@ impl Member {
         loop {
             let g = self.g();
             let Some((revoke, assign, step)) = g.reconciling.take() else {
+                if assigned_now {
+                    // The reconciliation just completed by `onPartitionsAssigned` ends after this
+                    // poll's `AsyncPollEvent` was processed: the next target waits for the next
+                    // poll (`AbstractMembershipManager.maybeReconcile`; random seed 13002).
+                    return None;
+                }
                 let (revoke, assign) = std::mem::take(&mut g.to_reconcile);
                 if revoke.is_empty() && assign.is_empty() {
                     return None;
@@ -2804,6 +2833,7 @@ impl Member {
                     self.drop_partitions(cx, &revoke);
                     if !assign.is_empty() {
                         self.take_partitions(cx, world, &assign);
+                        self.await_positions(cx.s, &assign);
                         self.status(cx, MemberStatus::Active);
                     }
                     self.g().released.extend(revoke);
@@ -2815,6 +2845,16 @@ impl Member {
         }
     }
 
+    /// kafka-clients 4.3: `partitions`, added inside this `poll()`, get their positions in the
+    /// next one (model.md §10.6).
+    fn await_positions(&mut self, s: &Scenario, partitions: &[PartitionId]) {
+        if s.client == Client::JavaConsumerProtocol {
+            for a in self.assigned.iter_mut().filter(|a| partitions.contains(&a.partition)) {
+                a.awaiting_position = true;
+            }
+        }
+    }
+
     /// Consumer protocol: `onPartitionsAssigned` for what was added, `onPartitionsRevoked` for
     /// what is paused (the next heartbeat acknowledges it). Returns whether the loop now waits
     /// for the callback's commit.
@@ -2822,6 +2862,7 @@ impl Member {
         let assigned = std::mem::take(&mut self.g().assigning);
         if !assigned.is_empty() {
             self.take_partitions(cx, world, &assigned);
+            self.await_positions(cx.s, &assigned);
             self.status(cx, MemberStatus::Active);
         }
         let revoked = std::mem::take(&mut self.g().revoking);
