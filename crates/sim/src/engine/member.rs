@@ -2773,13 +2773,16 @@ impl Member {
     /// buffered records without waiting).
     fn consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
         // kafka-clients 4.3 looks up the positions of partitions an earlier poll's
-        // reconciliation added only now (`updateAssignmentMetadataIfNeeded` →
-        // `CheckAndUpdatePositionsEvent`): none of their records is buffered while this poll
-        // reconciles; they come with its fetch.
+        // reconciliation added (one that returned buffered records at once) only now
+        // (`updateAssignmentMetadataIfNeeded` → `CheckAndUpdatePositionsEvent`): none of their
+        // records is buffered while this poll reconciles; they come with its fetch.
         let resolving: Vec<PartitionId> =
             self.assigned.iter().filter(|a| a.awaiting_position).map(|a| a.partition).collect();
         let flow = self.consumer_poll_steps(cx, world);
-        for a in self.assigned.iter_mut().filter(|a| resolving.contains(&a.partition)) {
+        // A poll with nothing to return at once waits, and its loop looks the positions up
+        // meanwhile (`AsyncKafkaConsumer.poll`): then the partitions added in it count too.
+        let waits = flow.is_none() && !self.has_records(cx.s, cx.now_us);
+        for a in self.assigned.iter_mut().filter(|a| waits || resolving.contains(&a.partition)) {
             a.awaiting_position = false;
         }
         flow
