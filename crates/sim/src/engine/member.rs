@@ -2161,21 +2161,26 @@ impl Member {
             self.mark(cx, partition, MarkKind::Assigned);
         }
         self.keep_turn(in_turn);
+        self.follow_fetch_session();
+        self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
+    }
+
+    /// After an assignment with no chunk in hand: the turn starts at the first partition the
+    /// member fetched before an eager round and got back, and passes in the fetch session's
+    /// order (model.md §10.1).
+    fn follow_fetch_session(&mut self) {
         let fetched_before = std::mem::take(&mut self.fetched_before);
         self.fetch_order.clear();
-        if self.chunk_left.is_none() {
-            let held: Vec<PartitionId> = fetched_before
-                .iter()
-                .copied()
-                .filter(|p| self.assigned.iter().any(|a| a.partition == *p))
-                .collect();
-            if let Some(&first) = held.first() {
-                self.turn = self.assigned.iter().position(|a| a.partition == first).unwrap_or(0);
-                let new = self.assigned.iter().map(|a| a.partition).filter(|p| !held.contains(p));
-                self.fetch_order = held.iter().copied().chain(new).collect();
-            }
+        if self.chunk_left.is_some() {
+            return;
         }
-        self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
+        let held: Vec<PartitionId> =
+            fetched_before.into_iter().filter(|p| self.assigned.iter().any(|a| a.partition == *p)).collect();
+        if let Some(&first) = held.first() {
+            self.turn = self.assigned.iter().position(|a| a.partition == first).unwrap_or(0);
+            let new = self.assigned.iter().map(|a| a.partition).filter(|p| !held.contains(p));
+            self.fetch_order = held.iter().copied().chain(new).collect();
+        }
     }
 
     /// Gives up `partitions`: the member stops processing them (a stall starts, unless a
@@ -2776,15 +2781,12 @@ impl Member {
         // reconciliation added (one that returned buffered records at once) only now
         // (`updateAssignmentMetadataIfNeeded` → `CheckAndUpdatePositionsEvent`): none of their
         // records is buffered while this poll reconciles; they come with its fetch.
-        let resolving: Vec<PartitionId> =
-            self.assigned.iter().filter(|a| a.awaiting_position).map(|a| a.partition).collect();
+        let resolving = self.awaiting_positions();
         let flow = self.consumer_poll_steps(cx, world);
         // A poll with nothing to return at once waits, and its loop looks the positions up
         // meanwhile (`AsyncKafkaConsumer.poll`): then the partitions added in it count too.
         let waits = flow.is_none() && !self.has_records(cx.s, cx.now_us);
-        for a in self.assigned.iter_mut().filter(|a| waits || resolving.contains(&a.partition)) {
-            a.awaiting_position = false;
-        }
+        self.positions_resolved(waits, &resolving);
         flow
     }
 
@@ -2845,6 +2847,19 @@ impl Member {
             if self.has_records(cx.s, cx.now_us) {
                 return None;
             }
+        }
+    }
+
+    /// kafka-clients 4.3: the partitions whose positions are not looked up yet.
+    fn awaiting_positions(&self) -> Vec<PartitionId> {
+        self.assigned.iter().filter(|a| a.awaiting_position).map(|a| a.partition).collect()
+    }
+
+    /// kafka-clients 4.3: the positions of `resolving` (or, when the poll waits, of all) are
+    /// looked up.
+    fn positions_resolved(&mut self, all: bool, resolving: &[PartitionId]) {
+        for a in self.assigned.iter_mut().filter(|a| all || resolving.contains(&a.partition)) {
+            a.awaiting_position = false;
         }
     }
 
