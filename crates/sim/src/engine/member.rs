@@ -383,6 +383,11 @@ impl Member {
         self.auto_commit_deadline_us = s.auto_commit_interval_us.saturating_sub(s.assigned_before_start_us);
     }
 
+    /// Whether this member's strategy runs the background auto-commit timer (§8.2, §8.3).
+    fn background_auto_commit_runs(&self) -> bool {
+        matches!(self.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing)
+    }
+
     /// Starts the background auto-commit timer (§8.2, §8.3), unless it runs already.
     pub(super) fn start_background_timer<S: Sink>(&mut self, cx: &mut Cx<S>) {
         self.start_background_timer_after(cx, 0);
@@ -390,9 +395,7 @@ impl Member {
 
     /// Starts the background auto-commit timer as if it had run for `running_us` already.
     fn start_background_timer_after<S: Sink>(&mut self, cx: &mut Cx<S>, running_us: u64) {
-        if matches!(self.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing)
-            && !self.background_timer
-        {
+        if self.background_auto_commit_runs() && !self.background_timer {
             self.background_timer = true;
             self.auto_commit_deadline_us = cx.now_us + cx.s.auto_commit_interval_us;
             let every_us = Self::background_check_interval_us(cx.s);
@@ -1135,7 +1138,7 @@ impl Member {
                 start
             }
         };
-        let to = if cx.now_us < self.fetch_idle_until_us {
+        let to = if !self.fetched(cx.now_us) {
             from // an idle librdkafka fetcher has fetched nothing (model.md §10.4)
         } else {
             (from + self.poll_size(s, index, cx.now_us)).min(s.log_end_at(cx.now_us).max(from))
@@ -1176,7 +1179,7 @@ impl Member {
     /// every partition is stopped or none is assigned.
     fn partition_in_turn(&mut self, s: &Scenario, now_us: u64) -> Option<usize> {
         let log_end = s.log_end_at(now_us);
-        let fetched = now_us >= self.fetch_idle_until_us;
+        let fetched = self.fetched(now_us);
         let has_records = |a: &Assigned| fetched && a.has_records(log_end);
         let count = self.assigned.len();
         if self.chunk_left.is_some_and(|left| left > 0)
@@ -1217,7 +1220,13 @@ impl Member {
     /// below its log end.
     pub(super) fn has_records(&self, s: &Scenario, now_us: u64) -> bool {
         let log_end = s.log_end_at(now_us);
-        now_us >= self.fetch_idle_until_us && self.assigned.iter().any(|a| a.has_records(log_end))
+        self.fetched(now_us) && self.assigned.iter().any(|a| a.has_records(log_end))
+    }
+
+    /// Whether the fetcher has brought records by `now_us`: not while an idle librdkafka
+    /// fetcher has yet to see its resumed partitions (model.md §10.4).
+    fn fetched(&self, now_us: u64) -> bool {
+        now_us >= self.fetch_idle_until_us
     }
 
     // ---------------------------------------------------------------- the loop
@@ -1364,8 +1373,11 @@ impl Member {
                     }
                 }
                 // An idle librdkafka fetcher's records arrive when it wakes (model.md §10.4).
-                let idle_until = Some(self.fetch_idle_until_us).filter(|&t| t > cx.now_us);
-                self.wake_at(cx, idle_until.unwrap_or(u64::MAX).min(cx.now_us + s.fetch_max_wait_us));
+                let mut at_us = cx.now_us + s.fetch_max_wait_us;
+                if !self.fetched(cx.now_us) {
+                    at_us = at_us.min(self.fetch_idle_until_us);
+                }
+                self.wake_at(cx, at_us);
                 Flow::Wait
             }
         }
@@ -2094,11 +2106,6 @@ impl Member {
         s.client.is_librdkafka() && !s.consumer_protocol()
     }
 
-    /// Whether the background auto-commit timer runs for this member's strategy.
-    fn background_auto_commit_runs(&self) -> bool {
-        matches!(self.strategy, Strategy::AutoCommitBackground | Strategy::StoreOffsetsAfterProcessing)
-    }
-
     /// When a heartbeat due at `due_us` goes out: then, or with librdkafka at its main
     /// thread's next wake-up (model.md §10.4).
     fn heartbeat_at(&self, due_us: u64) -> u64 {
@@ -2497,7 +2504,7 @@ impl Member {
             self.status(cx, if waits { MemberStatus::Rebalancing } else { MemberStatus::Active });
         }
         self.g().join_waits = waits;
-        if waits && self.fetch_idle_until_us > cx.now_us && !self.eager(cx.s) {
+        if waits && !self.fetched(cx.now_us) && !self.eager(cx.s) {
             // librdkafka's `poll()` returns when its idle fetcher brings records (model.md §10.4).
             self.wake_at(cx, self.fetch_idle_until_us);
         }

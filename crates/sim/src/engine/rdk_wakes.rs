@@ -63,14 +63,16 @@ impl RdkWakes {
     /// A member of the group at t = 0: created `consumer_created_before_start_ms` and
     /// assigned (its fetcher woken by its partitions) `assigned_before_start_ms` earlier.
     pub(crate) fn at_zero(s: &Scenario, auto_commit: bool) -> Self {
-        let mut wakes = Self::created_at(s, 0, auto_commit);
-        wakes.created_phase_us = phase_before_zero(s.created_before_start_us, ONE_SECOND_US);
+        let created = |period_us| phase_before_zero(s.created_before_start_us, period_us);
+        let assigned = |period_us| phase_before_zero(s.assigned_before_start_us, period_us);
         let every = s.auto_commit_interval_us;
-        wakes.auto_commit =
-            auto_commit.then_some((phase_before_zero(s.created_before_start_us, every), every));
-        wakes.assigned_phase_us = Some(phase_before_zero(s.assigned_before_start_us, POLL_CHECK_US));
-        wakes.fetcher_phase_us = phase_before_zero(s.assigned_before_start_us, FETCHER_WAIT_US);
-        wakes
+        RdkWakes {
+            created_phase_us: created(ONE_SECOND_US),
+            auto_commit: auto_commit.then(|| (created(every), every)),
+            assigned_phase_us: Some(assigned(POLL_CHECK_US)),
+            fetcher_phase_us: assigned(FETCHER_WAIT_US),
+            last_heartbeat_us: None,
+        }
     }
 
     /// The application called `assign()` (its rebalance callback) at `now_us`; `fetching`:
