@@ -164,6 +164,11 @@ pub enum MarkKind {
     SessionExpired,
     /// The member's heartbeat (model.md §10.4).
     Heartbeat,
+    /// kafka-clients 4.3 (model.md §10.6): this `poll()` submitted no `AsyncPollEvent` — the
+    /// previous poll's was still held and another fetched chunk waited — so the reconciliation
+    /// or the auto-commit due waits for the next poll. (The real client submits one anyway
+    /// when the previous poll's event completed inside that poll: a race of its two threads.)
+    PollEventSkipped,
     /// An attempt at the record threw (model.md §12): no run.
     RecordFailed {
         /// The record's offset.

@@ -706,6 +706,43 @@ fn a_kip848_revocation_takes_three_polls() {
     assert_eq!(moved, [(1, Some(1), Some(0), 7010), (0, Some(0), None, 13_136), (1, Some(0), None, 13_136)]);
 }
 
+/// model.md §10.6: kafka-clients 4.3 starts a reconciliation only in a `poll()` that submits an
+/// `AsyncPollEvent`, and a poll submits none while the previous poll's event is held and another
+/// fetched chunk waits in the buffer (`AsyncKafkaConsumer.maybeClearPreviousInflightPoll`). Random
+/// case seed 12082 on Apache Kafka 4.3.1, a deploy: consumer-1 restarts and gets both partitions in
+/// one fetch (orders-0's chunk in hand, orders-1's waiting); consumer-2 restarts at 16 s and the
+/// target takes orders-1 from consumer-1, whose next poll (the model's 18.2 s, the real 18.5 s)
+/// submits no event (its TRACE log): it pauses orders-1 a poll later and hands it over at 27.4 s.
+/// Before, the model paused at 18.2 s and handed it over at 24.4 s: orders-1 committed 24 at the
+/// end where the real group committed 20.
+#[test]
+fn a_kip848_poll_without_its_event_starts_no_reconciliation() {
+    let run = run(r#"{"partitions": 2, "members": 2, "record_processing_ms": 750, "max.poll.records": 4,
+        "strategy": "commit_sync_batch", "session.timeout.ms": 4000, "group.consumer.heartbeat.interval.ms": 200,
+        "client": "java_consumer_protocol", "group.initial.rebalance.delay.ms": 0, "new_group": true,
+        "auto.offset.reset": "earliest", "assigned_before_start_ms": 500, "horizon_ms": 29326.5,
+        "group_events": [{"at_ms": 10165, "member": 1, "kind": "shutdown", "restart_after_ms": 1000.5},
+        {"at_ms": 13860.5, "member": 2, "kind": "shutdown", "restart_after_ms": 1000.5},
+        {"at_ms": 29140.5, "member": 1, "kind": "crash"}, {"at_ms": 29325.5, "member": 2, "kind": "crash"}]}"#);
+    let moved: Vec<_> = group(&run)
+        .handovers
+        .iter()
+        .map(|h| (h.partition, h.from, h.to, h.at_us / 1000, h.committed))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            (0, Some(0), Some(0), 15_220, Some(16)),
+            (1, Some(1), Some(0), 15_220, Some(20)),
+            (1, Some(0), Some(1), 27_425, Some(20)),
+            (0, Some(0), None, 29_326, Some(32)),
+            (1, Some(1), None, 29_326, Some(20)),
+        ]
+    );
+    let skipped = run.marks.iter().filter(|m| m.kind == MarkKind::PollEventSkipped).map(|m| m.at_us / 1000);
+    assert_eq!(skipped.collect::<Vec<_>>(), [18_225]);
+}
+
 /// model.md §8.14, sarama v1.61.1 in an eager group (`range`, its default): the heartbeat that
 /// meets the rebalance cancels the session (`triggerRebalance`), the handler finishes and marks
 /// the message in hand and returns, and the session's release flushes the marks

@@ -189,6 +189,10 @@ pub(crate) struct Member {
     /// Records left of that chunk; `None` when no chunk is in hand (after an assignment the
     /// next `poll()` starts at `turn` itself).
     pub(super) chunk_left: Option<u64>,
+    /// The partitions whose fetched chunks wait behind the one in hand (model.md §10.1): a
+    /// fetch goes out only when the buffer is drained (`AbstractFetch` fetches nothing from a
+    /// broker that still has buffered partitions) and brings every partition with records.
+    fetch_queue: Vec<PartitionId>,
     /// The partitions an eager round took from a Java member, which it fetched before: they
     /// stay first in its fetch session, so the next assignment hands them out first when
     /// they come back (model.md §10.1).
@@ -321,6 +325,7 @@ impl Member {
             assigned: Vec::new(),
             turn: 0,
             chunk_left: None,
+            fetch_queue: Vec::new(),
             fetched_before: Vec::new(),
             fetch_order: Vec::new(),
             auto_commit_deadline_us: s.auto_commit_interval_us,
@@ -1106,7 +1111,13 @@ impl Member {
         let rejoining = self.group.as_ref().is_some_and(|g| g.join != Join::None) && !s.consumer_protocol();
         // (`auto_commit_late`, a test-only broken rule: the timer read at the previous poll.)
         let read_at = if crate::broken::on("auto_commit_late") { self.last_poll_us } else { cx.now_us };
-        if self.strategy == Strategy::AutoCommit && read_at >= self.auto_commit_deadline_us && !rejoining {
+        // kafka-clients 4.3 checks the timer in the poll's `AsyncPollEvent` only (§10.6).
+        let no_event = self.group.as_ref().is_some_and(|g| !g.poll_event);
+        let due =
+            self.strategy == Strategy::AutoCommit && read_at >= self.auto_commit_deadline_us && !rejoining;
+        if due && no_event {
+            self.mark(cx, 0, MarkKind::PollEventSkipped);
+        } else if due {
             self.auto_commit_deadline_us = cx.now_us + s.auto_commit_interval_us;
             let positions = self.positions();
             self.send_commit(cx, world, CommitKind::AutoInPoll, positions);
@@ -1207,6 +1218,18 @@ impl Member {
                 // A fetch returns whole batches: from a position inside one, the chunk runs to
                 // the end of the chunk-sized batch it falls in (model.md §10.1).
                 let chunk = s.fetch_chunk_records();
+                let partition = self.assigned[i].partition;
+                match self.fetch_queue.iter().position(|&p| p == partition) {
+                    Some(k) => {
+                        self.fetch_queue.remove(k);
+                    }
+                    None => {
+                        self.fetch_queue = (self.assigned.iter())
+                            .filter(|a| a.partition != partition && has_records(a))
+                            .map(|a| a.partition)
+                            .collect();
+                    }
+                }
                 (i, chunk - self.assigned[i].position.unwrap_or(0) % chunk)
             }
             None => (order.into_iter().find(|&i| !self.assigned[i].stopped)?, 0),
@@ -2027,6 +2050,11 @@ pub(crate) struct GroupClient {
     /// kafka-clients 4.3: the reconciliation under way, one step per `poll()` that returns
     /// buffered records: what it revokes, what it adds, and the step it is at.
     pub(crate) reconciling: Option<(Vec<PartitionId>, Vec<PartitionId>, Step)>,
+    /// kafka-clients 4.3: this `poll()` submitted an `AsyncPollEvent` — only such a poll starts
+    /// a reconciliation and checks the auto-commit timer (model.md §10.6). A poll that finds
+    /// the previous poll's event still held, complete, and another completed fetch in the
+    /// buffer submits none (`AsyncKafkaConsumer.maybeClearPreviousInflightPoll`).
+    pub(crate) poll_event: bool,
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -2075,6 +2103,7 @@ impl GroupClient {
             assigning: Vec::new(),
             to_reconcile: (Vec::new(), Vec::new()),
             reconciling: None,
+            poll_event: true,
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -2784,6 +2813,15 @@ impl Member {
     /// `AsyncPollEvent` that reconciles has been processed, and `pollForFetches` returns
     /// buffered records without waiting).
     fn consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
+        if cx.s.client == Client::JavaConsumerProtocol {
+            // The previous poll's event is held (it returned at once) and complete by now; with
+            // another partition's completed fetch buffered this poll keeps it and submits none
+            // — one that has nothing to return at once waits and submits one meanwhile.
+            let keeps = self.g().poll_event
+                && self.completed_fetch_queued(cx.s, cx.now_us)
+                && self.has_records(cx.s, cx.now_us);
+            self.g().poll_event = !keeps;
+        }
         // kafka-clients 4.3 looks up the positions of partitions an earlier poll's
         // reconciliation added (one that returned buffered records at once) only now
         // (`updateAssignmentMetadataIfNeeded` → `CheckAndUpdatePositionsEvent`): none of their
@@ -2795,6 +2833,16 @@ impl Member {
         let waits = flow.is_none() && !self.has_records(cx.s, cx.now_us);
         self.positions_resolved(waits, &resolving);
         flow
+    }
+
+    /// kafka-clients 4.3: whether the fetch buffer holds a completed fetch the member has not
+    /// started on (`FetchBuffer.isEmpty` looks at those only): a chunk fetched with the one in
+    /// hand and waiting behind it — a paused partition's too, until it is dropped — or, the
+    /// chunk in hand drained, the next fetch's.
+    fn completed_fetch_queued(&self, s: &Scenario, now_us: u64) -> bool {
+        let held = |p: &PartitionId| self.assigned.iter().any(|a| a.partition == *p && !a.stopped);
+        let drained = self.chunk_left.is_none_or(|left| left == 0);
+        self.fetch_queue.iter().any(held) || (drained && self.has_records(s, now_us))
     }
 
     /// [`Member::consumer_poll`]'s rebalance steps.
@@ -2818,6 +2866,13 @@ impl Member {
                     // The reconciliation just completed by `onPartitionsAssigned` ends after this
                     // poll's `AsyncPollEvent` was processed: the next target waits for the next
                     // poll (`AbstractMembershipManager.maybeReconcile`; random seed 13002).
+                    return None;
+                }
+                if !g.poll_event {
+                    // Only a poll's `AsyncPollEvent` starts a reconciliation (random seed 12082).
+                    if !g.to_reconcile.0.is_empty() || !g.to_reconcile.1.is_empty() {
+                        self.mark(cx, 0, MarkKind::PollEventSkipped);
+                    }
                     return None;
                 }
                 let (revoke, assign) = std::mem::take(&mut g.to_reconcile);
@@ -3145,13 +3200,15 @@ pub(crate) struct GroupClient {
     pub(crate) generation: u32,
     /// `wakeup()` was called.
     pub(crate) wakeup: bool,
+    /// kafka-clients 4.3: this `poll()` submitted an `AsyncPollEvent`.
+    pub(crate) poll_event: bool,
 }
 
 #[cfg(not(feature = "group"))]
 impl GroupClient {
     /// A group client as the group side starts one (never called: no scenario is a group).
     pub(crate) fn new(_: &Scenario) -> Self {
-        GroupClient { join: Join::None, generation: 1, wakeup: false }
+        GroupClient { join: Join::None, generation: 1, wakeup: false, poll_event: true }
     }
 }
 
