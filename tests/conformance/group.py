@@ -253,9 +253,13 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
         args["group.protocol"] = client["protocol"]
         cp = os.pathsep.join([os.path.join(ctx.CACHE, "classes", client["jar"]),
                               os.path.join(ctx.LIB, "client" + client["jar"], "*")])
+        level = os.environ.get("GROUP_DEBUG")
         debug = ["-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals=debug",
                  "-Dorg.slf4j.simpleLogger.showDateTime=true",
-                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"] if os.environ.get("GROUP_DEBUG") else []
+                 "-Dorg.slf4j.simpleLogger.dateTimeFormat=HH:mm:ss.SSS"] if level else []
+        if level == "trace":  # which poll() submits an AsyncPollEvent (model.md §10.6)
+            debug.append("-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals."
+                         "AsyncKafkaConsumer=trace")
         cmd = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn"] + debug + ["-cp", cp, "ConformanceConsumer"]
         cmd += ["%s=%s" % kv for kv in args.items()]

@@ -1433,6 +1433,19 @@ def execute(case, broker, keep, quiet=False):
     return verdict, [pr for pr in pairs if pr[1] != pr[2]], sc, err
 
 
+def replayed(path):
+    """A case JSON as a random draw printed it, its final kills (and the draw rules' checks) redone
+    on the current model: a draw rule that refuses it now is printed, and it runs anyway."""
+    text = open(path).read()
+    case = json.loads(text[text.index("{"):])
+    family = {"group": "group", "share": "share"}.get(case.get("kind"), "single")
+    try:
+        random_cases.CHECKS[family](case, Harness)
+    except random_cases.Rejected as e:
+        print("case %s: the draw rules would refuse it now (%s); running it anyway" % (path, e), flush=True)
+    return case
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--only", default="")
@@ -1443,6 +1456,9 @@ def main():
     ap.add_argument("--count", type=int, default=10, help="how many random cases")
     ap.add_argument("--family", choices=random_cases.FAMILIES, help="random cases of one family only")
     ap.add_argument("--no-shrink", action="store_true", help="do not shrink repeated disagreements")
+    ap.add_argument("--case", action="append", default=[], metavar="FILE",
+                    help="run a case JSON as a random draw prints it (the text after 'scenario: '), its "
+                         "final kills recomputed on the current model; repeatable")
     ap.add_argument("--ci", action="store_true", help="the CI slice of random seeds only")
     ap.add_argument("--no-random", action="store_true", help="the named cases only, without the CI slice")
     ap.add_argument("--broken", choices=BROKEN_RULES + ("all",),
@@ -1451,8 +1467,8 @@ def main():
     a = ap.parse_args()
     only = set(filter(None, a.only.split(",")))
     cases = [c for c in CASES if c["name"] in only or (not only and (a.all or not c.get("full")))]
-    if a.random is not None or a.ci or a.broken:
-        cases = []
+    if a.random is not None or a.ci or a.broken or a.case:
+        cases = [replayed(f) for f in a.case]
     if a.broken and a.model_only:
         rules = BROKEN_RULES if a.broken == "all" else (a.broken,)
         found = {r: run_broken(r, a.random or 0, a.count, a.family, None, a.keep) for r in rules}
@@ -1483,7 +1499,7 @@ def main():
             print_tally(tally, "random")
             for seed, fam, what in unknown:
                 print("random disagreement seed %d (%s): %s" % (seed, fam, what))
-        elif a.ci or (not only and not a.no_random):
+        elif a.ci or (not only and not a.no_random and not a.case):
             t = time.time()
             tally, unknown = run_random(broker, CI_SEEDS, a.keep, do_shrink=False, label="ci")
             print_tally(tally, "ci")
