@@ -307,7 +307,10 @@ fn share_table(summary: &Summary, share: &ShareSummary) -> String {
         ("processed (per member)", format!("{} ({})", share.processed, members.join(", "))),
         (
             "acknowledged",
-            format!("{} accepted, {} released, {} rejected", share.accepted, share.released, share.rejected),
+            format!(
+                "{} accepted, {} released, {} rejected, {} renewed",
+                share.accepted, share.released, share.rejected, share.renewed
+            ),
         ),
         ("locks expired", share.locks_expired.to_string()),
         ("archived", share.archived.to_string()),

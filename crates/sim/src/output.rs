@@ -214,6 +214,12 @@ pub enum MarkKind {
         /// The record's offset.
         offset: u64,
     },
+    /// A RENEW of the record landed: its acquisition lock runs a full
+    /// `group.share.record.lock.duration.ms` again from here.
+    ShareRenewed {
+        /// The record's offset.
+        offset: u64,
+    },
     /// The record's acquisition lock expired (`group.share.record.lock.duration.ms`).
     ShareLockExpired {
         /// The record's offset.

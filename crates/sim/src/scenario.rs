@@ -477,6 +477,12 @@ scenario_keys! {
         share_auto_offset_reset: OffsetReset = OffsetReset::Earliest,
             key "share.auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "",
             "share groups: where a new share group starts; the model's default is earliest, Kafka's is latest (which skips the backlog)";
+        /// Share groups, explicit mode: while a batch is in hand, every this long the poll loop
+        /// acknowledges each of its records not yet acknowledged with `AcknowledgeType.RENEW`
+        /// (KIP-1222, Kafka 4.2+), µs; `None`: never (model.md §11.3).
+        share_renew_every_us: Option<u64> = None,
+            key "share_renew_every_ms", KeyKind::OptionalMillis { min_us: 100 * US_PER_MS, max_us: 3_600_000 * US_PER_MS }, "ms",
+            "share groups, explicit mode: renew the acquisition locks of the records in hand this often (AcknowledgeType.RENEW; empty: never)";
     }
 }
 
@@ -876,11 +882,25 @@ impl Scenario {
             }
             _ => {}
         }
+        if self.share_renew_every_us.is_some()
+            && self.share_acknowledgement_mode == ShareAcknowledgementMode::Implicit
+        {
+            return refuse(
+                "share_renew_every_ms",
+                "RENEW is an explicit acknowledgement: set share.acknowledgement.mode to explicit, or leave it empty",
+            );
+        }
         Ok(())
     }
 
     /// The rules of model.md §10 that involve several keys.
     fn validate_group(&self) -> Result<(), ScenarioError> {
+        if !self.share_group() && self.share_renew_every_us.is_some() {
+            return Err(ScenarioError::at(
+                "share_renew_every_ms",
+                "renewing acquisition locks is for share groups: set consumption to share_group, or leave it empty",
+            ));
+        }
         if self.share_group() {
             self.validate_share()?;
         } else if !self.group_mode() {

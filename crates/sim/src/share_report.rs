@@ -46,6 +46,8 @@ pub struct ShareSummary {
     pub released: u64,
     /// REJECTs that landed.
     pub rejected: u64,
+    /// RENEWs that landed (each started a record's lock over).
+    pub renewed: u64,
     /// Acquisition locks that expired.
     pub locks_expired: u64,
     /// Records archived at the delivery count limit.
@@ -69,6 +71,7 @@ impl ShareSummary {
             accepted: 0,
             released: 0,
             rejected: 0,
+            renewed: 0,
             locks_expired: 0,
             archived: 0,
         };
@@ -103,6 +106,7 @@ impl ShareSummary {
                 MarkKind::ShareAccepted { .. } => summary.accepted += 1,
                 MarkKind::ShareReleased { .. } => summary.released += 1,
                 MarkKind::ShareRejected { .. } => summary.rejected += 1,
+                MarkKind::ShareRenewed { .. } => summary.renewed += 1,
                 MarkKind::ShareLockExpired { .. } => summary.locks_expired += 1,
                 MarkKind::ShareArchived { .. } => summary.archived += 1,
                 _ => {}

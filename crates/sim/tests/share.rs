@@ -146,8 +146,76 @@ fn an_implicit_close_releases_the_last_batch() {
     assert_eq!(share.redeliveries, 5);
 }
 
+/// S4 (model.md §11.3, KIP-1222): two members, explicit, offset 0 takes 40 s against the 30 s
+/// lock. Without renewals its lock expires at 30 s, consumer-2 takes it (delivery 2) and both
+/// process it: consumer-1's ACCEPT at 40 s is refused (and consumer-2's lock runs out at 60 s
+/// in its turn). With `share_renew_every_ms` 15 000 the
+/// RENEWs land at 15.005 and 30.005 s, each starting the lock over, and offset 0 is delivered
+/// once; the first renewal's poll also acquires consumer-1's next record.
+#[test]
+fn s4_renewals_keep_a_long_record_locked() {
+    let scenario = |renew: &str| {
+        format!(
+            r#"{{"consumption":"share_group","members":2,"share.acknowledgement.mode":"explicit",
+            "max.poll.records":1,"record_processing_ms_by_offset":{{"0":40000}},"horizon_ms":60000,
+            "share_renew_every_ms":{renew}}}"#
+        )
+    };
+    let marks_of_0 = |run: &Run| -> Vec<(u16, u64, String)> {
+        let zero = |kind: &MarkKind| match kind {
+            MarkKind::ShareAcquired { offset, .. }
+            | MarkKind::ShareRenewed { offset }
+            | MarkKind::ShareLockExpired { offset }
+            | MarkKind::ShareAccepted { offset }
+            | MarkKind::RecordDurable { offset } => *offset == 0,
+            _ => false,
+        };
+        let name = |kind: &MarkKind| format!("{kind:?}").split([' ', '{']).next().unwrap_or("").to_string();
+        let before_60_s = run.marks.iter().filter(|m| m.at_us < 60_000 * MS);
+        before_60_s.filter(|m| zero(&m.kind)).map(|m| (m.member, m.at_us / MS, name(&m.kind))).collect()
+    };
+    let plain = run(&scenario("null"));
+    let expected: Vec<(u16, u64, String)> = [
+        (0, 0, "ShareAcquired"),
+        (0, 30_000, "ShareLockExpired"),
+        (1, 30_000, "ShareAcquired"),
+        (0, 40_000, "RecordDurable"),
+    ]
+    .iter()
+    .map(|&(m, t, k)| (m, t, k.to_string()))
+    .collect();
+    assert_eq!(marks_of_0(&plain), expected);
+    let share = ShareSummary::new(&plain, 60_000 * MS);
+    assert_eq!((share.redeliveries, share.renewed, share.locks_expired), (2, 0, 2));
+    let renewed = run(&scenario("15000"));
+    let expected: Vec<(u16, u64, String)> = [
+        (0, 0, "ShareAcquired"),
+        (0, 15_005, "ShareRenewed"),
+        (0, 30_005, "ShareRenewed"),
+        (0, 40_000, "RecordDurable"),
+        (0, 40_005, "ShareAccepted"),
+    ]
+    .iter()
+    .map(|&(m, t, k)| (m, t, k.to_string()))
+    .collect();
+    assert_eq!(marks_of_0(&renewed), expected);
+    let share = ShareSummary::new(&renewed, 60_000 * MS);
+    assert_eq!((share.redeliveries, share.renewed, share.locks_expired), (0, 2, 0));
+    // The first renewal's poll acquired consumer-1's next record (its lock runs from 15 s); the
+    // second found it still buffered and acquired nothing.
+    let acquired_by_1 = |at_ms: u64| {
+        renewed
+            .marks
+            .iter()
+            .filter(|m| m.member == 0 && m.at_us == at_ms * MS)
+            .any(|m| matches!(m.kind, MarkKind::ShareAcquired { .. }))
+    };
+    assert_eq!((acquired_by_1(15_000), acquired_by_1(30_000)), (true, false));
+}
+
 /// Random share groups: 1–4 members and partitions, both acknowledgement modes, failures
-/// released or rejected, crashes, hangs and shutdowns, tight locks and delivery limits.
+/// released or rejected, renewed locks, crashes, hangs and shutdowns, tight locks and delivery
+/// limits.
 fn share_scenarios() -> impl Strategy<Value = Scenario> {
     (
         (1u32..=4, 1u32..=3, 1u32..=8, 20_000u64..=400_000, any::<bool>(), 0usize..4),
@@ -156,14 +224,14 @@ fn share_scenarios() -> impl Strategy<Value = Scenario> {
             (0u64..=20_000, 1u16..=4, 0usize..3, any::<bool>(), proptest::option::of(0u64..=5_000)),
             0..4,
         ),
-        (0u64..=30, any::<u64>()),
+        (0u64..=30, any::<u64>(), proptest::option::of(1_000u64..=20_000)),
     )
         .prop_map(
             |(
                 (members, partitions, mpr, processing_us, explicit, strategy),
                 (failures, failure_permille, on_error, limit),
                 events,
-                (rate_per_s, seed),
+                (rate_per_s, seed, renew_ms),
             )| {
                 let explicit_mode = explicit;
                 let on_error =
@@ -207,6 +275,7 @@ fn share_scenarios() -> impl Strategy<Value = Scenario> {
                     on_error,
                     share_delivery_count_limit: limit,
                     share_record_lock_duration_us: 15_000 * MS,
+                    share_renew_every_us: renew_ms.filter(|_| explicit_mode).map(|ms| ms * MS),
                     share_partition_max_record_locks: 100,
                     log_end_offset: 60,
                     produce_rate_milli_per_s: rate_per_s * 1_000_000,

@@ -337,6 +337,7 @@ impl<'a> Engine<'a> {
             Event::LockExpires { partition, offset, delivery } => {
                 world.share[partition as usize].lock_expired(cx, offset, delivery)
             }
+            Event::ShareRenew { member, batch } => consumers[member as usize].renew(cx, world, batch),
             Event::Group { index, member } => {
                 if let Err(e) = consumers[member as usize].group_event(cx, world, index) {
                     error.get_or_insert(e);

@@ -61,6 +61,9 @@ pub(crate) enum Event {
     AcksLand { member: MemberId, request: u32 },
     /// model.md §11: the lock of the `delivery`-th delivery of `offset` of `partition` expires.
     LockExpires { partition: PartitionId, offset: u64, delivery: u32 },
+    /// model.md §11.3: a share consumer's poll loop renews the locks of its `batch`-th batch
+    /// (a timer: [`Phase::Background`], beside the loop's own pending event).
+    ShareRenew { member: MemberId, batch: u32 },
 }
 
 /// Order of simultaneous events: lower runs first (model.md §8.1, §10.4).

@@ -48,6 +48,10 @@ pub(crate) struct ShareConsumer {
     resume_pc: Pc,
     /// The last poll's records: (partition, offset, delivery).
     batch: Vec<(PartitionId, u64, u32)>,
+    /// Counts the polls that returned records: a renewal of an earlier batch is dropped.
+    batches: u32,
+    /// Records a renewal's poll acquired (its `ShareFetch`), which the next `poll()` returns.
+    prefetched: Vec<(PartitionId, u64, u32)>,
     /// Implicit mode: the batch was acknowledged by a commit already.
     batch_acknowledged: bool,
     /// Explicit mode: acknowledgements made and not yet sent.
@@ -76,6 +80,8 @@ impl ShareConsumer {
             pc: Pc::Stopped,
             resume_pc: Pc::Poll,
             batch: Vec::new(),
+            batches: 0,
+            prefetched: Vec::new(),
             batch_acknowledged: true,
             pending: Vec::new(),
             turn: 0,
@@ -101,6 +107,7 @@ impl ShareConsumer {
         self.incarnation += 1;
         self.pc = Pc::Poll;
         self.batch.clear();
+        self.prefetched.clear();
         self.batch_acknowledged = true;
         self.pending.clear();
         self.failed_attempts = 0;
@@ -190,6 +197,41 @@ impl ShareConsumer {
             }
         }
         self.resume(cx, world);
+    }
+
+    /// `share_renew_every_ms` (model.md §11.3): the poll loop acknowledges with RENEW every
+    /// record of `batch` the application has not acknowledged yet and polls, which sends
+    /// them with what else is pending; that poll's `ShareFetch` also acquires the next
+    /// records (their locks run from now), which the next poll returns. A hung loop renews
+    /// when it wakes; a batch done renews no more.
+    pub(crate) fn renew<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, batch: u32) {
+        if batch != self.batches || self.life != Life::Running {
+            return;
+        }
+        let event = Event::ShareRenew { member: self.id, batch };
+        if cx.now_us < self.hung_until_us {
+            cx.schedule(self.hung_until_us, Phase::Background, self.id, event);
+            return;
+        }
+        let at = match if self.pc == Pc::Blocked { self.resume_pc } else { self.pc } {
+            Pc::Process(i) | Pc::AfterRecord(i) => i,
+            Pc::Poll | Pc::Blocked | Pc::Stopped => return,
+        };
+        let acknowledged =
+            |p: PartitionId, o: u64| self.pending.iter().any(|a| (a.partition, a.offset) == (p, o));
+        let renewals: Vec<Ack> = self.batch[at..]
+            .iter()
+            .filter(|&&(p, o, _)| !acknowledged(p, o))
+            .map(|&(partition, offset, delivery)| Ack { partition, offset, delivery, kind: AckKind::Renew })
+            .collect();
+        let mut acks = std::mem::take(&mut self.pending);
+        acks.extend(renewals);
+        self.send(cx, world, acks, false);
+        if self.prefetched.is_empty() {
+            self.prefetched = self.fetch(cx, world);
+        }
+        let every = cx.s.share_renew_every_us.unwrap_or(u64::MAX);
+        cx.schedule(cx.now_us.saturating_add(every), Phase::Background, self.id, event);
     }
 
     /// Acknowledgement request `request` lands: the broker applies each acknowledgement
@@ -320,6 +362,11 @@ impl ShareConsumer {
                         self.wake_at(cx, cx.now_us + s.fetch_max_wait_us);
                         return;
                     }
+                    self.batches += 1;
+                    if let Some(every) = s.share_renew_every_us {
+                        let event = Event::ShareRenew { member: self.id, batch: self.batches };
+                        cx.schedule(cx.now_us + every, Phase::Background, self.id, event);
+                    }
                     self.pc = Pc::Process(0);
                 }
                 Pc::Process(i) => {
@@ -358,12 +405,23 @@ impl ShareConsumer {
         }
     }
 
-    /// `poll()`'s fetch: from the next partition in turn with records to offer, up to
-    /// `max.poll.records` of them, lowest offsets first.
+    /// `poll()`: what a renewal's poll acquired, else a fetch; the batch it returns.
     fn acquire<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        self.batch = match self.prefetched.is_empty() {
+            true => self.fetch(cx, world),
+            false => std::mem::take(&mut self.prefetched),
+        };
+        if let Some(&(partition, from, _)) = self.batch.first() {
+            self.mark(cx, partition, MarkKind::Poll { from, records: self.batch.len() as u32 });
+        }
+        self.batch_acknowledged = false;
+    }
+
+    /// A `ShareFetch`: from the next partition in turn with records to offer, up to
+    /// `max.poll.records` of them, lowest offsets first.
+    fn fetch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Vec<(PartitionId, u64, u32)> {
         let s = cx.s;
         let partitions = world.share.len();
-        self.batch.clear();
         for k in 0..partitions {
             let p = (self.turn + k) % partitions;
             if !world.share[p].has_available(s, cx.now_us) {
@@ -372,12 +430,9 @@ impl ShareConsumer {
             self.turn = p + 1;
             let taken = world.share[p].acquire(cx, self.id, s.max_poll_records);
             let partition = p as PartitionId;
-            self.batch.extend(taken.into_iter().map(|(offset, delivery)| (partition, offset, delivery)));
-            let from = self.batch[0].1;
-            self.mark(cx, partition, MarkKind::Poll { from, records: self.batch.len() as u32 });
-            break;
+            return taken.into_iter().map(|(offset, delivery)| (partition, offset, delivery)).collect();
         }
-        self.batch_acknowledged = false;
+        Vec::new()
     }
 
     /// Sends what is to acknowledge — implicitly the whole last batch as ACCEPT, explicitly

@@ -20,6 +20,8 @@ pub(crate) enum AckKind {
     Release,
     /// Unprocessable: the record ends, never delivered again.
     Reject,
+    /// Still being processed: the acquisition lock starts over (KIP-1222, Kafka 4.2+).
+    Renew,
 }
 
 /// An acknowledgement of one delivery of one record.
@@ -55,6 +57,8 @@ struct InFlight {
     deliveries: u32,
     /// A run of the record has completed.
     has_run: bool,
+    /// While acquired: when its lock expires (a RENEW moves it on).
+    lock_until_us: u64,
 }
 
 /// One share-partition.
@@ -132,6 +136,7 @@ impl SharePartition {
                 }
                 record.state = State::Acquired { member };
                 record.deliveries += 1;
+                record.lock_until_us = cx.now_us + s.share_record_lock_duration_us;
                 taken.push((self.start + i as u64, record.deliveries));
                 if throttled {
                     break;
@@ -148,6 +153,7 @@ impl SharePartition {
                 state: State::Acquired { member },
                 deliveries: 1,
                 has_run: false,
+                lock_until_us: cx.now_us + s.share_record_lock_duration_us,
             });
             taken.push((offset, 1));
         }
@@ -209,19 +215,30 @@ impl SharePartition {
             AckKind::Accept => MarkKind::ShareAccepted { offset },
             AckKind::Reject => MarkKind::ShareRejected { offset },
             AckKind::Release => MarkKind::ShareReleased { offset },
+            AckKind::Renew => MarkKind::ShareRenewed { offset },
         };
         cx.emit(Output::Mark { member, partition: self.partition, kind: mark });
         match kind {
             AckKind::Release => self.release(cx, member, offset),
             AckKind::Accept | AckKind::Reject => self.end_record(cx, offset),
+            AckKind::Renew => {
+                let lock_until = cx.now_us + cx.s.share_record_lock_duration_us;
+                if let Some(record) = self.get(offset) {
+                    record.lock_until_us = lock_until;
+                }
+                let event = Event::LockExpires { partition: self.partition, offset, delivery };
+                cx.schedule(lock_until, Phase::Lifecycle, member, event);
+            }
         }
         true
     }
 
-    /// The lock of `delivery` of `offset` expired: if still acquired by it, it is released.
+    /// The lock of `delivery` of `offset` expired: if still acquired by it and not renewed
+    /// since, it is released.
     pub(crate) fn lock_expired<S: Sink>(&mut self, cx: &mut Cx<S>, offset: u64, delivery: u32) {
         let Some(record) = self.get(offset) else { return };
-        if let (State::Acquired { member }, true) = (record.state, record.deliveries == delivery) {
+        let due = cx.now_us >= record.lock_until_us;
+        if let (State::Acquired { member }, true) = (record.state, record.deliveries == delivery && due) {
             cx.emit(Output::Mark {
                 member,
                 partition: self.partition,

@@ -625,7 +625,8 @@ pub fn strip_label_rows(rows: usize, row_h: f64, min_gap: f64) -> Vec<usize> {
 /// Draws the share strip: a row per record, coloured by who holds it, grey while it is
 /// available again, hatched once it was rejected or archived, a thin dark bar once it is
 /// acknowledged; the locks held at the crash instant outlined to where they run out
-/// (`lock_us` after the acquisition, docs/model.md §11.2); a tick where a run of it completed; the crash of the
+/// (`lock_us` after the acquisition or its last renewal before the crash, docs/model.md §11.2,
+/// §11.3); a tick where a run of it completed; the crash of the
 /// whole group.
 pub fn draw_strip<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -662,8 +663,10 @@ pub fn draw_strip<DB: DrawingBackend>(
                     let color = member_color(member, f.dark);
                     // Held at the crash instant: its lock outlined to where it runs out.
                     if s.from_us < crash_at_us && crash_at_us <= s.to_us {
-                        let lock_end =
-                            f.x(s.from_us.saturating_add(lock_us).min(f.horizon_us)).round() as i32;
+                        let renewed =
+                            line.renewed.iter().copied().filter(|&r| r >= s.from_us && r < crash_at_us);
+                        let since = renewed.max().unwrap_or(s.from_us);
+                        let lock_end = f.x(since.saturating_add(lock_us).min(f.horizon_us)).round() as i32;
                         root.draw(&Rectangle::new(
                             [(x0, t), (lock_end.max(x1), b)],
                             color.stroke_width(f.width_px(1.5)),

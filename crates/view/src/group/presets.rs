@@ -119,6 +119,8 @@ presets! {
         "Its 5 records stay locked until group.share.record.lock.duration.ms runs out, then go to consumer-2; when it wakes, its acknowledgements are refused.";
     "share-implicit-close-redelivers", true, "Share group: a graceful close delivers a batch again",
         "close() releases the last batch without accepting it: 5 records already processed are delivered again.";
+    "share-renew-keeps-the-lock", true, "Share group: RENEW keeps a slow record's lock",
+        "A 40 s record outlives its 30 s lock; renewing it every 15 s keeps it with consumer-1, where without renewals consumer-2 takes it and both process it.";
 }
 
 /// One step of a tour: the preset it loads (its index), what it says, and the elements
@@ -347,6 +349,7 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
                 "accepted" => "Acceptances that landed",
                 "released" => "Releases that landed",
                 "rejected" => "Rejections that landed",
+                "renewed" => "Lock renewals that landed",
                 "locks_expired" => "Acquisition locks that ran out",
                 "archived" => "Records archived at the delivery limit",
                 other => other,

@@ -264,6 +264,8 @@ pub struct RecordLine {
     pub spans: Vec<Span<RecordState>>,
     /// When a run of it completed, and by whom.
     pub processed: Vec<(u64, MemberId)>,
+    /// When a RENEW of it landed (its lock started over, docs/model.md §11.3).
+    pub renewed: Vec<u64>,
 }
 
 impl RecordLine {
@@ -279,7 +281,7 @@ impl RecordLine {
 pub fn record_lines(run: &Run, partition: u32, from: u64, rows: u64) -> Vec<RecordLine> {
     let horizon = run.scenario.horizon_us;
     let mut lines: Vec<RecordLine> = (from..from.saturating_add(rows))
-        .map(|offset| RecordLine { offset, spans: Vec::new(), processed: Vec::new() })
+        .map(|offset| RecordLine { offset, spans: Vec::new(), processed: Vec::new(), renewed: Vec::new() })
         .collect();
     let mut current: Vec<Option<(u64, RecordState)>> = vec![None; lines.len()];
     for m in run.marks.iter().take_while(|m| m.at_us < horizon) {
@@ -287,6 +289,10 @@ pub fn record_lines(run: &Run, partition: u32, from: u64, rows: u64) -> Vec<Reco
             continue;
         }
         let (offset, next) = match m.kind {
+            MarkKind::ShareRenewed { offset } if offset >= from && offset - from < rows => {
+                lines[(offset - from) as usize].renewed.push(m.at_us);
+                continue;
+            }
             MarkKind::ShareAcquired { offset, delivery } => {
                 (offset, RecordState::Acquired { member: m.member, delivery })
             }
@@ -342,7 +348,8 @@ pub fn strip_words(lines: &[RecordLine], at_us: u64) -> String {
 }
 
 /// The acquisition locks held at `at_us` among `lines`, each with when it runs out
-/// (acquired + `group.share.record.lock.duration.ms`, docs/model.md §11.2): "consumer-1
+/// (acquired or last renewed + `group.share.record.lock.duration.ms`, docs/model.md §11.2,
+/// §11.3): "consumer-1
 /// holds 30–34 (delivery 1), lock runs out at 33.000 s". Empty when no record is held.
 pub fn lock_words(lines: &[RecordLine], at_us: u64, lock_us: u64) -> Vec<String> {
     // (member, delivery, expiry) → offsets, in order of first appearance.
@@ -351,7 +358,8 @@ pub fn lock_words(lines: &[RecordLine], at_us: u64, lock_us: u64) -> Vec<String>
     for line in lines {
         let Some(span) = line.spans.iter().rev().find(|s| s.from_us < at_us) else { continue };
         let RecordState::Acquired { member, delivery } = span.what else { continue };
-        let key = (member, delivery, span.from_us.saturating_add(lock_us));
+        let renewed = line.renewed.iter().copied().filter(|&t| t >= span.from_us && t < at_us).max();
+        let key = (member, delivery, renewed.unwrap_or(span.from_us).saturating_add(lock_us));
         let o = line.offset;
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, ranges)) => match ranges.last_mut() {

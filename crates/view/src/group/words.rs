@@ -162,6 +162,7 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", None, true), Shown::Share),
+    (f("share_renew_every_ms", "renew the locks every", false, "ms", "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with RENEW (empty: never)", None, true), Shown::Share),
     (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", None, false), Shown::Always),
     (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", None, false), Shown::Always),
     (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", None, true), Shown::Consumer),
