@@ -79,6 +79,7 @@ def start_member(ctx, sc, broker, workdir, topic, group, epoch_ns, name, extra=N
         "record_processing_ms": sc.get("record_processing_ms", 200),
         "share.acknowledgement.mode": sc.get("share.acknowledgement.mode", "implicit"),
         "strategy": sc.get("strategy", "auto_commit"),
+        "renew_every_ms": sc.get("share_renew_every_ms") or 0,
     }
     on_error = sc.get("on_error")
     if sc.get("record_failures"):
@@ -172,6 +173,8 @@ def model_view(sc, m, kind):
         "processed_by_member": s["processed_by_member"], "released": s["released"],
         "archived": s["archived"], "lost": s["at_crash"]["lost"],
     }
+    if sc.get("share_renew_every_ms"):
+        v["renewed"] = s["renewed"]
     if kind in ("crash", "hang"):
         # `released` counts the broker's releases too (a crash releases at once, §11.4): the
         # real side sees those only as redeliveries, compared below.
@@ -318,6 +321,10 @@ def analyse(sc, kind, logs, real):
         "archived": 0,
         "lost": 0,
     }
+    if sc.get("share_renew_every_ms"):
+        # RENEWs sent (each `renew` line names the records it renewed); the model counts those
+        # that landed, which is all of them while each lock holds.
+        v["renewed"] = sum(int(w[2]) for n in names for w in logs[n] if w[0] == "renew")
     limit = sc.get("group.share.delivery.count.limit", 5)
     ever_done = set(o for n in names for o in done(logs[n]))
     for o in sorted(set(o for o, _ in deliveries)):

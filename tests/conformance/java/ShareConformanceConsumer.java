@@ -32,6 +32,9 @@ import org.apache.kafka.common.serialization.StringDeserializer;
  *   commit t0 t1                  commitSync() after the batch (strategy=commit_sync_batch)
  *   idle t                        the first poll that returned nothing after records
  *   hang t ms                     the loop stops polling (hang_after=N done + hang_delay_ms)
+ *   renew t n o o ...             renew_every_ms: acknowledge(record, RENEW) for the batch's n records
+ *                                 not yet acknowledged, then polls send them (model.md §11.3)
+ *   renewpoll t n o o ...         those polls returned the n renewed records again
  *
  * The driver kills it (SIGKILL) or creates its stop file: it then exits without close() (implicit close() would release the last batch, model.md §11.4).
  * Arguments: key=value.
@@ -75,6 +78,7 @@ public class ShareConformanceConsumer {
         int hangAfter = Integer.parseInt(a.getOrDefault("hang_after", "0"));
         long hangDelayMs = Long.parseLong(a.getOrDefault("hang_delay_ms", "0"));
         long hangMs = Long.parseLong(a.getOrDefault("hang_ms", "0"));
+        long renewMs = Long.parseLong(a.getOrDefault("renew_every_ms", "0"));
         java.io.File stopFile = new java.io.File(a.get("stop_file"));
 
         Properties p = new Properties();
@@ -114,8 +118,41 @@ public class ShareConformanceConsumer {
                 sb.append(' ').append(r.offset()).append(':').append(r.deliveryCount().orElse((short) -1));
             }
             log(sb.toString());
-            for (ConsumerRecord<String, String> r : list) {
+            // renew_every_ms: every renewMs from this poll while the batch is in hand, the loop
+            // renews the records not yet acknowledged and polls (KafkaShareConsumer's documented
+            // renewal loop, with the processing as sleeps between those polls).
+            long nextRenewNs = System.nanoTime() + renewMs * 1_000_000L;
+            for (int i = 0; i < list.size(); i++) {
+                ConsumerRecord<String, String> r = list.get(i);
                 long t0 = System.nanoTime();
+                while (renewMs > 0 && explicit && nextRenewNs < t0 + processMs * 1_000_000L) {
+                    sleepUntil(nextRenewNs);
+                    StringBuilder rb = new StringBuilder(" " + (list.size() - i));
+                    for (ConsumerRecord<String, String> rr : list.subList(i, list.size())) {
+                        c.acknowledge(rr, AcknowledgeType.RENEW);
+                        rb.append(' ').append(rr.offset());
+                    }
+                    log("renew " + now() + rb);
+                    // The renewed records are acknowledged again only once a poll has returned them
+                    // ("The record cannot be acknowledged" before): poll until they come back.
+                    // From then on the application acknowledges the records that poll returned.
+                    Map<Long, ConsumerRecord<String, String>> back = new HashMap<>();
+                    long giveUp = System.nanoTime() + 5_000_000_000L;
+                    while (back.size() < list.size() - i && System.nanoTime() < giveUp) {
+                        for (ConsumerRecord<String, String> rr : c.poll(Duration.ofMillis(20))) back.put(rr.offset(), rr);
+                    }
+                    StringBuilder ab = new StringBuilder("renewpoll " + now() + " " + back.size());
+                    for (int k = i; k < list.size(); k++) {
+                        ConsumerRecord<String, String> rr = back.get(list.get(k).offset());
+                        if (rr != null) {
+                            list.set(k, rr);
+                            ab.append(' ').append(rr.offset()).append(':').append(rr.deliveryCount().orElse((short) -1));
+                        }
+                    }
+                    log(ab.toString());
+                    r = list.get(i);
+                    nextRenewNs += renewMs * 1_000_000L;
+                }
                 if (!hung && hangAfter > 0 && done == hangAfter) {
                     // The hang: hang_delay_ms into the record after the hang_after-th, the loop stops
                     // for hang_ms (its records stay acquired until their locks expire), then
