@@ -161,11 +161,11 @@ fn profile(scenario: &Scenario, marks: Option<&[Mark]>) -> Result<Option<GroupPr
     }
     instants.extend([1, horizon]);
     instants.retain(|&t| t > 0 && t <= horizon);
-    instants.sort_unstable();
+    crate::keys::sort_ascending(&mut instants);
     instants.dedup();
     let mut candidates: Vec<u64> =
         instants.iter().flat_map(|&t| [t, t + 1]).filter(|&t| t <= horizon).collect();
-    candidates.sort_unstable();
+    crate::keys::sort_ascending(&mut candidates);
     candidates.dedup();
 
     // The plan: what each candidate costs in events (the base run's from T on, as the first

@@ -15,6 +15,7 @@
 //!   or *archived*; before its first delivery it has no state on the strip.
 
 use offset_window_sim::events::GroupEventKind;
+use offset_window_sim::keys::sort_ascending;
 use offset_window_sim::{MarkKind, MemberId, Run};
 
 /// A stretch `[from_us, to_us)` of simulated time with one value.
@@ -179,18 +180,19 @@ pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
             cuts.extend(
                 owners.iter().flatten().filter(|s| s.what == Some(member)).flat_map(|s| [s.from_us, s.to_us]),
             );
-            cuts.sort_unstable();
+            sort_ascending(&mut cuts);
             cuts.dedup();
             // The member's ownership edges in time order, where it starts holding a partition
             // and where it stops: the starts passed less the stops passed say whether it holds
             // any at a cut, without scanning every partition's spans at each (1024 partitions
             // × 128 members took seconds). Two lists of instants rather than one of (instant,
-            // ±1): the page then links one sort, of u64, instead of two.
+            // ±1), sorted by the core's heap sort of u64 (`sort_ascending`): the page links no
+            // standard library sort.
             let mine = || owners.iter().flatten().filter(|s| s.what == Some(member));
             let mut starts: Vec<u64> = mine().map(|s| s.from_us).collect();
             let mut stops: Vec<u64> = mine().map(|s| s.to_us).collect();
-            starts.sort_unstable();
-            stops.sort_unstable();
+            sort_ascending(&mut starts);
+            sort_ascending(&mut stops);
             let (mut started, mut stopped) = (0usize, 0usize);
             let share = run.scenario.share_group();
             let mut spans = Vec::new();
