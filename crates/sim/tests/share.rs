@@ -174,30 +174,27 @@ fn s4_renewals_keep_a_long_record_locked() {
         let before_60_s = run.marks.iter().filter(|m| m.at_us < 60_000 * MS);
         before_60_s.filter(|m| zero(&m.kind)).map(|m| (m.member, m.at_us / MS, name(&m.kind))).collect()
     };
+    let owned = |list: &[(u16, u64, &str)]| -> Vec<(u16, u64, String)> {
+        list.iter().map(|&(m, t, k)| (m, t, k.to_string())).collect()
+    };
     let plain = run(&scenario("null"));
-    let expected: Vec<(u16, u64, String)> = [
+    let expected = owned(&[
         (0, 0, "ShareAcquired"),
         (0, 30_000, "ShareLockExpired"),
         (1, 30_000, "ShareAcquired"),
         (0, 40_000, "RecordDurable"),
-    ]
-    .iter()
-    .map(|&(m, t, k)| (m, t, k.to_string()))
-    .collect();
+    ]);
     assert_eq!(marks_of_0(&plain), expected);
     let share = ShareSummary::new(&plain, 60_000 * MS);
     assert_eq!((share.redeliveries, share.renewed, share.locks_expired), (2, 0, 2));
     let renewed = run(&scenario("15000"));
-    let expected: Vec<(u16, u64, String)> = [
+    let expected = owned(&[
         (0, 0, "ShareAcquired"),
         (0, 15_005, "ShareRenewed"),
         (0, 30_005, "ShareRenewed"),
         (0, 40_000, "RecordDurable"),
         (0, 40_005, "ShareAccepted"),
-    ]
-    .iter()
-    .map(|&(m, t, k)| (m, t, k.to_string()))
-    .collect();
+    ]);
     assert_eq!(marks_of_0(&renewed), expected);
     let share = ShareSummary::new(&renewed, 60_000 * MS);
     assert_eq!((share.redeliveries, share.renewed, share.locks_expired), (0, 2, 0));
