@@ -57,7 +57,8 @@ struct InFlight {
     deliveries: u32,
     /// A run of the record has completed.
     has_run: bool,
-    /// While acquired: when its lock expires (a RENEW moves it on).
+    /// While acquired: when its lock expires (set by [`SharePartition::lock`]; a RENEW moves it
+    /// on).
     lock_until_us: u64,
 }
 
@@ -136,7 +137,6 @@ impl SharePartition {
                 }
                 record.state = State::Acquired { member };
                 record.deliveries += 1;
-                record.lock_until_us = cx.now_us + s.share_record_lock_duration_us;
                 taken.push((self.start + i as u64, record.deliveries));
                 if throttled {
                     break;
@@ -153,24 +153,33 @@ impl SharePartition {
                 state: State::Acquired { member },
                 deliveries: 1,
                 has_run: false,
-                lock_until_us: cx.now_us + s.share_record_lock_duration_us,
+                lock_until_us: 0,
             });
             taken.push((offset, 1));
         }
-        let lock_until = cx.now_us + s.share_record_lock_duration_us;
         for &(offset, delivery) in &taken {
             cx.emit(Output::Mark {
                 member,
                 partition: self.partition,
                 kind: MarkKind::ShareAcquired { offset, delivery },
             });
-            let event = Event::LockExpires { partition: self.partition, offset, delivery };
-            cx.schedule(lock_until, Phase::Lifecycle, member, event);
+            self.lock(cx, member, offset, delivery);
         }
         if !taken.is_empty() {
             cx.emit(Output::Position { partition: self.partition, position: Some(self.end()) });
         }
         taken
+    }
+
+    /// `member`'s lock on `delivery` of `offset` runs `group.share.record.lock.duration.ms` from
+    /// now (an acquisition, or a RENEW starting it over): its expiry is scheduled.
+    fn lock<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, offset: u64, delivery: u32) {
+        let lock_until = cx.now_us + cx.s.share_record_lock_duration_us;
+        if let Some(record) = self.get(offset) {
+            record.lock_until_us = lock_until;
+        }
+        let event = Event::LockExpires { partition: self.partition, offset, delivery };
+        cx.schedule(lock_until, Phase::Lifecycle, member, event);
     }
 
     fn get(&mut self, offset: u64) -> Option<&mut InFlight> {
@@ -221,14 +230,7 @@ impl SharePartition {
         match kind {
             AckKind::Release => self.release(cx, member, offset),
             AckKind::Accept | AckKind::Reject => self.end_record(cx, offset),
-            AckKind::Renew => {
-                let lock_until = cx.now_us + cx.s.share_record_lock_duration_us;
-                if let Some(record) = self.get(offset) {
-                    record.lock_until_us = lock_until;
-                }
-                let event = Event::LockExpires { partition: self.partition, offset, delivery };
-                cx.schedule(lock_until, Phase::Lifecycle, member, event);
-            }
+            AckKind::Renew => self.lock(cx, member, offset, delivery),
         }
         true
     }
