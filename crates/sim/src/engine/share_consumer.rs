@@ -217,13 +217,7 @@ impl ShareConsumer {
             Pc::Process(i) | Pc::AfterRecord(i) => i,
             Pc::Poll | Pc::Blocked | Pc::Stopped => return,
         };
-        let acknowledged =
-            |p: PartitionId, o: u64| self.pending.iter().any(|a| (a.partition, a.offset) == (p, o));
-        let renewals: Vec<Ack> = self.batch[at..]
-            .iter()
-            .filter(|&&(p, o, _)| !acknowledged(p, o))
-            .map(|&(partition, offset, delivery)| Ack { partition, offset, delivery, kind: AckKind::Renew })
-            .collect();
+        let renewals = self.unacknowledged(at, AckKind::Renew);
         let mut acks = std::mem::take(&mut self.pending);
         acks.extend(renewals);
         self.send(cx, world, acks, false);
@@ -458,6 +452,18 @@ impl ShareConsumer {
         self.send(cx, world, acks, blocking)
     }
 
+    /// Acknowledgements of kind `kind` for the last batch's records from index `from` on that
+    /// the application has not acknowledged (none pending for them).
+    fn unacknowledged(&self, from: usize, kind: AckKind) -> Vec<Ack> {
+        let acknowledged =
+            |p: PartitionId, o: u64| self.pending.iter().any(|a| (a.partition, a.offset) == (p, o));
+        self.batch[from..]
+            .iter()
+            .filter(|&&(p, o, _)| !acknowledged(p, o))
+            .map(|&(partition, offset, delivery)| Ack { partition, offset, delivery, kind })
+            .collect()
+    }
+
     fn send<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, acks: Vec<Ack>, blocking: bool) -> bool {
         if acks.is_empty() {
             return false;
@@ -495,22 +501,9 @@ impl ShareConsumer {
         }
         // The record in progress never ends; requests in flight still land (same session).
         self.incarnation += 1;
+        let release =
+            if self.batch_acknowledged { Vec::new() } else { self.unacknowledged(0, AckKind::Release) };
         let mut acks = std::mem::take(&mut self.pending);
-        let acknowledged = |p: PartitionId, o: u64| acks.iter().any(|a| (a.partition, a.offset) == (p, o));
-        let release: Vec<Ack> = if self.batch_acknowledged {
-            Vec::new()
-        } else {
-            self.batch
-                .iter()
-                .filter(|&&(p, o, _)| !acknowledged(p, o))
-                .map(|&(partition, offset, delivery)| Ack {
-                    partition,
-                    offset,
-                    delivery,
-                    kind: AckKind::Release,
-                })
-                .collect()
-        };
         acks.extend(release);
         self.batch_acknowledged = true;
         self.send(cx, world, acks, false);
