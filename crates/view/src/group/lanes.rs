@@ -663,9 +663,7 @@ pub fn draw_strip<DB: DrawingBackend>(
                     let color = member_color(member, f.dark);
                     // Held at the crash instant: its lock outlined to where it runs out.
                     if s.from_us < crash_at_us && crash_at_us <= s.to_us {
-                        let renewed =
-                            line.renewed.iter().copied().filter(|&r| r >= s.from_us && r < crash_at_us);
-                        let since = renewed.max().unwrap_or(s.from_us);
+                        let since = line.lock_from(s.from_us, crash_at_us);
                         let lock_end = f.x(since.saturating_add(lock_us).min(f.horizon_us)).round() as i32;
                         root.draw(&Rectangle::new(
                             [(x0, t), (lock_end.max(x1), b)],

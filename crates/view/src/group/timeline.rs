@@ -276,6 +276,13 @@ impl RecordLine {
     pub fn state_at(&self, at_us: u64) -> Option<RecordState> {
         self.spans.iter().rev().find(|s| s.from_us < at_us).map(|s| s.what)
     }
+
+    /// Where the lock of a holding that began at `held_from_us` runs from, as seen at `at_us`:
+    /// its last renewal before then, else the holding's start (docs/model.md §11.3).
+    pub fn lock_from(&self, held_from_us: u64, at_us: u64) -> u64 {
+        let renewed = self.renewed.iter().copied().filter(|&t| t >= held_from_us && t < at_us);
+        renewed.max().unwrap_or(held_from_us)
+    }
 }
 
 /// The rows of the share strip: records `from..from + rows` of `partition`, each with its
@@ -360,8 +367,7 @@ pub fn lock_words(lines: &[RecordLine], at_us: u64, lock_us: u64) -> Vec<String>
     for line in lines {
         let Some(span) = line.spans.iter().rev().find(|s| s.from_us < at_us) else { continue };
         let RecordState::Acquired { member, delivery } = span.what else { continue };
-        let renewed = line.renewed.iter().copied().filter(|&t| t >= span.from_us && t < at_us).max();
-        let key = (member, delivery, renewed.unwrap_or(span.from_us).saturating_add(lock_us));
+        let key = (member, delivery, line.lock_from(span.from_us, at_us).saturating_add(lock_us));
         let o = line.offset;
         match groups.iter_mut().find(|(k, _)| *k == key) {
             Some((_, ranges)) => match ranges.last_mut() {
@@ -546,5 +552,17 @@ mod tests {
             ]
         );
         assert!(lock_words(&lines, 0, lock).is_empty(), "nothing is held before the first poll");
+    }
+
+    #[test]
+    fn a_renewed_lock_runs_from_its_last_renewal() {
+        // share-renew-keeps-the-lock: offset 0's RENEWs land at 15.005 and 30.005 s.
+        let run = run_of("share-renew-keeps-the-lock");
+        let lock = run.scenario.share_record_lock_duration_us;
+        let lines = record_lines(&run, 0, 0, 1);
+        let at = |ms: u64| lock_words(&lines, ms * 1_000, lock);
+        assert_eq!(at(10_000), vec!["consumer-1 holds 0 (delivery 1), lock runs out at 30.000 s"]);
+        assert_eq!(at(20_000), vec!["consumer-1 holds 0 (delivery 1), lock runs out at 45.005 s"]);
+        assert_eq!(at(35_000), vec!["consumer-1 holds 0 (delivery 1), lock runs out at 60.005 s"]);
     }
 }
