@@ -2817,9 +2817,8 @@ impl Member {
             // The previous poll's event is held (it returned at once) and complete by now; with
             // another partition's completed fetch buffered this poll keeps it and submits none
             // — one that has nothing to return at once waits and submits one meanwhile.
-            let keeps = self.g().poll_event
-                && self.completed_fetch_queued(cx.s, cx.now_us)
-                && self.has_records(cx.s, cx.now_us);
+            let keeps =
+                self.g().poll_event && self.has_records(cx.s, cx.now_us) && self.completed_fetch_queued();
             self.g().poll_event = !keeps;
         }
         // kafka-clients 4.3 looks up the positions of partitions an earlier poll's
@@ -2835,14 +2834,13 @@ impl Member {
         flow
     }
 
-    /// kafka-clients 4.3: whether the fetch buffer holds a completed fetch the member has not
-    /// started on (`FetchBuffer.isEmpty` looks at those only): a chunk fetched with the one in
-    /// hand and waiting behind it — a paused partition's too, until it is dropped — or, the
-    /// chunk in hand drained, the next fetch's.
-    fn completed_fetch_queued(&self, s: &Scenario, now_us: u64) -> bool {
+    /// kafka-clients 4.3, for a member with records to hand out: whether the fetch buffer holds
+    /// a completed fetch it has not started on (`FetchBuffer.isEmpty` looks at those only): a
+    /// chunk fetched with the one in hand and waiting behind it — a paused partition's too,
+    /// until it is dropped — or, the chunk in hand drained, the next fetch's.
+    fn completed_fetch_queued(&self) -> bool {
         let held = |p: &PartitionId| self.assigned.iter().any(|a| a.partition == *p && !a.stopped);
-        let drained = self.chunk_left.is_none_or(|left| left == 0);
-        self.fetch_queue.iter().any(held) || (drained && self.has_records(s, now_us))
+        self.fetch_queue.iter().any(held) || self.chunk_left.is_none_or(|left| left == 0)
     }
 
     /// [`Member::consumer_poll`]'s rebalance steps.
