@@ -660,8 +660,8 @@ def check_group(case, h):
             polls = {mk["at_ms"] for mk in marks if mk["member"] == m and mk["kind"] == "poll"}
             fired = sorted(float(mk["at_ms"]) for mk in marks if mk["member"] == m and mk["kind"] == "commit_sent"
                            and not mk.get("blocking") and mk["at_ms"] in polls and float(mk["at_ms"]) > settled)
-            k = sum(1 for x in done if fired and x <= fired[0])
-            n = k if fired and k > 0 else n
+            if fired:
+                n = sum(1 for x in done if x <= fired[0]) or n
         if n is None:
             raise Rejected("consumer-%d finishes nothing after the last event" % m)
         finals.append(dict(member=m, after=("member_done", m, n), delay=case["events"][0]["delay"]))
