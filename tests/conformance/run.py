@@ -548,6 +548,15 @@ SHARE_CASES = [
          note="model.md §11.4: consumer-1 stops polling mid-batch for 25 s; its records stay locked until "
               "the 15 s lock (the broker's minimum) expires, then consumer-2 gets them (delivery 2); "
               "consumer-1 wakes, finishes them and its acknowledgements are refused"),
+    dict(name="share-renew-keeps-the-lock", kind="share", client="java_classic",
+         file="share-renew-keeps-the-lock.json",
+         scenario={"members": 1, "share.acknowledgement.mode": "explicit", "max.poll.records": 1,
+                   "record_processing_ms": 20000, "log_end_offset": 1, "horizon_ms": 60000,
+                   "group.share.record.lock.duration.ms": 15000, "share_renew_every_ms": 7000},
+         group_configs={"share.record.lock.duration.ms": 15000},
+         note="model.md §11.3 (KIP-1222): one 20 s record against the 15 s lock, acknowledged with RENEW every "
+              "7 s (at 7 and 14 s): each renewal starts the lock over, so the record is delivered once and "
+              "accepted at 20 s, 5 s past the lock's duration"),
 ]
 CASES += SHARE_CASES
 
