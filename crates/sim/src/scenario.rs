@@ -386,6 +386,12 @@ scenario_keys! {
         on_revoke_drain_us: u64 = 20_000 * US_PER_MS,
             key "on_revoke_drain_ms", millis(0, 3_600_000), "ms",
             "with on_revoke drain: how long onPartitionsRevoked waits for the pool's work in flight";
+        /// The application's commits keep the partitions it gave up, with what its worker pool
+        /// finishes there after the revocation (model.md §10.5): an offsets map that
+        /// `onPartitionsRevoked` does not prune.
+        commit_revoked_partitions: bool = false,
+            key "commit_revoked_partitions", KeyKind::Flag, "",
+            "with a worker pool: the application's commits keep the partitions it lost, with what its workers finish there later";
         /// `group.initial.rebalance.delay.ms`, µs: the first member to join an empty group
         /// waits this long (a broker setting).
         initial_rebalance_delay_us: u64 = 3_000 * US_PER_MS,
@@ -780,6 +786,9 @@ impl Scenario {
                 );
             }
         }
+        if self.commit_revoked_partitions {
+            self.validate_commit_revoked()?;
+        }
         if self.retry_backoff_max_us < self.retry_backoff_us {
             return refuse("retry.backoff.max.ms", "must not be below retry.backoff.ms");
         }
@@ -846,6 +855,27 @@ impl Scenario {
     }
 
     /// The rules of model.md §11 that involve several keys.
+    /// `commit_revoked_partitions` (model.md §10.5): the whole-map commits of a Java
+    /// application with a worker pool, in a group.
+    fn validate_commit_revoked(&self) -> Result<(), ScenarioError> {
+        let refuse = |message: &str| Err(ScenarioError::at("commit_revoked_partitions", message));
+        if !self.worker_pool {
+            return refuse("applies to a worker pool's commits: set worker_pool to true");
+        }
+        if !self.client.is_java() {
+            return refuse("is modelled for the Java clients only");
+        }
+        if !matches!(self.strategy, Strategy::CommitSyncBatch | Strategy::CommitAsyncBatch) {
+            return refuse(
+                "needs commits of the application's offsets after each hand-off: set strategy to \"commit_sync_batch\" or \"commit_async_batch\"",
+            );
+        }
+        if !self.group_mode() {
+            return refuse("applies to a consumer group: give it more members, partitions or group events");
+        }
+        Ok(())
+    }
+
     fn validate_share(&self) -> Result<(), ScenarioError> {
         let refuse = |key: &str, message: &str| Err(ScenarioError::at(key, message));
         let strategies = [

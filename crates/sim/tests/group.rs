@@ -287,3 +287,76 @@ fn a_drain_on_revoke_commits_what_its_budget_lets_the_pool_finish() {
         assert!(error.contains("on_revoke") && error.contains(message), "{error}");
     }
 }
+
+/// model.md §10.5, `commit_revoked_partitions` (kafkajs#1046, alpakka-kafka#1121): consumer-1
+/// hands both partitions' batches to its pool and commits the pool's frontiers after every
+/// hand-off; consumer-2 joins and takes orders-1 while consumer-1's pool still runs records of
+/// it. An application that keeps orders-1 in the offsets it commits sends its old frontier
+/// with its next commits: the coordinator checks the generation (classic) or the member epoch
+/// (the consumer protocol), not who owns the partition, so the committed offset of orders-1
+/// goes back under its new owner.
+#[test]
+fn a_commit_of_a_revoked_partition_moves_its_offset_back_under_the_new_owner() {
+    let scenario = |extra: &str| {
+        format!(
+            r#"{{"partitions": 2, "members": 1, "worker_pool": true, "pool_threads": 2,
+            "pool_max_in_flight_batches": 4, "pool_commit": "contiguous_completed",
+            "strategy": "commit_sync_batch", "record_processing_ms": 1000, "max.poll.records": 5,
+            "max.partition.fetch.bytes": 5120, "partition.assignment.strategy": "cooperative-sticky",
+            "horizon_ms": 90000, "session.timeout.ms": 10000, {extra}
+            "group_events": [{{"at_ms": 10000, "kind": "join", "member": 2}},
+                             {{"at_ms": 42000, "kind": "crash", "member": 2}}]}}"#
+        )
+    };
+    let landed = |run: &Run| {
+        run.marks
+            .iter()
+            .filter(|m| m.partition == 1)
+            .filter_map(|m| match m.kind {
+                MarkKind::CommitLanded { offset } => Some((m.at_us / MS, m.member, offset)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let handover = |run: &Run| {
+        let h = &group(run).handovers[1];
+        (h.partition, h.at_us / MS, h.committed, h.duplicated)
+    };
+    // consumer-2 takes orders-1 at 25.005 s from 10; consumer-1's pool finishes 10–24 there,
+    // and its commits carry orders-1 = 25 every 5 s: at 40.005 s the committed offset goes back
+    // from consumer-2's 30 to 25. consumer-2 crashes at 42 s; consumer-1 takes orders-1 back at
+    // 60 s from 25 (its own commit at 45.005 s), not from consumer-2's 40.
+    let kept = run(&scenario(r#""commit_revoked_partitions": true,"#));
+    let landed_kept = landed(&kept);
+    let back =
+        landed_kept.iter().position(|&l| l == (40_005, 0, 25)).expect("consumer-1's commit at 40.005 s");
+    assert_eq!(landed_kept[back - 1], (35_015, 1, 30));
+    assert_eq!(handover(&kept), (1, 60_000, Some(25), 17));
+    // Pruned (the default): consumer-1 commits nothing more for orders-1 once it gave it up.
+    let pruned = run(&scenario(""));
+    assert!(landed(&pruned)
+        .iter()
+        .all(|&(at_ms, member, _)| member == 1 || !(25_005..60_000).contains(&at_ms)));
+    assert_eq!(handover(&pruned), (1, 60_000, Some(40), 2));
+    // Kafka 4.3.1's consumer groups take a commit with the member's current epoch for any
+    // partition (`ConsumerGroup.validateOffsetCommit`): the same commits land under KIP-848.
+    let kip848 = run(&scenario(r#""commit_revoked_partitions": true, "client": "java_consumer_protocol","#));
+    let first_by_consumer_2 =
+        landed(&kip848).iter().position(|&(_, member, _)| member == 1).expect("consumer-2 commits");
+    assert!(landed(&kip848)[first_by_consumer_2..].iter().any(|&(_, member, _)| member == 0));
+    for (json, message) in [
+        (r#"{"members": 2, "commit_revoked_partitions": true}"#, "set worker_pool to true"),
+        (
+            r#"{"members": 2, "worker_pool": true, "client": "librdkafka", "commit_revoked_partitions": true}"#,
+            "Java clients",
+        ),
+        (r#"{"members": 2, "worker_pool": true, "commit_revoked_partitions": true}"#, "commit_sync_batch"),
+        (
+            r#"{"worker_pool": true, "strategy": "commit_sync_batch", "commit_revoked_partitions": true}"#,
+            "consumer group",
+        ),
+    ] {
+        let error = Scenario::from_json(json).unwrap_err().to_string();
+        assert!(error.contains("commit_revoked_partitions") && error.contains(message), "{error}");
+    }
+}

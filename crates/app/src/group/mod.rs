@@ -778,6 +778,7 @@ impl Part for SettingsBox {
                 if !share {
                     { flag("group.instance.id", s.static_membership) }
                     { flag("worker_pool", s.worker_pool) }
+                    if s.worker_pool { { flag("commit_revoked_partitions", s.commit_revoked_partitions) } }
                 }
                 if share {
                     <p class="hint">{ "Kafka's own default for share.auto.offset.reset is latest (a new share group skips the backlog); the model starts at earliest unless set." }</p>

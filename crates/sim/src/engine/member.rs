@@ -248,6 +248,10 @@ pub(crate) struct Member {
     /// had stored there, moved on by the records its pool still completes after the revocation
     /// (`rd_kafka_offsets_store` for an unassigned partition was accepted before 1.9.0).
     old_stores: Vec<(PartitionId, Frontier)>,
+    /// `commit_revoked_partitions` (model.md §10.5): the partitions the member gave up, as
+    /// the application's offsets still hold them — moved on by the pool's records that
+    /// complete there later.
+    revoked_kept: Vec<Assigned>,
     /// `librdkafka_before_1_9`: the last offset of each partition the member's own commits
     /// landed (`rktp_committed_offset`, moved by `rd_kafka_cgrp_update_committed_offsets`).
     own_committed: Vec<(PartitionId, u64)>,
@@ -352,6 +356,7 @@ impl Member {
             background_due_us: 0,
             heads: Vec::new(),
             old_stores: Vec::new(),
+            revoked_kept: Vec::new(),
             own_committed: Vec::new(),
             fetch_idle_until_us: 0,
             fast_path: !s.group_mode()
@@ -427,6 +432,7 @@ impl Member {
     /// Takes `partition` with its position (the stored offset starts there).
     pub(super) fn add_partition<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, position: u64) {
         self.assigned.retain(|a| a.partition != partition);
+        self.revoked_kept.retain(|a| a.partition != partition);
         let mut taken = Assigned::at(partition, Some(position));
         // librdkafka before 1.9.0: assign() keeps what was stored before (model.md §8.14);
         // 2.x resets the store (`rd_kafka_assignment_add`).
@@ -705,31 +711,50 @@ impl Member {
 
     /// model.md §12: with a worker pool, `pool_commit` decides the value every commit
     /// carries, whoever sends it: what was handed out (unchanged), the highest offset handled
-    /// + 1, or the lowest offset not yet handled. A transaction commits what it processed.
+    /// plus one, or the lowest offset not yet handled. A transaction commits what it
+    /// processed. With `commit_revoked_partitions` the application's own commits also carry
+    /// the partitions it gave up (§10.5).
     fn pool_commit_values(
         &self,
         s: &Scenario,
         kind: CommitKind,
         mut offsets: Vec<(PartitionId, u64)>,
     ) -> Vec<(PartitionId, u64)> {
-        if self.pool.threads() == 0
-            || s.pool_commit == PoolCommit::HandedOut
-            || matches!(kind, CommitKind::Transaction { .. })
-        {
+        if self.pool.threads() == 0 || matches!(kind, CommitKind::Transaction { .. }) {
             return offsets;
         }
-        for (partition, offset) in &mut offsets {
-            if let Some(a) = self.assigned.iter().find(|a| a.partition == *partition) {
-                *offset = match s.pool_commit {
-                    PoolCommit::HighestCompleted => a.done.highest_end(),
-                    _ => a.done.frontier(),
-                };
-                if s.client == Client::Sarama {
-                    *offset = Self::sarama_mark(s, *offset);
+        if s.pool_commit != PoolCommit::HandedOut {
+            for (partition, offset) in &mut offsets {
+                if let Some(a) = self.assigned.iter().find(|a| a.partition == *partition) {
+                    *offset = Self::pool_value(s, a, *offset);
+                }
+            }
+        }
+        if s.commit_revoked_partitions
+            && matches!(kind, CommitKind::Sync | CommitKind::Async | CommitKind::Close | CommitKind::Woken)
+        {
+            for a in &self.revoked_kept {
+                if let (false, Some(position)) = (offsets.iter().any(|(p, _)| *p == a.partition), a.position)
+                {
+                    offsets.push((a.partition, Self::pool_value(s, a, Self::manual_value(s, position))));
                 }
             }
         }
         offsets
+    }
+
+    /// What a pool's commit carries for `a`, whose handed-out value is `handed_out`.
+    fn pool_value(s: &Scenario, a: &Assigned, handed_out: u64) -> u64 {
+        let value = match s.pool_commit {
+            PoolCommit::HandedOut => return handed_out,
+            PoolCommit::HighestCompleted => a.done.highest_end(),
+            _ => a.done.frontier(),
+        };
+        if s.client == Client::Sarama {
+            Self::sarama_mark(s, value)
+        } else {
+            value
+        }
     }
 
     /// Sends commit request `id` (first try or retry); whether it fails is decided now.
@@ -1936,6 +1961,8 @@ impl Member {
         }
         if let Some(a) = self.assigned_mut(partition) {
             a.done.done(offset);
+        } else if let Some(a) = self.revoked_kept.iter_mut().find(|a| a.partition == partition) {
+            a.done.done(offset);
         } else if self.strategy == Strategy::StoreOffsetsAfterProcessing {
             // librdkafka before 1.9.0 stores for a partition no longer assigned (model.md §8.14).
             if let Some((_, old)) = self.old_stores.iter_mut().find(|(p, _)| *p == partition) {
@@ -2227,6 +2254,12 @@ impl Member {
         for &partition in partitions {
             if cx.s.client == Client::LibrdkafkaBefore1_9 {
                 self.keep_old_store(partition);
+            }
+            if cx.s.commit_revoked_partitions {
+                if let Some(a) = self.assigned.iter().find(|a| a.partition == partition) {
+                    self.revoked_kept.retain(|k| k.partition != partition);
+                    self.revoked_kept.push(a.clone());
+                }
             }
             let paused = self.assigned.iter().any(|a| a.partition == partition && a.revoking);
             if self.remove_partition(partition) {
@@ -3083,6 +3116,7 @@ impl Member {
         // A new process: librdkafka's partition objects, stored offsets included, are gone.
         self.old_stores.clear();
         self.own_committed.clear();
+        self.revoked_kept.clear();
         self.life = Life::Running;
         self.in_group = false;
         self.pc = Pc::Poll;

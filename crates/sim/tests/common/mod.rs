@@ -27,11 +27,19 @@ pub struct Bounds {
 }
 
 /// Random groups: 1–4 members, 1–`partitions` partitions, every strategy, client and
-/// assignor, a pool and static membership or not, 1–20 records a poll, events of any kind.
+/// assignor, a pool (whose commits keep revoked partitions or not) and static membership or
+/// not, 1–20 records a poll, events of any kind.
 pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
     (
         (1u32..=4, 1u32..=b.partitions, 0usize..Commit::ALL.len(), 0usize..Client::ALL.len(), 0usize..3),
-        (any::<bool>(), any::<bool>(), 0usize..OnRevoke::ALL.len(), 1u32..=20, b.processing_us.clone()),
+        (
+            any::<bool>(),
+            any::<bool>(),
+            0usize..OnRevoke::ALL.len(),
+            1u32..=20,
+            b.processing_us.clone(),
+            any::<bool>(),
+        ),
         proptest::collection::vec(
             (
                 0u64..=b.event_at_ms,
@@ -46,7 +54,7 @@ pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
         .prop_map(
             move |(
                 (members, partitions, strategy, client, assignor),
-                (pool, fixed, revoke, mpr, processing),
+                (pool, fixed, revoke, mpr, processing, keep_revoked),
                 events,
             )| {
                 let client = Client::ALL[client];
@@ -64,6 +72,11 @@ pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
                     }
                     r => r,
                 };
+                // The application's commits keep revoked partitions (model.md §10.5).
+                let commit_revoked_partitions = keep_revoked
+                    && pool
+                    && client.is_java()
+                    && matches!(strategy, Commit::CommitSyncBatch | Commit::CommitAsyncBatch);
                 let mut joins = members as u16;
                 let group_events = events
                     .into_iter()
@@ -93,6 +106,7 @@ pub fn random_groups(b: Bounds) -> impl Strategy<Value = Scenario> {
                     worker_pool: pool,
                     static_membership: fixed,
                     on_revoke,
+                    commit_revoked_partitions,
                     max_poll_records: mpr,
                     record_processing_us: processing,
                     session_timeout_us: b.session_ms * MS,

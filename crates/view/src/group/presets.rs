@@ -91,6 +91,8 @@ presets! {
         "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
     "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
+    "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
+        "consumer-1 never prunes its offsets map: after orders-1 moved, each of its commits sets orders-1 back to 25, and when consumer-2 crashes orders-1 restarts there: 17 repeated, not 2.";
     "group-pool-drain-budget-runs-out", false, "A drain on revoke runs out of time",
         "onPartitionsRevoked waits at most 20 s for the pool: five of the ten records in flight finish in time, the other five are repeated by the new owner.";
     "group-pool-loses-at-shutdown", false, "A worker pool loses records at a rolling deploy",

@@ -185,6 +185,7 @@ pub const CHOICES: &[(&str, &str, Shown)] = &[
 const OTHER_LABELS: &[(&str, &str)] = &[
     ("group.instance.id", "group.instance.id (static membership)"),
     ("worker_pool", "worker pool"),
+    ("commit_revoked_partitions", "the pool's commits keep partitions it lost"),
     ("consumption", "consumer group or share group"),
     ("group_events", "group events"),
     ("on_error", "what happens to a record that throws"),
