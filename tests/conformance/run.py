@@ -560,6 +560,45 @@ SHARE_CASES = [
 ]
 CASES += SHARE_CASES
 
+# Probes of one coordinator rule the model follows (issue 30, model.md §10.5,
+# `commit_revoked_partitions`): java/RevokedPartitionCommit.java — consumer-2 takes partition 1
+# from consumer-1 and commits 30 there; consumer-1 then commits 10 for it. The model's side is
+# the rule itself: the coordinator checks the generation (classic) or the current member epoch
+# (KIP-848), not who owns the partition, so the commit lands and the offset goes back to 10.
+PROBE_CASES = [
+    dict(name="coordinator-takes-a-revoked-partition-commit", kind="probe", client="java_classic",
+         protocol="classic", file="group-pool-commits-a-revoked-partition.json",
+         model={"revoked_commit": "accepted", "committed_by_owner": 30, "committed_after": 10},
+         note="model.md §10.5: a classic group takes a commit of the current generation for a partition the "
+              "member gave up (ClassicGroup.validateOffsetCommit)"),
+    dict(name="coordinator-takes-a-revoked-partition-commit-kip848", kind="probe", client="java_consumer_protocol",
+         protocol="consumer", file="group-pool-commits-a-revoked-partition.json",
+         model={"revoked_commit": "accepted", "committed_by_owner": 30, "committed_after": 10},
+         note="model.md §10.5: a consumer group (KIP-848, 4.3.1) takes a commit with the member's current epoch "
+              "for a partition it gave up (ConsumerGroup.validateOffsetCommit, KIP-1251)"),
+]
+CASES += PROBE_CASES
+
+
+def run_probe(case, broker, workdir):
+    """Runs a probe case: its program's `key value` lines are the real side."""
+    cp = os.pathsep.join([os.path.join(CACHE, "classes", "431"), os.path.join(LIB, "client431", "*")])
+    tag = "%s-%d" % (case["name"], int(time.time() * 1000))
+    out = subprocess.run(["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                          "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "RevokedPartitionCommit",
+                          broker.addr, case["protocol"], "orders-" + tag, "g-" + tag],
+                         capture_output=True, text=True, timeout=240)
+    with open(os.path.join(workdir, "consumer.log"), "w") as f:
+        f.write(out.stdout + out.stderr)
+    real = {}
+    for line in out.stdout.splitlines():
+        key, _, value = line.partition(" ")
+        real[key] = int(value) if value.lstrip("-").isdigit() else value
+    if out.returncode != 0 or real.get("assignment") != "consumer-1 0 consumer-2 1":
+        raise RuntimeError("the probe did not reach its assignment (exit %d): %s" % (out.returncode, out.stdout[-500:]))
+    pairs = [(k, v, real.get(k)) for k, v in case["model"].items()]
+    return {}, case["model"], real, pairs
+
 
 def derive(case):
     base = json.load(open(os.path.join(ROOT, "scenarios", case["file"])))["scenario"]
@@ -1329,8 +1368,12 @@ def execute(case, broker, keep, quiet=False):
         info = {}
         is_group = case.get("kind") == "group"
         is_share = case.get("kind") == "share"
+        is_probe = case.get("kind") == "probe"
         try:
-            if is_share:
+            if is_probe:
+                sc, m, real, pairs = run_probe(case, broker, workdir)
+                lines = []
+            elif is_share:
                 sc, m, real, lines, info = share.run_share_case(GCTX, case, broker, workdir, attempt)
                 pairs = share.compare(case, sc, m, real)
             elif is_group:
@@ -1352,8 +1395,8 @@ def execute(case, broker, keep, quiet=False):
             sc, lines = group.base_scenario(case), []
         except Exception as e:  # a client or broker failure is a failed case, with its reason
             ok, err, pairs, real, m = False, e, [], {}, None
-            sc = share.base_scenario(case) if is_share else group.base_scenario(case) if is_group \
-                else derive(case)
+            sc = {} if is_probe else share.base_scenario(case) if is_share else group.base_scenario(case) \
+                if is_group else derive(case)
             lines = [] if is_group else read_log(os.path.join(workdir, "consumer.log"))
         margin = real.get("margin_ms", float("inf"))
         if err is None and margin < MIN_MARGIN_MS:
@@ -1371,7 +1414,9 @@ def execute(case, broker, keep, quiet=False):
                 continue
         break
     mode = case.get("mode", "crash")
-    if is_share:
+    if is_probe:
+        when = "group.protocol=%s" % case["protocol"]
+    elif is_share:
         when = share.describe_events(case, sc)
     elif is_group:
         when = group.describe_events(case, sc)
@@ -1419,7 +1464,9 @@ def execute(case, broker, keep, quiet=False):
             print("  real: %s" % json.dumps(real))
         print("  client: %s; log (%s):" % (client, workdir))
         try:
-            if m is None and (is_group or is_share):
+            if is_probe:
+                print("  " + open(os.path.join(workdir, "consumer.log")).read().replace("\n", "\n  "))
+            elif m is None and (is_group or is_share):
                 print("  (no timelines: the case stopped before the group ran)")
             elif is_share:
                 for line in share.timelines(case, sc, m, real, workdir, info):

@@ -58,6 +58,14 @@ if [ ! -f "$out/ShareConformanceConsumer.class" ] || [ "$src" -nt "$out/ShareCon
   [ -f "$out/ShareConformanceConsumer.class" ]
 fi
 
+# The coordinator probe (run.py's "probe" cases, model.md §10.5): kafka-clients 4.3.1.
+src="$here/java/RevokedPartitionCommit.java"
+if [ ! -f "$out/RevokedPartitionCommit.class" ] || [ "$src" -nt "$out/RevokedPartitionCommit.class" ] ||
+  [ "$cache/lib/client431.done" -nt "$out/RevokedPartitionCommit.class" ]; then
+  javac -nowarn -cp "$cache/lib/client431/*" -d "$out" "$src" 2>&1 | grep -v '^Note:' || true
+  [ -f "$out/RevokedPartitionCommit.class" ]
+fi
+
 # The Go consumers (issue 29): one binary per library, rebuilt when a source or go.sum is newer.
 mkdir -p "$cache/bin"
 for prog in sarama franz kafkago; do
