@@ -2038,6 +2038,9 @@ pub(crate) enum Join {
     Responded,
     /// SyncGroup sent: waiting for the assignment.
     Syncing,
+    /// librdkafka, cooperative: a heartbeat said the group rebalances, and the JoinGroup waits
+    /// for its one-a-second interval (an `Event::RdkJoin` sends it).
+    Throttled,
 }
 
 #[cfg(feature = "group")]
@@ -2432,8 +2435,15 @@ impl Member {
             if self.joins_in_background(cx.s) {
                 // librdkafka's cooperative member rejoins from its background thread at the
                 // heartbeat's REBALANCE_IN_PROGRESS (`rd_kafka_cgrp_rejoin`), the application
-                // polling on (model.md §10.5).
-                self.send_join(cx, world);
+                // polling on — but sends at most one JoinGroup a second (model.md §10.5).
+                let at_us = self.g().rdk.map_or(cx.now_us, |rdk| rdk.join_at(cx.now_us));
+                if at_us > cx.now_us {
+                    self.g().join = Join::Throttled;
+                    let (id, seq) = (self.id, self.g().heartbeat_seq);
+                    cx.schedule(at_us, Phase::Background, id, Event::RdkJoin { member: id, seq });
+                } else {
+                    self.send_join(cx, world);
+                }
                 return;
             }
             self.g().join = Join::Needed;
@@ -2546,6 +2556,7 @@ impl Member {
                 }
             }
             Join::MemberIdRequired => Some(Flow::Wait),
+            Join::Throttled => None,
             Join::Joining | Join::Syncing => self.wait_for_join(cx),
             Join::Responded => {
                 self.send_sync(cx);
@@ -2653,6 +2664,7 @@ impl Member {
             Event::JoinLands { member: id, process, first },
         );
         self.mark(cx, 0, MarkKind::JoinSent);
+        self.stamp_rdk_join(cx.now_us);
         self.g().join_waits = false;
         if first {
             self.g().join_waits = true;
@@ -2660,6 +2672,26 @@ impl Member {
             return Some(Flow::Wait);
         }
         self.wait_for_join(cx)
+    }
+
+    /// librdkafka: a JoinGroup goes out now (the one-a-second interval counts from it).
+    fn stamp_rdk_join(&mut self, now_us: u64) {
+        if let Some(rdk) = &mut self.g().rdk {
+            rdk.last_join_us = Some(now_us);
+        }
+    }
+
+    /// librdkafka: the held-back rejoin's second is over, and its main thread wakes: the
+    /// JoinGroup goes out (model.md §10.5).
+    pub(crate) fn rdk_join<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, seq: u32) {
+        let Some(g) = &mut self.group else { return };
+        if g.heartbeat_seq != seq || g.join != Join::Throttled {
+            return;
+        }
+        g.join = Join::None;
+        if self.life == Life::Running && self.in_group {
+            self.send_join(cx, world);
+        }
     }
 
     /// The JoinGroup request lands at the coordinator (or is answered MEMBER_ID_REQUIRED and
@@ -2676,6 +2708,7 @@ impl Member {
         }
         if first {
             self.g().join = Join::Joining;
+            self.stamp_rdk_join(cx.now_us);
             let id = self.id;
             cx.schedule(
                 cx.now_us + cx.s.commit_latency_us,

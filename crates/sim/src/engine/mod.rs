@@ -303,6 +303,7 @@ impl<'a> Engine<'a> {
                 members[member as usize].join_lands(cx, world, process, first)
             }
             Event::SyncLands { member, process } => members[member as usize].sync_lands(cx, world, process),
+            Event::RdkJoin { member, seq } => members[member as usize].rdk_join(cx, world, seq),
             Event::Group { index, member } => {
                 if let Err(e) = members[member as usize].group_event(cx, world, index) {
                     error.get_or_insert(e);

@@ -53,6 +53,9 @@ pub(crate) enum Event {
     JoinLands { member: MemberId, process: u32, first: bool },
     /// A member's SyncGroup lands.
     SyncLands { member: MemberId, process: u32 },
+    /// librdkafka: a rejoin held back by its one JoinGroup a second goes out (model.md §10.5;
+    /// `seq` as the heartbeats').
+    RdkJoin { member: MemberId, seq: u32 },
     /// Event `index` of `group_events` reaches `member` (a deploy reaches each in turn).
     Group { index: u16, member: MemberId },
     /// A member's hang ends.

@@ -18,6 +18,8 @@ const ONE_SECOND_US: u64 = 1_000_000;
 const POLL_CHECK_US: u64 = 500_000;
 /// The broker thread's longest wait with nothing to fetch (`rd_kafka_max_block_ms`).
 const FETCHER_WAIT_US: u64 = 1_000_000;
+/// At most one JoinGroup a second (`rkcg_join_intvl`).
+const JOIN_INTERVAL_US: u64 = 1_000_000;
 
 /// One librdkafka member's wake-up grids.
 #[derive(Clone, Copy, Debug, Default)]
@@ -33,6 +35,8 @@ pub(crate) struct RdkWakes {
     fetcher_phase_us: u64,
     /// The last heartbeat sent.
     pub(crate) last_heartbeat_us: Option<u64>,
+    /// The last JoinGroup sent.
+    pub(crate) last_join_us: Option<u64>,
 }
 
 /// The first instant at or after `t_us` on the grid of `period_us` with `phase_us`.
@@ -57,6 +61,7 @@ impl RdkWakes {
             assigned_phase_us: None,
             fetcher_phase_us: created_us % FETCHER_WAIT_US,
             last_heartbeat_us: None,
+            last_join_us: None,
         }
     }
 
@@ -72,6 +77,7 @@ impl RdkWakes {
             assigned_phase_us: Some(assigned(POLL_CHECK_US)),
             fetcher_phase_us: assigned(FETCHER_WAIT_US),
             last_heartbeat_us: None,
+            last_join_us: None,
         }
     }
 
@@ -94,6 +100,17 @@ impl RdkWakes {
             at = at.min(next_on_grid(phase, every, t_us));
         }
         at
+    }
+
+    /// When a rejoin decided at `now_us` sends its JoinGroup: at once a second or more after
+    /// the last one, else at the main thread's first wake-up after that second
+    /// (`rd_kafka_cgrp_join_state_serve` in join state init: `rd_interval_immediate(
+    /// &rkcg_join_intvl, 1000 * 1000, now)`).
+    pub(crate) fn join_at(&self, now_us: u64) -> u64 {
+        match self.last_join_us {
+            Some(last) if now_us < last + JOIN_INTERVAL_US => self.main_thread_wake(last + JOIN_INTERVAL_US),
+            _ => now_us,
+        }
     }
 
     /// When the fetcher, idle, next looks at its partitions: at or after `t_us`.
