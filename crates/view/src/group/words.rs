@@ -3,11 +3,11 @@
 //! name a field in words with its range. Every number comes from the core
 //! (docs/model.md §10.7, §11.5); every sentence is ours, for a reader.
 
-use crate::kit::fields::{field as f, Field};
+use crate::kit::fields::{field as f, numeric_range, Field};
 use crate::kit::text::seconds_text;
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::report::{GroupReport, Handover, PartitionDamage};
-use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
+use offset_window_sim::scenario::key_spec;
 use offset_window_sim::sweep::GroupProfile;
 use offset_window_sim::{Scenario, ScenarioError};
 
@@ -334,8 +334,9 @@ pub fn partition_sentence(d: &PartitionDamage) -> String {
 
 /// A refusal in the page's words: the field named by its label (an event's field as "event
 /// 2, instant (ms)", or, with `events` to describe it, "event 2 (consumer-1 hangs …),
-/// instant (ms)"), Count and Millis ranges as the consumer page says them, and no
-/// identifier where a label exists.
+/// instant (ms)"), a numeric key's range as every page says it
+/// ([`crate::kit::fields::numeric_range`]: "empty for never", not "null"), and no identifier
+/// where a label exists.
 pub fn error_message(e: &ScenarioError, events: Option<&Scenario>) -> String {
     let message = e
         .message
@@ -358,20 +359,17 @@ pub fn error_message(e: &ScenarioError, events: Option<&Scenario>) -> String {
         };
         return format!("{name}: {message}");
     }
-    let range = key_spec(key).and_then(|spec| match spec.kind {
-        KeyKind::Count { min, max } => Some(format!("a whole number from {min} to {max}")),
-        KeyKind::Millis { min_us, max_us } => {
-            Some(format!("{} to {} ms, at most 3 decimals", format_millis(min_us), format_millis(max_us)))
+    // A value out of the key's range: the range as the page says it (an empty field, not
+    // null), the rest ("(got …)") as the core says it.
+    if let Some(spec) = key_spec(key) {
+        if let (Some(range), Some(rest)) = (
+            numeric_range(spec),
+            message.strip_prefix("must be ").and_then(|m| m.strip_prefix(spec.range().as_str())),
+        ) {
+            return format!("{}: must be {range}{rest}", label(key));
         }
-        _ => None,
-    });
-    match range {
-        Some(range) if message.starts_with("must be a") => {
-            let got = message.rsplit_once("(got ").map_or("", |(_, g)| g.trim_end_matches(')'));
-            format!("{}: must be {range} (got {got})", label(key))
-        }
-        _ => format!("{}: {message}", label(key)),
     }
+    format!("{}: {message}", label(key))
 }
 
 #[cfg(test)]
