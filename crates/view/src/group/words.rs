@@ -162,7 +162,7 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", None, true), Shown::Share),
-    (f("share_renew_every_ms", "renew the locks every", false, "ms", "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with RENEW (empty: never)", None, true), Shown::Share),
+    (f("share_renew_every_ms", "renew the locks every", false, "ms", "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with RENEW", None, true), Shown::Share),
     (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", None, false), Shown::Always),
     (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", None, false), Shown::Always),
     (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", None, true), Shown::Consumer),
@@ -372,6 +372,15 @@ pub fn error_message(e: &ScenarioError, events: Option<&Scenario>) -> String {
     format!("{}: {message}", label(key))
 }
 
+/// A field's hint as the page shows it: its line, then its allowed values when its key is
+/// numeric, from the core's key table as the refusals say them.
+pub fn hint(f: &Field) -> String {
+    match key_spec(f.key).and_then(numeric_range) {
+        Some(range) => format!("{}; {range}", f.hint),
+        None => f.hint.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -410,6 +419,29 @@ mod tests {
             assert!(!l.contains('_'), "{l}");
         }
         assert_eq!(label("group.instance.id"), "group.instance.id (static membership)");
+    }
+
+    #[test]
+    fn every_numeric_field_hint_gives_its_keys_range() {
+        for (f, _) in FIELDS {
+            let spec = key_spec(f.key).unwrap();
+            let range = numeric_range(spec).unwrap_or_else(|| panic!("{}: a numeric key", f.key));
+            assert_eq!(hint(f), format!("{}; {range}", f.hint));
+            // The same words as a refusal of the key.
+            let refused = spec.refuse(&"x".into());
+            assert!(
+                error_message(&refused, None).contains(&format!("must be {range} (got \"x\")")),
+                "{}",
+                f.key
+            );
+        }
+        let at = |key: &str| &FIELDS.iter().find(|(f, _)| f.key == key).unwrap().0;
+        assert_eq!(hint(at("partitions")), "orders-0, orders-1, …; a whole number from 1 to 4096");
+        assert_eq!(
+            hint(at("share_renew_every_ms")),
+            "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with \
+             RENEW; empty for never, or 100 to 3600000 ms, at most 3 decimals"
+        );
     }
 
     #[test]
