@@ -256,6 +256,21 @@ async fn a_share_group_shows_its_strip_and_the_comparison() {
 }
 
 #[wasm_bindgen_test]
+async fn a_fields_hint_gives_its_range_and_an_empty_box_is_said_empty() {
+    let view = mount().await;
+    let hint = view.find("#f-partitions + .hint").text_content().unwrap();
+    assert_eq!(hint, "orders-0, orders-1, …; a whole number from 1 to 4096");
+    view.click("#kind-share").await;
+    let hint = view.find("#f-share-renew-every-ms + .hint").text_content().unwrap();
+    assert!(hint.ends_with("; empty for never, or 100 to 3600000 ms, at most 3 decimals"), "{hint}");
+    view.type_into("#f-share-renew-every-ms", "50").await;
+    assert_eq!(
+        view.find("#f-share-renew-every-ms ~ .field-error").text_content().unwrap(),
+        "renew the locks every: must be empty for never, or 100 to 3600000 ms, at most 3 decimals (got 50)"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_bad_link_names_the_field_and_keeps_a_working_page() {
     let view = mount_at("partitions=0&session.timeout.ms=abc").await;
     let notices = view.find("#notices").text_content().unwrap();

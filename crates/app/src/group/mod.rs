@@ -726,7 +726,7 @@ impl Part for SettingsBox {
                     <label for={id.clone()}>{ if f.kafka { html! { <code>{ f.label }</code> } } else { html! { f.label } } }<span class="unit">{ unit }</span></label>
                     <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
                         aria-invalid={state.error(key).is_some().to_string()} />
-                    <p class="hint">{ f.hint }</p>
+                    <p class="hint">{ words::hint(f) }</p>
                     if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
                 </div>
             }

@@ -10,7 +10,7 @@ use crate::consumer::records::{
     durations_text, offsets_text, parse_durations, parse_offsets, toggled, FAILURES_KEY, SLOW_KEY,
 };
 use crate::kit::text::{parse_seconds, seconds_text};
-use offset_window_sim::scenario::{format_millis, key_spec, KeyKind, Ordering, PoolCommit, MAX_OFFSET};
+use offset_window_sim::scenario::{key_spec, KeyKind, Ordering, PoolCommit, MAX_OFFSET};
 use offset_window_sim::{Client, Input, Scenario, ScenarioError, Strategy};
 use serde_json::Value;
 use std::rc::Rc;
@@ -501,21 +501,15 @@ impl State {
     }
 }
 
-/// The allowed values of a scenario key in the page's words ("empty for never", not
-/// "null"; choices by their labels): "a whole number from 1 to 100000", "0 to 60000 ms, at
-/// most 3 decimals".
+/// The allowed values of a scenario key in the page's words: a numeric key's as every page
+/// says them ([`crate::kit::fields::numeric_range`]: "a whole number from 1 to 100000", "0 to
+/// 60000 ms, at most 3 decimals", "empty for never", not "null"), choices by their labels.
 pub fn page_range(key: &str) -> Option<String> {
     let spec = key_spec(key)?;
-    let ms = |min_us, max_us| {
-        format!("{} to {} ms, at most 3 decimals", format_millis(min_us), format_millis(max_us))
-    };
+    if let Some(range) = crate::kit::fields::numeric_range(spec) {
+        return Some(range);
+    }
     Some(match spec.kind {
-        KeyKind::Count { min, max } => format!("a whole number from {min} to {max}"),
-        KeyKind::Millis { min_us, max_us } => ms(min_us, max_us),
-        KeyKind::OptionalMillis { min_us, max_us } => format!("empty for never, or {}", ms(min_us, max_us)),
-        KeyKind::Thousandths { max_thousandths } => {
-            format!("a number from 0 to {}, at most 3 decimals", format_millis(max_thousandths))
-        }
         KeyKind::Flag => "on or off (true or false in a link)".into(),
         KeyKind::Choice(names) => {
             let labels: Vec<String> =

@@ -837,6 +837,27 @@ mod tests {
     }
 
     #[test]
+    fn an_optional_field_out_of_range_says_empty_not_null() {
+        // The box of "renew the locks every" is empty when it has no value: the page says so,
+        // where the core's JSON words say null.
+        let s = apply(
+            GroupState::default(),
+            [
+                GroupAction::SetShare(true),
+                GroupAction::SetField { key: "share_renew_every_ms", text: "50".into() },
+            ],
+        );
+        assert_eq!(s.scenario.share_renew_every_us, None, "refused");
+        assert_eq!(
+            s.error("share_renew_every_ms").unwrap(),
+            "renew the locks every: must be empty for never, or 100 to 3600000 ms, at most 3 decimals (got 50)"
+        );
+        let s = apply(s, [GroupAction::SetField { key: "share_renew_every_ms", text: "abc".into() }]);
+        let e = s.error("share_renew_every_ms").unwrap();
+        assert!(e.ends_with("ms, at most 3 decimals (got \"abc\")") && !e.contains("null"), "{e}");
+    }
+
+    #[test]
     fn numeric_fields_and_the_share_toggle() {
         let s = apply(GroupState::default(), [GroupAction::SetField { key: "partitions", text: "0".into() }]);
         let e = s.error("partitions").unwrap();

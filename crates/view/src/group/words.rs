@@ -3,11 +3,11 @@
 //! name a field in words with its range. Every number comes from the core
 //! (docs/model.md §10.7, §11.5); every sentence is ours, for a reader.
 
-use crate::kit::fields::{field as f, Field};
+use crate::kit::fields::{field as f, numeric_range, Field};
 use crate::kit::text::seconds_text;
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::report::{GroupReport, Handover, PartitionDamage};
-use offset_window_sim::scenario::{format_millis, key_spec, KeyKind};
+use offset_window_sim::scenario::key_spec;
 use offset_window_sim::sweep::GroupProfile;
 use offset_window_sim::{Scenario, ScenarioError};
 
@@ -162,7 +162,7 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("group.share.record.lock.duration.ms", "group.share.record.lock.duration.ms", true, "ms", "how long an acquired record stays locked to its member before it is offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.delivery.count.limit", "group.share.delivery.count.limit", true, "deliveries", "deliveries of a record before it is archived instead of offered again (a broker setting)", None, false), Shown::Share),
     (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", None, true), Shown::Share),
-    (f("share_renew_every_ms", "renew the locks every", false, "ms", "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with RENEW (empty: never)", None, true), Shown::Share),
+    (f("share_renew_every_ms", "renew the locks every", false, "ms", "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with RENEW", None, true), Shown::Share),
     (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", None, false), Shown::Always),
     (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", None, false), Shown::Always),
     (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", None, true), Shown::Consumer),
@@ -335,8 +335,9 @@ pub fn partition_sentence(d: &PartitionDamage) -> String {
 
 /// A refusal in the page's words: the field named by its label (an event's field as "event
 /// 2, instant (ms)", or, with `events` to describe it, "event 2 (consumer-1 hangs …),
-/// instant (ms)"), Count and Millis ranges as the consumer page says them, and no
-/// identifier where a label exists.
+/// instant (ms)"), a numeric key's range as every page says it
+/// ([`crate::kit::fields::numeric_range`]: "empty for never", not "null"), and no identifier
+/// where a label exists.
 pub fn error_message(e: &ScenarioError, events: Option<&Scenario>) -> String {
     let message = e
         .message
@@ -359,19 +360,25 @@ pub fn error_message(e: &ScenarioError, events: Option<&Scenario>) -> String {
         };
         return format!("{name}: {message}");
     }
-    let range = key_spec(key).and_then(|spec| match spec.kind {
-        KeyKind::Count { min, max } => Some(format!("a whole number from {min} to {max}")),
-        KeyKind::Millis { min_us, max_us } => {
-            Some(format!("{} to {} ms, at most 3 decimals", format_millis(min_us), format_millis(max_us)))
+    // A value out of the key's range: the range as the page says it (an empty field, not
+    // null), the rest ("(got …)") as the core says it.
+    if let Some(spec) = key_spec(key) {
+        if let (Some(range), Some(rest)) = (
+            numeric_range(spec),
+            message.strip_prefix("must be ").and_then(|m| m.strip_prefix(spec.range().as_str())),
+        ) {
+            return format!("{}: must be {range}{rest}", label(key));
         }
-        _ => None,
-    });
-    match range {
-        Some(range) if message.starts_with("must be a") => {
-            let got = message.rsplit_once("(got ").map_or("", |(_, g)| g.trim_end_matches(')'));
-            format!("{}: must be {range} (got {got})", label(key))
-        }
-        _ => format!("{}: {message}", label(key)),
+    }
+    format!("{}: {message}", label(key))
+}
+
+/// A field's hint as the page shows it: its line, then its allowed values when its key is
+/// numeric, from the core's key table as the refusals say them.
+pub fn hint(f: &Field) -> String {
+    match key_spec(f.key).and_then(numeric_range) {
+        Some(range) => format!("{}; {range}", f.hint),
+        None => f.hint.to_string(),
     }
 }
 
@@ -413,6 +420,29 @@ mod tests {
             assert!(!l.contains('_'), "{l}");
         }
         assert_eq!(label("group.instance.id"), "group.instance.id (static membership)");
+    }
+
+    #[test]
+    fn every_numeric_field_hint_gives_its_keys_range() {
+        for (f, _) in FIELDS {
+            let spec = key_spec(f.key).unwrap();
+            let range = numeric_range(spec).unwrap_or_else(|| panic!("{}: a numeric key", f.key));
+            assert_eq!(hint(f), format!("{}; {range}", f.hint));
+            // The same words as a refusal of the key.
+            let refused = spec.refuse(&"x".into());
+            assert!(
+                error_message(&refused, None).contains(&format!("must be {range} (got \"x\")")),
+                "{}",
+                f.key
+            );
+        }
+        let at = |key: &str| &FIELDS.iter().find(|(f, _)| f.key == key).unwrap().0;
+        assert_eq!(hint(at("partitions")), "orders-0, orders-1, …; a whole number from 1 to 4096");
+        assert_eq!(
+            hint(at("share_renew_every_ms")),
+            "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with \
+             RENEW; empty for never, or 100 to 3600000 ms, at most 3 decimals"
+        );
     }
 
     #[test]

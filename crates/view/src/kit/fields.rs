@@ -1,6 +1,9 @@
 //! A field of a page, as every page's field table describes it: the scenario key, its label
 //! (Kafka's property name where there is one, else words, never an identifier), unit, a
-//! one-line hint and the comfortable range of its slider.
+//! one-line hint and the comfortable range of its slider; a numeric key's allowed values in
+//! the pages' words, read from the core's key table.
+
+use offset_window_sim::scenario::{format_millis, KeyKind, KeySpec};
 
 /// One field of the page.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,6 +35,25 @@ pub const fn field(
     advanced: bool,
 ) -> Field {
     Field { key, label, kafka, unit, hint, slider, advanced }
+}
+
+/// The allowed values of a numeric key in the pages' words, from its entry in the core's key
+/// table: "a whole number from 1 to 100000", "0 to 60000 ms, at most 3 decimals", and for an
+/// optional key, whose field is empty when it has no value (JSON's `null`), "empty for
+/// never, or 100 to 3600000 ms, at most 3 decimals". `None` for keys of other kinds.
+pub fn numeric_range(spec: &KeySpec) -> Option<String> {
+    let ms = |min_us, max_us| {
+        format!("{} to {} ms, at most 3 decimals", format_millis(min_us), format_millis(max_us))
+    };
+    Some(match spec.kind {
+        KeyKind::Count { min, max } => format!("a whole number from {min} to {max}"),
+        KeyKind::Millis { min_us, max_us } => ms(min_us, max_us),
+        KeyKind::OptionalMillis { min_us, max_us } => format!("empty for never, or {}", ms(min_us, max_us)),
+        KeyKind::Thousandths { max_thousandths } => {
+            format!("a number from 0 to {}, at most 3 decimals", format_millis(max_thousandths))
+        }
+        _ => return None,
+    })
 }
 
 /// Text typed into a field as the JSON value the core reads: a number when it reads as one
