@@ -80,7 +80,7 @@ def single_member(sc):
     """The one-consumer scenario an undisturbed member of `sc` runs (model.md §10: a group whose
     members each hold one partition and meet no event runs each partition as §§1–9)."""
     drop = ("partitions", "members", "group_events", "group.instance.id", "session.timeout.ms",
-            "heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", "on_revoke",
+            "heartbeat.interval.ms", "group.consumer.heartbeat.interval.ms", "on_revoke", "on_revoke_drain_ms",
             "group.initial.rebalance.delay.ms", "partition.assignment.strategy")
     return {k: v for k, v in sc.items() if k not in drop}
 
@@ -241,6 +241,14 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
         "on_revoke": sc.get("on_revoke", "nothing"),
         "shutdown_mode": mode,
     }
+    if sc.get("worker_pool"):
+        # ConformanceConsumer.Pool: batches handed to a pool, commitSync of the contiguous
+        # frontier after each hand-off (the one pool the group harness runs).
+        if sc.get("pool_commit") != "contiguous_completed" or sc.get("strategy") != "commit_sync_batch":
+            raise ValueError("a group member's pool runs pool_commit contiguous_completed with commit_sync_batch")
+        args.update({"worker_pool": "true", "pool_threads": sc.get("pool_threads", 1),
+                     "pool_max_in_flight_batches": sc.get("pool_max_in_flight_batches", 3),
+                     "on_revoke_drain_ms": sc.get("on_revoke_drain_ms", 20000)})
     if sc.get("group.instance.id"):
         args["instance_id"] = "consumer-%d" % member
     if go_file:

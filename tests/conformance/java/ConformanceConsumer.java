@@ -594,6 +594,7 @@ public final class ConformanceConsumer {
                         c = Long.toString(consumer.position(p, Duration.ofSeconds(10)));
                     }
                     b.append(' ').append(p.partition()).append(':').append(c);
+                    if (Pool.on() && !c.equals("none")) Pool.take(p, Long.parseLong(c));
                 }
                 log(b.toString());
                 if (!going && !partitions.isEmpty()) consumer.pause(partitions);
@@ -602,16 +603,19 @@ public final class ConformanceConsumer {
             @Override
             public void onPartitionsRevoked(java.util.Collection<TopicPartition> partitions) {
                 log("revoked " + t() + " " + generation() + parts(partitions));
-                if (arg("on_revoke", "nothing").equals("commit_sync") && !partitions.isEmpty()) {
+                String onRevoke = arg("on_revoke", "nothing");
+                if (onRevoke.equals("drain") && !partitions.isEmpty()) Pool.drain((long) num("on_revoke_drain_ms", 20000));
+                if (!onRevoke.equals("nothing") && !partitions.isEmpty()) {
                     Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
                     for (TopicPartition p : partitions) {
-                        Long n = next.get(p);
+                        Long n = Pool.on() ? Pool.frontier(p) : next.get(p);
                         if (n != null) offsets.put(p, new OffsetAndMetadata(n));
                     }
                     if (!offsets.isEmpty()) {
                         String sent = t();
                         try {
                             consumer.commitSync(offsets);
+                            CommitLog.explicitCommitLanded(offsets);
                             StringBuilder b = new StringBuilder("revoke_commit " + sent + " " + t());
                             offsets.forEach((p, o) -> b.append(' ').append(p.partition()).append(':').append(o.offset()));
                             log(b.toString());
@@ -620,6 +624,7 @@ public final class ConformanceConsumer {
                         }
                     }
                 }
+                if (Pool.on()) Pool.forget(partitions);
             }
 
             @Override
@@ -714,7 +719,8 @@ public final class ConformanceConsumer {
                         log("go " + t());
                     }
                 }
-                loop(strategy, procMs);
+                if (Pool.on()) Pool.loop(procMs);
+                else loop(strategy, procMs);
             } catch (org.apache.kafka.common.errors.WakeupException e) {
                 // wakeup() before the loop started: close below
             }
@@ -796,6 +802,134 @@ public final class ConformanceConsumer {
         }
     }
 
+    /**
+     * A group member with a worker pool (model.md §4, §12.6; `worker_pool`, `pool_threads`,
+     * `pool_max_in_flight_batches`, `pool_commit` contiguous_completed, strategy
+     * commit_sync_batch): the loop waits until fewer than the most batches are in flight, polls,
+     * hands each partition's records to the pool as one batch (a thread runs a batch's records in
+     * order; the oldest waiting batch goes first) and commits, for every assigned partition, the
+     * lowest offset not yet done since it took the partition. `on_revoke` drain: the callback
+     * waits until no batch is in flight, at most `on_revoke_drain_ms`, then commits the revoked
+     * partitions' frontiers (model.md §10.5). Log lines as GroupMember's; `done` comes from the
+     * pool's threads.
+     */
+    static final class Pool {
+        static ExecutorService workers;
+        static int inFlight;
+        static final Map<TopicPartition, Long> frontier = new HashMap<>();
+        static final Map<TopicPartition, java.util.TreeSet<Long>> doneAbove = new HashMap<>();
+
+        static boolean on() {
+            return arg("worker_pool", "false").equals("true");
+        }
+
+        static synchronized void take(TopicPartition p, long position) {
+            frontier.put(p, position);
+            doneAbove.put(p, new java.util.TreeSet<>());
+        }
+
+        static synchronized Long frontier(TopicPartition p) {
+            return frontier.get(p);
+        }
+
+        static synchronized void forget(java.util.Collection<TopicPartition> ps) {
+            for (TopicPartition p : ps) {
+                frontier.remove(p);
+                doneAbove.remove(p);
+            }
+        }
+
+        static synchronized void done(TopicPartition p, long offset) {
+            Long f = frontier.get(p);
+            if (f == null || offset < f) return;
+            java.util.TreeSet<Long> above = doneAbove.get(p);
+            above.add(offset);
+            while (above.remove(f)) f++;
+            frontier.put(p, f);
+        }
+
+        static synchronized void batchDone() {
+            inFlight--;
+            Pool.class.notifyAll();
+        }
+
+        /** Waits while a batch is in flight, at most `budgetMs`. */
+        static synchronized void drain(long budgetMs) {
+            long deadline = System.nanoTime() + budgetMs * 1_000_000L;
+            try {
+                while (inFlight > 0) {
+                    long left = (deadline - System.nanoTime()) / 1_000_000L;
+                    if (left <= 0) return;
+                    Pool.class.wait(left);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+
+        static synchronized void awaitRoom(int most) throws InterruptedException {
+            while (inFlight >= most) Pool.class.wait();
+        }
+
+        static void loop(double procMs) {
+            KafkaConsumer<String, String> consumer = GroupMember.consumer;
+            int most = (int) num("pool_max_in_flight_batches", 3);
+            workers = Executors.newFixedThreadPool((int) num("pool_threads", 1));
+            while (true) {
+                ConsumerRecords<String, String> records;
+                try {
+                    awaitRoom(most);
+                    records = consumer.poll(Duration.ofMillis(1000));
+                } catch (org.apache.kafka.common.errors.WakeupException
+                         | org.apache.kafka.common.errors.InterruptException | InterruptedException e) {
+                    return;
+                }
+                String at = GroupMember.t();
+                if (records.isEmpty()) {
+                    log("poll " + at + " - - 0");
+                    continue;
+                }
+                for (TopicPartition tp : records.partitions()) {
+                    List<ConsumerRecord<String, String>> rs = records.records(tp);
+                    log("poll " + at + " " + tp.partition() + " " + rs.get(0).offset() + " " + rs.size());
+                    synchronized (Pool.class) {
+                        // No committed offset when it was assigned: it starts at the first record.
+                        if (!frontier.containsKey(tp)) take(tp, rs.get(0).offset());
+                        inFlight++;
+                    }
+                    workers.submit(() -> {
+                        for (ConsumerRecord<String, String> r : rs) {
+                            try {
+                                Thread.sleep((long) procMs, (int) ((procMs - (long) procMs) * 1e6));
+                            } catch (InterruptedException e) {
+                                return;
+                            }
+                            log("done " + GroupMember.t() + " " + r.partition() + " " + r.offset());
+                            done(tp, r.offset());
+                        }
+                        batchDone();
+                    });
+                }
+                Map<TopicPartition, OffsetAndMetadata> offsets = new HashMap<>();
+                for (TopicPartition p : consumer.assignment()) {
+                    Long f = frontier(p);
+                    if (f != null) offsets.put(p, new OffsetAndMetadata(f));
+                }
+                String sent = GroupMember.t();
+                try {
+                    consumer.commitSync(offsets);
+                    CommitLog.explicitCommitLanded(offsets);
+                    log("commit " + sent + " " + GroupMember.t() + " pool");
+                } catch (org.apache.kafka.common.errors.WakeupException e) {
+                    log("commit_woken " + sent + " " + GroupMember.t() + " pool");
+                    return;
+                } catch (RuntimeException e) {
+                    log("commit_failed " + GroupMember.t() + " " + e.getClass().getSimpleName());
+                }
+            }
+        }
+    }
+
     /** Logs every successful commit the consumer makes (auto-commits included). */
     public static final class CommitLog implements org.apache.kafka.clients.consumer.ConsumerInterceptor<String, String> {
         @Override
@@ -805,11 +939,22 @@ public final class ConformanceConsumer {
 
         @Override
         public void onCommit(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            // kafka-clients 4.3.1's AsyncKafkaConsumer passes null for a commitSync(Map): its
+            // callers log those commits themselves (explicitCommitLanded).
+            if (offsets != null) logCommitted(offsets);
+        }
+
+        static void logCommitted(Map<TopicPartition, OffsetAndMetadata> offsets) {
             StringBuilder b = new StringBuilder("committed " + GroupMember.t());
             new java.util.TreeMap<Integer, Long>(offsets.entrySet().stream().collect(java.util.stream.Collectors.toMap(
                     e -> e.getKey().partition(), e -> e.getValue().offset())))
                     .forEach((p, o) -> b.append(' ').append(p).append(':').append(o));
             log(b.toString());
+        }
+
+        /** A commitSync(Map) returned: logged here when the interceptor was given null for it. */
+        static void explicitCommitLanded(Map<TopicPartition, OffsetAndMetadata> offsets) {
+            if (arg("group.protocol", "classic").equals("consumer")) logCommitted(offsets);
         }
 
         @Override
