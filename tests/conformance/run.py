@@ -564,18 +564,27 @@ CASES += SHARE_CASES
 # `commit_revoked_partitions`): java/RevokedPartitionCommit.java — consumer-2 takes partition 1
 # from consumer-1 and commits 30 there; consumer-1 then commits 10 for it. The model's side is
 # the rule itself: the coordinator checks the generation (classic) or the current member epoch
-# (KIP-848), not who owns the partition, so the commit lands and the offset goes back to 10.
+# (KIP-848), not who owns the partition, so the commit lands and the offset goes back to 10. Then
+# a zombie's TxnOffsetCommit with consumer-1's group metadata from before the rebalance: refused
+# under classic (old generation); under KIP-848 refused only for the partition that moved.
 PROBE_CASES = [
     dict(name="coordinator-takes-a-revoked-partition-commit", kind="probe", client="java_classic",
          protocol="classic", file="group-pool-commits-a-revoked-partition.json",
-         model={"revoked_commit": "accepted", "committed_by_owner": 30, "committed_after": 10},
+         model={"revoked_commit": "accepted", "committed_by_owner": 30, "committed_after": 10,
+                "zombie_moved": "CommitFailedException", "zombie_kept": "CommitFailedException",
+                "committed_after_zombie": "-1,10"},
          note="model.md §10.5: a classic group takes a commit of the current generation for a partition the "
-              "member gave up (ClassicGroup.validateOffsetCommit)"),
+              "member gave up (ClassicGroup.validateOffsetCommit); §10.6: a TxnOffsetCommit with the generation "
+              "from before the rebalance is refused (ILLEGAL_GENERATION)"),
     dict(name="coordinator-takes-a-revoked-partition-commit-kip848", kind="probe", client="java_consumer_protocol",
          protocol="consumer", file="group-pool-commits-a-revoked-partition.json",
-         model={"revoked_commit": "accepted", "committed_by_owner": 30, "committed_after": 10},
+         model={"revoked_commit": "accepted", "committed_by_owner": 30, "committed_after": 10,
+                "zombie_moved": "CommitFailedException", "zombie_kept": "accepted",
+                "committed_after_zombie": "7,10"},
          note="model.md §10.5: a consumer group (KIP-848, 4.3.1) takes a commit with the member's current epoch "
-              "for a partition it gave up (ConsumerGroup.validateOffsetCommit, KIP-1251)"),
+              "for a partition it gave up (ConsumerGroup.validateOffsetCommit); §10.6 (KIP-1251): with the epoch "
+              "from before the rebalance, a TxnOffsetCommit is refused for the partition that moved "
+              "(STALE_MEMBER_EPOCH, answered ILLEGAL_GENERATION) and taken for the one kept"),
 ]
 CASES += PROBE_CASES
 
