@@ -336,7 +336,11 @@ impl<'a> Engine<'a> {
                 consumers[member as usize].acks_land(cx, world, request as usize)
             }
             Event::LockExpires { partition, offset, delivery } => {
-                world.share[partition as usize].lock_expired(cx, offset, delivery)
+                world.share[partition as usize].lock_expired(cx, offset, delivery);
+                // A record offered again goes to a `ShareFetch` waiting for one (model.md §11.3).
+                for consumer in consumers.iter_mut() {
+                    consumer.fetch_waiting(cx, world);
+                }
             }
             Event::ShareRenew { member, batch } => consumers[member as usize].renew(cx, world, batch),
             Event::Group { index, member } => {

@@ -50,8 +50,12 @@ pub(crate) struct ShareConsumer {
     batch: Vec<(PartitionId, u64, u32)>,
     /// Counts the polls that returned records: a renewal of an earlier batch is dropped.
     batches: u32,
-    /// Records a renewal's poll acquired (its `ShareFetch`), which the next `poll()` returns.
+    /// Records acquired in the background (a renewal's poll left a `ShareFetch` waiting) and
+    /// not yet returned: each `poll()` returns up to `max.poll.records` of them, oldest first.
     prefetched: Vec<(PartitionId, u64, u32)>,
+    /// A `ShareFetch` waits at the broker (kafka-clients `fetchMoreRecords`): set by a
+    /// renewal's poll, it acquires records the moment some become available, until it has.
+    fetching: bool,
     /// Implicit mode: the batch was acknowledged by a commit already.
     batch_acknowledged: bool,
     /// Explicit mode: acknowledgements made and not yet sent.
@@ -82,6 +86,7 @@ impl ShareConsumer {
             batch: Vec::new(),
             batches: 0,
             prefetched: Vec::new(),
+            fetching: false,
             batch_acknowledged: true,
             pending: Vec::new(),
             turn: 0,
@@ -108,6 +113,7 @@ impl ShareConsumer {
         self.pc = Pc::Poll;
         self.batch.clear();
         self.prefetched.clear();
+        self.fetching = false;
         self.batch_acknowledged = true;
         self.pending.clear();
         self.failed_attempts = 0;
@@ -201,9 +207,10 @@ impl ShareConsumer {
 
     /// `share_renew_every_ms` (model.md §11.3): the poll loop acknowledges with RENEW every
     /// record of `batch` the application has not acknowledged yet and polls, which sends
-    /// them with what else is pending; that poll's `ShareFetch` also acquires the next
-    /// records (their locks run from now), which the next poll returns. A hung loop renews
-    /// when it wakes; a batch done renews no more.
+    /// them with what else is pending; that poll also leaves a `ShareFetch` waiting, which
+    /// acquires records (their locks run from then) as soon as any are available — now, or
+    /// when a lock runs out — and the next polls return them. A hung loop renews when it
+    /// wakes; a batch done renews no more.
     pub(crate) fn renew<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, batch: u32) {
         if batch != self.batches || self.life != Life::Running {
             return;
@@ -221,9 +228,8 @@ impl ShareConsumer {
         let mut acks = std::mem::take(&mut self.pending);
         acks.extend(renewals);
         self.send(cx, world, acks, false);
-        if self.prefetched.is_empty() {
-            self.prefetched = self.fetch(cx, world);
-        }
+        self.fetching = true;
+        self.fetch_waiting(cx, world);
         let every = cx.s.share_renew_every_us.unwrap_or(u64::MAX);
         cx.schedule(cx.now_us.saturating_add(every), Phase::Background, self.id, event);
     }
@@ -236,7 +242,7 @@ impl ShareConsumer {
             return;
         }
         for ack in acks.clone() {
-            world.share[ack.partition as usize].acknowledge(cx, self.id, ack.offset, ack.delivery, ack.kind);
+            world.share[ack.partition as usize].acknowledge(cx, self.id, ack.offset, ack.kind);
         }
         self.requests_in_flight -= 1;
         if self.blocking_request == Some(request) {
@@ -399,11 +405,27 @@ impl ShareConsumer {
         }
     }
 
-    /// `poll()`: what a renewal's poll acquired, else a fetch; the batch it returns.
+    /// The waiting `ShareFetch` (if any) acquires what is available now; it stops waiting
+    /// once it has acquired something (model.md §11.3).
+    pub(crate) fn fetch_waiting<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        if !self.fetching || self.life == Life::Down {
+            return;
+        }
+        let got = self.fetch(cx, world);
+        if !got.is_empty() {
+            self.fetching = false;
+            self.prefetched.extend(got);
+        }
+    }
+
+    /// `poll()`: records acquired in the background first, else a fetch; the batch it returns.
     fn acquire<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
-        self.batch = match self.prefetched.is_empty() {
-            true => self.fetch(cx, world),
-            false => std::mem::take(&mut self.prefetched),
+        self.batch = if self.prefetched.is_empty() {
+            self.fetching = false;
+            self.fetch(cx, world)
+        } else {
+            let n = self.prefetched.len().min(cx.s.max_poll_records as usize);
+            self.prefetched.drain(..n).collect()
         };
         if let Some(&(partition, from, _)) = self.batch.first() {
             self.mark(cx, partition, MarkKind::Poll { from, records: self.batch.len() as u32 });

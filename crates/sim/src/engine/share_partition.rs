@@ -203,23 +203,22 @@ impl SharePartition {
         }
     }
 
-    /// An acknowledgement from `member` for its `delivery`-th delivery of `offset` lands.
-    /// Returns false when the record is no longer acquired by that delivery (its lock
-    /// expired or the member left): the broker refuses it.
+    /// An acknowledgement from `member` of `offset` lands. It names no delivery: the broker
+    /// applies it when `member` holds the record, whichever delivery that is
+    /// (`SharePartition.acknowledge` checks the state and the member id; model.md §11.3), and
+    /// returns false — refused — when it does not (its lock expired, the member left).
     pub(crate) fn acknowledge<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
         member: MemberId,
         offset: u64,
-        delivery: u32,
         kind: AckKind,
     ) -> bool {
-        let held = self
-            .get(offset)
-            .is_some_and(|r| r.state == State::Acquired { member } && r.deliveries == delivery);
-        if !held {
+        let Some(delivery) =
+            self.get(offset).filter(|r| r.state == State::Acquired { member }).map(|r| r.deliveries)
+        else {
             return false;
-        }
+        };
         let mark = match kind {
             AckKind::Accept => MarkKind::ShareAccepted { offset },
             AckKind::Reject => MarkKind::ShareRejected { offset },
