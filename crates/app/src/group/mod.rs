@@ -267,6 +267,14 @@ pub fn GroupApp() -> Html {
     Frame { classes, header, notices, lead: tour_box, main, footer }.view()
 }
 
+/// A form element's id: `prefix`, then `key` with its dots and underscores as dashes (one
+/// function for every field rather than a `str::replace` per pattern type).
+fn element_id(prefix: &str, key: &str) -> String {
+    let mut id = prefix.to_string();
+    id.extend(key.chars().map(|c| if c == '.' || c == '_' { '-' } else { c }));
+    id
+}
+
 /// One readout: `id`, colour class, title, the value shown and the number in `data-value`.
 fn ro(id: &'static str, class: &'static str, title: &str, shown: String, value: u64) -> Html {
     html! {
@@ -591,7 +599,7 @@ impl Part for EventsBox {
         let horizon_ms = s.horizon_us / 1_000;
         let members = s.member_count() as u16;
         let text_field = |i: usize, field: &'static str| {
-            let id = format!("event-{i}-{}", field.replace('_', "-"));
+            let id = element_id(&format!("event-{i}-"), field);
             let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
                 let input: HtmlInputElement = e.target_unchecked_into();
                 GroupAction::SetEventText { index: i, field, text: input.value() }
@@ -715,7 +723,7 @@ impl Part for SettingsBox {
         });
         let number = |f: &'static offset_window_view::kit::fields::Field| {
             let key = f.key;
-            let id = format!("f-{}", key.replace(['.', '_'], "-"));
+            let id = element_id("f-", key);
             let oninput = dispatch.to_callback().reform(move |e: InputEvent| {
                 let input: HtmlInputElement = e.target_unchecked_into();
                 GroupAction::SetField { key, text: input.value() }
@@ -732,7 +740,7 @@ impl Part for SettingsBox {
             }
         };
         let choice = |key: &'static str, label: &'static str| {
-            let id = format!("c-{}", key.replace(['.', '_'], "-"));
+            let id = element_id("c-", key);
             let current = s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
             let onchange = dispatch.to_callback().reform(move |e: Event| {
                 let select: HtmlSelectElement = e.target_unchecked_into();
@@ -751,7 +759,7 @@ impl Part for SettingsBox {
             }
         };
         let flag = |key: &'static str, on: bool| {
-            let id = format!("c-{}", key.replace(['.', '_'], "-"));
+            let id = element_id("c-", key);
             let onchange = dispatch.to_callback().reform(move |e: Event| {
                 let input: HtmlInputElement = e.target_unchecked_into();
                 GroupAction::SetValue { key, value: input.checked().into() }

@@ -9,7 +9,7 @@ use super::cx::Cx;
 use super::queue::{Event, Phase};
 use crate::output::{MarkKind, MemberId, Output, PartitionId, Sink};
 use crate::scenario::Scenario;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::{BTreeMap, VecDeque};
 
 /// How a member acknowledges a record (`AcknowledgeType`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,8 +75,10 @@ pub(crate) struct SharePartition {
     /// Records that ended without a completed run.
     lost: u32,
     /// Which those are: a run completing later (a member finishing a record it held when
-    /// it was acknowledged) takes it off.
-    ended_unrun: BTreeSet<u64>,
+    /// it was acknowledged) takes it off. A map (offset to itself), not a `BTreeSet`: the
+    /// pages then link one copy of the B-tree's code, the frontier's `BTreeMap<u64, u64>`,
+    /// not a second one for the set.
+    ended_unrun: BTreeMap<u64, u64>,
 }
 
 impl SharePartition {
@@ -88,7 +90,7 @@ impl SharePartition {
             window: VecDeque::new(),
             duplicated: 0,
             lost: 0,
-            ended_unrun: BTreeSet::new(),
+            ended_unrun: BTreeMap::new(),
         }
     }
 
@@ -189,7 +191,7 @@ impl SharePartition {
 
     /// A run of `offset` completed.
     pub(crate) fn run_completed<S: Sink>(&mut self, cx: &mut Cx<S>, offset: u64) {
-        if self.ended_unrun.remove(&offset) {
+        if self.ended_unrun.remove(&offset).is_some() {
             self.lost -= 1;
             self.report_counts(cx);
         }
@@ -291,7 +293,7 @@ impl SharePartition {
             self.duplicated -= 1;
         } else {
             self.lost += 1;
-            self.ended_unrun.insert(offset);
+            self.ended_unrun.insert(offset, offset);
         }
         self.report_counts(cx);
         let before = self.start;

@@ -8,11 +8,14 @@ use super::words::{member_name, partition_name};
 use crate::kit::presets::records_word;
 use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::keys::json_text;
-use offset_window_sim::report::GroupSummary;
-use offset_window_sim::share_report::ShareSummary;
+use offset_window_sim::report::{
+    FirstEventSummary, GroupSummary, HandoverSummary, MemberSummary, PartitionSummary,
+};
+use offset_window_sim::share_report::{ShareCrashState, ShareSummary};
 use offset_window_sim::sweep::GroupProfile;
+use offset_window_sim::timeline::CrashState;
 use offset_window_sim::{Input, Run};
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// One scenario file as the group page offers it (its name is [`FILES`]' entry of the same
 /// index: the select says the index, and the tour's steps hold it, so the names stay out of
@@ -220,25 +223,178 @@ pub fn expected(index: usize) -> Vec<(String, Value)> {
 /// the sweep of the first event, when the page has it), the `share` report at `crash_at_us`,
 /// the one-partition reading `at_crash`, and the loop statistics.
 pub fn result_value(run: &Run, crash_at_us: u64, profile: Option<&GroupProfile>) -> Value {
-    let mut map = Map::new();
-    let mut put = |key: &str, value: Result<Value, serde_json::Error>| {
-        if let Ok(v) = value {
-            map.insert(key.to_string(), v);
-        }
-    };
+    let mut o = Object::default();
     if let Some(report) = &run.group {
-        put("group", serde_json::to_value(GroupSummary::new(report, profile)));
+        o.value("group", group_value(&GroupSummary::new(report, profile)));
     }
     if run.scenario.share_group() {
-        put("share", serde_json::to_value(ShareSummary::new(run, crash_at_us)));
+        o.value("share", share_value(&ShareSummary::new(run, crash_at_us)));
     }
     if run.group.is_none() && run.partitions.len() == 1 {
-        put("at_crash", serde_json::to_value(run.state_at(crash_at_us)));
+        let CrashState { crash_at_us: _, position, durable, committed, lost, duplicated, reread } =
+            run.state_at(crash_at_us);
+        let mut at = Object::default();
+        at.some("position", position);
+        at.int("durable", durable);
+        at.some("committed", committed);
+        at.int("lost", lost);
+        at.int("duplicated", duplicated);
+        at.int("reread", reread);
+        o.value("at_crash", at.done());
     }
-    put("blocked_on_commits", serde_json::to_value(run.blocked_on_commits()));
-    put("commits_landed", Ok(run.commits_landed.into()));
-    put("polls", Ok(run.polls.into()));
-    Value::Object(map)
+    o.float("blocked_on_commits", run.blocked_on_commits());
+    o.int("commits_landed", run.commits_landed);
+    o.int("polls", run.polls);
+    o.done()
+}
+
+// The summaries as JSON values, the same values their derived `Serialize` writes (a test
+// below compares them on every preset), built by hand: `serde_json::to_value` of them put
+// serde's per-field code for each type in the page for this one use. Each destructures its
+// type whole, so a new field fails to compile here until it is written.
+
+/// A JSON object written field by field, each kind of value by one function (not inlined:
+/// a call per field, as serde's derived code makes).
+#[derive(Default)]
+struct Object(serde_json::Map<String, Value>);
+
+impl Object {
+    fn done(self) -> Value {
+        Value::Object(self.0)
+    }
+    #[inline(never)]
+    fn value(&mut self, key: &str, value: Value) {
+        self.0.insert(key.to_string(), value);
+    }
+    #[inline(never)]
+    fn int(&mut self, key: &str, n: u64) {
+        self.value(key, n.into());
+    }
+    #[inline(never)]
+    fn float(&mut self, key: &str, x: f64) {
+        self.value(key, x.into());
+    }
+    #[inline(never)]
+    fn some(&mut self, key: &str, n: Option<u64>) {
+        self.value(key, n.map_or(Value::Null, Value::from));
+    }
+    #[inline(never)]
+    fn some_float(&mut self, key: &str, x: Option<f64>) {
+        self.value(key, x.map_or(Value::Null, Value::from));
+    }
+}
+
+/// A JSON array of `items`, each written by `f`.
+fn array<T>(items: &[T], f: impl Fn(&T) -> Value) -> Value {
+    Value::Array(items.iter().map(f).collect())
+}
+
+fn group_value(summary: &GroupSummary) -> Value {
+    let GroupSummary { lost, duplicated, rebalances, partitions, members, handovers, first_event } = summary;
+    let intervals = |list: &[[f64; 2]]| array(list, |&[from, to]| Value::Array(vec![from.into(), to.into()]));
+    let mut o = Object::default();
+    o.int("lost", *lost);
+    o.int("duplicated", *duplicated);
+    o.int("rebalances", u64::from(*rebalances));
+    let partitions = array(partitions, |p| {
+        let PartitionSummary { partition, lost, duplicated, stalled_ms } = *p;
+        let mut o = Object::default();
+        o.int("partition", u64::from(partition));
+        o.int("lost", lost);
+        o.int("duplicated", duplicated);
+        o.float("stalled_ms", stalled_ms);
+        o.done()
+    });
+    o.value("partitions", partitions);
+    let members = array(members, |m| {
+        let MemberSummary { member, down, hung, rebalancing, blocked_on_commits } = m;
+        let mut o = Object::default();
+        o.int("member", u64::from(*member));
+        o.value("down", intervals(down));
+        o.value("hung", intervals(hung));
+        o.value("rebalancing", intervals(rebalancing));
+        o.float("blocked_on_commits", *blocked_on_commits);
+        o.done()
+    });
+    o.value("members", members);
+    let handovers = array(handovers, |h| {
+        let HandoverSummary { at_ms, partition, from, to, committed, lost, duplicated } = *h;
+        let mut o = Object::default();
+        o.float("at_ms", at_ms);
+        o.int("partition", u64::from(partition));
+        o.some("from", from.map(u64::from));
+        o.some("to", to.map(u64::from));
+        o.some("committed", committed);
+        o.int("lost", lost);
+        o.int("duplicated", duplicated);
+        o.done()
+    });
+    o.value("handovers", handovers);
+    if let Some(first) = first_event {
+        let FirstEventSummary {
+            event,
+            instants,
+            candidates,
+            thinned,
+            worst_lost,
+            worst_lost_at_ms,
+            worst_duplicated,
+            worst_duplicated_at_ms,
+        } = *first;
+        let mut f = Object::default();
+        f.int("event", event as u64);
+        f.int("instants", instants as u64);
+        f.int("candidates", candidates as u64);
+        f.value("thinned", thinned.into());
+        f.int("worst_lost", worst_lost);
+        f.some_float("worst_lost_at_ms", worst_lost_at_ms);
+        f.int("worst_duplicated", worst_duplicated);
+        f.some_float("worst_duplicated_at_ms", worst_duplicated_at_ms);
+        o.value("first_event", f.done());
+    }
+    o.done()
+}
+
+fn share_value(summary: &ShareSummary) -> Value {
+    let ShareSummary {
+        at_crash,
+        worst_lost,
+        worst_lost_at_ms,
+        worst_duplicated,
+        worst_duplicated_at_ms,
+        deliveries,
+        redeliveries,
+        processed,
+        processed_by_member,
+        accepted,
+        released,
+        rejected,
+        renewed,
+        locks_expired,
+        archived,
+    } = summary;
+    let ShareCrashState { lost, duplicated, in_flight } = *at_crash;
+    let mut at = Object::default();
+    at.int("lost", lost);
+    at.int("duplicated", duplicated);
+    at.int("in_flight", in_flight);
+    let mut o = Object::default();
+    o.value("at_crash", at.done());
+    o.int("worst_lost", *worst_lost);
+    o.some_float("worst_lost_at_ms", *worst_lost_at_ms);
+    o.int("worst_duplicated", *worst_duplicated);
+    o.some_float("worst_duplicated_at_ms", *worst_duplicated_at_ms);
+    o.int("deliveries", *deliveries);
+    o.int("redeliveries", *redeliveries);
+    o.int("processed", *processed);
+    o.value("processed_by_member", array(processed_by_member, |&n| n.into()));
+    o.int("accepted", *accepted);
+    o.int("released", *released);
+    o.int("rejected", *rejected);
+    o.int("renewed", *renewed);
+    o.int("locks_expired", *locks_expired);
+    o.int("archived", *archived);
+    o.done()
 }
 
 /// One expectation checked against a run (the consumer page's type).
@@ -369,6 +525,42 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
 mod tests {
     use super::*;
     use offset_window_sim::simulate;
+    use offset_window_sim::sweep::first_event_profile;
+
+    /// The result value through the summaries' derived `Serialize` (`offset-window run`'s).
+    fn derived(run: &Run, crash_at_us: u64, profile: Option<&GroupProfile>) -> Value {
+        let mut map = serde_json::Map::new();
+        if let Some(report) = &run.group {
+            map.insert("group".into(), serde_json::to_value(GroupSummary::new(report, profile)).unwrap());
+        }
+        if run.scenario.share_group() {
+            map.insert("share".into(), serde_json::to_value(ShareSummary::new(run, crash_at_us)).unwrap());
+        }
+        if run.group.is_none() && run.partitions.len() == 1 {
+            map.insert("at_crash".into(), serde_json::to_value(run.state_at(crash_at_us)).unwrap());
+        }
+        map.insert("blocked_on_commits".into(), serde_json::to_value(run.blocked_on_commits()).unwrap());
+        map.insert("commits_landed".into(), run.commits_landed.into());
+        map.insert("polls".into(), run.polls.into());
+        Value::Object(map)
+    }
+
+    #[test]
+    fn the_result_value_is_the_summaries_serialized() {
+        for (i, file) in FILES.iter().enumerate() {
+            let read = input(i).unwrap();
+            let run = simulate(&read.scenario).unwrap();
+            let profile = first_event_profile(&read.scenario).unwrap();
+            for crash_at_us in [read.crash_at_us, 0, run.scenario.horizon_us / 3] {
+                for profile in [None, profile.as_ref()] {
+                    let (ours, theirs) =
+                        (result_value(&run, crash_at_us, profile), derived(&run, crash_at_us, profile));
+                    assert_eq!(json_text(&ours), json_text(&theirs), "{file} at {crash_at_us}");
+                    assert_eq!(ours, theirs, "{file} at {crash_at_us}");
+                }
+            }
+        }
+    }
 
     #[test]
     fn every_group_and_share_scenario_file_is_a_preset_with_a_title() {
