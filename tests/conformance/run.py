@@ -557,6 +557,15 @@ SHARE_CASES = [
          note="model.md §11.3 (KIP-1222): one 20 s record against the 15 s lock, acknowledged with RENEW every "
               "7 s (at 7 and 14 s): each renewal starts the lock over, so the record is delivered once and "
               "accepted at 20 s, 5 s past the lock's duration"),
+    dict(name="share-renew-next-record", kind="share", client="java_classic",
+         file="share-renew-keeps-the-lock.json",
+         scenario={"members": 1, "share.acknowledgement.mode": "explicit", "max.poll.records": 1,
+                   "record_processing_ms": 20000, "log_end_offset": 2, "horizon_ms": 90000,
+                   "group.share.record.lock.duration.ms": 15000, "share_renew_every_ms": 7000},
+         group_configs={"share.record.lock.duration.ms": 15000},
+         note="model.md §11.3 (KIP-1222): two 20 s records against the 15 s lock, renewed every 7 s: a renewal's "
+              "ShareFetch takes record 1 before the application has it, its lock runs out, and the fetch the next "
+              "renewal left waiting takes it back at once (delivery 2); record 1 is processed twice"),
 ]
 CASES += SHARE_CASES
 
