@@ -46,13 +46,13 @@ pub(crate) struct ShareConsumer {
     session: u32,
     pc: Pc,
     resume_pc: Pc,
-    /// The last poll's records: (partition, offset, delivery).
-    batch: Vec<(PartitionId, u64, u32)>,
+    /// The last poll's records: (partition, offset).
+    batch: Vec<(PartitionId, u64)>,
     /// Counts the polls that returned records: a renewal of an earlier batch is dropped.
     batches: u32,
     /// Records acquired in the background (a renewal's poll left a `ShareFetch` waiting) and
     /// not yet returned: each `poll()` returns up to `max.poll.records` of them, oldest first.
-    prefetched: Vec<(PartitionId, u64, u32)>,
+    prefetched: Vec<(PartitionId, u64)>,
     /// A `ShareFetch` waits at the broker (kafka-clients `fetchMoreRecords`): set by a
     /// renewal's poll, it acquires records the moment some become available, until it has.
     fetching: bool,
@@ -169,11 +169,12 @@ impl ShareConsumer {
         if self.deferred_by_hang(cx, event) {
             return;
         }
-        let Pc::AfterRecord(i) = self.pc else { return };
-        let delivery = self.batch[i].2;
+        if !matches!(self.pc, Pc::AfterRecord(_)) {
+            return;
+        }
         let s = cx.s;
         let explicit = s.share_acknowledgement_mode == ShareAcknowledgementMode::Explicit;
-        let ack = |kind| Ack { partition, offset, delivery, kind };
+        let ack = |kind| Ack { partition, offset, kind };
         if !world.failures.attempt_fails(s, offset) {
             self.failed_attempts = 0;
             world.complete_run(cx, self.id, partition, offset, 0);
@@ -234,8 +235,8 @@ impl ShareConsumer {
         cx.schedule(cx.now_us.saturating_add(every), Phase::Background, self.id, event);
     }
 
-    /// Acknowledgement request `request` lands: the broker applies each acknowledgement
-    /// whose delivery the member still holds. A request from an earlier life never lands.
+    /// Acknowledgement request `request` lands: the broker applies each acknowledgement of a
+    /// record the member still holds. A request from an earlier life never lands.
     pub(crate) fn acks_land<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, request: usize) {
         let (_, session, acks) = &world.ack_requests.list[request];
         if *session != self.session || self.life == Life::Down {
@@ -370,7 +371,7 @@ impl ShareConsumer {
                     self.pc = Pc::Process(0);
                 }
                 Pc::Process(i) => {
-                    let (partition, offset, _) = self.batch[i];
+                    let (partition, offset) = self.batch[i];
                     let done_at = cx.now_us + world.durations.of(s, partition, offset);
                     let event = Event::RecordDone {
                         member: self.id,
@@ -427,7 +428,7 @@ impl ShareConsumer {
             let n = self.prefetched.len().min(cx.s.max_poll_records as usize);
             self.prefetched.drain(..n).collect()
         };
-        if let Some(&(partition, from, _)) = self.batch.first() {
+        if let Some(&(partition, from)) = self.batch.first() {
             self.mark(cx, partition, MarkKind::Poll { from, records: self.batch.len() as u32 });
         }
         self.batch_acknowledged = false;
@@ -435,7 +436,7 @@ impl ShareConsumer {
 
     /// A `ShareFetch`: from the next partition in turn with records to offer, up to
     /// `max.poll.records` of them, lowest offsets first.
-    fn fetch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Vec<(PartitionId, u64, u32)> {
+    fn fetch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Vec<(PartitionId, u64)> {
         let s = cx.s;
         let partitions = world.share.len();
         for k in 0..partitions {
@@ -446,7 +447,7 @@ impl ShareConsumer {
             self.turn = p + 1;
             let taken = world.share[p].acquire(cx, self.id, s.max_poll_records);
             let partition = p as PartitionId;
-            return taken.into_iter().map(|(offset, delivery)| (partition, offset, delivery)).collect();
+            return taken.into_iter().map(|offset| (partition, offset)).collect();
         }
         Vec::new()
     }
@@ -456,17 +457,10 @@ impl ShareConsumer {
     /// (`commitSync()`) holds the loop until it lands. Returns whether anything was sent.
     fn send_acks<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, blocking: bool) -> bool {
         let acks: Vec<Ack> = match cx.s.share_acknowledgement_mode {
+            // Implicit mode acknowledges nothing itself (nothing pending): the whole batch.
             ShareAcknowledgementMode::Implicit if !self.batch_acknowledged => {
                 self.batch_acknowledged = true;
-                self.batch
-                    .iter()
-                    .map(|&(partition, offset, delivery)| Ack {
-                        partition,
-                        offset,
-                        delivery,
-                        kind: AckKind::Accept,
-                    })
-                    .collect()
+                self.unacknowledged(0, AckKind::Accept)
             }
             ShareAcknowledgementMode::Implicit => Vec::new(),
             ShareAcknowledgementMode::Explicit => std::mem::take(&mut self.pending),
@@ -481,8 +475,8 @@ impl ShareConsumer {
             |p: PartitionId, o: u64| self.pending.iter().any(|a| (a.partition, a.offset) == (p, o));
         self.batch[from..]
             .iter()
-            .filter(|&&(p, o, _)| !acknowledged(p, o))
-            .map(|&(partition, offset, delivery)| Ack { partition, offset, delivery, kind })
+            .filter(|&&(p, o)| !acknowledged(p, o))
+            .map(|&(partition, offset)| Ack { partition, offset, kind })
             .collect()
     }
 

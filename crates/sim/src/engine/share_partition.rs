@@ -24,12 +24,12 @@ pub(crate) enum AckKind {
     Renew,
 }
 
-/// An acknowledgement of one delivery of one record.
+/// An acknowledgement of one record: it names the offset, not a delivery (`ShareAcknowledge`;
+/// the broker applies it to the member's hold, [`SharePartition::acknowledge`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Ack {
     pub(crate) partition: PartitionId,
     pub(crate) offset: u64,
-    pub(crate) delivery: u32,
     pub(crate) kind: AckKind,
 }
 
@@ -114,9 +114,9 @@ impl SharePartition {
 
     /// `ShareFetch`: `member` acquires up to `max` available records, lowest offsets first,
     /// extending the window up to the log end and the lock cap; each is locked for
-    /// `group.share.record.lock.duration.ms` and counts a delivery. Returns the records
-    /// acquired, with their delivery numbers.
-    pub(crate) fn acquire<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, max: u32) -> Vec<(u64, u32)> {
+    /// `group.share.record.lock.duration.ms` and counts a delivery. Returns the offsets
+    /// acquired.
+    pub(crate) fn acquire<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, max: u32) -> Vec<u64> {
         let s = cx.s;
         let log_end = s.log_end_at(cx.now_us);
         let mut taken = Vec::new();
@@ -170,7 +170,7 @@ impl SharePartition {
         if !taken.is_empty() {
             cx.emit(Output::Position { partition: self.partition, position: Some(self.end()) });
         }
-        taken
+        taken.into_iter().map(|(offset, _)| offset).collect()
     }
 
     /// `member`'s lock on `delivery` of `offset` runs `group.share.record.lock.duration.ms` from
