@@ -353,3 +353,25 @@ proptest! {
         prop_assert_eq!(simulate(&scenario), simulate(&scenario));
     }
 }
+
+/// model.md §11.3: a `ShareFetch` a renewal left waiting takes a record the moment it is
+/// offered again — here by another member's RELEASE, not a lock running out. consumer-1
+/// renews offset 0 (40 s) at 5 s with nothing else to acquire; consumer-2's offset 1 throws
+/// after 6 s and its RELEASE lands at 6.005 s: consumer-1's waiting fetch takes it at once
+/// (delivery 2), before consumer-2's next poll.
+#[test]
+fn a_waiting_fetch_takes_a_released_record_at_once() {
+    let run = run(r#"{"consumption":"share_group","members":2,"share.acknowledgement.mode":"explicit",
+        "max.poll.records":1,"record_processing_ms_by_offset":{"0":40000,"1":6000},
+        "record_failures":[1],"on_error":"release","log_end_offset":2,"share_renew_every_ms":5000,
+        "horizon_ms":12000}"#);
+    let acquired: Vec<(u16, u64, u64, u32)> = run
+        .marks
+        .iter()
+        .filter_map(|m| match m.kind {
+            MarkKind::ShareAcquired { offset, delivery } => Some((m.member, m.at_us / MS, offset, delivery)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(acquired, [(0, 0, 0, 1), (1, 0, 1, 1), (0, 6_005, 1, 2)]);
+}

@@ -325,6 +325,9 @@ impl<'a> Engine<'a> {
         world: &mut World,
         event: Event,
     ) {
+        // A lock running out, a RELEASE landing and a member leaving offer records again.
+        let offers =
+            matches!(event, Event::LockExpires { .. } | Event::AcksLand { .. } | Event::Group { .. });
         match event {
             Event::RecordDone { member, partition, offset, incarnation, .. } => {
                 consumers[member as usize].record_done(cx, world, partition, offset, incarnation)
@@ -336,11 +339,7 @@ impl<'a> Engine<'a> {
                 consumers[member as usize].acks_land(cx, world, request as usize)
             }
             Event::LockExpires { partition, offset, delivery } => {
-                world.share[partition as usize].lock_expired(cx, offset, delivery);
-                // A record offered again goes to a `ShareFetch` waiting for one (model.md §11.3).
-                for consumer in consumers.iter_mut() {
-                    consumer.fetch_waiting(cx, world);
-                }
+                world.share[partition as usize].lock_expired(cx, offset, delivery)
             }
             Event::ShareRenew { member, batch } => consumers[member as usize].renew(cx, world, batch),
             Event::Group { index, member } => {
@@ -353,6 +352,12 @@ impl<'a> Engine<'a> {
             // No `{other:?}` in the message: it kept `Event`'s Debug (and the standard library's
             // struct formatting) in the group page for a panic that never happens.
             _ => unreachable!("a share group schedules no such event"),
+        }
+        if offers {
+            // Records offered again go to a `ShareFetch` waiting for some (model.md §11.3).
+            for consumer in consumers.iter_mut() {
+                consumer.fetch_waiting(cx, world);
+            }
         }
     }
 

@@ -210,7 +210,7 @@ impl ShareConsumer {
     /// record of `batch` the application has not acknowledged yet and polls, which sends
     /// them with what else is pending; that poll also leaves a `ShareFetch` waiting, which
     /// acquires records (their locks run from then) as soon as any are available — now, or
-    /// when a lock runs out — and the next polls return them. A hung loop renews when it
+    /// when some are offered again — and the next polls return them. A hung loop renews when it
     /// wakes; a batch done renews no more.
     pub(crate) fn renew<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, batch: u32) {
         if batch != self.batches || self.life != Life::Running {
