@@ -330,6 +330,38 @@ GROUP_CASES = [
               "orders-1 committed 20 and 21 done; after its session expires consumer-1's heartbeat ends its "
               "session, the record in hand finishes, the release flushes orders-0's marks, and consumer-1 takes "
               "both partitions: orders-1 repeats 1"),
+    # Issue 29 (model.md §8.14): franz-go v1.22.3 in a cooperative group (go/franz, `member` mode).
+    # Its autocommit loop starts at NewClient: G sits 100 ms before a tick of consumer-1's (the two
+    # members are created together), so the real ticks fall 100 ms after the model's (5 s, 10 s),
+    # none of them within 200 ms of a record or between the rebalance and the final kill.
+    # consumer-2 closes in the middle of a poll of 5 (records 20, 21 done, 22 cut): Close() leaves
+    # after its revoke commits the heads — 20, the start of the poll in hand; consumer-1 learns at
+    # its heartbeat, commits its own heads, rejoins beside its application and takes orders-1 from
+    # 20: records 20 and 21 run twice.
+    dict(name="group-franz-go-close", kind="group", client="franz_go", file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100, "strategy": "auto_commit",
+                   "partition.assignment.strategy": "cooperative-sticky"},
+         initial={1: [0], 2: [1]}, any_initial_order=True,
+         events=[dict(kind="shutdown", member=2, shutdown_mode="abrupt", after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         compare_rebalances=False, go_phase=(1, 5000, -100),
+         note="G1's shape under franz-go (model.md §8.14): consumer-2's Close() mid-poll commits the heads (20, "
+              "not the poll in hand); consumer-1 rebalances beside its application and takes orders-1 from 20: "
+              "2 records run twice"),
+    # The same with AutoCommitMarks + MarkCommitRecords: a rebalance with marks outstanding —
+    # Close()'s revoke commits the marks (22), nothing runs twice.
+    dict(name="group-franz-go-close-marks", kind="group", client="franz_go",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100, "strategy": "auto_commit_marks",
+                   "partition.assignment.strategy": "cooperative-sticky"},
+         initial={1: [0], 2: [1]}, any_initial_order=True,
+         events=[dict(kind="shutdown", member=2, shutdown_mode="abrupt", after=("done", 2, 22), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         compare_rebalances=False, full=True, go_phase=(1, 5000, -100),
+         note="group-franz-go-close with AutoCommitMarks (model.md §8.14): Close() commits the marks, 22: "
+              "nothing runs twice"),
     # Issue 29 (model.md §8.14): KafkaJS 2.2.4 in a group (node/consumer.js, `member` mode). Its
     # runner heartbeats after each message (400 ms apart here), the model's every 100 ms: the
     # session of 2.2 s puts the real expiry (last message + 2.2 s) and the model's mid-record for

@@ -1101,7 +1101,7 @@ impl Scenario {
         }
         if strategies(self.client).is_some() {
             let why = format!(
-                "the model runs client \"{}\" as one consumer with its own loop, sarama and KafkaJS also in an eager group (docs/model.md §8.14)",
+                "the model runs client \"{}\" as one consumer with its own loop, sarama and KafkaJS also in an eager group, franz-go in a cooperative one (docs/model.md §8.14)",
                 self.client.name()
             );
             if self.worker_pool && !self.sarama_marks_from_a_pool() {
@@ -1124,18 +1124,21 @@ impl Scenario {
             if self.script.is_some() {
                 return refuse("script", format!("must be null: {why}"));
             }
-            if matches!(self.client, Client::Sarama | Client::Kafkajs)
+            if matches!(self.client, Client::Sarama | Client::Kafkajs | Client::FranzGo)
                 && self.group_mode()
                 && !self.share_group()
             {
                 // model.md §8.14: sarama in a classic group with an eager balance strategy;
-                // KafkaJS with its one built-in assigner, round robin (eager).
-                let eager = match self.client {
-                    Client::Kafkajs => self.assignment_strategy == Assignor::RoundRobin,
-                    _ => self.assignment_strategy != Assignor::CooperativeSticky,
+                // KafkaJS with its one built-in assigner, round robin (eager); franz-go with its
+                // default balancer, cooperative-sticky.
+                let (fits, want) = match self.client {
+                    Client::Kafkajs => (self.assignment_strategy == Assignor::RoundRobin, "roundrobin"),
+                    Client::FranzGo => {
+                        (self.assignment_strategy == Assignor::CooperativeSticky, "cooperative-sticky")
+                    }
+                    _ => (self.assignment_strategy != Assignor::CooperativeSticky, "eager"),
                 };
-                if !eager {
-                    let want = if self.client == Client::Kafkajs { "roundrobin" } else { "eager" };
+                if !fits {
                     return refuse("partition.assignment.strategy", format!("must be {want}: {why}"));
                 }
                 if self.on_revoke != OnRevoke::Nothing {

@@ -791,9 +791,8 @@ fn sarama_release_flushes_the_marks_and_each_session_has_its_ticker() {
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "cooperative-sticky"}}"#
     )));
     assert!(refused(&format!(r#"{{"client": "sarama", {two}, "group.instance.id": true}}"#)));
-    for client in ["franz_go", "kafka_go"] {
-        assert!(refused(&format!(r#"{{"client": "{client}", {two}}}"#)), "{client}");
-    }
+    assert!(refused(&format!(r#"{{"client": "kafka_go", {two}}}"#)));
+    assert!(refused(&format!(r#"{{"client": "franz_go", {two}}}"#)), "franz-go: cooperative-sticky only");
     assert!(!refused(&format!(
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "roundrobin"}}"#
     )));
@@ -819,4 +818,45 @@ fn kafkajs_commits_what_it_resolved_when_a_heartbeat_meets_a_rebalance() {
     assert_eq!(group(&kafkajs).rebalances, 1);
     let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
     assert!(refused(r#"{"client": "kafkajs", "members": 2, "partitions": 2}"#), "range: not KafkaJS's");
+}
+
+/// model.md §8.14, franz-go in a cooperative group: the management goroutine rebalances beside
+/// the application, and a revocation commits the heads — not the latest poll, which the
+/// application still holds. consumer-1 owns orders-0 and orders-1 (chunks of 10 records, polls
+/// of 5, 400 ms records); consumer-2 joins at 5.1 s while consumer-1 works through orders-1's
+/// first chunk. The poll at 6.0 s hands out orders-1 5–9 and makes 5 the head; the heartbeat at
+/// 6.0 s meets the rebalance: the session's revoke commits the heads, JoinGroup, SyncGroup
+/// (6.015 s) takes orders-1 away; the prerevoke commits orders-1's head, 5, and consumer-1
+/// rejoins; the next round hands orders-1 to consumer-2 at 6.525 s (its session's 500 ms
+/// heartbeat), which starts at 5 while consumer-1 finishes 5–9 as well: 5 records run twice.
+/// `GreedyAutoCommit` commits the latest poll (10): nothing twice. Closing abruptly in the
+/// middle of a batch commits its start too (`leave` → `defaultRevoke`).
+#[test]
+fn franz_go_revokes_beside_the_application_and_commits_the_heads() {
+    let scenario = |strategy: &str, event: &str| {
+        format!(
+            r#"{{"client": "franz_go", "strategy": "{strategy}", "partition.assignment.strategy": "cooperative-sticky",
+            "auto.commit.interval.ms": 1000, "record_processing_ms": 400, "partitions": 2, "members": 1,
+            "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000, "horizon_ms": 20000,
+            "max.partition.fetch.bytes": 10240, "group_events": [{event}]}}"#
+        )
+    };
+    let join = r#"{"at_ms": 5100, "member": 2, "kind": "join"}"#;
+    let heads = run(&scenario("auto_commit", join));
+    assert_eq!(handovers(&heads), [(1, Some(5), 0, 5)]);
+    assert_eq!(group(&heads).handovers[0].at_us, 6_525_000);
+    assert_eq!(group(&heads).rebalances, 2);
+    let greedy = run(&scenario("greedy_auto_commit", join));
+    assert_eq!(handovers(&greedy), [(1, Some(10), 0, 0)]);
+    // G1's shape: consumer-2 closes at 9 s in the middle of orders-1 20–24 (20 and 21 done).
+    let g1 = |strategy: &str| {
+        format!(
+            r#"{{"client": "franz_go", "strategy": "{strategy}", "partition.assignment.strategy": "cooperative-sticky",
+            "auto.commit.interval.ms": 1000, "record_processing_ms": 400, "partitions": 2, "members": 2,
+            "session.timeout.ms": 2000, "heartbeat.interval.ms": 100, "horizon_ms": 13000,
+            "group_events": [{{"at_ms": 9000, "member": 2, "kind": "shutdown", "shutdown_mode": "abrupt"}}]}}"#
+        )
+    };
+    assert_eq!(handovers(&run(&g1("auto_commit"))), [(1, Some(20), 0, 2)]);
+    assert_eq!(handovers(&run(&g1("greedy_auto_commit"))), [(1, Some(25), 3, 0)]);
 }

@@ -865,6 +865,10 @@ impl Member {
     /// A commit is settled (landed, or given up): unblock the loop, or let `close()` return.
     fn commit_done<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
         world.commits.resolve(id);
+        #[cfg(feature = "group")]
+        if cx.s.client == Client::FranzGo {
+            self.franz_commit_done(cx, world, id);
+        }
         if let Some(script) = &mut self.script {
             script.unresolved.retain(|&c| c != id);
         }
@@ -1162,6 +1166,10 @@ impl Member {
                 Event::PollIntervalCheck { member: self.id },
             );
         }
+        if s.commits_previous_polls() {
+            let positions = self.assigned.iter().filter_map(|a| Some((a.partition, a.position?)));
+            super::clients::set_heads(&mut self.heads, positions);
+        }
         let index = self.partition_in_turn(s, cx.now_us)?;
         let (partition, position) = (self.assigned[index].partition, self.assigned[index].position);
         // A new group's first poll resolves where to start (model.md §8.9).
@@ -1179,7 +1187,9 @@ impl Member {
         } else {
             (from + self.poll_size(s, index, cx.now_us)).min(s.log_end_at(cx.now_us).max(from))
         };
-        super::clients::set_head(&mut self.heads, partition, from);
+        if s.commits_previous_polls() && to > from {
+            super::clients::add_head(&mut self.heads, partition, from);
+        }
         if let Some(left) = &mut self.chunk_left {
             *left = left.saturating_sub(to - from);
         }
@@ -2185,6 +2195,10 @@ impl Member {
                 Some(due) if due > cx.now_us => rdk.main_thread_wake(due),
                 _ => cx.now_us,
             },
+            // franz-go's cooperative member heartbeats 500 ms into a session whatever its
+            // interval, to find the next round soon (`groupConsumer.heartbeat`,
+            // `cooperativeFastCheck`); then every interval.
+            None if cx.s.client == Client::FranzGo => cx.now_us + interval.min(500_000),
             None => cx.now_us + interval,
         };
         let g = self.g();
@@ -2265,6 +2279,7 @@ impl Member {
                 }
             }
             let paused = self.assigned.iter().any(|a| a.partition == partition && a.revoking);
+            self.heads.retain(|&(p, _)| p != partition);
             if self.remove_partition(partition) {
                 cx.emit(Output::Position { partition, position: None });
                 if !paused {
@@ -2380,6 +2395,83 @@ impl Member {
     /// (`Runner.processEachMessage` → `heartbeat`); REBALANCE_IN_PROGRESS commits the resolved
     /// offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit, cut at the
     /// message) and throws: the rest of the batch is dropped and the member rejoins.
+    /// franz-go, cooperative (model.md §8.14): a group session ends — the heartbeat loop met
+    /// REBALANCE_IN_PROGRESS, or the member rejoins after giving partitions up. The session's
+    /// revoke calls `OnPartitionsRevoked` with nothing lost, whose default with autocommit is a
+    /// synchronous commit of the heads (`groupConsumer.revoke`, `revokeThisSession` →
+    /// `defaultRevoke`); the management goroutine sends JoinGroup once it is answered
+    /// (`manage` → `joinAndSync`). The application polls on throughout.
+    fn franz_session_end<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        if self.franz_revoke_commit(cx, world) {
+            self.g().join = Join::Preparing { commit: Some(world.commits.last_id()), revoked: false };
+        } else {
+            self.send_join(cx, world);
+        }
+    }
+
+    /// franz-go's `defaultRevoke`: with autocommit, `commitOffsetsSync` of every partition's
+    /// head (`getUncommitted(false)`: not the latest poll; marks under `AutoCommitMarks`;
+    /// everything polled under `GreedyAutoCommit`), leaving out those at the committed offset.
+    /// Returns whether a commit went out.
+    fn franz_revoke_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> bool {
+        if !self.strategy.is_auto() {
+            return false;
+        }
+        let changed: Vec<_> = self
+            .client_commit_offsets(cx.s, world)
+            .into_iter()
+            .filter(|&(p, offset)| world.coordinator.committed(p) != Some(offset))
+            .collect();
+        self.send_commit(cx, world, CommitKind::AutoBackground, changed)
+    }
+
+    /// franz-go, cooperative: the SyncGroup answer, taken in by the management goroutine, not
+    /// the application (`setupAssignedAndHeartbeat`). Partitions lost are "prerevoked" first
+    /// (`assignRevokeSession.prerevoke` → `revoke(revokeLastSession, lost)`): their buffered
+    /// records are dropped (`assignInvalidateMatching`) — a batch the application already holds
+    /// runs on —, `defaultRevoke` commits the heads, lost ones included, and once that commit is
+    /// answered they are forgotten and the member rejoins for the round that hands them over
+    /// (`rejoin`). Added partitions start fetching from their committed offsets.
+    fn franz_assigned<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, assignment: Vec<PartitionId>) {
+        let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
+        let lost: Vec<PartitionId> = owned.iter().copied().filter(|p| !assignment.contains(p)).collect();
+        let added: Vec<PartitionId> = assignment.iter().copied().filter(|p| !owned.contains(p)).collect();
+        self.mark(cx, 0, MarkKind::AssignmentReceived);
+        if !lost.is_empty() {
+            self.pause_for_revocation(cx, &lost);
+            if self.franz_revoke_commit(cx, world) {
+                self.g().join = Join::Preparing { commit: Some(world.commits.last_id()), revoked: true };
+            } else {
+                self.drop_partitions(cx, &lost);
+                self.franz_session_end(cx, world);
+            }
+        }
+        self.take_partitions(cx, world, &added);
+        self.status(cx, if self.assigned.is_empty() { MemberStatus::Idle } else { MemberStatus::Active });
+        if self.pc == Pc::Poll && !added.is_empty() {
+            self.wake_at(cx, cx.now_us);
+        }
+    }
+
+    /// franz-go: a revoke's commit is answered — the session's (then JoinGroup), or the
+    /// prerevoke's (then the lost partitions go, and the member rejoins).
+    fn franz_commit_done<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
+        let Some(g) = &self.group else { return };
+        let Join::Preparing { commit: Some(c), revoked } = g.join else { return };
+        if c != id || self.life != Life::Running {
+            return;
+        }
+        self.g().join = Join::None;
+        if revoked {
+            let lost: Vec<PartitionId> =
+                self.assigned.iter().filter(|a| a.revoking).map(|a| a.partition).collect();
+            self.drop_partitions(cx, &lost);
+            self.franz_session_end(cx, world);
+        } else {
+            self.send_join(cx, world);
+        }
+    }
+
     pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
@@ -2432,6 +2524,10 @@ impl Member {
             world.coordinator.refresh(cx.s, self.id, self.process, cx.now_us);
         }
         if world.coordinator.rebalance_pending(self.id, self.process) && self.g().join == Join::None {
+            if cx.s.client == Client::FranzGo {
+                self.franz_session_end(cx, world);
+                return;
+            }
             if self.joins_in_background(cx.s) {
                 // librdkafka's cooperative member rejoins from its background thread at the
                 // heartbeat's REBALANCE_IN_PROGRESS (`rd_kafka_cgrp_rejoin`), the application
@@ -2511,7 +2607,8 @@ impl Member {
     }
 
     /// Consumer protocol: `partitions` stop being fetched and stay assigned until
-    /// `onPartitionsRevoked` runs (`SubscriptionState.markPendingRevocation`).
+    /// `onPartitionsRevoked` runs (`SubscriptionState.markPendingRevocation`); franz-go's
+    /// prerevoke likewise until its commit is answered.
     fn pause_for_revocation<S: Sink>(&mut self, cx: &mut Cx<S>, partitions: &[PartitionId]) {
         for a in self.assigned.iter_mut().filter(|a| partitions.contains(&a.partition)) {
             a.revoking = true;
@@ -2533,6 +2630,14 @@ impl Member {
         }
         if cx.s.consumer_protocol() {
             return self.consumer_poll(cx, world);
+        }
+        if cx.s.client == Client::FranzGo {
+            // franz-go's group management runs beside the application, never in its poll: only
+            // a new member's first JoinGroup starts from here (`NewClient` → `manage`).
+            if self.g().join == Join::Needed {
+                self.franz_session_end(cx, world);
+            }
+            return None;
         }
         if let Some(assignment) = self.g().pending_assignment.take() {
             if let Some(flow) = self.on_join_complete(cx, world, assignment) {
@@ -2593,7 +2698,7 @@ impl Member {
     /// `rd_kafka_SyncGroupRequest`): only the assignment waits for the application's
     /// `poll()`, which runs the rebalance callback (model.md §10.5).
     fn joins_in_background(&self, s: &Scenario) -> bool {
-        s.client.is_librdkafka() && !self.eager(s)
+        (s.client.is_librdkafka() || s.client == Client::FranzGo) && !self.eager(s)
     }
 
     /// `onJoinPrepare`: with auto-commit, an asynchronous commit of every position that the
@@ -2762,7 +2867,7 @@ impl Member {
         }
         match world.coordinator.sync(cx, self.id, self.process) {
             Some(SyncAnswer::Parked) => {}
-            Some(SyncAnswer::Assignment(assignment)) => self.synced(cx, Some(assignment)),
+            Some(SyncAnswer::Assignment(assignment)) => self.synced(cx, world, Some(assignment)),
             None => {
                 // The coordinator removed it meanwhile (its session ran out while the JoinGroup
                 // response waited for a poll): UNKNOWN_MEMBER_ID. Java resets its member id and
@@ -2772,18 +2877,29 @@ impl Member {
                 self.g().new_member = true;
                 let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
                 self.drop_partitions(cx, &owned);
-                self.synced(cx, None);
+                self.synced(cx, world, None);
             }
         }
     }
 
     /// The SyncGroup answer: the assignment, or (`None`) dropped from the round meanwhile:
     /// join again.
-    pub(crate) fn synced<S: Sink>(&mut self, cx: &mut Cx<S>, assignment: Option<Vec<PartitionId>>) {
+    pub(crate) fn synced<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        assignment: Option<Vec<PartitionId>>,
+    ) {
         if self.life == Life::Down || self.group.is_none() {
             return;
         }
         match assignment {
+            Some(assignment) if cx.s.client == Client::FranzGo => {
+                self.g().join = Join::None;
+                self.restart_heartbeats(cx);
+                self.franz_assigned(cx, world, assignment);
+                return;
+            }
             Some(assignment) => {
                 self.g().join = Join::None;
                 self.g().pending_assignment = Some(assignment);
@@ -3150,6 +3266,7 @@ impl Member {
         self.old_stores.clear();
         self.own_committed.clear();
         self.revoked_kept.clear();
+        self.heads.clear();
         self.life = Life::Running;
         self.in_group = false;
         self.pc = Pc::Poll;

@@ -12,6 +12,7 @@
 // synchronously what autocommit would (defaultRevoke → getUncommitted(false)). The autocommit
 // loop starts with the group's management (NewClient → manage → loopCommit): T0 is held until
 // creation + k·interval, on the ticker's phase.
+// With `member` in the config (group.py) it runs as one member of a group: groupMember (member.go).
 // Usage: franz CONFIG.json
 package main
 
@@ -26,6 +27,10 @@ import (
 
 func main() {
 	cfg := h.Load()
+	if m := h.LoadMember(); m.Member > 0 {
+		groupMember(cfg, m)
+		return
+	}
 	opts := []kgo.Opt{
 		kgo.SeedBrokers(cfg.Bootstrap),
 		kgo.ConsumerGroup(cfg.Group),
