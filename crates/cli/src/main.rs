@@ -61,7 +61,8 @@ enum Command {
     /// before and after KAFKA-18641, librdkafka with and without store_offsets, the manual
     /// strategies) and print lost / duplicated / re-read at its crash instant, one row each.
     /// A consumer group (several members or partitions, or group_events) runs instead under
-    /// each protocol and assignor, with and without static membership.
+    /// each protocol and assignor, with and without static membership, and each library
+    /// modelled in a group.
     Compare {
         /// Scenario JSON file (or a `scenarios/` file: its `scenario` object), or `-` for stdin.
         #[arg(default_value = "-")]

@@ -216,6 +216,10 @@ fn a_group_prints_its_handovers_and_compares_protocols() {
             .contains("consumer protocol (KIP-848)     no           0          15         51800           1"),
         "{table}"
     );
+    // The libraries modelled in a group, each with its own balancer (model.md §8.14): KafkaJS
+    // commits after each batch, so orders-1 repeats everything consumer-2 did.
+    assert!(table.contains("franz-go, cooperative sticky"), "{table}");
+    assert!(table.contains("KafkaJS, round robin (eager)    no           0          40"), "{table}");
     let refused = Command::cargo_bin("offset-window")
         .unwrap()
         .args(["run", "-"])

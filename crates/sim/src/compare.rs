@@ -110,7 +110,8 @@ pub struct GroupComparisonRow {
 /// consumer).
 #[cfg(feature = "group")]
 fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
-    let classic = if scenario.consumer_protocol() { Client::JavaClassic } else { scenario.client };
+    let own = scenario.client.is_librdkafka() || scenario.client == Client::JavaClassic;
+    let classic = if own { scenario.client } else { Client::JavaClassic };
     [
         ("classic, range (eager)", classic, Assignor::Range),
         ("classic, round robin (eager)", classic, Assignor::RoundRobin),
@@ -119,28 +120,55 @@ fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
     ]
 }
 
+/// The libraries a group comparison also runs, each with the balancer it is modelled with in a
+/// group and dynamic members only (model.md §8.14): (words, client, assignor).
+#[cfg(feature = "group")]
+pub const GROUP_LIBRARIES: [(&str, Client, Assignor); 3] = [
+    ("sarama, range (eager)", Client::Sarama, Assignor::Range),
+    ("franz-go, cooperative sticky", Client::FranzGo, Assignor::CooperativeSticky),
+    ("KafkaJS, round robin (eager)", Client::Kafkajs, Assignor::RoundRobin),
+];
+
 /// Runs a group `scenario` under each protocol and assignor, dynamic and static, everything
-/// else unchanged. Rows whose run is refused (e.g. an event reaching a member that is down
-/// under that protocol) are left out. Errors: the scenario's own validation error.
+/// else unchanged, then under each library of [`GROUP_LIBRARIES`] (with its own default
+/// commits, `auto_commit`, unless the scenario is that library's). Rows whose run is refused
+/// (e.g. an event reaching a member that is down under that protocol, or a setting the
+/// library does not have) are left out. Errors: the scenario's own validation error.
 #[cfg(feature = "group")]
 pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, ScenarioError> {
     scenario.validate()?;
     let mut rows = Vec::new();
-    for (protocol, client, assignor) in protocols(scenario) {
-        for static_membership in [false, true] {
-            let variant =
-                Scenario { client, assignment_strategy: assignor, static_membership, ..scenario.clone() };
-            let Ok(run) = simulate(&variant) else { continue };
-            let Some(group) = run.group else { continue };
-            rows.push(GroupComparisonRow {
-                protocol,
-                static_membership,
-                lost: group.lost(),
-                duplicated: group.duplicated(),
-                stalled_us: group.partitions.iter().map(|p| p.stalled_us).sum(),
-                rebalances: group.rebalances,
-            });
-        }
+    let java = |(words, client, assignor)| {
+        let strategy = if crate::clients::strategies(scenario.client).is_some() {
+            Strategy::AutoCommit
+        } else {
+            scenario.strategy
+        };
+        [false, true].map(|static_membership| (words, client, assignor, strategy, static_membership))
+    };
+    let libraries = GROUP_LIBRARIES.iter().map(|&(words, client, assignor)| {
+        let strategy = if client == scenario.client { scenario.strategy } else { Strategy::AutoCommit };
+        (words, client, assignor, strategy, false)
+    });
+    let variants = protocols(scenario).into_iter().flat_map(java).chain(libraries);
+    for (protocol, client, assignor, strategy, static_membership) in variants {
+        let variant = Scenario {
+            client,
+            strategy,
+            assignment_strategy: assignor,
+            static_membership,
+            ..scenario.clone()
+        };
+        let Ok(run) = simulate(&variant) else { continue };
+        let Some(group) = run.group else { continue };
+        rows.push(GroupComparisonRow {
+            protocol,
+            static_membership,
+            lost: group.lost(),
+            duplicated: group.duplicated(),
+            stalled_us: group.partitions.iter().map(|p| p.stalled_us).sum(),
+            rebalances: group.rebalances,
+        });
     }
     Ok(rows)
 }

@@ -1,6 +1,7 @@
 //! The group page's comparisons, as HTML handed to the browser in one string (as the
 //! consumer page's `compare` module): the same events under each protocol and assignor,
-//! dynamic and static (`compare::compare_group`, docs/model.md §10), and the same share
+//! dynamic and static, and each library modelled in a group (`compare::compare_group`,
+//! docs/model.md §10, §8.14), and the same share
 //! group under each acknowledgement mode and commit strategy (`compare::compare_share`,
 //! §11), the latter simulated once per scenario and read at any crash instant.
 
@@ -8,7 +9,7 @@ use super::words::duration_text;
 use crate::kit::run::simulate;
 use crate::kit::text::escape;
 use crate::kit::text::fixed;
-use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow};
+use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow, GROUP_LIBRARIES};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{Client, Run, Scenario, Strategy};
@@ -24,9 +25,11 @@ fn classic_words(a: Assignor) -> &'static str {
 
 /// Whether a group comparison row is what the page shows now.
 pub fn group_row_is_current(row: &GroupComparisonRow, s: &Scenario) -> bool {
+    let library = GROUP_LIBRARIES.iter().find(|l| l.1 == s.client);
     let protocol = match s.client {
         Client::JavaConsumerProtocol => "consumer protocol (KIP-848)",
         Client::JavaConsumerProtocolPreFix => return false, // its rows use the fixed client
+        _ if library.is_some() => library.map_or("", |l| l.0),
         _ => classic_words(s.assignment_strategy),
     };
     row.protocol == protocol && row.static_membership == s.static_membership
@@ -327,10 +330,12 @@ mod tests {
     fn the_group_table_is_the_cores_comparison_with_one_row_current() {
         let s = super::super::state::default_scenario();
         let rows = compare_group(&s).unwrap();
-        assert_eq!(rows.len(), 8);
+        // Four protocols, dynamic and static; sarama, franz-go and KafkaJS with their own
+        // balancers, dynamic.
+        assert_eq!(rows.len(), 11);
         assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &s)).count(), 1);
         let html = group_table_html(&rows, &s);
-        assert_eq!(html.matches("<tr data-lost").count(), 8);
+        assert_eq!(html.matches("<tr data-lost").count(), 11);
         assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
         assert!(html.contains("classic, range (eager) · dynamic<strong"), "{html}");
         // G1 as shown: 15 processed twice, one rebalance.
@@ -344,8 +349,12 @@ mod tests {
                 assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &v)).count(), 1, "{a:?}");
             }
         }
-        let kip = Scenario { client: Client::JavaConsumerProtocol, ..s };
+        let kip = Scenario { client: Client::JavaConsumerProtocol, ..s.clone() };
         assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &kip)).count(), 1);
+        for (_, client, assignor) in GROUP_LIBRARIES {
+            let v = Scenario { client, assignment_strategy: assignor, ..s.clone() };
+            assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &v)).count(), 1, "{client:?}");
+        }
     }
 
     #[test]
