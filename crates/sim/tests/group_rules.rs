@@ -783,17 +783,15 @@ fn sarama_release_flushes_the_marks_and_each_session_has_its_ticker() {
     // MarkMessage + session.Commit() after each message, AutoCommit off: nothing left to flush.
     let sync = run(&scenario("commit_sync_record"));
     assert_eq!(handovers(&sync), [(0, Some(27), 0, 0), (1, Some(21), 0, 0)]);
-    // Not modelled (refused): sarama's cooperative protocol, static members, hangs; the other
-    // libraries in groups (read, model.md §8.14).
+    // Not modelled (refused): sarama's cooperative protocol, static members, hangs; franz-go
+    // in groups (read, model.md §8.14).
     let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
     let two = r#""members": 2, "partitions": 2"#;
     assert!(refused(&format!(
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "cooperative-sticky"}}"#
     )));
     assert!(refused(&format!(r#"{{"client": "sarama", {two}, "group.instance.id": true}}"#)));
-    for client in ["franz_go", "kafka_go"] {
-        assert!(refused(&format!(r#"{{"client": "{client}", {two}}}"#)), "{client}");
-    }
+    assert!(refused(&format!(r#"{{"client": "franz_go", {two}}}"#)));
     assert!(!refused(&format!(
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "roundrobin"}}"#
     )));

@@ -277,7 +277,7 @@ impl<'a> Engine<'a> {
             for (member, process, assignment) in world.coordinator.take_sync_responses() {
                 let m = &mut members[member as usize];
                 if m.process == process {
-                    m.synced(cx, assignment);
+                    m.synced(cx, world, assignment);
                 }
             }
         }
