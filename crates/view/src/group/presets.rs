@@ -92,6 +92,8 @@ presets! {
         "No barrier: partitions move at heartbeats, one member at a time, and the others keep processing.";
     "group-deploy-static", false, "A rolling deploy with static membership",
         "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
+    "group-kafka-go-kill", false, "kafka-go: a member is killed and the other rejoins at its heartbeat",
+        "The heartbeat ends consumer-1's generation mid-message; it takes both partitions at once from the committed offsets, and the message's commit comes after: orders-0 repeats it.";
     "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
     "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
