@@ -578,8 +578,23 @@ def wait_line(proc, word, timeout, allow_exit=False):
 def analyse(case, sc, procs, G, final):
     """Handovers with their committed offset, lost and duplicated (model.md §10.7), rebalances."""
     P = sc["partitions"]
-    lines = sorted(((float(w[1]), p.member, w) for p in procs for w in p.lines()
-                    if len(w) > 1 and w[0] in ("assigned", "done", "revoked", "lost")), key=lambda x: x[0])
+
+    def at(p):
+        # A record counts at the instant it was handed out with `dones_at_poll` (a client whose
+        # assignment changes while a record is in hand, kafka-go: model.md §8.14), as the model
+        # counts it for the ownership that handed it out; else when it was done.
+        polled, out = {}, []
+        for w in p.lines():
+            if len(w) > 3 and w[0] == "poll":
+                polled[(w[2], w[3])] = float(w[1])
+            if len(w) > 1 and w[0] in ("assigned", "done", "revoked", "lost"):
+                t = float(w[1])
+                if w[0] == "done" and case.get("dones_at_poll"):
+                    t = polled.get((w[2], w[3]), t)
+                out.append((t, p.member, w))
+        return out
+
+    lines = sorted((x for p in procs for x in at(p)), key=lambda x: x[0])
     owner = {}
     for p in procs:
         for w in p.lines():

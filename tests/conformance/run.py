@@ -379,6 +379,25 @@ GROUP_CASES = [
               "partition's whole backlog; SIGKILL of consumer-2 mid-batch (nothing committed); consumer-1's "
               "heartbeat after a message meets the rebalance, commits what it resolved, drops its batch and "
               "takes both: orders-1 repeats all 21"),
+    # Issue 29 (model.md §8.14): kafka-go v0.4.51 in an eager group (go/kafkago, `member` mode),
+    # FetchMessage + CommitMessages. consumer-1's heartbeat after consumer-2's session expires ends
+    # its generation mid-record (the rebalance lands 90–110 ms inside record 26 on either side); the
+    # Reader rejoins and subscribes in the background from the committed 26, and record 26's commit
+    # goes out with the new generation after that OffsetFetch: 26 is handed out again. The final
+    # kill 200 ms after record 26 is done, mid-record whichever partition the Reader's channel gives
+    # next (its partition readers interleave; the model's member takes orders-0 first): nothing
+    # committed moves. A done counts for the ownership that handed it out (`dones_at_poll`).
+    dict(name="group-kafka-go-kill", kind="group", client="kafka_go", file="group-kafka-go-kill.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
+                   "heartbeat.interval.ms": 100, "strategy": "fetch_message_commit_messages"},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 21), delay=200)],
+         final=[dict(member=1, after=("done", 1, 27), delay=200)],
+         dones_at_poll=True,
+         note="G1 under kafka-go (model.md §8.14): FetchMessage, CommitMessages after each message; SIGKILL of "
+              "consumer-2 (orders-1 committed 21); consumer-1's heartbeat ends its generation mid-record, it "
+              "rejoins at once and takes both; its record's commit goes out with the new generation after the "
+              "OffsetFetch, so orders-0 starts from 26 and repeats the record in hand"),
     # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
     # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
     dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",

@@ -155,12 +155,12 @@ async fn mounts_with_reference_g1() {
     assert_eq!(view.value("ro-g-rebalances"), 1);
     assert!(view.find("a[href='../']").text_content().unwrap().contains("consumer view"));
     assert!(view.find("#handovers").text_content().unwrap().contains("15 records processed twice"));
-    // The protocol table is simulated when it is opened: eight rows of protocols and three of
-    // libraries (sarama, franz-go, KafkaJS), G1's marked.
+    // The protocol table is simulated when it is opened: eight rows of protocols and four of
+    // libraries (sarama, kafka-go, franz-go, KafkaJS), G1's marked.
     assert!(view.root.query_selector("#group-compare-table").unwrap().is_none());
     view.find("#compare-details").set_attribute("open", "").unwrap();
     view.fire("#compare-details", "toggle").await;
-    assert_eq!(view.root.query_selector_all("#group-compare-table tbody tr").unwrap().length(), 11);
+    assert_eq!(view.root.query_selector_all("#group-compare-table tbody tr").unwrap().length(), 12);
     assert!(view.find("#group-compare-table tr.current").get_attribute("data-duplicated").unwrap() == "15");
 }
 

@@ -123,8 +123,9 @@ fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
 /// The libraries a group comparison also runs, each with the balancer it is modelled with in a
 /// group and dynamic members only (model.md §8.14): (words, client, assignor).
 #[cfg(feature = "group")]
-pub const GROUP_LIBRARIES: [(&str, Client, Assignor); 3] = [
+pub const GROUP_LIBRARIES: [(&str, Client, Assignor); 4] = [
     ("sarama, range (eager)", Client::Sarama, Assignor::Range),
+    ("kafka-go, range (eager)", Client::KafkaGo, Assignor::Range),
     ("franz-go, cooperative sticky", Client::FranzGo, Assignor::CooperativeSticky),
     ("KafkaJS, round robin (eager)", Client::Kafkajs, Assignor::RoundRobin),
 ];

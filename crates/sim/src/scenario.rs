@@ -1101,7 +1101,7 @@ impl Scenario {
         }
         if strategies(self.client).is_some() {
             let why = format!(
-                "the model runs client \"{}\" as one consumer with its own loop, sarama and KafkaJS also in an eager group, franz-go in a cooperative one (docs/model.md §8.14)",
+                "the model runs client \"{}\" as one consumer with its own loop, sarama, kafka-go and KafkaJS also in an eager group, franz-go in a cooperative one (docs/model.md §8.14)",
                 self.client.name()
             );
             if self.worker_pool && !self.sarama_marks_from_a_pool() {
@@ -1124,13 +1124,14 @@ impl Scenario {
             if self.script.is_some() {
                 return refuse("script", format!("must be null: {why}"));
             }
-            if matches!(self.client, Client::Sarama | Client::Kafkajs | Client::FranzGo)
+            if matches!(self.client, Client::Sarama | Client::KafkaGo | Client::Kafkajs | Client::FranzGo)
                 && self.group_mode()
                 && !self.share_group()
             {
-                // model.md §8.14: sarama in a classic group with an eager balance strategy;
-                // KafkaJS with its one built-in assigner, round robin (eager); franz-go with its
-                // default balancer, cooperative-sticky.
+                // model.md §8.14: sarama and kafka-go in a classic group with an eager balance
+                // strategy (kafka-go's `RangeGroupBalancer`, `RoundRobinGroupBalancer`); KafkaJS
+                // with its one built-in assigner, round robin (eager); franz-go with its default
+                // balancer, cooperative-sticky.
                 let (fits, want) = match self.client {
                     Client::Kafkajs => (self.assignment_strategy == Assignor::RoundRobin, "roundrobin"),
                     Client::FranzGo => {

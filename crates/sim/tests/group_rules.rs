@@ -783,15 +783,14 @@ fn sarama_release_flushes_the_marks_and_each_session_has_its_ticker() {
     // MarkMessage + session.Commit() after each message, AutoCommit off: nothing left to flush.
     let sync = run(&scenario("commit_sync_record"));
     assert_eq!(handovers(&sync), [(0, Some(27), 0, 0), (1, Some(21), 0, 0)]);
-    // Not modelled (refused): sarama's cooperative protocol, static members, hangs; the other
-    // libraries in groups (read, model.md §8.14).
+    // Not modelled (refused): sarama's cooperative protocol, static members, hangs; franz-go
+    // in groups (read, model.md §8.14).
     let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
     let two = r#""members": 2, "partitions": 2"#;
     assert!(refused(&format!(
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "cooperative-sticky"}}"#
     )));
     assert!(refused(&format!(r#"{{"client": "sarama", {two}, "group.instance.id": true}}"#)));
-    assert!(refused(&format!(r#"{{"client": "kafka_go", {two}}}"#)));
     assert!(refused(&format!(r#"{{"client": "franz_go", {two}}}"#)), "franz-go: cooperative-sticky only");
     assert!(!refused(&format!(
         r#"{{"client": "sarama", {two}, "partition.assignment.strategy": "roundrobin"}}"#
@@ -859,4 +858,60 @@ fn franz_go_revokes_beside_the_application_and_commits_the_heads() {
     };
     assert_eq!(handovers(&run(&g1("auto_commit"))), [(1, Some(20), 0, 2)]);
     assert_eq!(handovers(&run(&g1("greedy_auto_commit"))), [(1, Some(25), 3, 0)]);
+}
+
+/// model.md §8.14, kafka-go v0.4.51 in an eager group (`range`, `RangeGroupBalancer`):
+/// `Generation.heartbeatLoop` returns at the heartbeat answered REBALANCE_IN_PROGRESS, which ends
+/// the generation; `Reader.run` rejoins and subscribes in the background, the application's
+/// message in hand going on, and a commit queued between generations goes out from the next
+/// generation's `commitLoopImmediate`. G1's shape, `FetchMessage` + `CommitMessages` after each
+/// 400 ms message (405 ms with the commit): consumer-2 (orders-1, committed 21) is killed at
+/// 8.6 s; its session expires and consumer-1's heartbeat at 10.6 s meets the rebalance in the
+/// middle of record 26; it takes both partitions at 10.61 s from the committed offsets, orders-0
+/// at 26, so record 26, done at 10.93 s and committed 27 then, is handed out again. Under
+/// `ReadMessage` the commit came before the message: orders-0 starts at 27, orders-1 at 22 with
+/// consumer-2's message in hand lost.
+#[test]
+fn kafka_go_rejoins_at_its_heartbeat_and_commits_with_the_next_generation() {
+    let scenario = |strategy: &str, record_ms: u32| {
+        format!(
+            r#"{{"client": "kafka_go", "strategy": "{strategy}", "record_processing_ms": {record_ms},
+            "partitions": 2, "members": 2, "session.timeout.ms": 2000, "heartbeat.interval.ms": 100,
+            "horizon_ms": 13000, "new_group": true, "auto.offset.reset": "earliest",
+            "group_events": [{{"at_ms": 8600, "member": 2, "kind": "crash"}}]}}"#
+        )
+    };
+    let landed = |run: &Run| -> Vec<(u64, u64)> {
+        run.marks
+            .iter()
+            .filter(|m| m.member == 0 && (10_500_000..11_500_000).contains(&m.at_us))
+            .filter_map(|m| match m.kind {
+                MarkKind::CommitLanded { offset } => Some((m.at_us, offset)),
+                _ => None,
+            })
+            .collect()
+    };
+    let fetch = run(&scenario("fetch_message_commit_messages", 400));
+    assert_eq!(handovers(&fetch), [(0, Some(26), 0, 1), (1, Some(21), 0, 0)]);
+    assert_eq!(group(&fetch).handovers[0].at_us, 10_610_000);
+    assert_eq!(group(&fetch).rebalances, 1);
+    assert_eq!(landed(&fetch), [(10_530_000, 26), (10_935_000, 27), (11_340_000, 27)]);
+    let read = run(&scenario("read_message", 400));
+    assert_eq!(handovers(&read), [(0, Some(27), 0, 0), (1, Some(22), 1, 0)]);
+    // Record 25 of 403 ms ends at 10.603 s, between the generations: its commit of 26 waits for
+    // the assignment (10.61 s, from 25) and lands at 10.615 s; 25 is handed out again.
+    let gap = run(&scenario("fetch_message_commit_messages", 403));
+    assert_eq!(handovers(&gap), [(0, Some(25), 0, 1), (1, Some(21), 0, 0)]);
+    assert_eq!(landed(&gap), [(10_615_000, 26), (11_023_000, 26), (11_431_000, 27)]);
+    // Refused: kafka-go's cooperative protocol does not exist, static members and hangs are not
+    // modelled; with range, the later members get the extra partitions (`RangeGroupBalancer`).
+    let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
+    let two = r#""client": "kafka_go", "members": 2, "partitions": 2"#;
+    assert!(refused(&format!(r#"{{{two}, "partition.assignment.strategy": "cooperative-sticky"}}"#)));
+    assert!(refused(&format!(r#"{{{two}, "group.instance.id": true}}"#)));
+    assert!(refused(&format!(r#"{{{two}, "worker_pool": true}}"#)));
+    let three = run(r#"{"client": "kafka_go", "members": 2, "partitions": 3, "session.timeout.ms": 2000,
+        "horizon_ms": 6000, "group_events": [{"at_ms": 500, "member": 2, "kind": "crash"}]}"#);
+    let moved: Vec<_> = group(&three).handovers.iter().map(|h| (h.partition, h.from, h.to)).collect();
+    assert_eq!(moved[..3], [(0, Some(0), Some(0)), (1, Some(1), Some(0)), (2, Some(1), Some(0))]);
 }

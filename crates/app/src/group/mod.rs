@@ -114,7 +114,7 @@ pub fn GroupApp() -> Html {
     });
     let profile = (*profile).clone().map(Shared);
     // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
-    // share group): simulated once per scenario, and only while their table is open (eleven
+    // share group): simulated once per scenario, and only while their table is open (twelve
     // runs: dragging an event with the table closed re-runs three); the share rows are read
     // at any crash instant.
     let compare_open = use_state_eq(|| false);

@@ -20,6 +20,16 @@ pub(crate) fn range(members: &[MemberId], partitions: u32) -> Vec<Vec<PartitionI
         .collect()
 }
 
+/// kafka-go's `RangeGroupBalancer` (`groupbalancer.go`, model.md §10.2): member i of M (sorted
+/// by id, `findMembersByTopic`) gets partitions ⌊i·P/M⌋ up to ⌊(i+1)·P/M⌋ — the later members get
+/// the extra ones, where Java's range gives them to the first.
+pub(crate) fn range_kafka_go(members: &[MemberId], partitions: u32) -> Vec<Vec<PartitionId>> {
+    let m = members.len() as u32;
+    (0..m)
+        .map(|i| (i * partitions / m..(i + 1) * partitions / m).map(|p| p as PartitionId).collect())
+        .collect()
+}
+
 /// Kafka `RoundRobinAssignor` (one topic): partition i to the (i mod M)-th member.
 pub(crate) fn round_robin(members: &[MemberId], partitions: u32) -> Vec<Vec<PartitionId>> {
     let m = members.len();
@@ -220,6 +230,13 @@ mod tests {
         assert_eq!(range(&[0, 1, 2], 7), [vec![0, 1, 2], vec![3, 4], vec![5, 6]]);
         assert_eq!(range(&[0, 1], 2), [vec![0], vec![1]]);
         assert_eq!(range(&[0, 1, 2], 2), [vec![0], vec![1], vec![]]);
+    }
+
+    #[test]
+    fn kafka_go_range_gives_the_last_members_one_more() {
+        assert_eq!(range_kafka_go(&[0, 1, 2], 7), [vec![0, 1], vec![2, 3], vec![4, 5, 6]]);
+        assert_eq!(range_kafka_go(&[0, 1], 2), [vec![0], vec![1]]);
+        assert_eq!(range_kafka_go(&[0, 1, 2], 2), [vec![], vec![0], vec![1]]);
     }
 
     #[test]

@@ -19,7 +19,7 @@ use super::cx::Cx;
 use super::queue::{Event, Phase};
 use crate::output::{CommitFailure, MarkKind, MemberId, Output, PartitionId, Sink};
 #[cfg(feature = "group")]
-use crate::scenario::Assignor;
+use crate::scenario::{Assignor, Client};
 use crate::scenario::{Scenario, US_PER_MS};
 
 /// The group's state (classic protocol; the consumer protocol is always `Stable` or `Empty`).
@@ -323,6 +323,9 @@ impl Coordinator {
         owned: &[Vec<PartitionId>],
     ) -> Vec<Vec<PartitionId>> {
         match s.assignment_strategy {
+            Assignor::Range if s.client == Client::KafkaGo => {
+                assignor::range_kafka_go(members, self.partitions())
+            }
             Assignor::Range => assignor::range(members, self.partitions()),
             Assignor::RoundRobin => assignor::round_robin(members, self.partitions()),
             // librdkafka's leader runs its own port of the sticky assignor (model.md §10.2).

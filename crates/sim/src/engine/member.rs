@@ -653,6 +653,19 @@ impl Member {
             return false;
         }
         let offsets = self.pool_commit_values(cx.s, kind, offsets);
+        #[cfg(feature = "group")]
+        if cx.s.client == Client::KafkaGo
+            && self.group.as_ref().is_some_and(|g| g.join.awaits_sync_response())
+        {
+            // kafka-go between generations: `CommitMessages` queues the request on `r.commits`
+            // and waits until the next generation's `commitLoopImmediate` sends it (model.md
+            // §8.14); sent in `kafka_go_subscribe`.
+            self.g().parked = Some((kind, offsets));
+            self.blocked_since_us = Some(cx.now_us);
+            self.resume_pc = self.pc;
+            self.pc = Pc::Blocked;
+            return true;
+        }
         let reason = if !self.in_group {
             Some(CommitFailure::Evicted)
         } else if self.group.as_ref().is_some_and(|g| g.join.awaits_sync_response())
@@ -2113,6 +2126,9 @@ pub(crate) struct GroupClient {
     /// librdkafka, cooperative: when the SyncGroup answer paused the member's partitions
     /// until its rebalance callback (`rd_kafka_rebalance_op_incr`).
     pub(crate) rdk_paused_at_us: Option<u64>,
+    /// kafka-go: a commit made between generations, which the next generation's commit loop
+    /// sends (model.md §8.14, [`Member::kafka_go_generation_ends`]).
+    pub(crate) parked: Option<(CommitKind, Vec<(PartitionId, u64)>)>,
 }
 
 /// The steps of a kafka-clients 4.3 reconciliation run on the application thread
@@ -2151,6 +2167,7 @@ impl GroupClient {
             draining: Vec::new(),
             rdk: None,
             rdk_paused_at_us: None,
+            parked: None,
         }
     }
 }
@@ -2532,6 +2549,7 @@ impl Member {
                 // librdkafka's cooperative member rejoins from its background thread at the
                 // heartbeat's REBALANCE_IN_PROGRESS (`rd_kafka_cgrp_rejoin`), the application
                 // polling on — but sends at most one JoinGroup a second (model.md §10.5).
+                self.kafka_go_generation_ends(cx);
                 let at_us = self.g().rdk.map_or(cx.now_us, |rdk| rdk.join_at(cx.now_us));
                 if at_us > cx.now_us {
                     self.g().join = Join::Throttled;
@@ -2698,7 +2716,43 @@ impl Member {
     /// `rd_kafka_SyncGroupRequest`): only the assignment waits for the application's
     /// `poll()`, which runs the rebalance callback (model.md §10.5).
     fn joins_in_background(&self, s: &Scenario) -> bool {
-        (s.client.is_librdkafka() || s.client == Client::FranzGo) && !self.eager(s)
+        ((s.client.is_librdkafka() || s.client == Client::FranzGo) && !self.eager(s))
+            || s.client == Client::KafkaGo
+    }
+
+    /// kafka-go (model.md §8.14): `Generation.heartbeatLoop` returns at the first heartbeat
+    /// error, REBALANCE_IN_PROGRESS included, which ends the generation (`Generation.Start`);
+    /// `ConsumerGroup.nextGeneration` waits in `gen.close()` for `commitLoopImmediate`'s last
+    /// commit (only requests already queued: nothing of its own) and for `Reader.unsubscribe`,
+    /// which stops the partition readers, then `ConsumerGroup.run` sends JoinGroup at once with
+    /// the same member id. The application is not asked: the message in hand goes on.
+    fn kafka_go_generation_ends<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        if cx.s.client == Client::KafkaGo {
+            let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
+            self.drop_partitions(cx, &owned);
+        }
+    }
+
+    /// kafka-go (model.md §8.14): the generation's assignment is taken as soon as SyncGroup
+    /// and the OffsetFetch answer (`ConsumerGroup.nextGeneration` → `Reader.run` →
+    /// `subscribe`, partition readers from the committed offsets), and the new generation's
+    /// commit loop sends a commit queued meanwhile, with the new generation's id, whether or
+    /// not its partition is still the member's (`Generation.CommitOffsets`).
+    fn kafka_go_subscribe<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        assignment: Vec<PartitionId>,
+    ) {
+        self.on_join_complete(cx, world, assignment);
+        if let Some((kind, offsets)) = self.g().parked.take() {
+            let since = self.blocked_since_us;
+            self.pc = self.resume_pc;
+            if !self.send_commit(cx, world, kind, offsets) {
+                self.wake_at(cx, cx.now_us);
+            }
+            self.blocked_since_us = since;
+        }
     }
 
     /// `onJoinPrepare`: with auto-commit, an asynchronous commit of every position that the
@@ -2899,6 +2953,10 @@ impl Member {
                 self.restart_heartbeats(cx);
                 self.franz_assigned(cx, world, assignment);
                 return;
+            }
+            Some(assignment) if cx.s.client == Client::KafkaGo => {
+                self.g().join = Join::None;
+                self.kafka_go_subscribe(cx, world, assignment);
             }
             Some(assignment) => {
                 self.g().join = Join::None;
@@ -3178,6 +3236,7 @@ impl Member {
             g.reconciling = None;
             g.released.clear();
             g.assigning.clear();
+            g.parked = None;
         }
         let owned: Vec<PartitionId> = self.assigned.iter().map(|a| a.partition).collect();
         self.drop_partitions(cx, &owned);

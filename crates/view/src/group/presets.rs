@@ -94,6 +94,8 @@ presets! {
         "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
     "group-franz-go-revocation-repeats-the-poll-in-hand", false, "franz-go: a revocation commits where the poll in hand started",
         "franz-go rebalances beside the application: losing orders-1 in the middle of a poll, consumer-1 commits 5, where that poll started, and finishes 5–9 anyway; consumer-2 runs all five again.";
+    "group-kafka-go-kill", false, "kafka-go: a member is killed and the other rejoins at its heartbeat",
+        "The heartbeat ends consumer-1's generation mid-message; it takes both partitions at once from the committed offsets, and the message's commit comes after: orders-0 repeats it.";
     "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
     "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",

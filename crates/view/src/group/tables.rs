@@ -330,12 +330,12 @@ mod tests {
     fn the_group_table_is_the_cores_comparison_with_one_row_current() {
         let s = super::super::state::default_scenario();
         let rows = compare_group(&s).unwrap();
-        // Four protocols, dynamic and static; sarama, franz-go and KafkaJS with their own
-        // balancers, dynamic.
-        assert_eq!(rows.len(), 11);
+        // Four protocols, dynamic and static; sarama, kafka-go, franz-go and KafkaJS with their
+        // own balancers, dynamic.
+        assert_eq!(rows.len(), 12);
         assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &s)).count(), 1);
         let html = group_table_html(&rows, &s);
-        assert_eq!(html.matches("<tr data-lost").count(), 11);
+        assert_eq!(html.matches("<tr data-lost").count(), 12);
         assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
         assert!(html.contains("classic, range (eager) · dynamic<strong"), "{html}");
         // G1 as shown: 15 processed twice, one rebalance.
