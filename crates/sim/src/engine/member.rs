@@ -1647,7 +1647,9 @@ impl Member {
             | Strategy::AutoCommitMarks
             | Strategy::GreedyAutoCommit
             | Strategy::FetchMessageCommitMessages
-            | Strategy::EachMessage => Flow::Next,
+            | Strategy::EachMessage
+            | Strategy::EachBatch
+            | Strategy::EachBatchResolveOffset => Flow::Next,
             Strategy::CommitSyncBatch => self.commit_sync(cx, world, values),
             Strategy::CommitAsyncBatch => {
                 self.send_commit(cx, world, CommitKind::Async, values);
