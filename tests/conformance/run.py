@@ -250,6 +250,22 @@ CASES = [
     dict(name="kafkajs-after-batch", file="clients-kafkajs-each-message.json", client="kafkajs", over={},
          after=12, delay=200, full=True,
          note="model.md §8.14: KafkaJS commits the batch once it is done"),
+    # KafkaJS eachBatch (model.md §8.14): with auto-resolve the batch is resolved only when
+    # eachBatch returns; with resolveOffset after each message, what is done is resolved.
+    dict(name="kafkajs-each-batch-kill", file="clients-kafkajs-each-message.json", client="kafkajs",
+         over={"strategy": "each_batch"}, after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS eachBatch (auto-resolve): a kill mid-batch commits nothing and repeats it"),
+    dict(name="kafkajs-each-batch-close", file="clients-kafkajs-each-message.json", client="kafkajs",
+         over={"strategy": "each_batch"}, mode="close", after=8, delay=200,
+         note="model.md §8.14: KafkaJS eachBatch (auto-resolve) cut by the close: nothing of the batch is resolved, "
+              "nothing committed, the 8 done are repeated"),
+    dict(name="kafkajs-each-batch-resolve-offset-close", file="clients-kafkajs-each-batch-resolve-offset.json",
+         client="kafkajs", over={}, mode="close", after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS eachBatch + resolveOffset: disconnect() mid-batch commits the 8 resolved"),
+    dict(name="kafkajs-each-batch-resolve-offset-kill", file="clients-kafkajs-each-batch-resolve-offset.json",
+         client="kafkajs", over={}, after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS eachBatch + resolveOffset: resolved offsets wait for the batch's end; "
+              "a kill mid-batch repeats the 8"),
     dict(name="rdk-before-1-9-background", file="s8-librdkafka-background.json", client="librdkafka_before_1_9",
          over={"client": "librdkafka_before_1_9"}, after=1, delay=2500,
          note="model.md §8.14: one consumer, librdkafka_before_1_9 is librdkafka (run by librdkafka 2.16)"),

@@ -5,10 +5,17 @@
 //   each_message   run({ eachMessage }) with autoCommit (the default): KafkaJS resolves each message
 //                  after eachMessage returns and commits the resolved offsets after every batch
 //                  (Runner.processEachMessage, then autoCommitOffsets)
+//   each_batch     run({ eachBatch }) with eachBatchAutoResolve (the default): the loop handles every
+//                  message; KafkaJS resolves batch.lastOffset() once eachBatch returns and commits it
+//                  (Runner.processEachBatch, then autoCommitOffsets in handleBatch)
+//   each_batch_resolve_offset  eachBatchAutoResolve false: resolveOffset(message.offset) and
+//                  await heartbeat() after each message, the loop stops when !isRunning() || isStale()
 // A batch is what one fetch returned for the partition (logged from the START_BATCH_PROCESS event).
 // The planned close (close_delay_ms after record close_after) cuts the record in progress: its
-// eachMessage throws, KafkaJS commits what is resolved (Runner.processEachMessage's catch:
-// autoCommitOffsets) and disconnect() stops the consumer and leaves the group.
+// eachMessage (each_batch: eachBatch) throws, KafkaJS commits what is resolved (the catch of
+// Runner.processEachMessage / processEachBatch: autoCommitOffsets) and disconnect() stops the
+// consumer and leaves the group; each_batch_resolve_offset's loop leaves the batch without
+// resolving the cut message, and handleBatch commits what is resolved.
 // With `member` in the config (group.py) it runs as one member of a group: groupMember below.
 // Usage: node consumer.js CONFIG.json
 'use strict'
@@ -59,22 +66,49 @@ async function main() {
   await consumer.connect()
   await consumer.subscribe({ topic: cfg.topic, fromBeginning: true })
   log('subscribed')
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      if (closing) throw new Closing('closing')
-      const left = closeAt === null ? recordMs : Math.min(recordMs, Number(closeAt - process.hrtime.bigint()) / 1e6)
-      await sleep(Math.max(0, left))
-      if (left < recordMs) {
-        close()
-        throw new Closing('closing')
-      }
-      const offset = Number(message.offset)
-      log('done ' + now() + ' ' + offset)
-      if (closeAfter !== null && offset === closeAfter && closeAt === null) {
-        closeAt = process.hrtime.bigint() + BigInt(Math.round(Number(cfg.close_delay_ms) * 1e6))
-      }
-    },
-  })
+  // One message: false when the planned close cut it (the record in progress never lands).
+  const handle = async message => {
+    if (closing) return false
+    const left = closeAt === null ? recordMs : Math.min(recordMs, Number(closeAt - process.hrtime.bigint()) / 1e6)
+    await sleep(Math.max(0, left))
+    if (left < recordMs) {
+      close()
+      return false
+    }
+    const offset = Number(message.offset)
+    log('done ' + now() + ' ' + offset)
+    if (closeAfter !== null && offset === closeAfter && closeAt === null) {
+      closeAt = process.hrtime.bigint() + BigInt(Math.round(Number(cfg.close_delay_ms) * 1e6))
+    }
+    return true
+  }
+  const strategy = cfg.strategy === 'auto_commit' ? 'each_message' : cfg.strategy
+  if (strategy === 'each_batch') {
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        for (const message of batch.messages) {
+          if (!(await handle(message))) throw new Closing('closing')
+        }
+      },
+    })
+  } else if (strategy === 'each_batch_resolve_offset') {
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (const message of batch.messages) {
+          if (!isRunning() || isStale() || !(await handle(message))) break
+          resolveOffset(message.offset)
+          await heartbeat()
+        }
+      },
+    })
+  } else {
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        if (!(await handle(message))) throw new Closing('closing')
+      },
+    })
+  }
 }
 
 // One member of a group among several (group.py), with the group lines of the Java and librdkafka
