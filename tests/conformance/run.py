@@ -363,6 +363,17 @@ GROUP_CASES = [
               "partition's whole backlog; SIGKILL of consumer-2 mid-batch (nothing committed); consumer-1's "
               "heartbeat after a message meets the rebalance, commits what it resolved, drops its batch and "
               "takes both: orders-1 repeats all 21"),
+    dict(name="group-kafkajs-each-batch-kill", kind="group", client="kafkajs",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2200,
+                   "heartbeat.interval.ms": 100, "strategy": "each_batch_resolve_offset",
+                   "partition.assignment.strategy": "roundrobin"},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 21), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         compare_rebalances=False, go_after_ms=1500, full=True,
+         note="group-kafkajs-kill with eachBatch + resolveOffset + heartbeat() after each message (model.md "
+              "§8.14): the application's heartbeat meets the rebalance and commits what is resolved, as eachMessage"),
     # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
     # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
     dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",

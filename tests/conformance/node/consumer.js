@@ -117,7 +117,7 @@ async function main() {
 // round robin and its protocol eager, so each GROUP_JOIN first revokes what the member held:
 // `revoked <t> -1 p…`, then `assigned <t> -1 p:committed…` (the committed offsets read by an admin
 // client). `poll <t> <p> <first> <n>` per batch (START_BATCH_PROCESS), `done <t> <p> <offset>` per
-// message. Until G (the go file) the first message waits in eachMessage, heartbeating (so the
+// message. Until G (the go file) the first message waits in eachMessage (or eachBatch's loop), heartbeating (so the
 // member still takes part in the formation's rebalances), so that the members' first records start
 // at G together: a paused topic's first fetch after resume() came 0.9–1.1 s late. Crash events only.
 async function groupMember() {
@@ -164,24 +164,39 @@ async function groupMember() {
       return null
     }
   }
-  await consumer.run({
-    eachMessage: async ({ partition, message, heartbeat }) => {
-      while (!going) {
-        const at = goAt()
-        if (at !== null) {
-          // The last stretch in one timer (a heartbeat throwing REBALANCE_IN_PROGRESS ends the batch).
-          await sleep(Math.max(0, Number(epoch + at - process.hrtime.bigint()) / 1e6))
-          going = true
-          log('go ' + t())
-          break
-        }
-        await heartbeat()
-        await sleep(2)
+  const each = async (partition, message, heartbeat) => {
+    while (!going) {
+      const at = goAt()
+      if (at !== null) {
+        // The last stretch in one timer (a heartbeat throwing REBALANCE_IN_PROGRESS ends the batch).
+        await sleep(Math.max(0, Number(epoch + at - process.hrtime.bigint()) / 1e6))
+        going = true
+        log('go ' + t())
+        break
       }
-      await sleep(recordMs)
-      log('done ' + t() + ' ' + partition + ' ' + Number(message.offset))
-    },
-  })
+      await heartbeat()
+      await sleep(2)
+    }
+    await sleep(recordMs)
+    log('done ' + t() + ' ' + partition + ' ' + Number(message.offset))
+  }
+  if (cfg.strategy === 'each_batch_resolve_offset') {
+    // eachBatch as eachMessage runs it: resolveOffset and the payload's heartbeat (Runner.heartbeat,
+    // which commits what is resolved when it meets a rebalance) after each message.
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (const message of batch.messages) {
+          if (!isRunning() || isStale()) break
+          await each(batch.partition, message, heartbeat)
+          resolveOffset(message.offset)
+          await heartbeat()
+        }
+      },
+    })
+  } else {
+    await consumer.run({ eachMessage: ({ partition, message, heartbeat }) => each(partition, message, heartbeat) })
+  }
 }
 
 ;(cfg.member ? groupMember() : main()).catch(e => {
