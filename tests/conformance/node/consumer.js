@@ -117,9 +117,10 @@ async function main() {
 // round robin and its protocol eager, so each GROUP_JOIN first revokes what the member held:
 // `revoked <t> -1 p…`, then `assigned <t> -1 p:committed…` (the committed offsets read by an admin
 // client). `poll <t> <p> <first> <n>` per batch (START_BATCH_PROCESS), `done <t> <p> <offset>` per
-// message. Until G (the go file) the first message waits in eachMessage (or eachBatch's loop), heartbeating (so the
-// member still takes part in the formation's rebalances), so that the members' first records start
-// at G together: a paused topic's first fetch after resume() came 0.9–1.1 s late. Crash events only.
+// message. Until G (the go file) the first message waits in eachMessage (each_batch_resolve_offset:
+// in eachBatch's loop), heartbeating (so the member still takes part in the formation's rebalances),
+// so that the members' first records start at G together: a paused topic's first fetch after
+// resume() came 0.9–1.1 s late. Crash events only.
 async function groupMember() {
   const epoch = BigInt(cfg.epoch_ns)
   const t = () => (Number(process.hrtime.bigint() - epoch) / 1e6).toFixed(3)
