@@ -2379,9 +2379,10 @@ impl Member {
     // ---------------------------------------------------------------- heartbeats
 
     /// KafkaJS (model.md §8.14): the runner heartbeats after each message
-    /// (`Runner.processEachMessage` → `heartbeat`); REBALANCE_IN_PROGRESS commits the resolved
-    /// offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit, cut at the
-    /// message) and throws: the rest of the batch is dropped and the member rejoins.
+    /// (`Runner.processEachMessage` → `heartbeat`; `each_batch_resolve_offset`: the `eachBatch`
+    /// loop's `await heartbeat()`, the same `Runner.heartbeat`); REBALANCE_IN_PROGRESS commits
+    /// the resolved offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit,
+    /// cut at the message) and throws: the rest of the batch is dropped and the member rejoins.
     pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,
