@@ -250,6 +250,22 @@ CASES = [
     dict(name="kafkajs-after-batch", file="clients-kafkajs-each-message.json", client="kafkajs", over={},
          after=12, delay=200, full=True,
          note="model.md §8.14: KafkaJS commits the batch once it is done"),
+    # KafkaJS eachBatch (model.md §8.14): with auto-resolve the batch is resolved only when
+    # eachBatch returns; with resolveOffset after each message, what is done is resolved.
+    dict(name="kafkajs-each-batch-kill", file="clients-kafkajs-each-message.json", client="kafkajs",
+         over={"strategy": "each_batch"}, after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS eachBatch (auto-resolve): a kill mid-batch commits nothing and repeats it"),
+    dict(name="kafkajs-each-batch-close", file="clients-kafkajs-each-message.json", client="kafkajs",
+         over={"strategy": "each_batch"}, mode="close", after=8, delay=200,
+         note="model.md §8.14: KafkaJS eachBatch (auto-resolve) cut by the close: nothing of the batch is resolved, "
+              "nothing committed, the 8 done are repeated"),
+    dict(name="kafkajs-each-batch-resolve-offset-close", file="clients-kafkajs-each-batch-resolve-offset.json",
+         client="kafkajs", over={}, mode="close", after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS eachBatch + resolveOffset: disconnect() mid-batch commits the 8 resolved"),
+    dict(name="kafkajs-each-batch-resolve-offset-kill", file="clients-kafkajs-each-batch-resolve-offset.json",
+         client="kafkajs", over={}, after=8, delay=200, full=True,
+         note="model.md §8.14: KafkaJS eachBatch + resolveOffset: resolved offsets wait for the batch's end; "
+              "a kill mid-batch repeats the 8"),
     dict(name="rdk-before-1-9-background", file="s8-librdkafka-background.json", client="librdkafka_before_1_9",
          over={"client": "librdkafka_before_1_9"}, after=1, delay=2500,
          note="model.md §8.14: one consumer, librdkafka_before_1_9 is librdkafka (run by librdkafka 2.16)"),
@@ -398,6 +414,17 @@ GROUP_CASES = [
               "consumer-2 (orders-1 committed 21); consumer-1's heartbeat ends its generation mid-record, it "
               "rejoins at once and takes both; its record's commit goes out with the new generation after the "
               "OffsetFetch, so orders-0 starts from 26 and repeats the record in hand"),
+    dict(name="group-kafkajs-each-batch-kill", kind="group", client="kafkajs",
+         file="g1-crash-waits-out-the-session.json",
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2200,
+                   "heartbeat.interval.ms": 100, "strategy": "each_batch_resolve_offset",
+                   "partition.assignment.strategy": "roundrobin"},
+         initial={1: [0], 2: [1]},
+         events=[dict(kind="crash", member=2, after=("done", 2, 21), delay=200)],
+         final=[dict(member=1, after=("assigned", 1, 1), delay=300)],
+         compare_rebalances=False, go_after_ms=1500, full=True,
+         note="group-kafkajs-kill with eachBatch + resolveOffset + heartbeat() after each message (model.md "
+              "§8.14): the application's heartbeat meets the rebalance and commits what is resolved, as eachMessage"),
     # Heartbeats every 1 s here: a leave lands just after a poll instant, and consumer-1 must learn
     # of it mid-batch (model: at its next heartbeat; real: its heartbeat thread, phase G − 500 ms).
     dict(name="group-eager-shutdown", kind="group", client="java_classic", file="g2-shutdown-with-wakeup.json",

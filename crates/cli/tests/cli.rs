@@ -104,7 +104,8 @@ fn a_refused_value_is_echoed_cut_short() {
         Command::cargo_bin("offset-window").unwrap().args(["run", "-"]).write_stdin(huge).output().unwrap();
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8(out.stderr).unwrap();
-    assert!(stderr.len() < 500, "{} bytes of error", stderr.len());
+    // The message names every strategy (19 with KafkaJS's eachBatch two): ≈ 520 bytes.
+    assert!(stderr.len() < 600, "{} bytes of error", stderr.len());
     assert!(stderr.contains("… (20000002 characters)"), "{stderr}");
 }
 

@@ -259,6 +259,11 @@ pub(crate) fn read(
                     ),
                 ))
             }
+            (Dialect::Kafkajs, "eachBatchAutoResolve") => ctx.not_modelled(
+                prop,
+                "a run({ eachBatch }) option; whether the handler is eachBatch the file does not show: --set \
+                 strategy=each_batch (auto-resolve) or each_batch_resolve_offset (resolveOffset after each message)",
+            ),
             (Dialect::Kafkajs, "maxBytesPerPartition") | (Dialect::FranzGo, "FetchMaxPartitionBytes") => {
                 ctx.apply_text(prop, "max.partition.fetch.bytes", &prop.value)?
             }

@@ -212,6 +212,13 @@ fn go_and_javascript_clients() {
     let i = read(&["kafkajs.json"]);
     assert_eq!((key(&i, "client"), key(&i, "strategy")), (json!("kafkajs"), json!("each_message")));
     assert_eq!(key(&i, "auto.offset.reset"), json!("earliest"));
+    // eachBatch is the application's code, not a setting: the account names the two strategies.
+    let resolve = i.account.iter().find(|e| e.property == "eachBatchAutoResolve").unwrap();
+    assert!(
+        matches!(&resolve.status, Status::NotModelled { means } if means.contains("each_batch_resolve_offset")),
+        "{:?}",
+        resolve.status
+    );
 }
 
 #[test]

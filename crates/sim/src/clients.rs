@@ -66,6 +66,16 @@ named_enum! {
         /// message is resolved when `eachMessage` returns, the resolved offsets are committed
         /// after every batch and by `disconnect()`.
         EachMessage = "each_message", "KafkaJS eachMessage with autoCommit (after each batch)",
+        /// model.md §8.14 (client `kafkajs`): `run({ eachBatch })` with `eachBatchAutoResolve`
+        /// (the default): `Runner.processEachBatch` resolves `batch.lastOffset()` only once
+        /// `eachBatch` returns, and `handleBatch` commits it (`autoCommitOffsets`). Nothing of a
+        /// batch cut short — a crash, `disconnect()` — is resolved, so nothing of it is committed.
+        EachBatch = "each_batch", "KafkaJS eachBatch (the batch resolved when it returns)",
+        /// model.md §8.14 (client `kafkajs`): `eachBatchAutoResolve: false`, the loop calls
+        /// `resolveOffset(message.offset)` and `await heartbeat()` after each message: what
+        /// `eachMessage` does (the resolved offsets committed after the batch, by
+        /// `disconnect()`, and by a heartbeat that meets a rebalance, `Runner.heartbeat`).
+        EachBatchResolveOffset = "each_batch_resolve_offset", "KafkaJS eachBatch with resolveOffset + heartbeat() after each message",
     }
 }
 
@@ -177,7 +187,12 @@ pub(crate) fn strategies(client: Client) -> Option<&'static [Strategy]> {
         Client::KafkaGo => {
             Some(&[Strategy::AutoCommit, Strategy::ReadMessage, Strategy::FetchMessageCommitMessages])
         }
-        Client::Kafkajs => Some(&[Strategy::AutoCommit, Strategy::EachMessage]),
+        Client::Kafkajs => Some(&[
+            Strategy::AutoCommit,
+            Strategy::EachMessage,
+            Strategy::EachBatch,
+            Strategy::EachBatchResolveOffset,
+        ]),
         _ => None,
     }
 }
@@ -190,6 +205,8 @@ pub(crate) const LIBRARY_STRATEGIES: &[Strategy] = &[
     Strategy::ReadMessage,
     Strategy::FetchMessageCommitMessages,
     Strategy::EachMessage,
+    Strategy::EachBatch,
+    Strategy::EachBatchResolveOffset,
 ];
 
 /// One line on which real client and version behaves so.
@@ -208,7 +225,8 @@ fn note(client: Client) -> &'static str {
 /// an offset store after processing (§8.3), a greedy autocommit or franz-go's autocommit is a
 /// background timer (§8.2; franz-go's commits the previous polls, `engine/member.rs`
 /// `client_commit_offsets`), `FetchMessage` + `CommitMessages` is a commit per record, and
-/// `eachMessage` commits after each batch what it resolved.
+/// `eachMessage` and `eachBatch` commit after each batch what they resolved (`eachBatch` with
+/// auto-resolve the whole batch; what a close commits: `Scenario::commits_resolved`).
 fn effective(client: Client, strategy: Strategy) -> Strategy {
     match (client, strategy) {
         (Client::LibrdkafkaBefore1_9 | Client::FranzGo, Strategy::AutoCommit) => {
@@ -221,7 +239,9 @@ fn effective(client: Client, strategy: Strategy) -> Strategy {
         (Client::Kafkajs, Strategy::AutoCommit) => Strategy::CommitSyncBatch,
         (_, Strategy::GreedyAutoCommit) => Strategy::AutoCommitBackground,
         (_, Strategy::FetchMessageCommitMessages) => Strategy::CommitSyncRecord,
-        (_, Strategy::EachMessage) => Strategy::CommitSyncBatch,
+        (_, Strategy::EachMessage | Strategy::EachBatch | Strategy::EachBatchResolveOffset) => {
+            Strategy::CommitSyncBatch
+        }
         _ => strategy,
     }
 }

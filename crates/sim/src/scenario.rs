@@ -1057,10 +1057,13 @@ impl Scenario {
         self.client == Client::FranzGo && self.strategy == Strategy::AutoCommit
     }
 
-    /// KafkaJS commits what it resolved — the messages whose `eachMessage` returned — after each
-    /// batch and at `disconnect()` (model.md §8.14).
+    /// KafkaJS commits what it resolved — the messages whose `eachMessage` returned, or that
+    /// `eachBatch` passed to `resolveOffset` — after each batch and at `disconnect()` (model.md
+    /// §8.14). `each_batch` (auto-resolve) resolves a batch only when `eachBatch` returns, and
+    /// that is committed at once (`Runner.handleBatch` → `autoCommitOffsets`): its close finds
+    /// nothing more to commit.
     pub(crate) fn commits_resolved(&self) -> bool {
-        self.client == Client::Kafkajs
+        self.client == Client::Kafkajs && self.strategy != Strategy::EachBatch
     }
 
     /// sarama with its workers marking messages as they finish (model.md §8.14, sarama#1287):
@@ -1144,6 +1147,14 @@ impl Scenario {
                 }
                 if self.on_revoke != OnRevoke::Nothing {
                     return refuse("on_revoke", format!("must be \"nothing\": {why}"));
+                }
+                if self.strategy == Strategy::EachBatch {
+                    // KafkaJS heartbeats only from its runner; an eachBatch that never calls
+                    // heartbeat() sends none while a batch runs (model.md §8.14).
+                    return refuse(
+                        "strategy",
+                        "\"each_batch\" is modelled for one consumer: in a group KafkaJS sends no heartbeat while it runs (docs/model.md §8.14)".into(),
+                    );
                 }
                 if self.static_membership {
                     return refuse("group.instance.id", format!("must be false: {why}"));

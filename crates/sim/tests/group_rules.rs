@@ -815,6 +815,17 @@ fn kafkajs_commits_what_it_resolved_when_a_heartbeat_meets_a_rebalance() {
     assert_eq!(handovers(&kafkajs), [(0, Some(27), 0, 0), (1, None, 0, 21)]);
     assert_eq!(group(&kafkajs).handovers[0].at_us, 10_815_000);
     assert_eq!(group(&kafkajs).rebalances, 1);
+    // `eachBatch` with `resolveOffset(message.offset)` + `await heartbeat()` after each message
+    // (`eachBatchAutoResolve: false`): the same heartbeat, the same commit of what is resolved
+    // (`Runner.heartbeat` is the payload's `heartbeat`), the same numbers.
+    let each_batch = run(
+        r#"{"client": "kafkajs", "strategy": "each_batch_resolve_offset", "record_processing_ms": 400,
+        "partition.assignment.strategy": "roundrobin", "partitions": 2, "members": 2,
+        "session.timeout.ms": 2200, "heartbeat.interval.ms": 100, "horizon_ms": 13000, "new_group": true, "auto.offset.reset": "earliest",
+        "group_events": [{"at_ms": 8600, "member": 2, "kind": "crash"}]}"#,
+    );
+    assert_eq!(handovers(&each_batch), [(0, Some(27), 0, 0), (1, None, 0, 21)]);
+    assert_eq!(group(&each_batch).handovers[0].at_us, 10_815_000);
     let refused = |json: &str| Scenario::from_json(json).and_then(|s| s.validate().map(|_| s)).is_err();
     assert!(refused(r#"{"client": "kafkajs", "members": 2, "partitions": 2}"#), "range: not KafkaJS's");
 }

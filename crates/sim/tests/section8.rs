@@ -281,3 +281,44 @@ fn sarama_1287_raw_mark_offset_of_1_and_3_commits_3() {
         assert_eq!(e.key.as_deref(), Some("worker_pool"), "{client}");
     }
 }
+
+/// model.md §8.14, KafkaJS 2.2.4 `eachBatch` (`Runner.processEachBatch`): 24 records of 400 ms,
+/// two fetches of 12 (`maxBytesPerPartition`). With `eachBatchAutoResolve` (the default) a
+/// batch is resolved only when `eachBatch` returns and `handleBatch` commits it then; with
+/// `resolveOffset` after each message the resolved offsets are the records done, which the
+/// batch's end and `disconnect()` commit — as `eachMessage`. A crash at 6.6 s, mid-batch 2
+/// (records 12–15 done), repeats 4 records either way; a close there commits 16 with
+/// `resolveOffset`, nothing more with auto-resolve (restart at 12: the 4 repeated).
+#[test]
+fn kafkajs_each_batch_resolves_the_batch_when_it_returns_resolve_offset_each_message() {
+    let shape = |strategy: &str, end: &str| {
+        run(&format!(
+            r#"{{"client":"kafkajs","strategy":"{strategy}","log_end_offset":24,"record_size_bytes":1000,
+            "max.partition.fetch.bytes":12000,"record_processing_ms":400,{end}}}"#
+        ))
+    };
+    for strategy in ["each_batch", "each_batch_resolve_offset", "each_message"] {
+        let crashed = shape(strategy, r#""horizon_ms":6600"#);
+        assert_eq!(committed_ms(&crashed), [(0, Some(0)), (4_805, Some(12))], "{strategy}");
+        let s = crashed.state_at(6_600 * MS);
+        assert_eq!((s.committed, s.lost, s.duplicated), (Some(12), 0, 4), "{strategy}");
+        let closed = shape(strategy, r#""close_at_ms":6600"#);
+        let s = closed.state_at(closed.closed_at_us.unwrap() + 1);
+        let want = if strategy == "each_batch" { (Some(12), 0, 4) } else { (Some(16), 0, 0) };
+        assert_eq!((s.committed, s.lost, s.duplicated), want, "{strategy}");
+    }
+    // Its users' words only under client "kafkajs"; auto-resolve is one consumer's (in a group
+    // KafkaJS sends no heartbeat while such an eachBatch runs).
+    let e = Scenario::from_json(r#"{"strategy":"each_batch"}"#).unwrap_err();
+    assert_eq!(
+        (e.key.as_deref(), e.message.as_str()),
+        (Some("strategy"), "\"each_batch\" needs client \"kafkajs\"")
+    );
+    if cfg!(feature = "group") {
+        let group =
+            r#"{"client":"kafkajs","members":2,"partitions":2,"partition.assignment.strategy":"roundrobin""#;
+        let e = Scenario::from_json(&format!(r#"{group},"strategy":"each_batch"}}"#)).unwrap_err();
+        assert_eq!(e.key.as_deref(), Some("strategy"));
+        assert!(Scenario::from_json(&format!(r#"{group},"strategy":"each_batch_resolve_offset"}}"#)).is_ok());
+    }
+}

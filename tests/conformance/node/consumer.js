@@ -5,10 +5,17 @@
 //   each_message   run({ eachMessage }) with autoCommit (the default): KafkaJS resolves each message
 //                  after eachMessage returns and commits the resolved offsets after every batch
 //                  (Runner.processEachMessage, then autoCommitOffsets)
+//   each_batch     run({ eachBatch }) with eachBatchAutoResolve (the default): the loop handles every
+//                  message; KafkaJS resolves batch.lastOffset() once eachBatch returns and commits it
+//                  (Runner.processEachBatch, then autoCommitOffsets in handleBatch)
+//   each_batch_resolve_offset  eachBatchAutoResolve false: resolveOffset(message.offset) and
+//                  await heartbeat() after each message, the loop stops when !isRunning() || isStale()
 // A batch is what one fetch returned for the partition (logged from the START_BATCH_PROCESS event).
 // The planned close (close_delay_ms after record close_after) cuts the record in progress: its
-// eachMessage throws, KafkaJS commits what is resolved (Runner.processEachMessage's catch:
-// autoCommitOffsets) and disconnect() stops the consumer and leaves the group.
+// eachMessage (each_batch: eachBatch) throws, KafkaJS commits what is resolved (the catch of
+// Runner.processEachMessage / processEachBatch: autoCommitOffsets) and disconnect() stops the
+// consumer and leaves the group; each_batch_resolve_offset's loop leaves the batch without
+// resolving the cut message, and handleBatch commits what is resolved.
 // With `member` in the config (group.py) it runs as one member of a group: groupMember below.
 // Usage: node consumer.js CONFIG.json
 'use strict'
@@ -59,22 +66,49 @@ async function main() {
   await consumer.connect()
   await consumer.subscribe({ topic: cfg.topic, fromBeginning: true })
   log('subscribed')
-  await consumer.run({
-    eachMessage: async ({ message }) => {
-      if (closing) throw new Closing('closing')
-      const left = closeAt === null ? recordMs : Math.min(recordMs, Number(closeAt - process.hrtime.bigint()) / 1e6)
-      await sleep(Math.max(0, left))
-      if (left < recordMs) {
-        close()
-        throw new Closing('closing')
-      }
-      const offset = Number(message.offset)
-      log('done ' + now() + ' ' + offset)
-      if (closeAfter !== null && offset === closeAfter && closeAt === null) {
-        closeAt = process.hrtime.bigint() + BigInt(Math.round(Number(cfg.close_delay_ms) * 1e6))
-      }
-    },
-  })
+  // One message: false when the planned close cut it (the record in progress never lands).
+  const handle = async message => {
+    if (closing) return false
+    const left = closeAt === null ? recordMs : Math.min(recordMs, Number(closeAt - process.hrtime.bigint()) / 1e6)
+    await sleep(Math.max(0, left))
+    if (left < recordMs) {
+      close()
+      return false
+    }
+    const offset = Number(message.offset)
+    log('done ' + now() + ' ' + offset)
+    if (closeAfter !== null && offset === closeAfter && closeAt === null) {
+      closeAt = process.hrtime.bigint() + BigInt(Math.round(Number(cfg.close_delay_ms) * 1e6))
+    }
+    return true
+  }
+  const strategy = cfg.strategy === 'auto_commit' ? 'each_message' : cfg.strategy
+  if (strategy === 'each_batch') {
+    await consumer.run({
+      eachBatch: async ({ batch }) => {
+        for (const message of batch.messages) {
+          if (!(await handle(message))) throw new Closing('closing')
+        }
+      },
+    })
+  } else if (strategy === 'each_batch_resolve_offset') {
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (const message of batch.messages) {
+          if (!isRunning() || isStale() || !(await handle(message))) break
+          resolveOffset(message.offset)
+          await heartbeat()
+        }
+      },
+    })
+  } else {
+    await consumer.run({
+      eachMessage: async ({ message }) => {
+        if (!(await handle(message))) throw new Closing('closing')
+      },
+    })
+  }
 }
 
 // One member of a group among several (group.py), with the group lines of the Java and librdkafka
@@ -83,9 +117,10 @@ async function main() {
 // round robin and its protocol eager, so each GROUP_JOIN first revokes what the member held:
 // `revoked <t> -1 p…`, then `assigned <t> -1 p:committed…` (the committed offsets read by an admin
 // client). `poll <t> <p> <first> <n>` per batch (START_BATCH_PROCESS), `done <t> <p> <offset>` per
-// message. Until G (the go file) the first message waits in eachMessage, heartbeating (so the
-// member still takes part in the formation's rebalances), so that the members' first records start
-// at G together: a paused topic's first fetch after resume() came 0.9–1.1 s late. Crash events only.
+// message. Until G (the go file) the first message waits in eachMessage (each_batch_resolve_offset:
+// in eachBatch's loop), heartbeating (so the member still takes part in the formation's rebalances),
+// so that the members' first records start at G together: a paused topic's first fetch after
+// resume() came 0.9–1.1 s late. Crash events only.
 async function groupMember() {
   const epoch = BigInt(cfg.epoch_ns)
   const t = () => (Number(process.hrtime.bigint() - epoch) / 1e6).toFixed(3)
@@ -130,24 +165,39 @@ async function groupMember() {
       return null
     }
   }
-  await consumer.run({
-    eachMessage: async ({ partition, message, heartbeat }) => {
-      while (!going) {
-        const at = goAt()
-        if (at !== null) {
-          // The last stretch in one timer (a heartbeat throwing REBALANCE_IN_PROGRESS ends the batch).
-          await sleep(Math.max(0, Number(epoch + at - process.hrtime.bigint()) / 1e6))
-          going = true
-          log('go ' + t())
-          break
-        }
-        await heartbeat()
-        await sleep(2)
+  const each = async (partition, message, heartbeat) => {
+    while (!going) {
+      const at = goAt()
+      if (at !== null) {
+        // The last stretch in one timer (a heartbeat throwing REBALANCE_IN_PROGRESS ends the batch).
+        await sleep(Math.max(0, Number(epoch + at - process.hrtime.bigint()) / 1e6))
+        going = true
+        log('go ' + t())
+        break
       }
-      await sleep(recordMs)
-      log('done ' + t() + ' ' + partition + ' ' + Number(message.offset))
-    },
-  })
+      await heartbeat()
+      await sleep(2)
+    }
+    await sleep(recordMs)
+    log('done ' + t() + ' ' + partition + ' ' + Number(message.offset))
+  }
+  if (cfg.strategy === 'each_batch_resolve_offset') {
+    // eachBatch as eachMessage runs it: resolveOffset and the payload's heartbeat (Runner.heartbeat,
+    // which commits what is resolved when it meets a rebalance) after each message.
+    await consumer.run({
+      eachBatchAutoResolve: false,
+      eachBatch: async ({ batch, resolveOffset, heartbeat, isRunning, isStale }) => {
+        for (const message of batch.messages) {
+          if (!isRunning() || isStale()) break
+          await each(batch.partition, message, heartbeat)
+          resolveOffset(message.offset)
+          await heartbeat()
+        }
+      },
+    })
+  } else {
+    await consumer.run({ eachMessage: ({ partition, message, heartbeat }) => each(partition, message, heartbeat) })
+  }
 }
 
 ;(cfg.member ? groupMember() : main()).catch(e => {

@@ -1670,7 +1670,9 @@ impl Member {
             | Strategy::AutoCommitMarks
             | Strategy::GreedyAutoCommit
             | Strategy::FetchMessageCommitMessages
-            | Strategy::EachMessage => Flow::Next,
+            | Strategy::EachMessage
+            | Strategy::EachBatch
+            | Strategy::EachBatchResolveOffset => Flow::Next,
             Strategy::CommitSyncBatch => self.commit_sync(cx, world, values),
             Strategy::CommitAsyncBatch => {
                 self.send_commit(cx, world, CommitKind::Async, values);
@@ -2408,10 +2410,6 @@ impl Member {
 
     // ---------------------------------------------------------------- heartbeats
 
-    /// KafkaJS (model.md §8.14): the runner heartbeats after each message
-    /// (`Runner.processEachMessage` → `heartbeat`); REBALANCE_IN_PROGRESS commits the resolved
-    /// offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit, cut at the
-    /// message) and throws: the rest of the batch is dropped and the member rejoins.
     /// franz-go, cooperative (model.md §8.14): a group session ends — the heartbeat loop met
     /// REBALANCE_IN_PROGRESS, or the member rejoins after giving partitions up. The session's
     /// revoke calls `OnPartitionsRevoked` with nothing lost, whose default with autocommit is a
@@ -2489,6 +2487,11 @@ impl Member {
         }
     }
 
+    /// KafkaJS (model.md §8.14): the runner heartbeats after each message
+    /// (`Runner.processEachMessage` → `heartbeat`; `each_batch_resolve_offset`: the `eachBatch`
+    /// loop's `await heartbeat()`, the same `Runner.heartbeat`); REBALANCE_IN_PROGRESS commits
+    /// the resolved offsets (`Runner.heartbeat` → `autoCommitOffsets`, here the batch's commit,
+    /// cut at the message) and throws: the rest of the batch is dropped and the member rejoins.
     pub(crate) fn kafkajs_heartbeat_after_message<S: Sink>(
         &mut self,
         cx: &mut Cx<S>,

@@ -173,6 +173,8 @@ presets! {
         "KafkaJS 2.2.4 commits after the whole batch: a crash at 3.4 s repeats the 8 records done.";
     "clients-sarama-1287-raw-mark-offset", Clients, "sarama raw MarkOffset (sarama#1287)",
         "sarama 1.61 keeps the highest mark: raw marks of 1 and 3 commit 3 while 2 runs; a crash loses 2.";
+    "clients-kafkajs-each-batch-resolve-offset", Clients, "KafkaJS eachBatch with resolveOffset",
+        "KafkaJS 2.2.4 resolves each message once done: a close at 3.4 s, mid-batch, commits 8, repeats none.";
 }
 
 fn file(index: usize) -> Option<Value> {
@@ -412,6 +414,10 @@ mod tests {
             (
                 "clients-kafkajs-each-message",
                 [("/at_crash/committed", 0), ("/at_crash/lost", 0), ("/at_crash/duplicated", 8)],
+            ),
+            (
+                "clients-kafkajs-each-batch-resolve-offset",
+                [("/at_close/committed", 8), ("/at_close/lost", 0), ("/at_close/duplicated", 0)],
             ),
             (
                 "clients-sarama-1287-raw-mark-offset",
