@@ -244,4 +244,8 @@ pub enum CommitFailure {
     /// REBALANCE_IN_PROGRESS: it landed between a join round's completion and the
     /// assignment (model.md §10.5); `commitSync` throws and the application moves on.
     RebalanceInProgress,
+    /// STALE_MEMBER_EPOCH (consumer protocol): the commit carried a member epoch older than
+    /// the member's, refused for this partition (model.md §10.6); `commitSync` throws
+    /// CommitFailedException and the application moves on.
+    StaleMemberEpoch,
 }

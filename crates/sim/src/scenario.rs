@@ -41,6 +41,19 @@ named_enum! {
 }
 
 named_enum! {
+    /// The broker's rule for the member epoch an OffsetCommit carries under the consumer
+    /// protocol (model.md §10.6, "Member epochs on commits").
+    BrokerVersion {
+        /// Apache Kafka 4.3 (KIP-1251): an older epoch is accepted for a partition the member
+        /// has held since that epoch or before; the current epoch for any partition.
+        Kafka4_3 = "4.3", "Apache Kafka 4.3 (an older member epoch is checked per partition)",
+        /// Apache Kafka 4.0 to 4.2: any epoch but the member's current one is refused
+        /// (STALE_MEMBER_EPOCH), the whole commit.
+        Kafka4_0 = "4.0", "Apache Kafka 4.0–4.2 (an older member epoch is refused)",
+    }
+}
+
+named_enum! {
     /// `auto.offset.reset`: where a group with no committed offset starts (model.md §8.9).
     OffsetReset {
         /// The log end: every record not yet read is skipped.
@@ -392,6 +405,11 @@ scenario_keys! {
         commit_revoked_partitions: bool = false,
             key "commit_revoked_partitions", KeyKind::Flag, "",
             "with a worker pool: the application's commits keep the partitions it lost, with what its workers finish there later";
+        /// The broker's member-epoch rule for commits under the consumer protocol (model.md
+        /// §10.6).
+        broker_version: BrokerVersion = BrokerVersion::Kafka4_3,
+            key "broker_version", KeyKind::Choice(BrokerVersion::NAMES), "",
+            "the broker's rule for a commit's member epoch (consumer protocol): 4.3 checks an older epoch per partition, 4.0 refuses it";
         /// `group.initial.rebalance.delay.ms`, µs: the first member to join an empty group
         /// waits this long (a broker setting).
         initial_rebalance_delay_us: u64 = 3_000 * US_PER_MS,
@@ -788,6 +806,13 @@ impl Scenario {
         }
         if self.commit_revoked_partitions {
             self.validate_commit_revoked()?;
+        }
+        if self.broker_version != BrokerVersion::Kafka4_3 && !(self.consumer_protocol() && self.group_mode())
+        {
+            return refuse(
+                "broker_version",
+                "only the consumer protocol's commits carry a member epoch: set client to java_consumer_protocol in a group, or leave it at \"4.3\"",
+            );
         }
         if self.retry_backoff_max_us < self.retry_backoff_us {
             return refuse("retry.backoff.max.ms", "must not be below retry.backoff.ms");

@@ -926,3 +926,43 @@ fn kafka_go_rejoins_at_its_heartbeat_and_commits_with_the_next_generation() {
     let moved: Vec<_> = group(&three).handovers.iter().map(|h| (h.partition, h.from, h.to)).collect();
     assert_eq!(moved[..3], [(0, Some(0), Some(0)), (1, Some(1), Some(0)), (2, Some(1), Some(0))]);
 }
+
+/// model.md §10.6, "Member epochs on commits": under the consumer protocol a commit carries the
+/// member epoch its client knew when it sent it. consumer-1 holds orders-0 and orders-1 and
+/// commits each batch of five 100 ms records with `commitSync` (a 300 ms round trip); consumer-2
+/// joins at 9 s. consumer-1 revokes orders-1 and its heartbeat at 15 s, acknowledging that,
+/// moves it to the new epoch while the commit sent at 14.9 s (epoch 1) is in flight. Apache
+/// Kafka 4.3 (KIP-1251) takes it for orders-0, held since epoch 1; 4.0–4.2 refuse it
+/// (STALE_MEMBER_EPOCH) and `commitSync` throws. A crash at 15.5 s then repeats 2 records of
+/// orders-0, or 7.
+#[test]
+fn a_commit_in_flight_across_an_epoch_bump_is_refused_before_kafka_4_3() {
+    let scenario = |broker: &str| {
+        format!(
+            r#"{{"client": "java_consumer_protocol", "broker_version": "{broker}", "strategy": "commit_sync_batch",
+            "commit_latency_ms": 300, "record_processing_ms": 100, "partitions": 2, "members": 1, "horizon_ms": 20000,
+            "group_events": [{{"at_ms": 9000, "member": 2, "kind": "join"}}, {{"at_ms": 15500, "member": 1, "kind": "crash"}}]}}"#
+        )
+    };
+    let stale = |run: &Run| -> Vec<(u64, u64)> {
+        run.marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::CommitFailed { offset, reason: CommitFailure::StaleMemberEpoch } => {
+                    Some((m.at_us / 1000, offset))
+                }
+                _ => None,
+            })
+            .collect()
+    };
+    let now = run(&scenario("4.3"));
+    assert_eq!(stale(&now), []);
+    assert_eq!(handovers(&now)[1], (0, Some(95), 0, 2));
+    let before = run(&scenario("4.0"));
+    assert_eq!(stale(&before), [(15_200, 95)]);
+    assert_eq!(handovers(&before)[1], (0, Some(90), 0, 7));
+    // The key is read under the consumer protocol only.
+    let refused =
+        Scenario::from_json(r#"{"broker_version": "4.0", "members": 2}"#).and_then(|s| s.validate());
+    assert!(refused.unwrap_err().to_string().contains("broker_version"));
+}

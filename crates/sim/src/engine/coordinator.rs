@@ -19,7 +19,7 @@ use super::cx::Cx;
 use super::queue::{Event, Phase};
 use crate::output::{CommitFailure, MarkKind, MemberId, Output, PartitionId, Sink};
 #[cfg(feature = "group")]
-use crate::scenario::{Assignor, Client};
+use crate::scenario::{Assignor, BrokerVersion, Client};
 use crate::scenario::{Scenario, US_PER_MS};
 
 /// The group's state (classic protocol; the consumer protocol is always `Stable` or `Empty`).
@@ -58,6 +58,12 @@ struct Entry {
     /// Consumer protocol: a static member that closed (epoch −2): it keeps its partitions
     /// until its session expires.
     away: bool,
+    /// Consumer protocol: the member epoch — the target epoch, once the member has nothing
+    /// left to revoke (model.md §10.6).
+    epoch: u32,
+    /// Consumer protocol: each partition it holds, with the member epoch it got it at (its
+    /// assignment epoch, KIP-1251).
+    since: Vec<(PartitionId, u32)>,
     /// Classic: a member new to the group whose first join round has not completed: its
     /// JoinGroup waits at most `classicGroupNewMemberJoinTimeoutMs` and no heartbeat can keep
     /// it (model.md §10.5).
@@ -87,6 +93,8 @@ pub(crate) struct Reconcile {
     pub(crate) revoke: Vec<PartitionId>,
     /// Partitions it receives now.
     pub(crate) assign: Vec<PartitionId>,
+    /// Its member epoch from now on: its commits carry it.
+    pub(crate) epoch: u32,
 }
 
 /// The group coordinator.
@@ -196,6 +204,30 @@ impl Coordinator {
         }
     }
 
+    /// Consumer protocol: whether the broker refuses a commit of `partitions` carrying member
+    /// epoch `epoch` with STALE_MEMBER_EPOCH (model.md §10.6). The member's current epoch is
+    /// taken for any partition. An older one: Apache Kafka 4.3 (KIP-1251,
+    /// `ConsumerGroup.validateOffsetCommit` → `createAssignmentEpochValidator`) checks each
+    /// partition — held (or pending revocation) since that epoch or before — and one partition
+    /// refused fails the whole request (`OffsetMetadataManager.commitOffset` validates inside its
+    /// loop); 4.0–4.2 refuse it outright.
+    #[cfg(feature = "group")]
+    pub(crate) fn refuses_epoch(
+        &self,
+        s: &Scenario,
+        member: MemberId,
+        incarnation: u32,
+        epoch: u32,
+        partitions: &[PartitionId],
+    ) -> bool {
+        let Some(e) = self.entry(member, incarnation).map(|i| &self.entries[i]) else { return false };
+        if epoch >= e.epoch {
+            return false;
+        }
+        let held_since = |p: PartitionId| e.since.iter().any(|&(q, at)| q == p && at <= epoch);
+        s.broker_version == BrokerVersion::Kafka4_0 || !partitions.iter().all(|&p| held_since(p))
+    }
+
     fn entry(&self, member: MemberId, incarnation: u32) -> Option<usize> {
         self.entries.iter().position(|e| e.member == member && e.incarnation == incarnation)
     }
@@ -220,6 +252,8 @@ impl Coordinator {
             assignment: vec![0],
             away: false,
             new: false,
+            epoch: 0,
+            since: Vec::new(),
         }];
         self.state = State::Stable;
         self.empty_since_us = None;
@@ -300,6 +334,8 @@ impl Coordinator {
                 assignment: held.clone(),
                 away: false,
                 new: false,
+                epoch: 1,
+                since: held.iter().map(|&p| (p, 1)).collect(),
             })
             .collect();
         for (&member, held) in members.iter().zip(&assignment) {
@@ -513,6 +549,8 @@ impl Coordinator {
                     assignment: Vec::new(),
                     away: false,
                     new: true,
+                    epoch: 0,
+                    since: Vec::new(),
                 });
                 super::sort::by_key(&mut self.entries, |e| e.member);
                 self.schedule_session_check(cx, member, incarnation, deadline);
@@ -690,6 +728,7 @@ impl Coordinator {
             e.away = false;
             e.session_deadline_us = session_deadline_us;
             e.owned.clear();
+            e.since.clear();
         } else {
             self.entries.push(Entry {
                 member,
@@ -703,6 +742,8 @@ impl Coordinator {
                 assignment: Vec::new(),
                 away: false,
                 new: false,
+                epoch: 0,
+                since: Vec::new(),
             });
             super::sort::by_key(&mut self.entries, |e| e.member);
             self.retarget();
@@ -726,12 +767,18 @@ impl Coordinator {
         e.session_deadline_us = now_us + cx.s.session_timeout_us;
         for p in released {
             e.owned.retain(|o| o != p);
+            e.since.retain(|(o, _)| o != p);
             if self.holder[*p as usize] == Some(member) {
                 self.holder[*p as usize] = None;
             }
         }
         let revoke: Vec<PartitionId> =
             e.owned.iter().copied().filter(|p| !e.assignment.contains(p)).collect();
+        if revoke.is_empty() {
+            // Nothing left to give up: the member reaches the target epoch
+            // (`CurrentAssignmentBuilder`: UNREVOKED_PARTITIONS until then).
+            e.epoch = self.target_epoch;
+        }
         let assign: Vec<PartitionId> = e
             .assignment
             .iter()
@@ -741,12 +788,13 @@ impl Coordinator {
         for &p in &assign {
             self.holder[p as usize] = Some(member);
             e.owned.push(p);
+            e.since.push((p, e.epoch));
         }
         super::sort::by_key(&mut e.owned, |&p| p);
         if !assign.is_empty() && self.counted_epoch < self.target_epoch {
             self.counted_epoch = self.target_epoch;
             cx.emit(Output::Rebalance);
         }
-        Some(Reconcile { revoke, assign })
+        Some(Reconcile { revoke, assign, epoch: e.epoch })
     }
 }

@@ -816,6 +816,17 @@ impl Member {
         let refused = world.coordinator.accepts(cx.s, self.id, self.process, commit.generation).err();
         let fenced = refused.is_some();
         let offsets = world.commits.offsets(id).to_vec();
+        // Consumer protocol: a commit whose member epoch the broker refuses (model.md §10.6):
+        // nothing lands, and the call fails with no retry.
+        #[cfg(feature = "group")]
+        let stale = !fails && !fenced && cx.s.consumer_protocol() && self.group.is_some() && {
+            let partitions: Vec<PartitionId> = offsets.iter().map(|&(p, _)| p).collect();
+            world.coordinator.refuses_epoch(cx.s, self.id, self.process, commit.generation, &partitions)
+        };
+        #[cfg(not(feature = "group"))]
+        let stale = false;
+        let refused = if stale { Some(CommitFailure::StaleMemberEpoch) } else { refused };
+        let fenced = fenced || stale;
         if !fails && !fenced {
             // A landed OffsetCommit refreshes a classic member's session (model.md §10.4).
             world.coordinator.refresh(cx.s, self.id, self.process, cx.now_us);
@@ -2583,6 +2594,8 @@ impl Member {
         let Some(todo) = world.coordinator.consumer_heartbeat(cx, self.id, self.process, &released) else {
             return;
         };
+        // The heartbeat's answer carries the member epoch its next commits send.
+        self.g().generation = todo.epoch;
         let g = self.group.as_ref().expect("a group member");
         let revoke: Vec<PartitionId> = todo
             .revoke
