@@ -656,6 +656,7 @@ PROBE_CASES = [
          protocol="consumer", program="epochprobe", file="group-pool-commits-a-revoked-partition.json",
          model={"e1": 2, "e2_minus_e1": 1, "e3_minus_e2": 1, "epoch_a_pending_is_e1": "true",
                 "pending_e1_moved": 0, "pending_e1_moved_committed": "-1,10",
+                "pending_e1_minus_1_moved": 113, "pending_e1_minus_1_moved_committed": "-1,10",
                 "old_e1_kept": 0, "old_e1_kept_committed": "11,10",
                 "old_e1_moved": 113, "old_e1_moved_committed": "11,10",
                 "current_e2_moved": 0, "current_e2_moved_committed": "11,13",

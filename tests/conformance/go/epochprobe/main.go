@@ -338,6 +338,8 @@ func main() {
 
 	// While the moved partition waits for A's revocation, e1 is still A's current epoch.
 	p.commit("pending_e1_moved", e1, [2]int64{int64(p.moved), 10})
+	// An epoch before the one it was assigned at, for the partition pending revocation.
+	p.commit("pending_e1_minus_1_moved", e1-1, [2]int64{int64(p.moved), 9})
 
 	// A acknowledges (reports the kept partition only) and reaches e2; B then gets the moved one.
 	until("A's new epoch", func() { a.heartbeat([]int32{p.kept}) }, func() bool { return a.epoch > e1 })
