@@ -649,12 +649,13 @@ PROBE_CASES = [
     # B joins, A acknowledges the revocation and reaches e2, later B leaves and A takes the moved
     # partition back at e3); a group-less client sends raw OffsetCommit requests with A's member id
     # and the epoch under test, and reads the offsets back (kept,moved). 113 = STALE_MEMBER_EPOCH.
-    # e1 is 2: a new consumer group starts at epoch 1 (ModernGroup's constructor), the first join
-    # bumps it.
+    # e1 is 2 (a new consumer group starts at epoch 1, ModernGroup's constructor; the first join
+    # bumps it) or 3 when the coordinator learns of the new topic after A's join (seen once, after
+    # the Java probes): A got epoch 2 with no partition, then 3 with both. Not compared.
     dict(name="coordinator-member-epoch-commits-kip848", kind="probe", client="raw_kmsg",
          label="raw ConsumerGroupHeartbeat / OffsetCommit (franz-go v1.22.3 kmsg)",
          protocol="consumer", program="epochprobe", file="group-pool-commits-a-revoked-partition.json",
-         model={"e1": 2, "e2_minus_e1": 1, "e3_minus_e2": 1, "epoch_a_pending_is_e1": "true",
+         model={"e2_minus_e1": 1, "e3_minus_e2": 1, "epoch_a_pending_is_e1": "true",
                 "pending_e1_moved": 0, "pending_e1_moved_committed": "-1,10",
                 "pending_e1_minus_1_moved": 113, "pending_e1_minus_1_moved_committed": "-1,10",
                 "old_e1_kept": 0, "old_e1_kept_committed": "11,10",

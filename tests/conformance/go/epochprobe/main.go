@@ -311,8 +311,10 @@ func main() {
 	defer b.cl.Close()
 
 	// A alone: it reports what each response assigned it (it reconciles at once). A new consumer
-	// group starts at epoch 1 (ModernGroup's constructor) and A's join bumps it: e1 is 2, A's
-	// first answer (a_first_epoch; were the topic not yet known, a later epoch would give both).
+	// group starts at epoch 1 (ModernGroup's constructor) and A's join bumps it: A's first answer
+	// is epoch 2 (a_first_epoch). If the coordinator did not know the new topic yet, that answer
+	// has no partition and the topic's arrival bumps the group again: e1, the epoch A owns both
+	// at, is then 3.
 	firstEpoch := int32(-1)
 	until("A to own both partitions", func() {
 		a.heartbeat(a.assigned)
