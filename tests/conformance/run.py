@@ -672,25 +672,60 @@ PROBE_CASES = [
               "for a partition it gave up (ConsumerGroup.validateOffsetCommit); §10.6 (KIP-1251): with the epoch "
               "from before the rebalance, a TxnOffsetCommit is refused for the partition that moved "
               "(STALE_MEMBER_EPOCH, answered ILLEGAL_GENERATION) and taken for the one kept"),
+    # go/epochprobe: two members played with raw ConsumerGroupHeartbeat requests (A alone at e1,
+    # B joins, A acknowledges the revocation and reaches e2, later B leaves and A takes the moved
+    # partition back at e3); a group-less client sends raw OffsetCommit requests with A's member id
+    # and the epoch under test, and reads the offsets back (kept,moved). 113 = STALE_MEMBER_EPOCH.
+    # e1 is 2 (a new consumer group starts at epoch 1, ModernGroup's constructor; the first join
+    # bumps it) or 3 when the coordinator learns of the new topic after A's join (seen once, after
+    # the Java probes): A got epoch 2 with no partition, then 3 with both. Not compared.
+    dict(name="coordinator-member-epoch-commits-kip848", kind="probe", client="raw_kmsg",
+         label="raw ConsumerGroupHeartbeat / OffsetCommit (franz-go v1.22.3 kmsg)",
+         protocol="consumer", program="epochprobe", file="group-pool-commits-a-revoked-partition.json",
+         model={"e2_minus_e1": 1, "e3_minus_e2": 1, "epoch_a_pending_is_e1": "true",
+                "pending_e1_moved": 0, "pending_e1_moved_committed": "-1,10",
+                "pending_e1_minus_1_moved": 113, "pending_e1_minus_1_moved_committed": "-1,10",
+                "old_e1_kept": 0, "old_e1_kept_committed": "11,10",
+                "old_e1_moved": 113, "old_e1_moved_committed": "11,10",
+                "current_e2_moved": 0, "current_e2_moved_committed": "11,13",
+                "current_e2_kept": 0, "current_e2_kept_committed": "14,13",
+                "newer_e2_plus_1_kept": 113, "newer_e2_plus_1_kept_committed": "14,13",
+                "older_e1_minus_1_kept": 113, "older_e1_minus_1_kept_committed": "14,13",
+                "old_e1_both": "113,113", "old_e1_both_committed": "14,13",
+                "old_e2_moved_regained": 113, "old_e2_moved_regained_committed": "14,13",
+                "old_e2_kept": 0, "old_e2_kept_committed": "20,13",
+                "current_e3_both": "0,0", "current_e3_both_committed": "21,22"},
+         note="model.md §10.6 (KIP-848 with KIP-1251, 4.3.1): OffsetCommit with the member's current epoch is "
+              "taken for any partition; an older epoch only for a partition the member still holds (assigned or "
+              "pending revocation) whose assignment epoch is <= it (ConsumerGroup.validateOffsetCommit, "
+              "createAssignmentEpochValidator), else STALE_MEMBER_EPOCH, and one refused partition refuses the "
+              "whole request; a newer epoch is refused"),
 ]
 CASES += PROBE_CASES
 
 
 def run_probe(case, broker, workdir):
-    """Runs a probe case: its program's `key value` lines are the real side."""
-    cp = os.pathsep.join([os.path.join(CACHE, "classes", "431"), os.path.join(LIB, "client431", "*")])
+    """Runs a probe case: its program's `key value` lines are the real side. `program`: the Java
+    RevokedPartitionCommit (default) or a Go binary in .cache/bin (`go/<program>`)."""
     tag = "%s-%d" % (case["name"], int(time.time() * 1000))
-    out = subprocess.run(["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
-                          "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "RevokedPartitionCommit",
-                          broker.addr, case["protocol"], "orders-" + tag, "g-" + tag],
-                         capture_output=True, text=True, timeout=240)
+    program = case.get("program", "RevokedPartitionCommit")
+    if program == "RevokedPartitionCommit":
+        cp = os.pathsep.join([os.path.join(CACHE, "classes", "431"), os.path.join(LIB, "client431", "*")])
+        argv = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "RevokedPartitionCommit",
+                broker.addr, case["protocol"], "orders-" + tag, "g-" + tag]
+    else:
+        argv = [os.path.join(CACHE, "bin", program), broker.addr, "orders-" + tag, "g-" + tag]
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=240)
     with open(os.path.join(workdir, "consumer.log"), "w") as f:
         f.write(out.stdout + out.stderr)
     real = {}
     for line in out.stdout.splitlines():
         key, _, value = line.partition(" ")
         real[key] = int(value) if value.lstrip("-").isdigit() else value
-    if out.returncode != 0 or real.get("assignment") != "consumer-1 0 consumer-2 1":
+    reached = real.get("done") == 1 if program != "RevokedPartitionCommit" else \
+        real.get("assignment") == "consumer-1 0 consumer-2 1"
+    if out.returncode != 0 or not reached:
         raise RuntimeError("the probe did not reach its assignment (exit %d): %s" % (out.returncode, out.stdout[-500:]))
     pairs = [(k, v, real.get(k)) for k, v in case["model"].items()]
     return {}, case["model"], real, pairs
@@ -1457,7 +1492,7 @@ def execute(case, broker, keep, quiet=False):
     verdict and, on a disagreement, the scenario, both results and both timelines. Returns
     (verdict, the differing pairs, the derived scenario)."""
     a = argparse.Namespace(keep=keep)
-    client = CLIENTS[case["client"]]["label"]
+    client = case["label"] if "label" in case else CLIENTS[case["client"]]["label"]
     t = time.time()
     for attempt in range(1, ATTEMPTS + 1):
         workdir = tempfile.mkdtemp(prefix="conformance-%s-" % case["name"])
