@@ -31,24 +31,7 @@ func main() {
 		groupMember(cfg, m)
 		return
 	}
-	opts := []kgo.Opt{
-		kgo.SeedBrokers(cfg.Bootstrap),
-		kgo.ConsumerGroup(cfg.Group),
-		kgo.ConsumeTopics(cfg.Topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-		kgo.AutoCommitInterval(h.Ms(cfg.AutoCommitMs)),
-		kgo.SessionTimeout(time.Duration(cfg.SessionTimeoutMs) * time.Millisecond),
-		kgo.HeartbeatInterval(time.Duration(cfg.HeartbeatMs) * time.Millisecond),
-		kgo.FetchMaxWait(100 * time.Millisecond),
-	}
-	switch cfg.Strategy {
-	case "greedy_auto_commit":
-		opts = append(opts, kgo.GreedyAutoCommit())
-	case "auto_commit_marks":
-		opts = append(opts, kgo.AutoCommitMarks())
-	case "commit_sync_batch":
-		opts = append(opts, kgo.DisableAutoCommit())
-	}
+	opts := options(cfg)
 	created := time.Now()
 	cl, err := kgo.NewClient(opts...)
 	if err != nil {
@@ -99,4 +82,28 @@ func closeClient(cl *kgo.Client) {
 	h.Log("close_begin %s", h.Now())
 	cl.Close()
 	h.Log("close_end %s", h.Now())
+}
+
+// options are the client's options for cfg: the group, the topic from its start, the timers,
+// and the strategy's autocommit mode.
+func options(cfg *h.Config) []kgo.Opt {
+	opts := []kgo.Opt{
+		kgo.SeedBrokers(cfg.Bootstrap),
+		kgo.ConsumerGroup(cfg.Group),
+		kgo.ConsumeTopics(cfg.Topic),
+		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
+		kgo.AutoCommitInterval(h.Ms(cfg.AutoCommitMs)),
+		kgo.SessionTimeout(time.Duration(cfg.SessionTimeoutMs) * time.Millisecond),
+		kgo.HeartbeatInterval(time.Duration(cfg.HeartbeatMs) * time.Millisecond),
+		kgo.FetchMaxWait(100 * time.Millisecond),
+	}
+	switch cfg.Strategy {
+	case "greedy_auto_commit":
+		opts = append(opts, kgo.GreedyAutoCommit())
+	case "auto_commit_marks":
+		opts = append(opts, kgo.AutoCommitMarks())
+	case "commit_sync_batch":
+		opts = append(opts, kgo.DisableAutoCommit())
+	}
+	return opts
 }

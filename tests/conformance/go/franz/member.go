@@ -31,23 +31,10 @@ import (
 // shutdown_mode abrupt, SIGTERM calls Close() at once (it leaves the group after its revoke's
 // commit) and the record in progress is never logged done.
 func groupMember(cfg *h.Config, m *h.Member) {
-	opts := []kgo.Opt{
-		kgo.SeedBrokers(cfg.Bootstrap),
-		kgo.ClientID(fmt.Sprintf("consumer-%d", m.Member)),
-		kgo.ConsumerGroup(cfg.Group),
-		kgo.ConsumeTopics(cfg.Topic),
-		kgo.ConsumeResetOffset(kgo.NewOffset().AtStart()),
-		kgo.AutoCommitInterval(h.Ms(cfg.AutoCommitMs)),
-		kgo.SessionTimeout(time.Duration(cfg.SessionTimeoutMs) * time.Millisecond),
-		kgo.HeartbeatInterval(time.Duration(cfg.HeartbeatMs) * time.Millisecond),
-		kgo.FetchMaxWait(100 * time.Millisecond),
+	if cfg.Strategy != "auto_commit" && cfg.Strategy != "greedy_auto_commit" && cfg.Strategy != "auto_commit_marks" {
+		panic("a franz-go group member runs the autocommit strategies only: " + cfg.Strategy)
 	}
-	switch cfg.Strategy {
-	case "greedy_auto_commit":
-		opts = append(opts, kgo.GreedyAutoCommit())
-	case "auto_commit_marks":
-		opts = append(opts, kgo.AutoCommitMarks())
-	}
+	opts := append(options(cfg), kgo.ClientID(fmt.Sprintf("consumer-%d", m.Member)))
 	admin, err := kgo.NewClient(kgo.SeedBrokers(cfg.Bootstrap))
 	if err != nil {
 		panic(err)
