@@ -30,6 +30,8 @@ pub const PAIRS: &[(Client, Strategy)] = &[
     (Client::KafkaGo, Strategy::ReadMessage),
     (Client::KafkaGo, Strategy::FetchMessageCommitMessages),
     (Client::Kafkajs, Strategy::EachMessage),
+    (Client::Kafkajs, Strategy::EachBatch),
+    (Client::Kafkajs, Strategy::EachBatchResolveOffset),
 ];
 
 /// One row of the comparison: what a crash at the scenario's instant costs under one
