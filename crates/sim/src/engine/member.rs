@@ -244,6 +244,8 @@ pub(crate) struct Member {
     background_due_us: u64,
     /// franz-go's head per partition: the position before the latest poll (model.md §8.14).
     heads: Vec<(PartitionId, u64)>,
+    /// kafka-clients 4.3: this `poll()` submitted an `AsyncPollEvent` ([`Member::submit_poll_event`]).
+    poll_event: bool,
     /// `librdkafka_before_1_9` (model.md §8.14): per partition the member gave up, what it
     /// had stored there, moved on by the records its pool still completes after the revocation
     /// (`rd_kafka_offsets_store` for an unassigned partition was accepted before 1.9.0).
@@ -355,6 +357,7 @@ impl Member {
             background_timer: false,
             background_due_us: 0,
             heads: Vec::new(),
+            poll_event: true,
             old_stores: Vec::new(),
             revoked_kept: Vec::new(),
             own_committed: Vec::new(),
@@ -1165,7 +1168,10 @@ impl Member {
         // (`auto_commit_late`, a test-only broken rule: the timer read at the previous poll.)
         let read_at = if crate::broken::on("auto_commit_late") { self.last_poll_us } else { cx.now_us };
         // kafka-clients 4.3 checks the timer in the poll's `AsyncPollEvent` only (§10.6).
-        let no_event = self.group.as_ref().is_some_and(|g| !g.poll_event);
+        if self.group.is_none() {
+            self.submit_poll_event(s, cx.now_us);
+        }
+        let no_event = !self.poll_event;
         let due =
             self.strategy == Strategy::AutoCommit && read_at >= self.auto_commit_deadline_us && !rejoining;
         if due && no_event {
@@ -1296,6 +1302,27 @@ impl Member {
         self.turn = index;
         self.chunk_left = Some(chunk);
         Some(index)
+    }
+
+    /// kafka-clients 4.3 (model.md §10.6): whether this `poll()` submits an `AsyncPollEvent` —
+    /// only such a poll starts a reconciliation and checks the auto-commit timer. One that
+    /// finds the previous poll's event still held, complete, and another completed fetch in the
+    /// buffer submits none (`AsyncKafkaConsumer.maybeClearPreviousInflightPoll`); a consumer
+    /// alone on its partition is a group member as well.
+    fn submit_poll_event(&mut self, s: &Scenario, now_us: u64) {
+        if s.client == Client::JavaConsumerProtocol {
+            let keeps = self.poll_event && self.has_records(s, now_us) && self.completed_fetch_queued();
+            self.poll_event = !keeps;
+        }
+    }
+
+    /// kafka-clients 4.3, for a member with records to hand out: whether the fetch buffer holds
+    /// a completed fetch it has not started on (`FetchBuffer.isEmpty` looks at those only): a
+    /// chunk fetched with the one in hand and waiting behind it — a paused partition's too,
+    /// until it is dropped — or, the chunk in hand drained, the next fetch's.
+    fn completed_fetch_queued(&self) -> bool {
+        let held = |p: &PartitionId| self.assigned.iter().any(|a| a.partition == *p && !a.stopped);
+        self.fetch_queue.iter().any(held) || self.chunk_left.is_none_or(|left| left == 0)
     }
 
     /// Whether a `poll()` now would return records: an assigned partition, not stopped,
@@ -2116,11 +2143,6 @@ pub(crate) struct GroupClient {
     /// kafka-clients 4.3: the reconciliation under way, one step per `poll()` that returns
     /// buffered records: what it revokes, what it adds, and the step it is at.
     pub(crate) reconciling: Option<(Vec<PartitionId>, Vec<PartitionId>, Step)>,
-    /// kafka-clients 4.3: this `poll()` submitted an `AsyncPollEvent` — only such a poll starts
-    /// a reconciliation and checks the auto-commit timer (model.md §10.6). A poll that finds
-    /// the previous poll's event still held, complete, and another completed fetch in the
-    /// buffer submits none (`AsyncKafkaConsumer.maybeClearPreviousInflightPoll`).
-    pub(crate) poll_event: bool,
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -2172,7 +2194,6 @@ impl GroupClient {
             assigning: Vec::new(),
             to_reconcile: (Vec::new(), Vec::new()),
             reconciling: None,
-            poll_event: true,
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -3073,9 +3094,7 @@ impl Member {
             // The previous poll's event is held (it returned at once) and complete by now; with
             // another partition's completed fetch buffered this poll keeps it and submits none
             // — one that has nothing to return at once waits and submits one meanwhile.
-            let keeps =
-                self.g().poll_event && self.has_records(cx.s, cx.now_us) && self.completed_fetch_queued();
-            self.g().poll_event = !keeps;
+            self.submit_poll_event(cx.s, cx.now_us);
         }
         // kafka-clients 4.3 looks up the positions of partitions an earlier poll's
         // reconciliation added (one that returned buffered records at once) only now
@@ -3088,15 +3107,6 @@ impl Member {
         let waits = flow.is_none() && !self.has_records(cx.s, cx.now_us);
         self.positions_resolved(waits, &resolving);
         flow
-    }
-
-    /// kafka-clients 4.3, for a member with records to hand out: whether the fetch buffer holds
-    /// a completed fetch it has not started on (`FetchBuffer.isEmpty` looks at those only): a
-    /// chunk fetched with the one in hand and waiting behind it — a paused partition's too,
-    /// until it is dropped — or, the chunk in hand drained, the next fetch's.
-    fn completed_fetch_queued(&self) -> bool {
-        let held = |p: &PartitionId| self.assigned.iter().any(|a| a.partition == *p && !a.stopped);
-        self.fetch_queue.iter().any(held) || self.chunk_left.is_none_or(|left| left == 0)
     }
 
     /// [`Member::consumer_poll`]'s rebalance steps.
@@ -3114,6 +3124,7 @@ impl Member {
         // kafka-clients 4.3: a step of the reconciliation per poll that returns buffered records;
         // a poll with nothing to return waits for a fetch and runs the steps meanwhile.
         loop {
+            let poll_event = self.poll_event;
             let g = self.g();
             let Some((revoke, assign, step)) = g.reconciling.take() else {
                 if assigned_now {
@@ -3122,7 +3133,7 @@ impl Member {
                     // poll (`AbstractMembershipManager.maybeReconcile`; random seed 13002).
                     return None;
                 }
-                if !g.poll_event {
+                if !poll_event {
                     // Only a poll's `AsyncPollEvent` starts a reconciliation (random seed 12082).
                     if !g.to_reconcile.0.is_empty() || !g.to_reconcile.1.is_empty() {
                         self.mark(cx, 0, MarkKind::PollEventSkipped);
@@ -3457,15 +3468,13 @@ pub(crate) struct GroupClient {
     pub(crate) generation: u32,
     /// `wakeup()` was called.
     pub(crate) wakeup: bool,
-    /// kafka-clients 4.3: this `poll()` submitted an `AsyncPollEvent`.
-    pub(crate) poll_event: bool,
 }
 
 #[cfg(not(feature = "group"))]
 impl GroupClient {
     /// A group client as the group side starts one (never called: no scenario is a group).
     pub(crate) fn new(_: &Scenario) -> Self {
-        GroupClient { join: Join::None, generation: 1, wakeup: false, poll_event: true }
+        GroupClient { join: Join::None, generation: 1, wakeup: false }
     }
 }
 
