@@ -2583,7 +2583,8 @@ impl Member {
             if self.joins_in_background(cx.s) {
                 // librdkafka's cooperative member rejoins from its background thread at the
                 // heartbeat's REBALANCE_IN_PROGRESS (`rd_kafka_cgrp_rejoin`), the application
-                // polling on — but sends at most one JoinGroup a second (model.md §10.5).
+                // polling on — but sends at most one JoinGroup a second (model.md §10.5);
+                // kafka-go's generation ends there and its Reader rejoins at once (§8.14).
                 self.kafka_go_generation_ends(cx);
                 let at_us = self.g().rdk.map_or(cx.now_us, |rdk| rdk.join_at(cx.now_us));
                 if at_us > cx.now_us {
