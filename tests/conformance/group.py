@@ -167,12 +167,13 @@ def model_events(ctx, case, sc, allow_no_final=False):
 
 # ---------------------------------------------------------------- the real group
 
-def produce(broker, topic, partitions, n):
-    """n records per partition in batches of exactly 5 (batch.num.messages), values of one width."""
+def produce(broker, topic, partitions, n, value_bytes=6):
+    """n records per partition in batches of exactly 5 (batch.num.messages), values of one width
+    (`value_bytes`: a case that sizes its fetches by the batch makes them wider)."""
     p = Producer({"bootstrap.servers": broker.addr, "linger.ms": 500, "batch.num.messages": 5, "log_level": 0})
     for part in range(partitions):
         for i in range(n):
-            p.produce(topic, value=b"%06d" % i, partition=part)
+            p.produce(topic, value=(b"%06d" % i).ljust(value_bytes, b"."), partition=part)
     p.flush(30)
     probe = Consumer({"bootstrap.servers": broker.addr, "group.id": "probe"})
     for part in range(partitions):
@@ -241,7 +242,15 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
         "on_revoke": sc.get("on_revoke", "nothing"),
         "shutdown_mode": mode,
     }
-    if sc.get("worker_pool"):
+    if sc.get("worker_pool") and case["client"].startswith("librdkafka"):
+        # rdk_consumer.py's group pool: store_offsets() after each record as it finishes, the
+        # background timer commits (model.md §4, §8.3, §8.14).
+        if sc.get("strategy") != "store_offsets_after_processing" or sc.get("pool_commit", "handed_out") != "handed_out" \
+                or sc.get("ordering", "batch") != "batch":
+            raise ValueError("a librdkafka group member's pool runs store_offsets_after_processing, ordering batch")
+        args.update({"worker_pool": "true", "pool_threads": sc.get("pool_threads", 1),
+                     "pool_max_in_flight_batches": sc.get("pool_max_in_flight_batches", 3)})
+    elif sc.get("worker_pool"):
         # ConformanceConsumer.Pool: batches handed to a pool, commitSync of the contiguous
         # frontier after each hand-off (the one pool the group harness runs).
         if sc.get("pool_commit") != "contiguous_completed" or sc.get("strategy") != "commit_sync_batch":
@@ -346,7 +355,7 @@ def event_instants(lines):
 
 def run_group_case(ctx, case, broker, workdir, attempt):
     sc0 = base_scenario(case)
-    sc, model_at = model_events(ctx, case, sc0)
+    sc, model_at = model_events(ctx, case, sc0, allow_no_final=not case["final"])
     m = ctx.model(sc)
     P, M = sc["partitions"], sc["members"]
     tag = "%s-%d-%s" % (case["name"].lower(), attempt, os.urandom(3).hex())
@@ -354,7 +363,7 @@ def run_group_case(ctx, case, broker, workdir, attempt):
     broker.admin().create_topics([NewTopic(topic, P, 1)])[topic].result(30)
     for k, v in case.get("group_configs", {}).items():
         broker.set_group_config(group, k, v)
-    produce(broker, topic, P, case.get("records", 300))
+    produce(broker, topic, P, case.get("records", 300), case.get("value_bytes", 6))
 
     epoch_ns = time.monotonic_ns()
     go_file = os.path.join(workdir, "go")
@@ -553,9 +562,38 @@ def run_group_case(ctx, case, broker, workdir, attempt):
                 sc0 = dict(sc0, **{"consumer_created_before_start_ms":
                                    ctx.ms(int(round(real["created_before_start_ms"] * 1000)))})
         sc0 = dict(sc0, **{"assigned_before_start_ms": ctx.ms(int(round(real["assigned_before_start_ms"] * 1000)))})
-        sc, model_at = model_events(ctx, case, sc0)
+        sc, model_at = model_events(ctx, case, sc0, allow_no_final=not case["final"])
         m = ctx.model(sc)
     real.update(analyse(case, sc, procs, G, final))
+    if case.get("stale_stores"):
+        # Stores for a partition the member no longer holds (model.md §8.14): the model's records
+        # a member finishes under store_offsets_after_processing between its revocation of the
+        # partition and its next assignment of it; the real member's `store_refused` lines (and
+        # any `stored` line for a partition it does not hold: 1.8.2 would have kept those).
+        held, n = {int(k): set(v) for k, v in case["initial"].items()}, 0
+        for mk in ctx.model_marks(sc)["marks"]:
+            h = held.setdefault(mk["member"], set())
+            if mk["kind"] == "assigned":
+                h.add(mk["partition"])
+            elif mk["kind"] in ("revoked", "lost", "closed"):
+                h.discard(mk["partition"])
+            elif mk["kind"] == "record_durable" and mk["partition"] not in h:
+                n += 1
+        real["model_stale_stores"] = n
+        refused = kept = 0
+        for p in procs:
+            owned = set()
+            for w in p.lines():
+                if w[0] == "assigned":
+                    owned |= {int(x.split(":")[0]) for x in w[3:]}
+                elif w[0] in ("revoked", "lost"):
+                    owned -= {int(x) for x in w[(3 if w[0] == "revoked" else 2):]}
+                elif w[0] == "store_refused":
+                    refused += 1
+                elif w[0] == "stored" and int(w[2]) not in owned:
+                    kept += 1
+        real["stale_stores"] = refused + kept
+        real["stale_stores_refused"] = refused
     real["margin_ms"] = min([e["margin_ms"] for e in real["events"] if "margin_ms" in e] or [float("inf")])
     return sc, m, real, procs, {"model_at_us": model_at}
 
@@ -583,13 +621,23 @@ def analyse(case, sc, procs, G, final):
         # A record counts at the instant it was handed out with `dones_at_poll` (a client whose
         # assignment changes while a record is in hand, kafka-go: model.md §8.14), as the model
         # counts it for the ownership that handed it out; else when it was done.
-        polled, out = {}, []
+        # `dones_at_poll="fifo"` (a pool, whose batches may hold several records and whose records
+        # may be handed out again before the first run of them is done): each done takes the
+        # oldest poll of its record not yet taken (the pool's threads keep the batches' order).
+        fifo = case.get("dones_at_poll") == "fifo"
+        polled, pending, out = {}, {}, []
         for w in p.lines():
             if len(w) > 3 and w[0] == "poll":
                 polled[(w[2], w[3])] = float(w[1])
+                if fifo and w[2] != "-":
+                    for i in range(int(w[4])):
+                        pending.setdefault((w[2], str(int(w[3]) + i)), []).append(float(w[1]))
             if len(w) > 1 and w[0] in ("assigned", "done", "revoked", "lost"):
                 t = float(w[1])
-                if w[0] == "done" and case.get("dones_at_poll"):
+                if w[0] == "done" and fifo:
+                    q = pending.get((w[2], w[3]))
+                    t = q.pop(0) if q else t
+                elif w[0] == "done" and case.get("dones_at_poll"):
                     t = polled.get((w[2], w[3]), t)
                 out.append((t, p.member, w))
         return out
@@ -692,6 +740,11 @@ def compare(case, sc, m, real):
             pairs.append(("orders-%d.%s" % (a["partition"], f), a[f], b[f]))
     if case.get("compare_rebalances", True):
         pairs.append(("rebalances", mreb, real["rebalances"]))
+    if case.get("stale_stores"):
+        # The model's stores after the revocation, all refused under `librdkafka` (2.x).
+        pairs.append(("stores after the revocation", real["model_stale_stores"], real["stale_stores"]))
+        if sc.get("client") == "librdkafka":
+            pairs.append(("of them refused (_STATE)", real["model_stale_stores"], real["stale_stores_refused"]))
     return pairs
 
 

@@ -134,6 +134,9 @@ def group_member():
         log("lost %s%s" % (t(), "".join(" %d" % p.partition for p in sorted(partitions, key=lambda p: p.partition))))
 
     consumer.subscribe([topic], on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
+    if cfg.get("worker_pool"):
+        group_pool(consumer, state, t, sleep_until, read_instant, Abrupt)
+        return
     try:
         while not state["going"]:
             consumer.consume(num_messages=max_poll, timeout=0.01)
@@ -167,6 +170,95 @@ def group_member():
     except Abrupt:
         pass
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    log("close_begin " + t())
+    consumer.close()
+    log("close_end " + t())
+
+
+def group_pool(consumer, state, t, sleep_until, read_instant, Abrupt):
+    """A group member's worker pool (model.md §4) with store_offsets() after processing (§8.3):
+    the poll thread waits until fewer than `pool_max_in_flight_batches` batches are in flight, then
+    calls consume(max.poll.records) and hands the batch to `pool_threads` threads, which process
+    each batch's records in order. It does not call consume() while the pool is full, so a
+    rebalance is served (on_revoke / on_assign) only at the model's poll instants. A thread keeps
+    working on a batch of a partition revoked meanwhile and stores its records as they finish —
+    the race of confluent-kafka-dotnet#1672 (model.md §8.14): librdkafka 2.x refuses a store for a
+    partition not assigned (RD_KAFKA_RESP_ERR__STATE, logged `store_refused`), 1.8.2 kept it.
+    The poll thread does the storing between consume() calls (store_offsets() waits while another
+    thread is inside consume()). At a shutdown the records in the pool are dropped, as the model's
+    pool drops them at close() (drain_pool_on_close false): no `done` after `close_begin`."""
+    import queue
+    import threading
+
+    if cfg["strategy"] != "store_offsets_after_processing":
+        raise SystemExit("rdk_consumer.py group pools: store_offsets_after_processing only")
+    K = int(cfg.get("pool_max_in_flight_batches", 3))
+    max_poll = int(cfg["max.poll.records"])
+    proc_s = float(cfg["record_processing_ms"]) / 1000.0
+    work, stores, lock = queue.Queue(), queue.Queue(), threading.Lock()
+    pool = {"in_flight": 0, "closing": False}
+
+    def worker():
+        while True:
+            batch = work.get()
+            for m in batch:
+                time.sleep(proc_s)
+                if pool["closing"]:
+                    return
+                log("done %s %d %d" % (t(), m.partition(), m.offset()))
+                stores.put(m)
+            with lock:
+                pool["in_flight"] -= 1
+
+    def store_pending():
+        while not stores.empty():
+            m = stores.get()
+            try:
+                consumer.store_offsets(message=m)  # m.offset() + 1, with its leader epoch
+                log("stored %s %d %d" % (t(), m.partition(), m.offset() + 1))
+            except KafkaException as e:
+                log("store_refused %s %d %d %s" % (t(), m.partition(), m.offset() + 1, e.args[0].name()))
+
+    for _ in range(int(cfg.get("pool_threads", 1))):
+        threading.Thread(target=worker, daemon=True).start()
+    try:
+        while not state["going"]:
+            consumer.consume(num_messages=max_poll, timeout=0.01)
+            g = read_instant(cfg.get("go_file", ""))
+            if g is not None:
+                sleep_until(g)
+                consumer.resume(consumer.assignment())
+                state["going"] = True
+                log("go " + t())
+        while True:
+            store_pending()
+            with lock:
+                room = pool["in_flight"] < K
+            if not room:
+                time.sleep(0.001)
+                continue
+            if state["stop"]:  # the wake-up meets the loop at its next poll (model.md §4)
+                break
+            msgs = [m for m in consumer.consume(num_messages=max_poll, timeout=0.02) if not m.error()]
+            if not msgs:
+                continue
+            at = t()
+            seen = []
+            for m in msgs:
+                if m.partition() not in seen:
+                    seen.append(m.partition())
+            for p in seen:
+                mine = [m for m in msgs if m.partition() == p]
+                log("poll %s %d %d %d" % (at, p, mine[0].offset(), len(mine)))
+            with lock:
+                pool["in_flight"] += 1
+            work.put(msgs)
+    except Abrupt:
+        pass
+    import signal
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    pool["closing"] = True
+    store_pending()
     log("close_begin " + t())
     consumer.close()
     log("close_end " + t())

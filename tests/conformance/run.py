@@ -331,6 +331,40 @@ GROUP_CASES = [
          go_phase=(2, 5000, -500),
          note="group-rdk-kill as librdkafka_before_1_9 (model.md §8.14): orders-1 goes to consumer-1, which never "
               "held it: no stale store, the same counts as librdkafka"),
+    # Issue 29 (model.md §8.14): librdkafka's offset store across a reassignment, the mechanism of
+    # confluent-kafka-dotnet#1672 as librdkafka 2.16 runs it. consumer-1 holds both partitions
+    # and runs a pool (two batches in flight, store_offsets() as each record finishes; its loop
+    # polls only when the pool has room, so the rebalances are served at the model's poll
+    # instants). consumer-2 joins 200 ms after consumer-1's record 11 (orders-0 5 done, orders-1
+    # 5-9 waiting in the pool): consumer-1 learns at a heartbeat (1 s) and revokes both at its
+    # next poll, 1.4 s on, with orders-1 5-9 still to do; its pool finishes them and stores them
+    # for a partition it no longer holds: librdkafka 2.16 refuses every one (`store_refused`
+    # … _STATE). consumer-2 is shut down mid-record (its close at its next poll commits what it
+    # stored, 20); orders-1 comes back to consumer-1, whose close, 200 ms into its record 36,
+    # commits orders-0 only: orders-1 stays at 20 (librdkafka_before_1_9: the stale 10). No
+    # timer tick decides a committed offset (every one is a revocation's or a close's), so the
+    # timers' phase does not matter. The model's member polls its partitions in turn, 5 records
+    # a fetch (5120 bytes of 1 KiB records). librdkafka starts each Fetch request at the next
+    # partition (p0 p1, then p1 p0: with both in every response its queue ran p0 p1 p1 p0); a
+    # response of one produced batch (5 records of 250 bytes, ≈ 1.4 KB, above fetch.max.bytes
+    # 1000, which the broker still returns whole as the first: KIP-74) makes the queue alternate.
+    dict(name="group-rdk-store-refused-after-revoke", kind="group", client="librdkafka",
+         file="group-rdk-store-refused-after-revoke.json",
+         scenario={"partitions": 2, "members": 1, "record_processing_ms": 400, "session.timeout.ms": 10000,
+                   "heartbeat.interval.ms": 1000, "strategy": "store_offsets_after_processing",
+                   "worker_pool": True, "pool_max_in_flight_batches": 2, "max.partition.fetch.bytes": 5120,
+                   "horizon_ms": 20000},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 11), delay=200),
+                 dict(kind="shutdown", member=2, after=("member_done", 2, 10), delay=200),
+                 dict(kind="shutdown", member=1, after=("member_done", 1, 36), delay=200)],
+         final=[], compare_rebalances=False, full=True, dones_at_poll="fifo", stale_stores=True,
+         value_bytes=250,
+         client_props={"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10, "message.max.bytes": 1000,
+                       "fetch.max.bytes": 1000, "max.partition.fetch.bytes": 1000},
+         note="librdkafka's offset store across a reassignment (model.md §8.14, PR #3774): a pool finishes "
+              "orders-1's records after the revocation and stores them; 2.16 refuses the stores, and when "
+              "orders-1 comes back, consumer-1's close commits nothing there: the committed offset stays"),
     # Issue 29 (model.md §8.14): sarama v1.61.1 in an eager group (go/sarama, `member` mode). G sits
     # 200 ms before a tick of the sessions' AutoCommit tickers (which start with each session's
     # Setup): the real ticks fall at 0.2 s, 1.2 s, … of the model's time, the model's at 1 s, 2 s, …;

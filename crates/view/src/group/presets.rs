@@ -108,6 +108,8 @@ presets! {
         "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
     "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
         "consumer-1's pool stores for orders-1 after losing it; when it comes back, assign() keeps that offset and the timer commits it: 50 back to 30, and 30–49 run again (confluent-kafka-dotnet#1672).";
+    "group-rdk-store-refused-after-revoke", false, "librdkafka 2.x: a pool's stores after a revocation are refused",
+        "consumer-1's pool finishes orders-1's records after losing it and stores them; librdkafka refuses each, so when orders-1 comes back its close commits nothing there: 20 stays (measured on librdkafka 2.16).";
     "group-rdk-store-reset-on-assign", false, "librdkafka 2.x: the stored offset is reset on assign",
         "The same rebalances: stores for a partition no longer held are refused and assign() resets the store, so orders-1 stays committed at 50.";
     "group-scale-out", false, "Scale out: a fourth member joins three",
