@@ -46,10 +46,10 @@ named_enum! {
     BrokerVersion {
         /// Apache Kafka 4.3 (KIP-1251): an older epoch is accepted for a partition the member
         /// has held since that epoch or before; the current epoch for any partition.
-        Kafka4_3 = "4.3", "Apache Kafka 4.3 (an older member epoch is checked per partition)",
+        Kafka4_3 = "4.3", "Kafka 4.3 (KIP-1251)",
         /// Apache Kafka 4.0 to 4.2: any epoch but the member's current one is refused
         /// (STALE_MEMBER_EPOCH), the whole commit.
-        Kafka4_0 = "4.0", "Apache Kafka 4.0–4.2 (an older member epoch is refused)",
+        Kafka4_0 = "4.0", "Kafka 4.0–4.2",
     }
 }
 
@@ -409,7 +409,7 @@ scenario_keys! {
         /// §10.6).
         broker_version: BrokerVersion = BrokerVersion::Kafka4_3,
             key "broker_version", KeyKind::Choice(BrokerVersion::NAMES), "",
-            "the broker's rule for a commit's member epoch (consumer protocol): 4.3 checks an older epoch per partition, 4.0 refuses it";
+            "consumer protocol: the broker's check of a commit's member epoch";
         /// `group.initial.rebalance.delay.ms`, µs: the first member to join an empty group
         /// waits this long (a broker setting).
         initial_rebalance_delay_us: u64 = 3_000 * US_PER_MS,
@@ -811,7 +811,7 @@ impl Scenario {
         {
             return refuse(
                 "broker_version",
-                "only the consumer protocol's commits carry a member epoch: set client to java_consumer_protocol in a group, or leave it at \"4.3\"",
+                "is read for java_consumer_protocol in a group only (else leave it at \"4.3\")",
             );
         }
         if self.retry_backoff_max_us < self.retry_backoff_us {

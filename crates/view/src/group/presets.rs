@@ -93,13 +93,13 @@ presets! {
     "group-deploy-static", false, "A rolling deploy with static membership",
         "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
     "group-franz-go-revocation-repeats-the-poll-in-hand", false, "franz-go: a revocation commits where the poll in hand started",
-        "franz-go rebalances beside the application: losing orders-1 in the middle of a poll, consumer-1 commits 5, where that poll started, and finishes 5–9 anyway; consumer-2 runs all five again.";
-    "group-kafka-go-kill", false, "kafka-go: a member is killed and the other rejoins at its heartbeat",
-        "The heartbeat ends consumer-1's generation mid-message; it takes both partitions at once from the committed offsets, and the message's commit comes after: orders-0 repeats it.";
+        "Losing orders-1 mid-poll, consumer-1 commits 5, where the poll started, and finishes 5–9 anyway: consumer-2 runs all five again.";
+    "group-kafka-go-kill", false, "kafka-go: a member is killed, the other rejoins at its heartbeat",
+        "consumer-1's heartbeat ends its generation mid-message; it retakes orders-0 from the committed offset before that message's commit: it runs twice.";
     "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
-    "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a commit with a stale member epoch",
-        "consumer-1's commitSync is in flight when its heartbeat moves it to the group's new epoch: a 4.0–4.2 broker refuses it (STALE_MEMBER_EPOCH), so a crash at 15.5 s repeats 7 records where 4.3 repeats 2.";
+    "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a stale member epoch",
+        "A commitSync in flight when consumer-1's epoch moves on: a 4.0–4.2 broker refuses it, so a crash at 15.5 s repeats 7 records, not 2.";
     "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
         "consumer-1 never prunes its offsets map: after orders-1 moved, each of its commits sets orders-1 back to 25, and when consumer-2 crashes orders-1 restarts there: 17 repeated, not 2.";
     "group-pool-drain-budget-runs-out", false, "A drain on revoke runs out of time",
@@ -108,8 +108,8 @@ presets! {
         "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
     "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
         "consumer-1's pool stores for orders-1 after losing it; when it comes back, assign() keeps that offset and the timer commits it: 50 back to 30, and 30–49 run again (confluent-kafka-dotnet#1672).";
-    "group-rdk-store-refused-after-revoke", false, "librdkafka 2.x: a pool's stores after a revocation are refused",
-        "consumer-1's pool finishes orders-1's records after losing it and stores them; librdkafka refuses each, so when orders-1 comes back its close commits nothing there: 20 stays (measured on librdkafka 2.16).";
+    "group-rdk-store-refused-after-revoke", false, "librdkafka 2.x: stores after a revocation are refused",
+        "consumer-1's pool stores orders-1's records after losing it; librdkafka refuses each, so orders-1 stays committed at 20.";
     "group-rdk-store-reset-on-assign", false, "librdkafka 2.x: the stored offset is reset on assign",
         "The same rebalances: stores for a partition no longer held are refused and assign() resets the store, so orders-1 stays committed at 50.";
     "group-scale-out", false, "Scale out: a fourth member joins three",
