@@ -1,8 +1,8 @@
 //! The settings of sarama, franz-go, kafka-go and KafkaJS, written as JSON in each library's
 //! own names (a Go `Config` / `ReaderConfig` field path, a franz-go option, a KafkaJS
 //! `consumer()` / `run()` key). The model has a `client` value for each (docs/model.md
-//! §8.14) and runs it as one consumer on one partition; what it has no key for is named as
-//! not modelled.
+//! §8.14) and runs it as one consumer on one partition, and in a group (franz-go with its
+//! default balancer, cooperative-sticky); what it has no key for is named as not modelled.
 
 use crate::parse::Prop;
 use crate::{Ctx, Dialect, ImportError};
