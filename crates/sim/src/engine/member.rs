@@ -1007,14 +1007,15 @@ impl Member {
         }
     }
 
-    fn send_background_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
-        // The background timer sends nothing for a partition whose offset is unchanged.
+    /// The background timer's commit (and franz-go's revoke, model.md §8.14): nothing for a
+    /// partition whose offset is unchanged. Returns whether a commit went out.
+    fn send_background_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> bool {
         let changed: Vec<_> = self
             .client_commit_offsets(cx.s, world)
             .into_iter()
             .filter(|&(p, offset)| world.coordinator.committed(p) != Some(offset))
             .collect();
-        self.send_commit(cx, world, CommitKind::AutoBackground, changed);
+        self.send_commit(cx, world, CommitKind::AutoBackground, changed)
     }
 
     /// What the client's own commits carry — the auto-commit timer's, a revocation's and
@@ -2461,15 +2462,7 @@ impl Member {
     /// everything polled under `GreedyAutoCommit`), leaving out those at the committed offset.
     /// Returns whether a commit went out.
     fn franz_revoke_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> bool {
-        if !self.strategy.is_auto() {
-            return false;
-        }
-        let changed: Vec<_> = self
-            .client_commit_offsets(cx.s, world)
-            .into_iter()
-            .filter(|&(p, offset)| world.coordinator.committed(p) != Some(offset))
-            .collect();
-        self.send_commit(cx, world, CommitKind::AutoBackground, changed)
+        self.strategy.is_auto() && self.send_background_commit(cx, world)
     }
 
     /// franz-go, cooperative: the SyncGroup answer, taken in by the management goroutine, not
