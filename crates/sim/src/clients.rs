@@ -144,6 +144,18 @@ impl Client {
         }
     }
 
+    /// The strategy in this client's users' words: a library's `auto_commit` is its own
+    /// default (sarama `mark_message`, kafka-go `read_message`, KafkaJS `each_message`; franz-go's
+    /// autocommit is `auto_commit`); anything else is itself (model.md §8.14).
+    pub fn named(self, strategy: Strategy) -> Strategy {
+        match (self, strategy) {
+            (Client::Sarama, Strategy::AutoCommit) => Strategy::MarkMessage,
+            (Client::KafkaGo, Strategy::AutoCommit) => Strategy::ReadMessage,
+            (Client::Kafkajs, Strategy::AutoCommit) => Strategy::EachMessage,
+            _ => strategy,
+        }
+    }
+
     /// Whether this is one of the Java clients (which have no offset store).
     pub fn is_java(self) -> bool {
         matches!(

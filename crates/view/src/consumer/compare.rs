@@ -31,9 +31,17 @@ pub fn compare_runs(scenario: &Scenario) -> Vec<Row> {
 }
 
 /// Whether `row` is what the page shows now: the same client, and the same strategy as
-/// the loop really runs (auto-commit under a client with a background timer is that timer).
+/// the loop really runs (auto-commit under a client with a background timer is that timer);
+/// a library's strategies are told apart by their names (KafkaJS's three all commit after
+/// the batch), its `auto_commit` being its default.
 pub fn is_current(row: &Row, scenario: &Scenario) -> bool {
-    row.client == scenario.client && row.client.effective(row.strategy) == scenario.effective_strategy()
+    let c = row.client;
+    let same = if c.is_java() || c.is_librdkafka() {
+        c.effective(row.strategy) == scenario.effective_strategy()
+    } else {
+        c.named(row.strategy) == c.named(scenario.strategy)
+    };
+    c == scenario.client && same
 }
 
 /// The comparison table for `rows` at `crash_at_us`, as HTML (the page hands it to the
@@ -94,5 +102,15 @@ mod tests {
         assert_eq!(html.matches("<tr data-client").count(), rows.len());
         assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
         assert!(!html.contains(">java_classic"), "labels, not identifiers");
+        // Every row's own scenario marks exactly that row, a library's `auto_commit` its default
+        // (KafkaJS's eachMessage and eachBatch strategies all commit after the batch).
+        for row in &rows {
+            let own = Scenario { client: row.client, strategy: row.strategy, ..scenario.clone() };
+            let marked: Vec<_> = rows.iter().filter(|r| is_current(r, &own)).map(|r| r.strategy).collect();
+            assert_eq!(marked, [row.strategy], "{:?} {:?}", row.client, row.strategy);
+        }
+        let kafkajs = Scenario { client: Client::Kafkajs, strategy: Strategy::AutoCommit, ..scenario };
+        let marked: Vec<_> = rows.iter().filter(|r| is_current(r, &kafkajs)).map(|r| r.strategy).collect();
+        assert_eq!(marked, [Strategy::EachMessage]);
     }
 }

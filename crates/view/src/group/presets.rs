@@ -430,7 +430,7 @@ pub fn checks(index: usize, run: &Run, crash_at_us: u64) -> Vec<Check> {
 
 /// "the first", "the second", … for small counts.
 fn nth(i: usize) -> String {
-    ["first", "second", "third", "fourth", "fifth"]
+    ["first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth"]
         .get(i)
         .map_or(format!("number {}", i + 1), |s| s.to_string())
 }
@@ -475,8 +475,8 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
             match *field {
                 "at_ms" => format!("{which} happens at {n} ms"),
                 "committed" => format!("{which} starts from the committed offset {n}"),
-                "lost" => format!("{which} loses {n} records"),
-                "duplicated" => format!("{which} repeats {n} records"),
+                "lost" => format!("{which} loses {n} {}", records_word(&n)),
+                "duplicated" => format!("{which} repeats {n} {}", records_word(&n)),
                 other => format!("{which}, {other}: {n}"),
             }
         }
