@@ -204,7 +204,7 @@ impl Coordinator {
         }
     }
 
-    /// Consumer protocol: whether the broker refuses a commit of `partitions` carrying member
+    /// Consumer protocol: whether the broker refuses a commit of `offsets` carrying member
     /// epoch `epoch` with STALE_MEMBER_EPOCH (model.md §10.6). The member's current epoch is
     /// taken for any partition. An older one: Apache Kafka 4.3 (KIP-1251,
     /// `ConsumerGroup.validateOffsetCommit` → `createAssignmentEpochValidator`) checks each
@@ -218,14 +218,14 @@ impl Coordinator {
         member: MemberId,
         incarnation: u32,
         epoch: u32,
-        partitions: &[PartitionId],
+        offsets: &[(PartitionId, u64)],
     ) -> bool {
         let Some(e) = self.entry(member, incarnation).map(|i| &self.entries[i]) else { return false };
         if epoch >= e.epoch {
             return false;
         }
         let held_since = |p: PartitionId| e.since.iter().any(|&(q, at)| q == p && at <= epoch);
-        s.broker_version == BrokerVersion::Kafka4_0 || !partitions.iter().all(|&p| held_since(p))
+        s.broker_version == BrokerVersion::Kafka4_0 || !offsets.iter().all(|&(p, _)| held_since(p))
     }
 
     fn entry(&self, member: MemberId, incarnation: u32) -> Option<usize> {

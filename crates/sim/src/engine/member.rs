@@ -822,10 +822,11 @@ impl Member {
         // Consumer protocol: a commit whose member epoch the broker refuses (model.md §10.6):
         // nothing lands, and the call fails with no retry.
         #[cfg(feature = "group")]
-        let stale = !fails && !fenced && cx.s.consumer_protocol() && self.group.is_some() && {
-            let partitions: Vec<PartitionId> = offsets.iter().map(|&(p, _)| p).collect();
-            world.coordinator.refuses_epoch(cx.s, self.id, self.process, commit.generation, &partitions)
-        };
+        let stale = !fails
+            && !fenced
+            && cx.s.consumer_protocol()
+            && self.group.is_some()
+            && world.coordinator.refuses_epoch(cx.s, self.id, self.process, commit.generation, &offsets);
         #[cfg(not(feature = "group"))]
         let stale = false;
         let refused = if stale { Some(CommitFailure::StaleMemberEpoch) } else { refused };
