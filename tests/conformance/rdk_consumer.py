@@ -138,14 +138,7 @@ def group_member():
         group_pool(consumer, state, t, sleep_until, read_instant, Abrupt)
         return
     try:
-        while not state["going"]:
-            consumer.consume(num_messages=max_poll, timeout=0.01)
-            g = read_instant(cfg.get("go_file", ""))
-            if g is not None:
-                sleep_until(g)
-                consumer.resume(consumer.assignment())
-                state["going"] = True
-                log("go " + t())
+        wait_for_go(consumer, state, max_poll, t, sleep_until, read_instant)
         while not state["stop"]:
             msgs = [m for m in consumer.consume(num_messages=max_poll, timeout=1.0) if not m.error()]
             at = t()
@@ -173,6 +166,19 @@ def group_member():
     log("close_begin " + t())
     consumer.close()
     log("close_end " + t())
+
+
+def wait_for_go(consumer, state, max_poll, t, sleep_until, read_instant):
+    """Until G (the go file): poll the paused partitions (serving the group), then resume them
+    at G and log `go`."""
+    while not state["going"]:
+        consumer.consume(num_messages=max_poll, timeout=0.01)
+        g = read_instant(cfg.get("go_file", ""))
+        if g is not None:
+            sleep_until(g)
+            consumer.resume(consumer.assignment())
+            state["going"] = True
+            log("go " + t())
 
 
 def group_pool(consumer, state, t, sleep_until, read_instant, Abrupt):
@@ -222,14 +228,7 @@ def group_pool(consumer, state, t, sleep_until, read_instant, Abrupt):
     for _ in range(int(cfg.get("pool_threads", 1))):
         threading.Thread(target=worker, daemon=True).start()
     try:
-        while not state["going"]:
-            consumer.consume(num_messages=max_poll, timeout=0.01)
-            g = read_instant(cfg.get("go_file", ""))
-            if g is not None:
-                sleep_until(g)
-                consumer.resume(consumer.assignment())
-                state["going"] = True
-                log("go " + t())
+        wait_for_go(consumer, state, max_poll, t, sleep_until, read_instant)
         while True:
             store_pending()
             with lock:
