@@ -125,13 +125,19 @@ CASES = [
          note="KIP-848 before KAFKA-18641 (model.md §8.2): the background timer commits the record in progress"),
     # Issue 25, rule 1 (model.md §8.4): kafka-clients 3.9.2 looks at its background auto-commit
     # timer only when its network thread wakes (a poll, a heartbeat, at least every 5 s). Polls
-    # every 2.22 s (5 × 444 ms), interval 3.7 s: commits at the 4.44 s and 8.88 s polls, next due at
-    # 12.58 s, so at 11.77 s orders-0 is committed 20 (6 repeated) whatever the heartbeats' phase.
-    # The rule before (every multiple of the interval) committed 25 at 11.1 s (1 repeated).
+    # every 2.22 s (5 × 444 ms), interval 3.7 s: commits at the 4.44 s and 8.88 s polls, so at
+    # 8.2 s orders-0 is committed 10 (8 repeated). The rule before (every multiple of the
+    # interval) committed 20 at 7.4 s (2 lost). Each poll's commit races the hand-out of that
+    # poll's batch, as in 4.2+ (model.md §8.4): the 4.44 s poll may commit 15 (3 repeated), the
+    # known other outcome. (At 11.77 s, as before session 19, the 8.88 s poll's race decided the
+    # verdict: a CI run committed 25.)
     dict(name="kip848-pre-fix-wakeups", file="r01-defaults.json", client="java_consumer_protocol_pre_fix",
          over={"client": "java_consumer_protocol_pre_fix", "record_processing_ms": 444,
                "auto.commit.interval.ms": 3700},
-         after=26, delay=222,
+         after=18, delay=208,
+         known=dict(why="kafka-clients 3.9.2 races the poll's auto-commit against handing out that poll's "
+                        "batch (AsyncKafkaConsumer.poll does not wait for its PollEvent): docs/model.md §8.4",
+                    real={"committed": [15], "duplicated": [3]}),
          note="KIP-848 before KAFKA-18641 (model.md §8.4): the background timer is checked only at "
               "network-thread wake-ups"),
     # Issue 25, rule 9 (model.md §8.3): librdkafka's timer with store_offsets() after processing
