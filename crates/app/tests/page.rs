@@ -437,6 +437,21 @@ async fn client_choice_shows_its_note_and_refuses_store_offsets_for_java() {
 }
 
 #[wasm_bindgen_test]
+async fn a_field_the_client_does_not_read_says_so() {
+    let page = mount().await;
+    let unread = || {
+        let list = page.root.query_selector_all(".field-unread").unwrap();
+        (0..list.length()).map(|i| list.get(i).unwrap().text_content().unwrap()).collect::<Vec<_>>()
+    };
+    assert!(unread().is_empty(), "the Java client's auto-commit reads both: {:?}", unread());
+    choose(&page, "#client", "kafkajs").await;
+    let notes = unread();
+    assert_eq!(notes.len(), 2, "{notes:?}");
+    assert!(notes[0].starts_with("Not read here: a KafkaJS batch is what one fetch brought"), "{notes:?}");
+    assert!(notes[1].contains("KafkaJS commits what was resolved after each batch"), "{notes:?}");
+}
+
+#[wasm_bindgen_test]
 async fn each_tour_step_shows_the_issue_4_numbers() {
     let page = mount().await;
     page.click("#tour-start").await;

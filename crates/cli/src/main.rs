@@ -368,8 +368,22 @@ fn group_table(g: &GroupSummary, blocked_on_commits: f64) -> String {
     text
 }
 
+/// Says on stderr which keys the file sets that the chosen client and strategy do not read
+/// (`Scenario::unread`): a setting is never ignored silently.
+fn note_unread(file: &str, text: &str, scenario: &Scenario) {
+    let Ok(Value::Object(map)) = serde_json::from_str::<Value>(text) else { return };
+    let file = if file == "-" { "stdin" } else { file };
+    for key in map.keys() {
+        if let Some(why) = scenario.unread(key) {
+            eprintln!("note: {file}: {key} is not read: {why}");
+        }
+    }
+}
+
 fn run(file: &str, format: Format) -> Result<String, String> {
-    let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let text = read_input(file)?;
+    let input = Input::from_json(&text).map_err(|e| e.to_string())?;
+    note_unread(file, &text, &input.scenario);
     let run = simulate(&input.scenario).map_err(|e| e.to_string())?;
     let summary = run.summary_at(input.crash_at_us);
     Ok(match format {
@@ -457,7 +471,9 @@ fn compare_value(input: &Input) -> Result<Value, offset_window_sim::ScenarioErro
 }
 
 fn compare(file: &str, format: Format) -> Result<String, String> {
-    let input = Input::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let text = read_input(file)?;
+    let input = Input::from_json(&text).map_err(|e| e.to_string())?;
+    note_unread(file, &text, &input.scenario);
     if input.scenario.share_group() {
         let rows = compare_share(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
         return Ok(match format {

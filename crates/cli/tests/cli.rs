@@ -73,6 +73,32 @@ fn reads_a_file_and_prints_a_table() {
 }
 
 #[test]
+fn a_key_the_client_does_not_read_is_noted_not_ignored() {
+    let note = |scenario: &str| {
+        let out = Command::cargo_bin("offset-window")
+            .unwrap()
+            .args(["run", "-"])
+            .write_stdin(scenario.to_string())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{scenario}");
+        String::from_utf8(out.stderr).unwrap()
+    };
+    let kafkajs = note(r#"{"client": "kafkajs", "max.poll.records": 25}"#);
+    assert!(
+        kafkajs
+            .contains("note: stdin: max.poll.records is not read: a KafkaJS batch is what one fetch brought"),
+        "{kafkajs}"
+    );
+    let manual = note(r#"{"strategy": "commit_sync_batch", "auto.commit.interval.ms": 100}"#);
+    assert!(
+        manual.contains("auto.commit.interval.ms is not read: the application commits itself"),
+        "{manual}"
+    );
+    assert_eq!(note(r#"{"max.poll.records": 25, "auto.commit.interval.ms": 100}"#), "");
+}
+
+#[test]
 fn bad_input_exits_non_zero_naming_the_key() {
     for (scenario, message) in [
         (r#"{"max.poll.records": 0}"#, "max.poll.records: must be a whole number from 1 to 100000 (got 0)"),

@@ -837,6 +837,38 @@ impl Scenario {
             && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
     }
 
+    /// Why the chosen client and strategy do not read `key`, when they do not: the page shows
+    /// such a field as not read, the command line notes it for a scenario file that sets it
+    /// (model.md §8.14). `max.poll.records`: sarama and kafka-go hand one message per call,
+    /// a KafkaJS batch is what one fetch brought. `auto.commit.interval.ms`: read only by a
+    /// strategy whose commits the client times (`Strategy::is_auto` of what the loop runs).
+    pub fn unread(&self, key: &str) -> Option<&'static str> {
+        match key {
+            "max.poll.records" => match self.client {
+                Client::Sarama => Some("sarama hands the application one message at a time"),
+                Client::KafkaGo => Some("kafka-go hands the application one message at a time"),
+                Client::Kafkajs => Some(
+                    "a KafkaJS batch is what one fetch brought of the partition (maxBytesPerPartition), not a \
+                     record count",
+                ),
+                _ => None,
+            },
+            "auto.commit.interval.ms" if !self.share_group() => {
+                let effective = self.client.effective(self.strategy);
+                if effective.is_auto() {
+                    None
+                } else if self.client == Client::Kafkajs {
+                    Some("KafkaJS commits what was resolved after each batch (autoCommitInterval unset)")
+                } else if effective == Strategy::ReadMessage {
+                    Some("kafka-go's ReadMessage commits each message before returning it (CommitInterval 0)")
+                } else {
+                    Some("the application commits itself; no auto-commit timer runs")
+                }
+            }
+            _ => None,
+        }
+    }
+
     /// Whether the members form a share group (model.md §11). Always false without the
     /// `group` feature, whose [`Scenario::validate`] refuses a share group.
     pub fn share_group(&self) -> bool {

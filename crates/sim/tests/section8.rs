@@ -324,3 +324,37 @@ fn kafkajs_each_batch_resolves_the_batch_when_it_returns_resolve_offset_each_mes
         assert!(Scenario::from_json(&format!(r#"{group},"strategy":"each_batch_resolve_offset"}}"#)).is_ok());
     }
 }
+
+/// `Scenario::unread` is the truth: for every client and strategy the core accepts, a key it
+/// calls unread changes nothing of the run (lines and marks), whatever its value.
+#[test]
+fn a_key_called_unread_changes_nothing() {
+    use offset_window_sim::scenario::Client;
+    let mut unread = 0;
+    for client in Client::ALL {
+        for strategy in Strategy::ALL {
+            let base = format!(
+                r#""client":"{}","strategy":"{}","horizon_ms":12000"#,
+                client.name(),
+                strategy.name()
+            );
+            let Ok(scenario) = Scenario::from_json(&format!("{{{base}}}")) else { continue };
+            for (key, value) in [("max.poll.records", "23"), ("auto.commit.interval.ms", "700")] {
+                if scenario.unread(key).is_none() {
+                    continue;
+                }
+                unread += 1;
+                let changed = run(&format!(r#"{{{base},"{key}":{value}}}"#));
+                let same = simulate(&scenario).unwrap();
+                assert_eq!(
+                    format!("{:?}{:?}", changed.lines(), changed.marks),
+                    format!("{:?}{:?}", same.lines(), same.marks),
+                    "{} {} {key}",
+                    client.name(),
+                    strategy.name()
+                );
+            }
+        }
+    }
+    assert!(unread >= 20, "{unread} unread keys checked");
+}

@@ -113,7 +113,8 @@ pub fn Controls(p: &ControlsProps) -> Html {
         let value = s.get(f.key).map(|v| json_text(&v)).unwrap_or_default();
         html! {
             <NumberField field={f} {value} text={p.fields.field_text(f.key)}
-                error={p.fields.errors.get(f.key).cloned()} dispatch={p.dispatch.clone()} />
+                error={p.fields.errors.get(f.key).cloned()} unread={s.unread(f.key)}
+                dispatch={p.dispatch.clone()} />
         }
     };
     let current = |key: &str| s.get(key).and_then(|v| v.as_str().map(str::to_string)).unwrap_or_default();
@@ -173,6 +174,10 @@ pub struct NumberFieldProps {
     pub text: String,
     /// Why the typed text was refused, if it was.
     pub error: Option<String>,
+    /// Why the chosen client and strategy do not read this key, if they do not
+    /// (`Scenario::unread`).
+    #[prop_or_default]
+    pub unread: Option<&'static str>,
     /// Where actions go.
     pub dispatch: UseReducerDispatcher<State>,
 }
@@ -213,6 +218,7 @@ pub fn NumberField(p: &NumberFieldProps) -> Html {
                     aria-invalid={p.error.is_some().to_string()} aria-describedby={error_id.clone()} />
             </div>
             <p class="hint">{ format!("{}; {range}", f.hint) }</p>
+            if let Some(why) = p.unread { <p class="hint field-unread">{ format!("Not read here: {why}.") }</p> }
             if let Some(e) = &p.error { <p class="field-error" id={error_id} role="alert">{ e }</p> }
         </div>
     }

@@ -735,6 +735,7 @@ impl Part for SettingsBox {
                     <input type="text" {id} class="num" inputmode="decimal" autocomplete="off" value={state.field_text(key)} {oninput}
                         aria-invalid={state.error(key).is_some().to_string()} />
                     <p class="hint">{ words::hint(f) }</p>
+                    if let Some(why) = s.unread(key) { <p class="hint field-unread">{ format!("Not read here: {why}.") }</p> }
                     if let Some(e) = state.error(key) { <p class="field-error" role="alert">{ e }</p> }
                 </div>
             }
