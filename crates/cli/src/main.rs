@@ -17,7 +17,9 @@ mod link;
 mod mcp;
 
 use clap::{Parser, Subcommand, ValueEnum};
-use offset_window_sim::compare::{compare_clients, compare_group, compare_share, share_modes_left_out};
+use offset_window_sim::compare::{
+    compare_clients, compare_group, compare_group_left_out, compare_share, share_modes_left_out,
+};
 use offset_window_sim::keys::{millis_value, KeySpec};
 use offset_window_sim::producer::{
     simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS, PRODUCER_KEY_HELP,
@@ -510,7 +512,7 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
         });
     }
     if input.scenario.group_mode() {
-        let rows = compare_group(&input.scenario).map_err(|e| e.to_string())?;
+        let (rows, left_out) = compare_group_left_out(&input.scenario).map_err(|e| e.to_string())?;
         return Ok(match format {
             Format::Json | Format::Marks => serde_json::to_string(&rows).expect("rows always serialise"),
             Format::Table => {
@@ -528,6 +530,15 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
                         format_millis(r.stalled_us),
                         r.rebalances
                     );
+                }
+                for (left, why) in left_out {
+                    let names: Vec<_> = left
+                        .iter()
+                        .map(|&(protocol, fixed)| {
+                            format!("{protocol}{}", if fixed { " (static)" } else { "" })
+                        })
+                        .collect();
+                    text += &format!("left out: {}: {why}\n", names.join("; "));
                 }
                 text
             }

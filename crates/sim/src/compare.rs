@@ -2,7 +2,7 @@
 //! (model.md §8.4): where "the timer commits mid-batch" is true and where it is not.
 
 #[cfg(feature = "group")]
-use crate::scenario::{Assignor, ShareAcknowledgementMode};
+use crate::scenario::{Assignor, BrokerVersion, ShareAcknowledgementMode};
 use crate::scenario::{Client, Scenario, ScenarioError, Strategy};
 #[cfg(feature = "group")]
 use crate::share_report::ShareSummary;
@@ -132,15 +132,12 @@ pub const GROUP_LIBRARIES: [(&str, Client, Assignor); 4] = [
     ("KafkaJS, round robin (eager)", Client::Kafkajs, Assignor::RoundRobin),
 ];
 
-/// Runs a group `scenario` under each protocol and assignor, dynamic and static, everything
-/// else unchanged, then under each library of [`GROUP_LIBRARIES`] (with its own default
-/// commits, `auto_commit`, unless the scenario is that library's). Rows whose run is refused
-/// (e.g. an event reaching a member that is down under that protocol, or a setting the
-/// library does not have) are left out. Errors: the scenario's own validation error.
+/// The variants a group comparison runs, in its order: each protocol and assignor, dynamic
+/// and static, everything else unchanged, then each library of [`GROUP_LIBRARIES`] (with its
+/// own default commits, `auto_commit`, unless the scenario is that library's); each with its
+/// row's words.
 #[cfg(feature = "group")]
-pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, ScenarioError> {
-    scenario.validate()?;
-    let mut rows = Vec::new();
+fn group_variants(scenario: &Scenario) -> Vec<(&'static str, Scenario)> {
     let java = |(words, client, assignor)| {
         let strategy = if crate::clients::strategies(scenario.client).is_some() {
             Strategy::AutoCommit
@@ -154,26 +151,73 @@ pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, Sce
         (words, client, assignor, strategy, false)
     });
     let variants = protocols(scenario).into_iter().flat_map(java).chain(libraries);
-    for (protocol, client, assignor, strategy, static_membership) in variants {
-        let variant = Scenario {
-            client,
-            strategy,
-            assignment_strategy: assignor,
-            static_membership,
-            ..scenario.clone()
+    variants
+        .map(|(protocol, client, assignor, strategy, static_membership)| {
+            // The broker's version decides only the consumer protocol's commits (model.md
+            // §10.6): the other rows run on the same broker as it is read for them.
+            let broker_version = if client == Client::JavaConsumerProtocol {
+                scenario.broker_version
+            } else {
+                BrokerVersion::Kafka4_3
+            };
+            let variant = Scenario {
+                client,
+                strategy,
+                assignment_strategy: assignor,
+                static_membership,
+                broker_version,
+                ..scenario.clone()
+            };
+            (protocol, variant)
+        })
+        .collect()
+}
+
+/// Runs a group `scenario` under each protocol and assignor, dynamic and static, then under
+/// each library of [`GROUP_LIBRARIES`]. Rows whose run is refused (e.g. an event reaching a
+/// member that is down under that protocol, or a setting the library does not have) are left
+/// out; [`compare_group_left_out`] also says which and why. Errors: the scenario's own
+/// validation error.
+#[cfg(feature = "group")]
+pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, ScenarioError> {
+    compare_group_left_out(scenario).map(|(rows, _)| rows)
+}
+
+/// Rows a group comparison leaves out, grouped by refusal in the comparison's order: each
+/// refusal with its rows' (protocol words, static membership).
+pub type LeftOut = Vec<(Vec<(&'static str, bool)>, ScenarioError)>;
+
+/// [`compare_group`]'s rows and the rows it leaves out, with why.
+#[cfg(feature = "group")]
+pub fn compare_group_left_out(
+    scenario: &Scenario,
+) -> Result<(Vec<GroupComparisonRow>, LeftOut), ScenarioError> {
+    scenario.validate()?;
+    let mut rows = Vec::new();
+    let mut left_out: LeftOut = Vec::new();
+    for (protocol, variant) in group_variants(scenario) {
+        let group = match simulate(&variant).map(|run| run.group) {
+            Ok(Some(group)) => group,
+            Ok(None) => continue, // never: a variant keeps the group's members, partitions and events
+            Err(why) => {
+                let row = (protocol, variant.static_membership);
+                match left_out.iter_mut().find(|(_, seen)| *seen == why) {
+                    Some((rows, _)) => rows.push(row),
+                    None => left_out.push((vec![row], why)),
+                }
+                continue;
+            }
         };
-        let Ok(run) = simulate(&variant) else { continue };
-        let Some(group) = run.group else { continue };
         rows.push(GroupComparisonRow {
             protocol,
-            static_membership,
+            static_membership: variant.static_membership,
             lost: group.lost(),
             duplicated: group.duplicated(),
             stalled_us: group.partitions.iter().map(|p| p.stalled_us).sum(),
             rebalances: group.rebalances,
         });
     }
-    Ok(rows)
+    Ok((rows, left_out))
 }
 
 /// One row of the share-group comparison (model.md §11): the same group and crash instant

@@ -966,3 +966,31 @@ fn a_commit_in_flight_across_an_epoch_bump_is_refused_before_kafka_4_3() {
         Scenario::from_json(r#"{"broker_version": "4.0", "members": 2}"#).and_then(|s| s.validate());
     assert!(refused.unwrap_err().to_string().contains("broker_version"));
 }
+
+/// The group comparison runs every protocol on the scenario's broker: its version decides only
+/// the consumer protocol's commits (model.md §10.6), so the classic and library rows run on it
+/// too; a row the core refuses is named with the refusal, not dropped in silence.
+#[test]
+fn the_group_comparison_runs_every_protocol_on_an_older_broker_and_names_what_it_leaves_out() {
+    use offset_window_sim::compare::compare_group_left_out;
+    let text = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scenarios/group-kip848-stale-member-epoch.json"
+    ))
+    .unwrap();
+    let scenario: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let scenario = Scenario::from_json(&scenario["scenario"].to_string()).unwrap();
+    let (rows, left_out) = compare_group_left_out(&scenario).unwrap();
+    assert_eq!(rows.len(), 12, "{rows:?}");
+    assert!(left_out.is_empty(), "{left_out:?}");
+    let kip848: Vec<_> = rows.iter().filter(|r| r.protocol == "consumer protocol (KIP-848)").collect();
+    assert!(kip848.iter().all(|r| r.duplicated == 7), "the preset's own numbers: {kip848:?}");
+
+    let pool = Scenario { worker_pool: true, ..scenario };
+    let (rows, left_out) = compare_group_left_out(&pool).unwrap();
+    let named: Vec<_> = left_out.iter().flat_map(|(rows, _)| rows.iter().map(|r| r.0)).collect();
+    let libraries = ["sarama, range (eager)", "kafka-go, range (eager)", "franz-go, cooperative sticky"];
+    assert_eq!(named, [&libraries[..], &["KafkaJS, round robin (eager)"]].concat(), "{left_out:?}");
+    assert!(left_out.iter().all(|(_, why)| why.key.as_deref() == Some("worker_pool")));
+    assert_eq!(rows.len() + named.len(), 12);
+}

@@ -18,7 +18,7 @@ pub mod canvas;
 
 use crate::shell::{self, hash, part, rendered, Frame, Mode, Part, RunRef, Screen, Shared};
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
-use offset_window_sim::compare::compare_group;
+use offset_window_sim::compare::compare_group_left_out;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
@@ -122,7 +122,9 @@ pub fn GroupApp() -> Html {
         if s.share_group() || !open {
             String::new()
         } else {
-            compare_group(s).map(|rows| tables::group_table_html(&rows, s)).unwrap_or_default()
+            compare_group_left_out(s)
+                .map(|(rows, left)| tables::group_table_html(&rows, &left, s))
+                .unwrap_or_default()
         }
     });
     let share_rows = use_memo((s.clone(), *compare_open), |(s, open)| {

@@ -9,7 +9,7 @@ use super::words::duration_text;
 use crate::kit::run::simulate;
 use crate::kit::text::escape;
 use crate::kit::text::fixed;
-use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow, GROUP_LIBRARIES};
+use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow, LeftOut, GROUP_LIBRARIES};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{Client, Run, Scenario, Strategy};
@@ -36,8 +36,8 @@ pub fn group_row_is_current(row: &GroupComparisonRow, s: &Scenario) -> bool {
 }
 
 /// The group comparison as HTML: one row per protocol and membership, the one shown above
-/// marked (`aria-current`).
-pub fn group_table_html(rows: &[GroupComparisonRow], s: &Scenario) -> String {
+/// marked (`aria-current`), then a note for each refusal that left rows out.
+pub fn group_table_html(rows: &[GroupComparisonRow], left_out: &LeftOut, s: &Scenario) -> String {
     let mut out = String::from(concat!(
         r#"<table id="group-compare-table" class="cmp"><thead><tr><th scope="col">protocol · membership</th>"#,
         r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">stalled (all partitions)</th>"#,
@@ -61,6 +61,17 @@ pub fn group_table_html(rows: &[GroupComparisonRow], s: &Scenario) -> String {
         ));
     }
     out.push_str("</tbody></table>");
+    for (left, why) in left_out {
+        let names: Vec<_> = left
+            .iter()
+            .map(|&(protocol, fixed)| format!("{protocol} · {}", if fixed { "static" } else { "dynamic" }))
+            .collect();
+        out.push_str(&format!(
+            r#"<p class="note">Left out: {}. {}.</p>"#,
+            escape(&names.join("; ")),
+            escape(&why.to_string())
+        ));
+    }
     out
 }
 
@@ -324,7 +335,7 @@ pub fn choice_options(key: &str, share: bool) -> Vec<(&'static str, &'static str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use offset_window_sim::compare::{compare_group, compare_share};
+    use offset_window_sim::compare::{compare_group, compare_group_left_out, compare_share};
 
     #[test]
     fn the_group_table_is_the_cores_comparison_with_one_row_current() {
@@ -334,7 +345,7 @@ mod tests {
         // own balancers, dynamic.
         assert_eq!(rows.len(), 12);
         assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &s)).count(), 1);
-        let html = group_table_html(&rows, &s);
+        let html = group_table_html(&rows, &Vec::new(), &s);
         assert_eq!(html.matches("<tr data-lost").count(), 12);
         assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
         assert!(html.contains("classic, range (eager) · dynamic<strong"), "{html}");
@@ -355,6 +366,23 @@ mod tests {
             let v = Scenario { client, assignment_strategy: assignor, ..s.clone() };
             assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &v)).count(), 1, "{client:?}");
         }
+    }
+
+    #[test]
+    fn rows_the_core_refuses_are_named_with_the_refusal() {
+        let s = Scenario { worker_pool: true, ..super::super::state::default_scenario() };
+        let (rows, left_out) = compare_group_left_out(&s).unwrap();
+        let html = group_table_html(&rows, &left_out, &s);
+        assert_eq!(
+            html.matches("<tr data-lost").count() + left_out.iter().map(|(r, _)| r.len()).sum::<usize>(),
+            12
+        );
+        assert!(
+            html.contains(
+                r#"<p class="note">Left out: sarama, range (eager) · dynamic. worker_pool: must be false"#
+            ),
+            "{html}"
+        );
     }
 
     #[test]
