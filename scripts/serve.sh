@@ -8,5 +8,6 @@ cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
 PORT="${1:-${PORT:-8080}}"
 scripts/setup.sh
-echo "Building and serving the page on http://127.0.0.1:$PORT/ (Ctrl-C stops)"
+echo "Building the pages (release; a cold build takes several minutes). The page is ready at"
+echo "http://127.0.0.1:$PORT/ once trunk prints \"server listening\". Ctrl-C stops."
 exec trunk serve --release --address 127.0.0.1 --port "$PORT"

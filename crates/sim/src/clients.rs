@@ -227,7 +227,7 @@ fn note(client: Client) -> &'static str {
         Client::Sarama => "sarama v1.61.1: MarkMessage marks offset + 1, the highest mark wins; the AutoCommit ticker (1 s by default) and Close() commit the marks",
         Client::FranzGo => "franz-go v1.22.3: autocommit every 5 s of what the previous polls returned; Close() commits the same",
         Client::KafkaGo => "kafka-go v0.4.51: ReadMessage commits each message before returning it (CommitInterval 0)",
-        Client::Kafkajs => "KafkaJS 2.2.4: eachMessage resolves each message; the resolved offsets are committed after each batch and by disconnect()",
+        Client::Kafkajs => "KafkaJS 2.2.4: eachMessage resolves each message, eachBatch its batch when it returns (or each resolveOffset); what was resolved is committed after each batch and by disconnect()",
         Client::LibrdkafkaBefore1_9 => "librdkafka before 1.9.0: as 2.x, but a stored offset survives a reassignment (fixed by PR #3774)",
         _ => "",
     }

@@ -220,6 +220,13 @@ mod tests {
         }
         let profile = first_event_profile(&s).unwrap().unwrap();
         assert!(frame.contains(&escape(&words::worst_sentence(&profile))));
+        // G1's worst instant is 1 µs after the 5 s poll: said in words, not as 5.000001.
+        assert_eq!(profile.worst_duplicated.1, Some(5_000_001));
+        assert!(
+            words::worst_sentence(&profile).ends_with("(first event just after 5.000 s)."),
+            "{}",
+            words::worst_sentence(&profile)
+        );
         for h in &g.handovers {
             assert!(frame.contains(&escape(&words::handover_sentence(h, s.horizon_us))));
         }

@@ -184,6 +184,8 @@ pub struct VersusRow {
     pub processed: u64,
     /// The horizon, µs (for the throughput).
     pub horizon_us: u64,
+    /// The client the side runs (a share group's is the Java `KafkaShareConsumer`).
+    pub client: Client,
 }
 
 impl VersusRow {
@@ -262,6 +264,7 @@ pub fn versus(s: &Scenario, shown: Option<&Run>) -> Vec<VersusRow> {
             processed_twice,
             processed,
             horizon_us: scenario.horizon_us,
+            client: scenario.client,
         });
     }
     rows
@@ -291,7 +294,11 @@ pub fn versus_html(rows: &[VersusRow], share_shown: bool) -> String {
             row.processed_twice,
             row.processed,
             if current { r#" class="current" aria-current="true""# } else { "" },
-            if row.share { "a share group (KafkaShareConsumer)" } else { "a consumer group (KafkaConsumer)" },
+            match (row.share, row.client.is_java()) {
+                (true, _) => "a share group (KafkaShareConsumer)".to_string(),
+                (false, true) => "a consumer group (KafkaConsumer)".to_string(),
+                (false, false) => format!("a consumer group ({})", escape(row.client.label())),
+            },
             if current { r#"<strong class="here"> — shown above</strong>"# } else { "" },
             row.lost,
             row.processed_twice,
@@ -453,6 +460,11 @@ mod tests {
         // Its numbers are the whole run's, not a crash's: the caption and headers say so.
         assert!(html.contains("<caption>The whole run (60 s), with the events above and no crash of the whole group</caption>"), "{html}");
         assert!(html.contains("processed twice in the whole run"), "{html}");
+        assert!(html.contains("a consumer group (KafkaConsumer)"), "{html}");
+        // A library's consumer group is named as that library.
+        let kafka_go = Scenario { client: Client::KafkaGo, ..s.clone() };
+        let html = versus_html(&versus(&kafka_go, None), false);
+        assert!(html.contains("a consumer group (kafka-go (Go) v0.4.51)"), "{html}");
     }
 
     #[test]

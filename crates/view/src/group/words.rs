@@ -81,9 +81,15 @@ pub fn group_readouts(g: &GroupReport) -> Vec<Readout> {
 }
 
 /// The worst of the sweep in a sentence: "Worst over every instant of the first event: 0
-/// lost, 25 processed twice (first event at 10.000001 s)."
+/// lost, 25 processed twice (first event just after 10.000 s)." The worst instant is often
+/// 1 µs after another event (model.md §10.7): that is said as "just after" it.
 pub fn worst_sentence(p: &GroupProfile) -> String {
-    let at = |t: Option<u64>| t.map_or(String::new(), |t| format!(" (first event at {} s)", seconds_text(t)));
+    let at = |t: Option<u64>| {
+        t.map_or(String::new(), |t| match t % 1_000 {
+            1 => format!(" (first event just after {} s)", seconds_text(t - 1)),
+            _ => format!(" (first event at {} s)", seconds_text(t)),
+        })
+    };
     format!(
         "Worst over every instant of the first event: {} lost{}, {} processed twice{}.",
         p.worst_lost.0,
