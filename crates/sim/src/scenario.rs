@@ -556,6 +556,11 @@ named_enum! {
         SeekToFailed = "seek_to_failed", "seek back and redeliver (Spring DefaultErrorHandler)",
         /// The partition stops: it is paused for good and falls behind for ever.
         Stop = "stop", "stop the partition",
+        /// Spring batch listener, `DefaultErrorHandler`'s `FallbackBatchErrorHandler`: the
+        /// whole batch again, `error_retry_backoff_ms` apart with the consumer paused and
+        /// polled, up to `max_deliveries`; then the rest of the batch is skipped (or
+        /// dead-lettered) and the batch committed.
+        RetryBatch = "retry_batch", "retry the whole batch (Spring batch listener)",
         /// Share groups (model.md §11): acknowledge it RELEASE, to be delivered again.
         Release = "release", "release it (share group)",
         /// Share groups (model.md §11): acknowledge it REJECT, never to be delivered again.
@@ -778,6 +783,9 @@ impl Scenario {
                 "\"seek_to_failed\" and \"stop\" are modelled for loops without transactions",
             );
         }
+        if self.on_error == OnError::RetryBatch {
+            self.validate_retry_batch()?;
+        }
         if self.worker_pool && matches!(self.on_error, OnError::SeekToFailed | OnError::Stop) {
             return refuse(
                 "on_error",
@@ -837,11 +845,48 @@ impl Scenario {
             && (self.members > 1 || self.partitions > 1 || !self.group_events.is_empty())
     }
 
+    /// `on_error: retry_batch` is a Spring batch listener's error handler (model.md §12.3): a
+    /// Java client, one consumer processing its polls itself, acknowledging per batch.
+    fn validate_retry_batch(&self) -> Result<(), ScenarioError> {
+        let refuse = |key: &str, why: &str| {
+            Err(ScenarioError::at(key, format!("with on_error \"retry_batch\": {why}")))
+        };
+        if !self.client.is_java() {
+            return refuse(
+                "client",
+                "Spring Kafka runs the Java client: choose java_classic or java_consumer_protocol",
+            );
+        }
+        if !matches!(self.strategy, Strategy::CommitSyncBatch | Strategy::CommitAsyncBatch) {
+            return refuse(
+                "strategy",
+                "a batch listener acknowledges per batch (AckMode BATCH): use commit_sync_batch or commit_async_batch",
+            );
+        }
+        if self.worker_pool {
+            return refuse(
+                "worker_pool",
+                "the listener runs the batch on the consumer's thread: set it to false",
+            );
+        }
+        if self.group_mode() || self.share_group() {
+            let key = match () {
+                _ if self.share_group() => "consumption",
+                _ if self.members > 1 => "members",
+                _ if self.partitions > 1 => "partitions",
+                _ => "group_events",
+            };
+            return refuse(key, "modelled for one consumer on one partition so far");
+        }
+        Ok(())
+    }
+
     /// Why the chosen client and strategy do not read `key`, when they do not: the page shows
     /// such a field as not read, the command line notes it for a scenario file that sets it
     /// (model.md §8.14). `max.poll.records`: sarama and kafka-go hand one message per call,
     /// a KafkaJS batch is what one fetch brought. `auto.commit.interval.ms`: read only by a
     /// strategy whose commits the client times (`Strategy::is_auto` of what the loop runs).
+    /// The error handlers' keys (model.md §12.3): each read only by the `on_error` that has it.
     pub fn unread(&self, key: &str) -> Option<&'static str> {
         match key {
             "max.poll.records" => match self.client {
@@ -864,6 +909,13 @@ impl Scenario {
                 } else {
                     Some("the application commits itself; no auto-commit timer runs")
                 }
+            }
+            "error_retries" if self.on_error != OnError::Retry => Some("read only with on_error \"retry\""),
+            "error_retry_backoff_ms" if !matches!(self.on_error, OnError::Retry | OnError::RetryBatch) => {
+                Some("read only with on_error \"retry\" or \"retry_batch\"")
+            }
+            "max_deliveries" | "dead_letter" if !matches!(self.on_error, OnError::SeekToFailed | OnError::RetryBatch) => {
+                Some("read only with on_error \"seek_to_failed\" or \"retry_batch\"")
             }
             _ => None,
         }

@@ -105,6 +105,62 @@ fn spring_time_commits_once_more_than_ack_time_has_passed() {
 
 /// `retry`: the loop tries the record again `error_retries` times, `error_retry_backoff_ms`
 /// apart, holding the loop; then it is skipped.
+/// Spring Kafka 4.1.2 `FallbackBatchErrorHandler` (a batch listener that throws anything but
+/// `BatchListenerFailedException`): `ErrorHandlingUtils.retryBatch` pauses the consumer, polls
+/// it through the back-off (`ListenerUtils.conditionalSleepWithPoll`) and calls the listener
+/// with the same batch, up to the back-off's attempts; then the recoverer takes the batch and
+/// the container commits it. The records before the failed one run again each time.
+#[test]
+fn a_batch_listener_runs_the_whole_batch_again_then_skips_the_rest() {
+    let batch = run(
+        r#"{"record_failures":[12],"on_error":"retry_batch","strategy":"commit_sync_batch","error_retry_backoff_ms":500,"max_deliveries":3}"#,
+    );
+    let durable = marks(&batch, |k| match k {
+        MarkKind::RecordDurable { offset } => Some(offset),
+        _ => None,
+    });
+    // The batch 10..14 from 2.01 s: 10 and 11 run at 2.21 and 2.41 s, 12 throws at 2.61 s;
+    // half a second later the listener has the batch again, three deliveries in all.
+    let of = |o: u64| durable.iter().filter(|&&(_, x)| x == o).map(|&(at, _)| at / MS).collect::<Vec<_>>();
+    assert_eq!(of(10), [2_210, 3_310, 4_410]);
+    assert_eq!(of(11), [2_410, 3_510, 4_610]);
+    assert!(of(12).is_empty() && of(13).is_empty() && of(14).is_empty());
+    let failed = marks(&batch, |k| match k {
+        MarkKind::RecordFailed { offset } => Some(offset),
+        _ => None,
+    });
+    assert_eq!(failed, [(2_610 * MS, 12), (3_710 * MS, 12), (4_810 * MS, 12)]);
+    let skipped = marks(&batch, |k| match k {
+        MarkKind::RecordSkipped { offset } => Some(offset),
+        _ => None,
+    });
+    assert_eq!(skipped, [(4_810 * MS, 12), (4_810 * MS, 13), (4_810 * MS, 14)]);
+    // Then the batch is committed and the loop goes on.
+    assert!(commits_sent(&batch).contains(&(4_810 * MS, 15)));
+    assert_eq!(batch.state_at(4_900 * MS).lost, 3);
+    assert_eq!(batch.state_at(4_900 * MS).duplicated, 4, "10 and 11 ran twice more");
+    // The back-off polls the paused consumer: a back-off past max.poll.interval.ms evicts no one.
+    let long = run(
+        r#"{"record_failures":[12],"on_error":"retry_batch","strategy":"commit_sync_batch","error_retry_backoff_ms":6000,"max.poll.interval.ms":5000,"max_deliveries":3,"horizon_ms":30000}"#,
+    );
+    assert!(!long.marks.iter().any(|m| m.kind == MarkKind::Evicted));
+    assert_eq!(marks(&long, |k| matches!(k, MarkKind::RecordFailed { .. }).then_some(0)).len(), 3);
+}
+
+#[test]
+fn retry_batch_is_a_spring_batch_listener_alone_on_its_partition() {
+    for (json, key) in [
+        (r#"{"on_error":"retry_batch","strategy":"commit_sync_record"}"#, "strategy"),
+        (r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","client":"librdkafka"}"#, "client"),
+        (r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","worker_pool":true}"#, "worker_pool"),
+        (r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","partitions":2}"#, "partitions"),
+    ] {
+        let err = Scenario::from_json(json).unwrap_err();
+        assert_eq!(err.key.as_deref(), Some(key), "{json}: {err}");
+        assert!(err.message.starts_with("with on_error \"retry_batch\": "), "{err}");
+    }
+}
+
 #[test]
 fn retry_holds_the_loop_then_skips() {
     let run =

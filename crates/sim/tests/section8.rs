@@ -325,8 +325,9 @@ fn kafkajs_each_batch_resolves_the_batch_when_it_returns_resolve_offset_each_mes
     }
 }
 
-/// `Scenario::unread` is the truth: for every client and strategy the core accepts, a key it
-/// calls unread changes nothing of the run (lines and marks), whatever its value.
+/// `Scenario::unread` is the truth: for every client and strategy the core accepts (record 7
+/// throwing, so that the error handler runs), a key it calls unread changes nothing of the
+/// run (lines and marks), whatever its value.
 #[test]
 fn a_key_called_unread_changes_nothing() {
     use offset_window_sim::scenario::Client;
@@ -334,12 +335,20 @@ fn a_key_called_unread_changes_nothing() {
     for client in Client::ALL {
         for strategy in Strategy::ALL {
             let base = format!(
-                r#""client":"{}","strategy":"{}","horizon_ms":12000"#,
+                r#""client":"{}","strategy":"{}","horizon_ms":12000,"record_failures":[7]"#,
                 client.name(),
                 strategy.name()
             );
             let Ok(scenario) = Scenario::from_json(&format!("{{{base}}}")) else { continue };
-            for (key, value) in [("max.poll.records", "23"), ("auto.commit.interval.ms", "700")] {
+            let keys = [
+                ("max.poll.records", "23"),
+                ("auto.commit.interval.ms", "700"),
+                ("error_retries", "5"),
+                ("error_retry_backoff_ms", "300"),
+                ("max_deliveries", "3"),
+                ("dead_letter", "true"),
+            ];
+            for (key, value) in keys {
                 if scenario.unread(key).is_none() {
                     continue;
                 }
@@ -356,5 +365,5 @@ fn a_key_called_unread_changes_nothing() {
             }
         }
     }
-    assert!(unread >= 20, "{unread} unread keys checked");
+    assert!(unread >= 100, "{unread} unread keys checked");
 }

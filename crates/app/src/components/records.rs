@@ -114,7 +114,7 @@ pub fn Records(p: &RecordsProps) -> Html {
     // The error handlers a consumer of a partition can have (release and reject are share
     // groups', docs/model.md §11).
     let handlers: Vec<(&'static str, &'static str)> =
-        [OnError::LogAndContinue, OnError::Retry, OnError::SeekToFailed, OnError::Stop]
+        [OnError::LogAndContinue, OnError::Retry, OnError::SeekToFailed, OnError::RetryBatch, OnError::Stop]
             .iter()
             .map(|v| (v.name(), fields::option_label("on_error", v.name(), v.label())))
             .collect();
@@ -139,7 +139,10 @@ pub fn Records(p: &RecordsProps) -> Html {
                     { for number("error_retries") }
                     { for number("error_retry_backoff_ms") }
                 }
-                if s.on_error == OnError::SeekToFailed {
+                if s.on_error == OnError::RetryBatch {
+                    { for number("error_retry_backoff_ms") }
+                }
+                if matches!(s.on_error, OnError::SeekToFailed | OnError::RetryBatch) {
                     { for number("max_deliveries") }
                     { flag("dead_letter", s.dead_letter,
                         "send it to a dead-letter topic when giving up (DeadLetterPublishingRecoverer)") }

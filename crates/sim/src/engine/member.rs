@@ -224,6 +224,9 @@ pub(crate) struct Member {
     /// `on_error: seek_to_failed`: the record that failed last and its deliveries so far
     /// (Spring `FailedRecordTracker`).
     failed_record: Option<(PartitionId, u64, u32)>,
+    /// `on_error: retry_batch`: deliveries of the loop's batch so far that threw (Spring
+    /// `ErrorHandlingUtils.retryBatch`'s attempts).
+    batch_deliveries: u32,
     /// With `ack_on_error: false`: records of the loop's batch given up on since the last
     /// one processed, which a commit after them does not cover.
     unacked_tail: u64,
@@ -348,6 +351,7 @@ impl Member {
             record_failed: false,
             failed_attempts: 0,
             failed_record: None,
+            batch_deliveries: 0,
             unacked_tail: 0,
             last_ack_commit_us: 0,
             skipped_in_transaction: Vec::new(),
@@ -1506,6 +1510,9 @@ impl Member {
         let s = cx.s;
         let failed = std::mem::take(&mut self.record_failed);
         if failed {
+            if s.on_error == OnError::RetryBatch {
+                return self.retry_batch(cx, world, partition, from, offset, end);
+            }
             if let Some(flow) = self.on_error(cx, world, partition, offset) {
                 return flow;
             }
@@ -1629,11 +1636,59 @@ impl Member {
         None
     }
 
+    /// model.md §12.3 `retry_batch`: a Spring batch listener threw at record `offset` of the
+    /// batch `from..end` (not a `BatchListenerFailedException`), and `DefaultErrorHandler`'s
+    /// `FallbackBatchErrorHandler` retries the whole batch in memory
+    /// (`ErrorHandlingUtils.retryBatch`): it pauses the consumer, polls it through the back-off
+    /// (`ListenerUtils.conditionalSleepWithPoll`: the member keeps its place in the group),
+    /// then calls the listener with the same records — the ones before `offset` run again.
+    /// After `max_deliveries` deliveries the recoverer takes the batch: the records from
+    /// `offset` on are given up (or dead-lettered), and the container commits the batch
+    /// (`ackAfterHandle`).
+    #[inline(never)] // off the per-record path
+    fn retry_batch<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        from: u64,
+        offset: u64,
+        end: u64,
+    ) -> Flow {
+        let s = cx.s;
+        self.mark(cx, partition, MarkKind::RecordFailed { offset });
+        self.batch_deliveries += 1;
+        if self.batch_deliveries < s.max_deliveries {
+            let resume_at = cx.now_us + s.error_retry_backoff_us;
+            // The paused polls of the back-off: the last one comes just before the listener.
+            self.last_poll_us = resume_at;
+            if let Some(a) = self.assigned_mut(partition) {
+                a.done.restart_at(from);
+            }
+            self.pc = Pc::Process { partition, from, next: from, end };
+            cx.schedule(
+                resume_at,
+                Phase::Loop,
+                self.id,
+                Event::LoopWake { member: self.id, incarnation: self.incarnation },
+            );
+            return Flow::Wait;
+        }
+        for o in offset..end {
+            self.give_up(cx, world, partition, o);
+        }
+        if !s.ack_on_error {
+            self.unacked_tail = end - offset;
+        }
+        self.pc = Pc::AfterBatch { partition, from, to: end };
+        Flow::Next
+    }
+
     /// The loop gives up on record `offset`: it is skipped (lost), or with `seek_to_failed`
-    /// and `dead_letter` published to a dead-letter topic (Spring
+    /// (or `retry_batch`) and `dead_letter` published to a dead-letter topic (Spring
     /// `DeadLetterPublishingRecoverer`), which counts as its run.
     fn give_up<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, partition: PartitionId, offset: u64) {
-        if cx.s.on_error == OnError::SeekToFailed && cx.s.dead_letter {
+        if matches!(cx.s.on_error, OnError::SeekToFailed | OnError::RetryBatch) && cx.s.dead_letter {
             self.mark(cx, partition, MarkKind::RecordDeadLettered { offset });
             self.complete(cx, world, partition, offset, self.batch_handed_over);
         } else {
@@ -1688,6 +1743,7 @@ impl Member {
     ) -> Flow {
         let s = cx.s;
         self.pc = Pc::Poll;
+        self.batch_deliveries = 0;
         // With ack_on_error false, records given up at the batch's end are not acknowledged.
         let tail = self.unacked_tail;
         let mut values: Vec<_> = self

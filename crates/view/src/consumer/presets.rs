@@ -160,6 +160,8 @@ presets! {
     "spring-default-error-handler-dead-letter", Framework,
         "Spring Kafka DefaultErrorHandler: 10 deliveries, then the dead-letter topic", "";
     "spring-logging-error-handler", Framework, "Spring Kafka CommonLoggingErrorHandler: log and skip", "";
+    "spring-batch-listener-retries-the-whole-batch", Framework,
+        "Spring Kafka batch listener: the whole batch again, ten times", "";
     "parallel-consumer-partition", Framework, "Confluent Parallel Consumer, PARTITION ordering", "";
     "parallel-consumer-key", Framework, "Confluent Parallel Consumer, KEY ordering (its default)", "";
     "parallel-consumer-unordered", Framework, "Confluent Parallel Consumer, UNORDERED", "";
@@ -344,6 +346,7 @@ mod tests {
                 let s = story(i);
                 assert!(
                     s.contains("Spring Kafka 3.x KafkaMessageListenerContainer")
+                        || s.contains("Spring Kafka 4.1 KafkaMessageListenerContainer")
                         || s.contains("Confluent Parallel Consumer 0.5.3 (ParallelConsumerOptions"),
                     "{}: {s}",
                     FILES[i]
