@@ -447,8 +447,8 @@ async fn a_field_the_client_does_not_read_says_so() {
     choose(&page, "#client", "kafkajs").await;
     let notes = unread();
     assert_eq!(notes.len(), 2, "{notes:?}");
-    assert!(notes[0].starts_with("Not read here: a KafkaJS batch is what one fetch brought"), "{notes:?}");
-    assert!(notes[1].contains("KafkaJS commits what was resolved after each batch"), "{notes:?}");
+    assert!(notes[0].starts_with("Not read here: a KafkaJS batch is one fetch"), "{notes:?}");
+    assert!(notes[1].contains("KafkaJS commits after each batch"), "{notes:?}");
 }
 
 #[wasm_bindgen_test]

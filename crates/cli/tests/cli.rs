@@ -86,8 +86,7 @@ fn a_key_the_client_does_not_read_is_noted_not_ignored() {
     };
     let kafkajs = note(r#"{"client": "kafkajs", "max.poll.records": 25}"#);
     assert!(
-        kafkajs
-            .contains("note: stdin: max.poll.records is not read: a KafkaJS batch is what one fetch brought"),
+        kafkajs.contains("note: stdin: max.poll.records is not read: a KafkaJS batch is one fetch"),
         "{kafkajs}"
     );
     let manual = note(r#"{"strategy": "commit_sync_batch", "auto.commit.interval.ms": 100}"#);

@@ -560,7 +560,7 @@ named_enum! {
         /// whole batch again, `error_retry_backoff_ms` apart with the consumer paused and
         /// polled, up to `max_deliveries`; then the rest of the batch is skipped (or
         /// dead-lettered) and the batch committed.
-        RetryBatch = "retry_batch", "retry the whole batch (Spring batch listener)",
+        RetryBatch = "retry_batch", "the whole batch again (Spring batch listener)",
         /// Share groups (model.md §11): acknowledge it RELEASE, to be delivered again.
         Release = "release", "release it (share group)",
         /// Share groups (model.md §11): acknowledge it REJECT, never to be delivered again.
@@ -852,22 +852,13 @@ impl Scenario {
             Err(ScenarioError::at(key, format!("with on_error \"retry_batch\": {why}")))
         };
         if !self.client.is_java() {
-            return refuse(
-                "client",
-                "Spring Kafka runs the Java client: choose java_classic or java_consumer_protocol",
-            );
+            return refuse("client", "Spring Kafka runs a Java client");
         }
         if !matches!(self.strategy, Strategy::CommitSyncBatch | Strategy::CommitAsyncBatch) {
-            return refuse(
-                "strategy",
-                "a batch listener acknowledges per batch (AckMode BATCH): use commit_sync_batch or commit_async_batch",
-            );
+            return refuse("strategy", "use commit_sync_batch or commit_async_batch (AckMode BATCH)");
         }
         if self.worker_pool {
-            return refuse(
-                "worker_pool",
-                "the listener runs the batch on the consumer's thread: set it to false",
-            );
+            return refuse("worker_pool", "the listener runs on the consumer's thread");
         }
         if self.group_mode() || self.share_group() {
             let key = match () {
@@ -876,7 +867,7 @@ impl Scenario {
                 _ if self.partitions > 1 => "partitions",
                 _ => "group_events",
             };
-            return refuse(key, "modelled for one consumer on one partition so far");
+            return refuse(key, "one consumer on one partition only");
         }
         Ok(())
     }
@@ -890,12 +881,9 @@ impl Scenario {
     pub fn unread(&self, key: &str) -> Option<&'static str> {
         match key {
             "max.poll.records" => match self.client {
-                Client::Sarama => Some("sarama hands the application one message at a time"),
-                Client::KafkaGo => Some("kafka-go hands the application one message at a time"),
-                Client::Kafkajs => Some(
-                    "a KafkaJS batch is what one fetch brought of the partition (maxBytesPerPartition), not a \
-                     record count",
-                ),
+                Client::Sarama => Some("sarama hands out one message at a time"),
+                Client::KafkaGo => Some("kafka-go hands out one message at a time"),
+                Client::Kafkajs => Some("a KafkaJS batch is one fetch (maxBytesPerPartition)"),
                 _ => None,
             },
             "auto.commit.interval.ms" if !self.share_group() => {
@@ -903,9 +891,9 @@ impl Scenario {
                 if effective.is_auto() {
                     None
                 } else if self.client == Client::Kafkajs {
-                    Some("KafkaJS commits what was resolved after each batch (autoCommitInterval unset)")
+                    Some("KafkaJS commits after each batch (autoCommitInterval unset)")
                 } else if effective == Strategy::ReadMessage {
-                    Some("kafka-go's ReadMessage commits each message before returning it (CommitInterval 0)")
+                    Some("ReadMessage commits each message (CommitInterval 0)")
                 } else {
                     Some("the application commits itself; no auto-commit timer runs")
                 }
@@ -914,7 +902,9 @@ impl Scenario {
             "error_retry_backoff_ms" if !matches!(self.on_error, OnError::Retry | OnError::RetryBatch) => {
                 Some("read only with on_error \"retry\" or \"retry_batch\"")
             }
-            "max_deliveries" | "dead_letter" if !matches!(self.on_error, OnError::SeekToFailed | OnError::RetryBatch) => {
+            "max_deliveries" | "dead_letter"
+                if !matches!(self.on_error, OnError::SeekToFailed | OnError::RetryBatch) =>
+            {
                 Some("read only with on_error \"seek_to_failed\" or \"retry_batch\"")
             }
             _ => None,

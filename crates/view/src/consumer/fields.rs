@@ -181,7 +181,7 @@ pub fn option_label(key: &str, name: &'static str, core_label: &'static str) -> 
         ("on_error", "seek_to_failed") => "seek back and deliver it again (Spring's DefaultErrorHandler)",
         ("on_error", "stop") => "stop the partition",
         ("on_error", "retry_batch") => {
-            "run the whole batch again (Spring's batch listener, FallbackBatchErrorHandler), then skip the rest"
+            "run the whole batch again (Spring's batch listener), then skip the rest"
         }
         ("pool_commit", "handed_out") => "what was handed to the pool",
         ("pool_commit", "highest_completed") => "the highest finished offset + 1 (passes unfinished records)",
