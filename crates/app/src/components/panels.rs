@@ -91,6 +91,8 @@ impl Part for Presets {
                 .is_none_or(|file| file.scenario != p.run.0.scenario || file.crash_at_us != p.crash_at_us);
             html! {
                 <>
+                // Whole: a select cuts a long title on a phone.
+                <p class="preset-title"><strong>{ PRESETS[i].title }</strong></p>
                 <p id="preset-description">{ presets::story(i) }</p>
                 if edited {
                     <p class="hint" id="preset-edited">{ "You changed a setting or the crash since loading it: the \

@@ -236,8 +236,8 @@ pub fn GroupApp() -> Html {
                         { below_lanes }
                     </section>
                     { panel }
+                    { more }
                 </div>
-                { more }
             </>
         };
         return Frame { classes, header: html! {}, notices, lead: html! {}, main, footer }.view();
@@ -262,8 +262,9 @@ pub fn GroupApp() -> Html {
                     { below_lanes }
                 </section>
                 { panel }
+                // Under the stage, beside the taller panel (web/group.css).
+                { more }
             </div>
-            { more }
         </>
     };
     Frame { classes, header, notices, lead: tour_box, main, footer }.view()
@@ -571,6 +572,8 @@ impl Part for PresetsBox {
                     </optgroup>
                 </select>
                 if let Some(i) = p.preset {
+                    // Whole: a select cuts a long title on a phone.
+                    <p class="preset-title"><strong>{ PRESETS[i].title }</strong></p>
                     <p id="preset-story">{ PRESETS[i].story }</p>
                     <ul class="checks" id="preset-checks">
                         { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
