@@ -1,7 +1,8 @@
 // Writes DIR/offset-window-offline.html: the built consumer page (DIR/index.html, first
 // frame and style sheet included) as ONE file, for a classroom without a network: the
 // icon, the JS glue and the wasm (base64) inlined, and the slide module's too (crates/slide,
-// which the page otherwise fetches on its first export), nothing fetched. Opened from disk
+// which the page otherwise fetches on its first export) and the presets' files
+// (presets.json, fetched on the first preset chosen), nothing fetched. Opened from disk
 // (file://) it runs as served. Usage: node scripts/offline-page.mjs DIR
 import fs from 'node:fs';
 import path from 'node:path';
@@ -42,6 +43,10 @@ const slideBytes = ${bytes('offset-window-slide_bg.wasm')};
 let slideModule;
 window.offsetWindowSlide = () => (slideModule ??= ${slideNames.default}({ module_or_path: slideBytes }).then(() => ({ slide: ${slideNames.slide} })));
 </script>`);
+// The presets' files, which the page fetches on the first preset chosen: inlined.
+const presetsLoader = must(/<script>\s*(?:\/\/[^\n]*\n\s*)*window\.offsetWindowPresets = [\s\S]*?<\/script>/, 'presets loader');
+const presetsText = JSON.stringify(read('presets.json').toString('utf8')).replace(/</g, '\\u003c');
+html = html.replace(presetsLoader[0], () => `<script>window.offsetWindowPresets = () => Promise.resolve(${presetsText});</script>`);
 fs.writeFileSync(path.join(dir, 'offset-window-offline.html'), html);
 console.log(`wrote ${dir}/offset-window-offline.html (${(html.length / 1024).toFixed(0)} KB, everything inlined)`);
 

@@ -75,12 +75,24 @@ pub struct Presets {
 impl Part for Presets {
     fn view(&self) -> Html {
         let p = self;
-        let onchange = p.dispatch.to_callback().reform(|e: Event| {
+        let dispatch = p.dispatch.clone();
+        let onchange = Callback::from(move |e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
-            match presets::by_value(&select.value()) {
-                Some(i) => Action::LoadPreset(i),
-                None => Action::Reset,
+            let Some(i) = presets::by_value(&select.value()) else { return dispatch.dispatch(Action::Reset) };
+            if presets::installed() {
+                return dispatch.dispatch(Action::LoadPreset(i));
             }
+            // The first preset chosen fetches every preset's file (presets.json).
+            let dispatch = dispatch.clone();
+            spawn_local(async move {
+                let text = match presets_text() {
+                    Ok(promise) => JsFuture::from(promise).await.ok().and_then(|t| t.as_string()),
+                    Err(_) => None,
+                };
+                // Not installed: the state says why instead of showing it.
+                let _ = text.is_some_and(|t| presets::install(&t));
+                dispatch.dispatch(Action::LoadPreset(i));
+            });
         });
 
         let current = p.preset;
@@ -319,6 +331,11 @@ extern "C" {
     /// Errors: the exception of a page without that function.
     #[wasm_bindgen(js_namespace = window, js_name = offsetWindowSlide, catch)]
     fn slide_module() -> Result<js_sys::Promise, JsValue>;
+
+    /// The presets' files, a promise of `presets.json`'s text: `offsetWindowPresets()`,
+    /// defined in `index.html` (the offline page: its inlined copy).
+    #[wasm_bindgen(js_namespace = window, js_name = offsetWindowPresets, catch)]
+    fn presets_text() -> Result<js_sys::Promise, JsValue>;
 
     /// The slide module's exports.
     type SlideModule;

@@ -3,7 +3,8 @@
 //! (see `offset_window_view::consumer::first_frame`) or `<div id="group-first-frame-here"></div>`
 //! with the group page at its defaults (`offset_window_view::group::first_frame`), rendered
 //! here by the native core. Run by the Trunk post-build hook (`scripts/trunk-post-build.sh`)
-//! on the staged `index.html` and `group/index.html`.
+//! on the staged `index.html` and `group/index.html`. Beside the consumer page it writes
+//! `presets.json`, the presets' files the page fetches on the first one chosen.
 
 use std::process::ExitCode;
 
@@ -21,7 +22,19 @@ fn main() -> ExitCode {
                 offset_window_view::consumer::first_frame::fill(&html)
             }
         });
-        match filled.and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string())) {
+        let consumer = !file.ends_with("group/index.html");
+        let presets = std::path::Path::new(&file).with_file_name("presets.json");
+        let written =
+            filled.and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string())).and_then(|()| {
+                // The consumer page fetches its presets' files on the first one chosen.
+                if consumer {
+                    std::fs::write(&presets, offset_window_view::consumer::presets::all_json())
+                        .map_err(|e| e.to_string())
+                } else {
+                    Ok(())
+                }
+            });
+        match written {
             Ok(()) => eprintln!("first frame written into {file}"),
             Err(e) => {
                 eprintln!("first-frame: {file}: {e}");

@@ -24,7 +24,8 @@ pub struct Preset {
     /// Which group of the select it sits in.
     pub group: Group,
     /// The file's JSON text, as build.rs writes it: no whitespace, and no description
-    /// unless the preset has no story of its own.
+    /// unless the preset has no story of its own. Empty in the consumer page's wasm, which
+    /// fetches the files on the first preset chosen ([`install`]).
     pub json: &'static str,
 }
 
@@ -56,6 +57,23 @@ impl Group {
     }
 }
 
+/// The file's text in the binary: natively (the tests, the first-frame binary that writes
+/// `presets.json`) and in a wasm built with `embedded-presets` (the slide module, the browser
+/// tests); the consumer page's wasm leaves it out.
+#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-presets"))]
+macro_rules! preset_json {
+    ($file:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json"))
+    };
+}
+
+#[cfg(all(target_arch = "wasm32", not(feature = "embedded-presets")))]
+macro_rules! preset_json {
+    ($file:literal) => {
+        ""
+    };
+}
+
 macro_rules! presets {
     ($($file:literal, $group:ident, $title:literal, $story:literal;)+) => {
         /// Every `r*`, `s8-*`, `s12-*`, `spring-*`, `parallel-consumer-*` and `clients-*` file of
@@ -64,7 +82,7 @@ macro_rules! presets {
             title: $title,
             story: $story,
             group: Group::$group,
-            json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
+            json: preset_json!($file),
         },)+];
 
         /// Each preset's file name in `scenarios/`, without `.json`, in [`PRESETS`]' order (for
@@ -179,8 +197,40 @@ presets! {
         "KafkaJS 2.2.4 resolves each message once done: a close at 3.4 s, mid-batch, commits 8, repeats none.";
 }
 
+std::thread_local! {
+    /// The files fetched by the page ([`install`]), in [`PRESETS`]' order.
+    static FETCHED: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Whether the presets' files are at hand: in the binary, or fetched and installed.
+pub fn installed() -> bool {
+    PRESETS.first().is_some_and(|p| !p.json.is_empty()) || FETCHED.with(|f| !f.borrow().is_empty())
+}
+
+/// Takes the text of `presets.json` (every file of [`PRESETS`], in order, as one JSON array;
+/// [`all_json`] writes it). Returns whether it read as one file per preset.
+pub fn install(text: &str) -> bool {
+    match serde_json::from_str::<Vec<Value>>(text) {
+        Ok(files) if files.len() == PRESETS.len() => {
+            FETCHED.with(|f| *f.borrow_mut() = files);
+            true
+        }
+        _ => false,
+    }
+}
+
+/// `presets.json`: every preset's file in [`PRESETS`]' order, one JSON array (written beside
+/// the consumer page by the first-frame binary; fetched on the first preset chosen).
+pub fn all_json() -> String {
+    format!("[{}]", PRESETS.iter().map(|p| p.json).collect::<Vec<_>>().join(","))
+}
+
 fn file(index: usize) -> Option<Value> {
-    PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
+    let p = PRESETS.get(index)?;
+    if p.json.is_empty() {
+        return FETCHED.with(|f| f.borrow().get(index).cloned());
+    }
+    serde_json::from_str(p.json).ok()
 }
 
 /// What the page says about preset `index`: its story, or for a framework preset (no story
@@ -315,6 +365,18 @@ fn sentence(pointer: &str, got: &Value, run: &Run, crash_at_us: u64) -> String {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn presets_json_is_every_file_in_order_and_installs() {
+        let all: Vec<Value> = serde_json::from_str(&all_json()).unwrap();
+        assert_eq!(all.len(), PRESETS.len());
+        for (i, file) in all.iter().enumerate() {
+            assert_eq!(Some(file), super::file(i).as_ref(), "{}", FILES[i]);
+        }
+        assert!(install(&all_json()));
+        assert!(!install("[]"), "one file per preset, or nothing");
+        assert!(installed());
+    }
     use super::*;
     use offset_window_sim::simulate;
 

@@ -48,7 +48,8 @@ pub struct Settings {
     pub drafts: Notes,
     /// Why each draft was refused, by the same key.
     pub errors: Notes,
-    /// Values of an opened link that were not used, each naming its key (see `url`).
+    /// Values of an opened link that were not used, each naming its key (see `url`), or
+    /// why a preset could not be shown.
     pub notices: Vec<String>,
     /// The guided tour's step shown (0-based), if the tour is on.
     pub tour_step: Option<usize>,
@@ -129,6 +130,10 @@ pub const CRASH_FIELD: &str = "crash";
 pub const BASE_FIELD: &str = "base_offset";
 /// The largest display base offset (the core's largest offset).
 pub const MAX_BASE_OFFSET: u64 = offset_window_sim::scenario::MAX_OFFSET;
+/// What the page says when a preset's file is not at hand (the fetch of `presets.json` on
+/// the first preset chosen failed).
+pub const PRESETS_UNREACHABLE: &str =
+    "The presets could not be loaded (presets.json did not arrive): check the connection and choose one again.";
 
 impl Default for State {
     fn default() -> Self {
@@ -460,7 +465,12 @@ impl State {
                     next.base_offset = self.base_offset;
                     next
                 }
-                None => (*self).clone(),
+                // The page fetches the presets' files on the first one chosen: that failed.
+                None => {
+                    let mut next = (*self).clone();
+                    next.notices = vec![PRESETS_UNREACHABLE.to_string()];
+                    next
+                }
             },
             Action::Tour(step) => match step {
                 Some(n) => {
