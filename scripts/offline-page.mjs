@@ -44,7 +44,7 @@ let slideModule;
 window.offsetWindowSlide = () => (slideModule ??= ${slideNames.default}({ module_or_path: slideBytes }).then(() => ({ slide: ${slideNames.slide} })));
 </script>`);
 // The presets' files, which the page fetches on the first preset chosen: inlined.
-const presetsLoader = must(/<script>\s*(?:\/\/[^\n]*\n\s*)*window\.offsetWindowPresets = [\s\S]*?<\/script>/, 'presets loader');
+const presetsLoader = must(/<script>(?:\s*\/\/[^\n]*\n)*\s*window\.offsetWindowPresets = [\s\S]*?<\/script>/, 'presets loader');
 const presetsText = JSON.stringify(read('presets.json').toString('utf8')).replace(/</g, '\\u003c');
 html = html.replace(presetsLoader[0], () => `<script>window.offsetWindowPresets = () => Promise.resolve(${presetsText});</script>`);
 fs.writeFileSync(path.join(dir, 'offset-window-offline.html'), html);

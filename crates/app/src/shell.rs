@@ -11,6 +11,7 @@
 //! * The page frame: [`Frame`] (header, notices, `<main>`, footer), the projector
 //!   [`Screen`], the [`embed`], the [`projector_button`], the [`notices`], the
 //!   [`footer`] and the embed's [`full_link`].
+//! * [`presets_text`]: the page's presets' files, fetched on use.
 //! * [`Shared`]: a large value handed to components as a prop, compared by pointer.
 //! * [`Part`]: a part of a page drawn from its props alone, rendered again only when they
 //!   change ([`part`]); every part is one component type, [`Memo`], so a page pays Yew's
@@ -27,6 +28,21 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent};
 use yew::prelude::*;
+
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A promise of the page's `presets.json`: `offsetWindowPresets()`, defined in the page's
+    /// HTML (the offline page: its inlined copy). Errors: a page without that function.
+    #[wasm_bindgen(js_namespace = window, js_name = offsetWindowPresets, catch)]
+    fn presets_promise() -> Result<js_sys::Promise, JsValue>;
+}
+
+/// The text of the page's `presets.json` (its presets' files, which its wasm does not carry),
+/// or `None` when it could not be fetched.
+pub(crate) async fn presets_text() -> Option<String> {
+    let promise = presets_promise().ok()?;
+    wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
+}
 
 /// A value shared by the components (a run, a sweep, a table's rows); equal only to itself
 /// (pointer equality), so comparing props never walks it. A memo (`use_memo`) hands out the

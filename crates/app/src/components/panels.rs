@@ -85,12 +85,10 @@ impl Part for Presets {
             // The first preset chosen fetches every preset's file (presets.json).
             let dispatch = dispatch.clone();
             spawn_local(async move {
-                let text = match presets_text() {
-                    Ok(promise) => JsFuture::from(promise).await.ok().and_then(|t| t.as_string()),
-                    Err(_) => None,
-                };
                 // Not installed: the state says why instead of showing it.
-                let _ = text.is_some_and(|t| presets::install(&t));
+                if let Some(text) = crate::shell::presets_text().await {
+                    presets::install(&text);
+                }
                 dispatch.dispatch(Action::LoadPreset(i));
             });
         });
@@ -331,11 +329,6 @@ extern "C" {
     /// Errors: the exception of a page without that function.
     #[wasm_bindgen(js_namespace = window, js_name = offsetWindowSlide, catch)]
     fn slide_module() -> Result<js_sys::Promise, JsValue>;
-
-    /// The presets' files, a promise of `presets.json`'s text: `offsetWindowPresets()`,
-    /// defined in `index.html` (the offline page: its inlined copy).
-    #[wasm_bindgen(js_namespace = window, js_name = offsetWindowPresets, catch)]
-    fn presets_text() -> Result<js_sys::Promise, JsValue>;
 
     /// The slide module's exports.
     type SlideModule;

@@ -548,12 +548,22 @@ impl Part for PresetsBox {
     fn view(&self) -> Html {
         let p = self;
         rendered("PresetsBox");
-        let on_change = p.dispatch.to_callback().reform(|e: Event| {
+        let dispatch = p.dispatch.clone();
+        let on_change = Callback::from(move |e: Event| {
             let select: HtmlSelectElement = e.target_unchecked_into();
-            match select.value().parse::<usize>() {
-                Ok(i) => GroupAction::LoadPreset(i),
-                Err(_) => GroupAction::Reset,
+            let Ok(i) = select.value().parse::<usize>() else { return dispatch.dispatch(GroupAction::Reset) };
+            if presets::available(i) {
+                return dispatch.dispatch(GroupAction::LoadPreset(i));
             }
+            // The first preset chosen that the page does not carry fetches every file
+            // (presets.json); if that fails the state says so.
+            let dispatch = dispatch.clone();
+            yew::platform::spawn_local(async move {
+                if let Some(text) = crate::shell::presets_text().await {
+                    presets::install(&text);
+                }
+                dispatch.dispatch(GroupAction::LoadPreset(i));
+            });
         });
         let option = |i: usize, preset: &presets::Preset| {
             html! { <option value={i.to_string()} selected={p.preset == Some(i)}>{ preset.title }</option> }
@@ -574,7 +584,7 @@ impl Part for PresetsBox {
                 if let Some(i) = p.preset {
                     // Whole: a select cuts a long title on a phone.
                     <p class="preset-title"><strong>{ PRESETS[i].title }</strong></p>
-                    <p id="preset-story">{ PRESETS[i].story }</p>
+                    <p id="preset-story">{ presets::story(i) }</p>
                     <ul class="checks" id="preset-checks">
                         { for checks.iter().map(|c| html! { <li class={if c.ok { "ok" } else { "bad" }}>{ &c.sentence }</li> }) }
                     </ul>

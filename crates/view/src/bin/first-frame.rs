@@ -3,8 +3,8 @@
 //! (see `offset_window_view::consumer::first_frame`) or `<div id="group-first-frame-here"></div>`
 //! with the group page at its defaults (`offset_window_view::group::first_frame`), rendered
 //! here by the native core. Run by the Trunk post-build hook (`scripts/trunk-post-build.sh`)
-//! on the staged `index.html` and `group/index.html`. Beside the consumer page it writes
-//! `presets.json`, the presets' files the page fetches on the first one chosen.
+//! on the staged `index.html` and `group/index.html`. Beside each it writes `presets.json`,
+//! the presets' files the page fetches on the first one chosen that it does not carry.
 
 use std::process::ExitCode;
 
@@ -22,18 +22,16 @@ fn main() -> ExitCode {
                 offset_window_view::consumer::first_frame::fill(&html)
             }
         });
-        let consumer = !file.ends_with("group/index.html");
-        let presets = std::path::Path::new(&file).with_file_name("presets.json");
-        let written =
-            filled.and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string())).and_then(|()| {
-                // The consumer page fetches its presets' files on the first one chosen.
-                if consumer {
-                    std::fs::write(&presets, offset_window_view::consumer::presets::all_json())
-                        .map_err(|e| e.to_string())
-                } else {
-                    Ok(())
-                }
-            });
+        // Each page fetches its presets' files on the first one chosen that it does not carry.
+        let presets = if file.ends_with("group/index.html") {
+            offset_window_view::group::presets::all_json()
+        } else {
+            offset_window_view::consumer::presets::all_json()
+        };
+        let beside = std::path::Path::new(&file).with_file_name("presets.json");
+        let written = filled
+            .and_then(|html| std::fs::write(&file, html).map_err(|e| e.to_string()))
+            .and_then(|()| std::fs::write(&beside, presets).map_err(|e| e.to_string()));
         match written {
             Ok(()) => eprintln!("first frame written into {file}"),
             Err(e) => {

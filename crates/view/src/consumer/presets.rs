@@ -7,7 +7,7 @@
 //! description, which names the framework's version and classes), the public report it came
 //! from, and the values it expects, said as sentences next to what the core computes now.
 
-use crate::kit::presets::{records_word, same_value, Check};
+use crate::kit::presets::{fetched_text, json_array, records_word, same_value, Check, Fetched};
 use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::{Input, Run};
@@ -57,23 +57,6 @@ impl Group {
     }
 }
 
-/// The file's text in the binary: natively (the tests, the first-frame binary that writes
-/// `presets.json`) and in a wasm built with `embedded-presets` (the slide module, the browser
-/// tests); the consumer page's wasm leaves it out.
-#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-presets"))]
-macro_rules! preset_json {
-    ($file:literal) => {
-        include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json"))
-    };
-}
-
-#[cfg(all(target_arch = "wasm32", not(feature = "embedded-presets")))]
-macro_rules! preset_json {
-    ($file:literal) => {
-        ""
-    };
-}
-
 macro_rules! presets {
     ($($file:literal, $group:ident, $title:literal, $story:literal;)+) => {
         /// Every `r*`, `s8-*`, `s12-*`, `spring-*`, `parallel-consumer-*` and `clients-*` file of
@@ -82,7 +65,7 @@ macro_rules! presets {
             title: $title,
             story: $story,
             group: Group::$group,
-            json: preset_json!($file),
+            json: fetched_text!(include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json"))),
         },)+];
 
         /// Each preset's file name in `scenarios/`, without `.json`, in [`PRESETS`]' order (for
@@ -199,36 +182,29 @@ presets! {
 
 std::thread_local! {
     /// The files fetched by the page ([`install`]), in [`PRESETS`]' order.
-    static FETCHED: std::cell::RefCell<Vec<Value>> = const { std::cell::RefCell::new(Vec::new()) };
+    static FETCHED: Fetched = const { Fetched::new() };
 }
 
 /// Whether the presets' files are at hand: in the binary, or fetched and installed.
 pub fn installed() -> bool {
-    PRESETS.first().is_some_and(|p| !p.json.is_empty()) || FETCHED.with(|f| !f.borrow().is_empty())
+    PRESETS.first().is_some_and(|p| !p.json.is_empty()) || FETCHED.with(Fetched::is_installed)
 }
 
-/// Takes the text of `presets.json` (every file of [`PRESETS`], in order, as one JSON array;
-/// [`all_json`] writes it). Returns whether it read as one file per preset.
+/// Takes the text of `presets.json` ([`all_json`]); whether it read as one file per preset.
 pub fn install(text: &str) -> bool {
-    match serde_json::from_str::<Vec<Value>>(text) {
-        Ok(files) if files.len() == PRESETS.len() => {
-            FETCHED.with(|f| *f.borrow_mut() = files);
-            true
-        }
-        _ => false,
-    }
+    FETCHED.with(|f| f.install(text, PRESETS.len()))
 }
 
 /// `presets.json`: every preset's file in [`PRESETS`]' order, one JSON array (written beside
 /// the consumer page by the first-frame binary; fetched on the first preset chosen).
 pub fn all_json() -> String {
-    format!("[{}]", PRESETS.iter().map(|p| p.json).collect::<Vec<_>>().join(","))
+    json_array(PRESETS.iter().map(|p| p.json))
 }
 
 fn file(index: usize) -> Option<Value> {
     let p = PRESETS.get(index)?;
     if p.json.is_empty() {
-        return FETCHED.with(|f| f.borrow().get(index).cloned());
+        return FETCHED.with(|f| f.file(index));
     }
     serde_json::from_str(p.json).ok()
 }

@@ -5,7 +5,7 @@
 //! what the core computes now.
 
 use super::words::{member_name, partition_name};
-use crate::kit::presets::records_word;
+use crate::kit::presets::{fetched_text, json_array, records_word, Fetched};
 use crate::kit::text::{fixed, seconds_text};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::report::{
@@ -32,17 +32,29 @@ pub struct Preset {
     pub json: &'static str,
 }
 
+/// A preset's file and story in the page's wasm (`embed`: the defaults, G1, and the tours'
+/// steps, which a link or the tour opens at once) or fetched on the first other preset
+/// chosen (`fetch`: `presets.json`, [`all_json`]).
+macro_rules! carried {
+    (embed, $text:expr) => {
+        $text
+    };
+    (fetch, $text:expr) => {
+        fetched_text!($text)
+    };
+}
+
 macro_rules! presets {
-    ($($file:literal, $share:literal, $title:literal, $story:literal;)+) => {
+    ($($how:ident $file:literal, $share:literal, $title:literal, $story:literal;)+) => {
         /// Every `g*`, `group-*`, `s11-*` and `share-*` file of `scenarios/`, in name order
         /// (so the first is reference G1, the page's defaults).
         pub const PRESETS: &[Preset] = &[$(Preset {
             title: $title,
-            story: $story,
+            story: carried!($how, $story),
             share: $share,
             // As build.rs writes it: no whitespace, no description (the page words each
             // preset's story itself).
-            json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json")),
+            json: carried!($how, include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file, ".json"))),
         },)+];
 
         /// Each preset's file name in `scenarios/`, without `.json`, in [`PRESETS`]' order (for
@@ -72,67 +84,67 @@ const fn index_of(name: &str) -> usize {
 }
 
 presets! {
-    "g1-crash-waits-out-the-session", false, "G1: a member crashes and its partition waits out the session",
+    embed "g1-crash-waits-out-the-session", false, "G1: a member crashes and its partition waits out the session",
         "consumer-2 of two is killed at 8.2 s: nothing tells the coordinator, so orders-1 waits for session.timeout.ms, then consumer-1 repeats its 15 uncommitted records.";
-    "g2-shutdown-abrupt", false, "G2: a shutdown that calls close() at once",
+    fetch "g2-shutdown-abrupt", false, "G2: a shutdown that calls close() at once",
         "close() at 8.2 s commits the position 45 with only 40 records finished: orders-1 loses 40–44.";
-    "g2-shutdown-with-wakeup", false, "G2: a graceful shutdown (wakeup(), then close())",
+    fetch "g2-shutdown-with-wakeup", false, "G2: a graceful shutdown (wakeup(), then close())",
         "consumer-2 finishes its batch, commits 45 and leaves; consumer-1 takes orders-1 after a 5 s stall: nothing lost or repeated.";
-    "g3-dynamic-member-restarts", false, "G3: a member restarts without a static id",
+    fetch "g3-dynamic-member-restarts", false, "G3: a member restarts without a static id",
         "The restart is two rebalances: one when consumer-2 leaves, one when it joins again as a new member.";
-    "g3-static-member-restarts", false, "G3: a static member restarts (group.instance.id)",
+    embed "g3-static-member-restarts", false, "G3: a static member restarts (group.instance.id)",
         "Back within session.timeout.ms, consumer-2 gets orders-1 back with no rebalance: a 10 s stall, nothing lost or repeated.";
-    "g4-pool-member-crashes", false, "G4: a member with a worker pool crashes",
+    fetch "g4-pool-member-crashes", false, "G4: a member with a worker pool crashes",
         "Auto-commit stored 35 while the pool had finished only 25: orders-1 loses 25–34 when consumer-1 takes it over.";
-    "group-deploy-cooperative", false, "A rolling deploy with the cooperative sticky assignor",
+    fetch "group-deploy-cooperative", false, "A rolling deploy with the cooperative sticky assignor",
         "Members keep what they hold through each rebalance and only moving partitions stop, but each move takes two rounds: 9 rebalances.";
-    "group-deploy-eager", false, "A rolling deploy with the range assignor (eager)",
+    embed "group-deploy-eager", false, "A rolling deploy with the range assignor (eager)",
         "Every restart is two eager rebalances that stop all six partitions: 6 rebalances.";
-    "group-deploy-kip848", false, "A rolling deploy under the consumer protocol (KIP-848)",
+    fetch "group-deploy-kip848", false, "A rolling deploy under the consumer protocol (KIP-848)",
         "No barrier: partitions move at heartbeats, one member at a time, and the others keep processing.";
-    "group-deploy-static", false, "A rolling deploy with static membership",
+    fetch "group-deploy-static", false, "A rolling deploy with static membership",
         "Each member is back within session.timeout.ms and gets its own partitions again: no rebalance at all.";
-    "group-franz-go-revocation-repeats-the-poll-in-hand", false, "franz-go: a revocation commits where the poll in hand started",
+    fetch "group-franz-go-revocation-repeats-the-poll-in-hand", false, "franz-go: a revocation commits where the poll in hand started",
         "Losing orders-1 mid-poll, consumer-1 commits 5, where the poll started, and finishes 5–9 anyway: consumer-2 runs all five again.";
-    "group-kafka-go-kill", false, "kafka-go: a member is killed, the other rejoins at its heartbeat",
+    fetch "group-kafka-go-kill", false, "kafka-go: a member is killed, the other rejoins at its heartbeat",
         "consumer-1's heartbeat ends its generation mid-message; it retakes orders-0 from the committed offset before that message's commit: it runs twice.";
-    "group-kill-9", false, "kill -9 of one member of three",
+    fetch "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
-    "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a stale member epoch",
+    fetch "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a stale member epoch",
         "A commitSync in flight when consumer-1's epoch moves on: a 4.0–4.2 broker refuses it, so a crash at 15.5 s repeats 7 records, not 2.";
-    "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
+    fetch "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
         "consumer-1 never prunes its offsets map: after orders-1 moved, each of its commits sets orders-1 back to 25, and when consumer-2 crashes orders-1 restarts there: 17 repeated, not 2.";
-    "group-pool-drain-budget-runs-out", false, "A drain on revoke runs out of time",
+    fetch "group-pool-drain-budget-runs-out", false, "A drain on revoke runs out of time",
         "onPartitionsRevoked waits at most 20 s for the pool: five of the ten records in flight finish in time, the other five are repeated by the new owner.";
-    "group-pool-loses-at-shutdown", false, "A worker pool loses records at a rolling deploy",
+    fetch "group-pool-loses-at-shutdown", false, "A worker pool loses records at a rolling deploy",
         "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
-    "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
+    fetch "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
         "consumer-1's pool stores for orders-1 after losing it; when it comes back, assign() keeps that offset and the timer commits it: 50 back to 30, and 30–49 run again (confluent-kafka-dotnet#1672).";
-    "group-rdk-store-refused-after-revoke", false, "librdkafka 2.x: stores after a revocation are refused",
+    fetch "group-rdk-store-refused-after-revoke", false, "librdkafka 2.x: stores after a revocation are refused",
         "consumer-1's pool stores orders-1's records after losing it; librdkafka refuses each, so orders-1 stays committed at 20.";
-    "group-rdk-store-reset-on-assign", false, "librdkafka 2.x: the stored offset is reset on assign",
+    fetch "group-rdk-store-reset-on-assign", false, "librdkafka 2.x: the stored offset is reset on assign",
         "The same rebalances: stores for a partition no longer held are refused and assign() resets the store, so orders-1 stays committed at 50.";
-    "group-scale-out", false, "Scale out: a fourth member joins three",
+    fetch "group-scale-out", false, "Scale out: a fourth member joins three",
         "With the eager range assignor every member stops for the rebalance; the new member takes orders-5 once all have joined.";
-    "group-slow-batch-holds-the-rebalance", false, "One slow batch holds up a rebalance",
+    fetch "group-slow-batch-holds-the-rebalance", false, "One slow batch holds up a rebalance",
         "With 100 records a poll, members join only when their 20 s batch is done, and the new member waits until then.";
-    "s11-s1-implicit-window-is-one-batch", true, "S1: one share consumer, implicit acknowledgement",
+    fetch "s11-s1-implicit-window-is-one-batch", true, "S1: one share consumer, implicit acknowledgement",
         "Records 0–4 are done at 1 s and accepted at 1.005 s: a crash just before repeats those 5.";
-    "s11-s2-release-until-archived", true, "S2: a failing record released until it is archived",
+    embed "s11-s2-release-until-archived", true, "S2: a failing record released until it is archived",
         "Record 0 throws every time and is released: delivered 5 times, then archived — lost.";
-    "s11-s3-three-members-one-partition", true, "S3: three share consumers on one partition",
+    embed "s11-s3-three-members-one-partition", true, "S3: three share consumers on one partition",
         "Each acquires its own 5 records: 180 processed by 12 s, 60 each, where a consumer group would leave two idle.";
-    "share-commit-sync-record", true, "Share group: commitSync() after each record",
+    fetch "share-commit-sync-record", true, "Share group: commitSync() after each record",
         "Every acceptance lands before the next record starts: a crash repeats at most one record, for a round trip per record.";
-    "share-crash-releases-at-once", true, "Share group: a member is killed",
+    embed "share-crash-releases-at-once", true, "Share group: a member is killed",
         "Its share session closes and its 5 records are released at once to consumer-2: nothing waits for a lock.";
-    "share-explicit-reject", true, "Share group: a record is rejected",
+    fetch "share-explicit-reject", true, "Share group: a record is rejected",
         "Record 12 throws and is rejected: it ends at once and is never delivered again — lost.";
-    "share-hang-waits-for-the-lock", true, "Share group: a member hangs past its locks",
+    embed "share-hang-waits-for-the-lock", true, "Share group: a member hangs past its locks",
         "Its 5 records stay locked until group.share.record.lock.duration.ms runs out, then go to consumer-2; when it wakes, its acknowledgements are refused.";
-    "share-implicit-close-redelivers", true, "Share group: a graceful close delivers a batch again",
+    fetch "share-implicit-close-redelivers", true, "Share group: a graceful close delivers a batch again",
         "close() releases the last batch without accepting it: 5 records already processed are delivered again.";
-    "share-renew-keeps-the-lock", true, "Share group: RENEW keeps a slow record's lock",
+    fetch "share-renew-keeps-the-lock", true, "Share group: RENEW keeps a slow record's lock",
         "A 40 s record outlives its 30 s lock; renewing it every 15 s keeps it with consumer-1, where without renewals consumer-2 takes it and both process it.";
 }
 
@@ -158,7 +170,10 @@ const fn step(
     page_only: &'static str,
     names: &'static [&'static str],
 ) -> TourStep {
-    TourStep { preset: index_of(file), caption, page_only, names }
+    let preset = index_of(file);
+    // The tour opens its presets at once: their files must be in the page (`embed`).
+    assert!(!PRESETS[preset].json.is_empty(), "a tour step's preset is fetched: mark it embed");
+    TourStep { preset, caption, page_only, names }
 }
 
 impl TourStep {
@@ -204,8 +219,51 @@ pub fn tour_preset(share: bool, n: usize) -> Option<usize> {
     tour(share).get(n).map(|step| step.preset)
 }
 
+std::thread_local! {
+    /// The files fetched by the page ([`install`]), in [`PRESETS`]' order.
+    static FETCHED: Fetched = const { Fetched::new() };
+}
+
+/// Whether preset `index`'s file is at hand: in the page, or fetched and installed.
+pub fn available(index: usize) -> bool {
+    PRESETS.get(index).is_some_and(|p| !p.json.is_empty()) || FETCHED.with(Fetched::is_installed)
+}
+
+/// Takes the text of `presets.json` ([`all_json`]); whether it read as one file per preset.
+pub fn install(text: &str) -> bool {
+    FETCHED.with(|f| f.install(text, PRESETS.len()))
+}
+
+/// `presets.json`: every preset's file with its story (as `"story"`), in [`PRESETS`]' order,
+/// one JSON array (written beside the group page by the first-frame binary; fetched on the
+/// first preset chosen that the page does not carry).
+pub fn all_json() -> String {
+    let files: Vec<String> = PRESETS
+        .iter()
+        .map(|p| {
+            let mut file: Value = serde_json::from_str(p.json).unwrap_or_default();
+            file["story"] = p.story.into();
+            file.to_string()
+        })
+        .collect();
+    json_array(files.iter().map(String::as_str))
+}
+
 fn file(index: usize) -> Option<Value> {
-    PRESETS.get(index).and_then(|p| serde_json::from_str(p.json).ok())
+    let p = PRESETS.get(index)?;
+    if p.json.is_empty() {
+        return FETCHED.with(|f| f.file(index));
+    }
+    serde_json::from_str(p.json).ok()
+}
+
+/// What the page says about preset `index`: its story, carried or fetched.
+pub fn story(index: usize) -> String {
+    match PRESETS.get(index) {
+        Some(p) if !p.story.is_empty() => p.story.to_string(),
+        Some(_) => file(index).and_then(|v| v.get("story")?.as_str().map(str::to_string)).unwrap_or_default(),
+        None => String::new(),
+    }
 }
 
 /// The preset's scenario and its own crash instant, if the file reads.

@@ -1,5 +1,6 @@
 //! What every page's presets share: an expectation of a `scenarios/` file checked against a
-//! run ([`Check`]), and the comparison of a result value with the file's.
+//! run ([`Check`]), the comparison of a result value with the file's, and the files a page
+//! fetches on use ([`Fetched`], [`fetched_text`]).
 
 use serde_json::Value;
 
@@ -42,3 +43,62 @@ pub fn same_value(got: &Value, want: &Value) -> bool {
         _ => got == want,
     }
 }
+
+/// A page's presets' files fetched on use: `presets.json`, written beside the page by the
+/// first-frame binary, one JSON array of the files in the page's presets' order. Each page
+/// keeps one in a `thread_local!` (the pages are single-threaded).
+#[derive(Default)]
+pub struct Fetched(std::cell::RefCell<Vec<Value>>);
+
+impl Fetched {
+    /// An empty store (for `thread_local!`).
+    pub const fn new() -> Fetched {
+        Fetched(std::cell::RefCell::new(Vec::new()))
+    }
+
+    /// Takes `presets.json`'s text; whether it read as `count` files (else nothing changes).
+    pub fn install(&self, text: &str, count: usize) -> bool {
+        match serde_json::from_str::<Vec<Value>>(text) {
+            Ok(files) if files.len() == count => {
+                *self.0.borrow_mut() = files;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Whether the files are here.
+    pub fn is_installed(&self) -> bool {
+        !self.0.borrow().is_empty()
+    }
+
+    /// File `index`, if installed.
+    pub fn file(&self, index: usize) -> Option<Value> {
+        self.0.borrow().get(index).cloned()
+    }
+}
+
+/// `presets.json`'s text: `files` (JSON texts) as one array.
+pub fn json_array<'a>(files: impl Iterator<Item = &'a str>) -> String {
+    format!("[{}]", files.collect::<Vec<_>>().join(","))
+}
+
+/// Text a page fetches on use (`presets.json`) rather than carries: itself natively (the
+/// tests, the first-frame binary that writes `presets.json`) and in a wasm built with
+/// `embedded-presets` (the slide module, the browser tests); empty in the pages' wasm.
+#[cfg(any(not(target_arch = "wasm32"), feature = "embedded-presets"))]
+macro_rules! fetched_text {
+    ($text:expr) => {
+        $text
+    };
+}
+
+/// Text a page fetches on use: empty in the pages' wasm (see the other definition).
+#[cfg(all(target_arch = "wasm32", not(feature = "embedded-presets")))]
+macro_rules! fetched_text {
+    ($text:expr) => {
+        ""
+    };
+}
+
+pub(crate) use fetched_text;
