@@ -419,12 +419,14 @@ GROUP_CASES = [
          note="group-franz-go-close with AutoCommitMarks (model.md §8.14): Close() commits the marks, 22: "
               "nothing runs twice"),
     # Issue 29 (model.md §8.14): KafkaJS 2.2.4 in a group (node/consumer.js, `member` mode). Its
-    # runner heartbeats after each message (400 ms apart here), the model's every 100 ms: the
-    # session of 2.2 s puts the real expiry (last message + 2.2 s) and the model's mid-record for
-    # consumer-1 either way. G 1.5 s after the assignment: each member's first batch is in hand by
-    # then (its first message waits for G).
+    # runner heartbeats after each message (1 s apart here), the model's every 100 ms: the
+    # session of 2.5 s puts the real expiry (consumer-2's last message + 2.5 s) and the model's
+    # (its crash + 2.4–2.5 s) in the same record of consumer-1, 300–500 ms from its ends, so
+    # the members may run up to 300 ms out of phase (a loaded run had them 260 ms apart, when
+    # records of 400 ms and a 2.2 s session left 200 ms). G 1.5 s after the assignment: each
+    # member's first batch is in hand by then (its first message waits for G).
     dict(name="group-kafkajs-kill", kind="group", client="kafkajs", file="g1-crash-waits-out-the-session.json",
-         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2200,
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 1000, "session.timeout.ms": 2500,
                    "heartbeat.interval.ms": 100, "strategy": "each_message",
                    "partition.assignment.strategy": "roundrobin"},
          initial={1: [0], 2: [1]},
@@ -456,7 +458,7 @@ GROUP_CASES = [
               "OffsetFetch, so orders-0 starts from 26 and repeats the record in hand"),
     dict(name="group-kafkajs-each-batch-kill", kind="group", client="kafkajs",
          file="g1-crash-waits-out-the-session.json",
-         scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2200,
+         scenario={"partitions": 2, "members": 2, "record_processing_ms": 1000, "session.timeout.ms": 2500,
                    "heartbeat.interval.ms": 100, "strategy": "each_batch_resolve_offset",
                    "partition.assignment.strategy": "roundrobin"},
          initial={1: [0], 2: [1]},

@@ -192,8 +192,10 @@ console.log(`  slide module (fetched on the consumer page's first export): ${kb(
 const importModule = fs.readdirSync(DIST).filter((f) => IMPORT_MODULE.test(f) && /\.(wasm|js)$/.test(f))
   .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
 console.log(`  import module (fetched on the first press of the consumer or group page's import button): ${kb(importModule.raw)} raw, ${kb(importModule.gz)} gzip, ${kb(importModule.br)} brotli`);
-const presetsFile = sizes(path.join(DIST, 'presets.json'));
-console.log(`  consumer presets (presets.json, fetched on the first preset chosen): ${kb(presetsFile.raw)} raw, ${kb(presetsFile.gz)} gzip, ${kb(presetsFile.br)} brotli`);
+for (const [name, dir] of [['consumer', DIST], ['group', path.join(DIST, 'group')]]) {
+  const f = sizes(path.join(dir, 'presets.json'));
+  console.log(`  ${name} page's presets.json (fetched on the first preset chosen that the page does not carry): ${kb(f.raw)} raw, ${kb(f.gz)} gzip, ${kb(f.br)} brotli`);
+}
 const offline = path.join(DIST, 'offset-window-offline.html');
 if (fs.existsSync(offline)) console.log(`  offline page (one file): ${kb(fs.statSync(offline).size)} raw, ${kb(sizes(offline).br)} brotli`);
 
