@@ -2156,7 +2156,8 @@ pub(crate) struct GroupClient {
     pub(crate) heartbeat_seq: u32,
     /// Consumer protocol: paused for revocation, `onPartitionsRevoked` not yet run.
     pub(crate) revoking: Vec<PartitionId>,
-    /// Consumer protocol: revoked, to acknowledge at the next heartbeat.
+    /// Consumer protocol: revoked, to acknowledge at the next heartbeat (kafka-clients 4.3: one
+    /// sent at once, [`Member::acknowledge_now`]).
     pub(crate) released: Vec<PartitionId>,
     /// Consumer protocol: assigned at a heartbeat, fetched from once `onPartitionsAssigned`
     /// has run in the next `poll()`.
@@ -2203,8 +2204,8 @@ pub(crate) enum Step {
     /// Paused (and auto-committed): `onPartitionsRevoked` is next (`PartitionsRemovedEvent`).
     Revoke,
     /// Revoked: the new assignment is applied and `onPartitionsAssigned` runs
-    /// (`PartitionsAssignedEvent`, even with nothing added); then the next heartbeat
-    /// acknowledges it.
+    /// (`PartitionsAssignedEvent`, even with nothing added); then a heartbeat sent at once
+    /// acknowledges it ([`Member::acknowledge_now`]).
     Assign,
 }
 
