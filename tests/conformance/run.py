@@ -564,6 +564,37 @@ GROUP_CASES = [
          go_phase=(1, 5000, -500),
          note="a new group under librdkafka (model.md §8.2): a partition held but never consumed keeps no "
               "committed offset"),
+    # Issue 30 (model.md §10.5 `on_revoke: drain`, §10.6): a drain budget running out under the
+    # consumer protocol. consumer-1 holds both partitions and hands each poll's five records to a
+    # pool of two threads (at most four batches in flight; commitSync of the contiguous frontier
+    # after each hand-off; onPartitionsRevoked waits at most 750 ms for the pool, then commits what
+    # it finished). consumer-2 joins; consumer-1's first poll after the target arrived has nothing
+    # buffered (orders-1's chunk was handed out to its last record, so no prefetch went out): it
+    # runs onPartitionsRevoked before the records it fetches (kafka-clients 4.3.1,
+    # `AsyncKafkaConsumer.poll`), drains, commits orders-1 at 22 with 3 of its records still in the
+    # pool, and acknowledges at once after onPartitionsAssigned a poll later. The pool's records
+    # count for the ownership that handed them out (`dones_at_poll="fifo"`). consumer-2 is killed
+    # 200 ms after it got orders-1, before its pool finishes a record: what its commits carry later
+    # depends on when its polls find room and fetched records (in one run its third poll came
+    # 480 ms late, after a record, and committed 23; in another a hand-off raced the other
+    # thread's record by 1–5 ms: 27 or 28), which is not this case's question.
+    dict(name="group-pool-drain-runs-out-kip848", kind="group", client="java_consumer_protocol",
+         file="group-scale-out.json",
+         scenario={"partitions": 2, "members": 1, "worker_pool": True, "pool_threads": 2,
+                   "pool_max_in_flight_batches": 4, "pool_commit": "contiguous_completed",
+                   "strategy": "commit_sync_batch", "record_processing_ms": 300, "max.poll.records": 5,
+                   "max.partition.fetch.bytes": 5120, "session.timeout.ms": 10000,
+                   "group.consumer.heartbeat.interval.ms": 500, "on_revoke": "drain", "on_revoke_drain_ms": 750},
+         group_configs={"consumer.heartbeat.interval.ms": 500, "consumer.session.timeout.ms": 10000},
+         client_props={"max.partition.fetch.bytes": 200, "retry.backoff.ms": 5},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 32), delay=150)],
+         final=[dict(member=1, after=("member_done", 1, 70), delay=150),
+                dict(member=2, after=("assigned", 2, 1), delay=200)],
+         dones_at_poll="fifo", full=True,
+         note="a drain on revoke under the consumer protocol (model.md §10.5, §10.6): the first poll after the "
+              "target has nothing buffered and runs onPartitionsRevoked before its records; the drain waits "
+              "750 ms for the pool, then commits what it finished"),
     # Issue 25 (model.md §10.1): across an incremental assignment a member keeps draining the
     # partition it was on (the fetch buffer keeps its chunk). consumer-1 dies; consumer-2, on
     # orders-1, receives orders-0 and goes on with orders-1's fetched records: orders-0 is not

@@ -189,6 +189,12 @@ pub(crate) struct Member {
     /// Records left of that chunk; `None` when no chunk is in hand (after an assignment the
     /// next `poll()` starts at `turn` itself).
     pub(super) chunk_left: Option<u64>,
+    /// Java: the chunk in hand ran out exactly at the end of a full poll, so the fetch buffer
+    /// still holds it (model.md §10.6): `CompletedFetch.fetchRecords` stops at
+    /// `max.poll.records` without reading past the last record, and only a read past it drains
+    /// the fetch. `FetchBuffer.bufferedPartitions` counts it, so no prefetch goes out, and
+    /// `FetchBuffer.isEmpty` does not: the next poll finds nothing buffered and fetches.
+    chunk_held: bool,
     /// The partitions whose fetched chunks wait behind the one in hand (model.md §10.1): a
     /// fetch goes out only when the buffer is drained (`AbstractFetch` fetches nothing from a
     /// broker that still has buffered partitions) and brings every partition with records.
@@ -334,6 +340,7 @@ impl Member {
             assigned: Vec::new(),
             turn: 0,
             chunk_left: None,
+            chunk_held: false,
             fetch_queue: Vec::new(),
             fetched_before: Vec::new(),
             fetch_order: Vec::new(),
@@ -1226,8 +1233,10 @@ impl Member {
         if s.commits_previous_polls() && to > from {
             super::clients::add_head(&mut self.heads, partition, from);
         }
-        if let Some(left) = &mut self.chunk_left {
-            *left = left.saturating_sub(to - from);
+        if let Some(left) = self.chunk_left {
+            let n = to - from;
+            self.chunk_held = n > 0 && n == left && n == s.records_per_poll();
+            self.chunk_left = Some(left.saturating_sub(n));
         }
         if position != Some(to) {
             self.set_position(cx, partition, Some(to));
@@ -1325,10 +1334,24 @@ impl Member {
     /// kafka-clients 4.3, for a member with records to hand out: whether the fetch buffer holds
     /// a completed fetch it has not started on (`FetchBuffer.isEmpty` looks at those only): a
     /// chunk fetched with the one in hand and waiting behind it — a paused partition's too,
-    /// until it is dropped — or, the chunk in hand drained, the next fetch's.
+    /// until it is dropped — or, the chunk in hand drained by a poll that read past its end, the
+    /// next fetch's (its prefetch went out). Not when the chunk in hand ran out exactly at the
+    /// end of a full poll ([`Member::buffer_empty`]).
     fn completed_fetch_queued(&self) -> bool {
         let held = |p: &PartitionId| self.assigned.iter().any(|a| a.partition == *p && !a.stopped);
-        self.fetch_queue.iter().any(held) || self.chunk_left.is_none_or(|left| left == 0)
+        self.fetch_queue.iter().any(held)
+            || match self.chunk_left {
+                None => true,
+                Some(left) => left == 0 && !self.chunk_held,
+            }
+    }
+
+    /// kafka-clients 4.3 (model.md §10.6): this `poll()` finds its fetch buffer empty and waits
+    /// for a fetch — the chunk in hand ran out exactly at the end of the last full poll (it
+    /// still counts as buffered, so no prefetch went out) and no other completed fetch waits
+    /// behind it (`AsyncKafkaConsumer.pollForFetches`).
+    fn buffer_empty(&self) -> bool {
+        self.chunk_held && self.chunk_left == Some(0) && !self.completed_fetch_queued()
     }
 
     /// Whether a `poll()` now would return records: an assigned partition, not stopped,
@@ -2189,7 +2212,8 @@ pub(crate) struct GroupClient {
     pub(crate) heartbeat_seq: u32,
     /// Consumer protocol: paused for revocation, `onPartitionsRevoked` not yet run.
     pub(crate) revoking: Vec<PartitionId>,
-    /// Consumer protocol: revoked, to acknowledge at the next heartbeat.
+    /// Consumer protocol: revoked, to acknowledge at the next heartbeat (kafka-clients 4.3: one
+    /// sent at once, [`Member::acknowledge_now`]).
     pub(crate) released: Vec<PartitionId>,
     /// Consumer protocol: assigned at a heartbeat, fetched from once `onPartitionsAssigned`
     /// has run in the next `poll()`.
@@ -2201,6 +2225,10 @@ pub(crate) struct GroupClient {
     /// kafka-clients 4.3: the reconciliation under way, one step per `poll()` that returns
     /// buffered records: what it revokes, what it adds, and the step it is at.
     pub(crate) reconciling: Option<(Vec<PartitionId>, Vec<PartitionId>, Step)>,
+    /// kafka-clients 4.3: `onPartitionsRevoked` waits (a commit, a drain) inside a `poll()` that
+    /// has records at hand; when it returns, the poll returns them, and `onPartitionsAssigned`
+    /// waits for the next poll (model.md §10.6).
+    pub(crate) returns_after_callback: bool,
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -2232,8 +2260,8 @@ pub(crate) enum Step {
     /// Paused (and auto-committed): `onPartitionsRevoked` is next (`PartitionsRemovedEvent`).
     Revoke,
     /// Revoked: the new assignment is applied and `onPartitionsAssigned` runs
-    /// (`PartitionsAssignedEvent`, even with nothing added); then the next heartbeat
-    /// acknowledges it.
+    /// (`PartitionsAssignedEvent`, even with nothing added); then a heartbeat sent at once
+    /// acknowledges it ([`Member::acknowledge_now`]).
     Assign,
 }
 
@@ -2252,6 +2280,7 @@ impl GroupClient {
             assigning: Vec::new(),
             to_reconcile: (Vec::new(), Vec::new()),
             reconciling: None,
+            returns_after_callback: false,
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -2314,6 +2343,21 @@ impl Member {
         g.heartbeat_seq += 1;
         let seq = g.heartbeat_seq;
         cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
+    }
+
+    /// kafka-clients 4.3: a reconciliation has completed (`onPartitionsAssigned` ran), the
+    /// member is ACKNOWLEDGING and heartbeats at once, not waiting for the interval, which then
+    /// counts from this heartbeat (model.md §10.6; `AbstractMembershipManager.shouldHeartbeatNow`,
+    /// `AbstractHeartbeatRequestManager.poll` → `makeHeartbeatRequest` → `resetTimer`).
+    fn acknowledge_now<S: Sink>(&mut self, cx: &mut Cx<S>) {
+        if cx.s.client != Client::JavaConsumerProtocol {
+            return;
+        }
+        let id = self.id;
+        let g = self.g();
+        g.heartbeat_seq += 1;
+        let seq = g.heartbeat_seq;
+        cx.schedule(cx.now_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
     }
 
     /// The heartbeats of a member of the group at t = 0: from its assignment,
@@ -2440,6 +2484,7 @@ impl Member {
             None => {
                 self.turn = 0;
                 self.chunk_left = None;
+                self.chunk_held = false;
             }
         }
     }
@@ -3139,8 +3184,18 @@ impl Member {
     /// poll if it has no records to return at once, else in the next
     /// (`AsyncKafkaConsumer.checkInflightPoll` runs the background events before the
     /// `AsyncPollEvent` that reconciles has been processed, and `pollForFetches` returns
-    /// buffered records without waiting).
+    /// buffered records without waiting) — but a poll whose buffer is empty runs
+    /// `onPartitionsRevoked` before it returns the records it fetches
+    /// ([`Member::buffer_empty`]).
     fn consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
+        if std::mem::take(&mut self.g().returns_after_callback) {
+            // The same poll, after its `onPartitionsRevoked`: `checkInflightPoll` has run the
+            // background events and `collectFetch` returns the records at hand; the
+            // `PartitionsAssignedEvent` the callback's completion queued waits for the next poll.
+            return None;
+        }
+        // Read before this poll's steps and fetch change the chunk in hand.
+        let fetches = cx.s.client == Client::JavaConsumerProtocol && self.buffer_empty();
         if cx.s.client == Client::JavaConsumerProtocol {
             // The previous poll's event is held (it returned at once) and complete by now; with
             // another partition's completed fetch buffered this poll keeps it and submits none
@@ -3152,7 +3207,7 @@ impl Member {
         // (`updateAssignmentMetadataIfNeeded` → `CheckAndUpdatePositionsEvent`): none of their
         // records is buffered while this poll reconciles; they come with its fetch.
         let resolving = self.awaiting_positions();
-        let flow = self.consumer_poll_steps(cx, world);
+        let flow = self.consumer_poll_steps(cx, world, fetches);
         // A poll with nothing to return at once waits, and its loop looks the positions up
         // meanwhile (`AsyncKafkaConsumer.poll`): then the partitions added in it count too.
         let waits = flow.is_none() && !self.has_records(cx.s, cx.now_us);
@@ -3160,8 +3215,14 @@ impl Member {
         flow
     }
 
-    /// [`Member::consumer_poll`]'s rebalance steps.
-    fn consumer_poll_steps<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
+    /// [`Member::consumer_poll`]'s rebalance steps; `fetches`: the poll finds its fetch buffer
+    /// empty ([`Member::buffer_empty`]).
+    fn consumer_poll_steps<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        fetches: bool,
+    ) -> Option<Flow> {
         if !self.in_group {
             // Evicted: rejoin as a new member (epoch 0) at once.
             self.in_group = true;
@@ -3199,7 +3260,18 @@ impl Member {
                 self.pause_for_revocation(cx, &revoke);
                 let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
                 self.g().reconciling = Some((revoke, assign, step));
-                if self.has_records(cx.s, cx.now_us) {
+                // Without auto-commit the reconciliation check itself queues `onPartitionsRevoked`
+                // (`AbstractMembershipManager.maybeReconcile` → `revokeAndAssign` →
+                // `PartitionsRemovedEvent`, before `markReconciliationCheckComplete`). A poll
+                // with records buffered returns them once that check is done; one whose buffer
+                // is empty finds nothing (`collectFetch` drops the paused partition's chunk), its
+                // `awaitWakeup` returns at once on the wake-up the last poll's prefetch left
+                // (`FetchRequestManager.pollInternal`: nothing to fetch), and its loop's
+                // `checkInflightPoll` runs the callback before the fetch's records are returned
+                // (issue 30, `group-pool-drain-runs-out-kip848`); `onPartitionsAssigned` then
+                // waits for the next poll.
+                let callback_first = fetches && step == Step::Revoke && !self.strategy.is_auto();
+                if self.has_records(cx.s, cx.now_us) && !callback_first {
                     return None;
                 }
                 continue;
@@ -3209,6 +3281,8 @@ impl Member {
                     let waits = self.on_revoke_commit(cx, world, &revoke);
                     self.g().reconciling = Some((revoke, assign, Step::Assign));
                     if waits {
+                        let returns = self.has_records(cx.s, cx.now_us);
+                        self.g().returns_after_callback = returns;
                         return Some(Flow::Wait);
                     }
                 }
@@ -3220,6 +3294,7 @@ impl Member {
                         self.status(cx, MemberStatus::Active);
                     }
                     self.g().released.extend(revoke);
+                    self.acknowledge_now(cx);
                 }
             }
             if self.has_records(cx.s, cx.now_us) {
@@ -3260,6 +3335,7 @@ impl Member {
             self.take_partitions(cx, world, &assigned);
             self.await_positions(cx.s, &assigned);
             self.status(cx, MemberStatus::Active);
+            self.acknowledge_now(cx);
         }
         let revoked = std::mem::take(&mut self.g().revoking);
         if revoked.is_empty() {
@@ -3312,6 +3388,7 @@ impl Member {
             g.revoking.clear();
             g.to_reconcile = (Vec::new(), Vec::new());
             g.reconciling = None;
+            g.returns_after_callback = false;
             g.released.clear();
             g.assigning.clear();
             g.parked = None;

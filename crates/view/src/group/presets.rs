@@ -111,7 +111,7 @@ presets! {
     fetch "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
     fetch "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a stale member epoch",
-        "A commitSync in flight when consumer-1's epoch moves on: a 4.0–4.2 broker refuses it, so a crash at 15.5 s repeats 7 records, not 2.";
+        "A commitSync in flight when consumer-1's epoch moves on: a 4.0–4.2 broker refuses it, so a crash at 10.5 s repeats 7 records, not 2.";
     fetch "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
         "consumer-1 never prunes its offsets map: after orders-1 moved, each of its commits sets orders-1 back to 25, and when consumer-2 crashes orders-1 restarts there: 17 repeated, not 2.";
     fetch "group-pool-drain-budget-runs-out", false, "A drain on revoke runs out of time",
