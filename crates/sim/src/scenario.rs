@@ -860,16 +860,22 @@ impl Scenario {
         if self.worker_pool {
             return refuse("worker_pool", "the listener runs on the consumer's thread");
         }
-        if self.group_mode() || self.share_group() {
-            let key = match () {
-                _ if self.share_group() => "consumption",
-                _ if self.members > 1 => "members",
-                _ if self.partitions > 1 => "partitions",
-                _ => "group_events",
-            };
+        if let Some(key) = self.group_key() {
             return refuse(key, "one consumer on one partition only");
         }
         Ok(())
+    }
+
+    /// The key that makes this a consumer group or a share group, for a refusal of what is
+    /// modelled for one consumer only; `None` for one consumer.
+    fn group_key(&self) -> Option<&'static str> {
+        Some(match () {
+            _ if self.share_group() => "consumption",
+            _ if !self.group_mode() => return None,
+            _ if self.members > 1 => "members",
+            _ if self.partitions > 1 => "partitions",
+            _ => "group_events",
+        })
     }
 
     /// Why the chosen client and strategy do not read `key`, when they do not: the page shows
@@ -1263,13 +1269,7 @@ impl Scenario {
                 }
                 return Ok(());
             }
-            if self.group_mode() || self.share_group() {
-                let key = match () {
-                    _ if self.share_group() => "consumption",
-                    _ if self.members > 1 => "members",
-                    _ if self.partitions > 1 => "partitions",
-                    _ => "group_events",
-                };
+            if let Some(key) = self.group_key() {
                 return refuse(key, format!("must describe one consumer on one partition: {why}"));
             }
         }

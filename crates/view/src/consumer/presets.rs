@@ -202,11 +202,8 @@ pub fn all_json() -> String {
 }
 
 fn file(index: usize) -> Option<Value> {
-    let p = PRESETS.get(index)?;
-    if p.json.is_empty() {
-        return FETCHED.with(|f| f.file(index));
-    }
-    serde_json::from_str(p.json).ok()
+    let json = PRESETS.get(index)?.json;
+    FETCHED.with(|f| f.file(index, json))
 }
 
 /// What the page says about preset `index`: its story, or for a framework preset (no story

@@ -72,9 +72,13 @@ impl Fetched {
         !self.0.borrow().is_empty()
     }
 
-    /// File `index`, if installed.
-    pub fn file(&self, index: usize) -> Option<Value> {
-        self.0.borrow().get(index).cloned()
+    /// Preset `index`'s file: its `carried` text (a page's `json` field) when the page
+    /// carries it, else the fetched file, if installed.
+    pub fn file(&self, index: usize, carried: &str) -> Option<Value> {
+        if carried.is_empty() {
+            return self.0.borrow().get(index).cloned();
+        }
+        serde_json::from_str(carried).ok()
     }
 }
 
