@@ -18,7 +18,8 @@ mod mcp;
 
 use clap::{Parser, Subcommand, ValueEnum};
 use offset_window_sim::compare::{
-    compare_clients, compare_group, compare_group_left_out, compare_share, share_modes_left_out,
+    compare_clients, compare_clients_left_out, compare_group, compare_group_left_out, compare_share,
+    share_modes_left_out,
 };
 use offset_window_sim::keys::{millis_value, KeySpec};
 use offset_window_sim::producer::{
@@ -544,7 +545,8 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
             }
         });
     }
-    let rows = compare_clients(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
+    let (rows, left_out) =
+        compare_clients_left_out(&input.scenario, input.crash_at_us).map_err(|e| e.to_string())?;
     Ok(match format {
         Format::Json | Format::Marks => serde_json::to_string(&rows).expect("rows always serialise"),
         Format::Table => {
@@ -562,6 +564,11 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
                     "{:<32}{:<32}{:>6}{:>12}{:>9}\n",
                     r.client, r.strategy, r.lost, r.duplicated, r.reread
                 );
+            }
+            for (pairs, why) in left_out {
+                let names: Vec<_> =
+                    pairs.iter().map(|(c, st)| format!("{} {}", c.name(), st.name())).collect();
+                text += &format!("left out: {}: {why}\n", names.join("; "));
             }
             text
         }

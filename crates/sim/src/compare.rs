@@ -56,22 +56,46 @@ pub struct ComparisonRow {
     pub worst_duplicated: u64,
 }
 
-/// Runs `scenario` once per pair of [`PAIRS`] that the scenario allows (transactions have
-/// no worker pool; the clients of model.md §8.14 run one consumer with its own loop),
-/// everything else unchanged, and reads each at `crash_at_us` (µs, in (0, horizon]).
-/// Errors: the scenario's own validation error.
+/// Runs `scenario` once per pair of [`PAIRS`], everything else unchanged, and reads each at
+/// `crash_at_us` (µs, in (0, horizon]). Pairs the scenario refuses (transactions have no
+/// worker pool; the clients of model.md §8.14 run one consumer with its own loop; Spring's
+/// error handlers run the Java client) are left out; [`compare_clients_left_out`] says which
+/// and why. Errors: the scenario's own validation error.
 pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<ComparisonRow>, ScenarioError> {
+    compare_clients_left_out(scenario, crash_at_us).map(|(rows, _)| rows)
+}
+
+/// Rows a comparison leaves out, grouped by refusal in the comparison's order: each refusal
+/// with the rows it refused.
+pub type Refused<T> = Vec<(Vec<T>, ScenarioError)>;
+
+/// Adds `row`, refused for `why`, to `list` (beside the rows refused for the same reason).
+pub fn refuse_row<T>(list: &mut Refused<T>, row: T, why: ScenarioError) {
+    match list.iter_mut().find(|(_, seen)| *seen == why) {
+        Some((rows, _)) => rows.push(row),
+        None => list.push((vec![row], why)),
+    }
+}
+
+/// The (client, strategy) pairs a client comparison leaves out, with why.
+pub type PairsLeftOut = Refused<(Client, Strategy)>;
+
+/// [`compare_clients`]'s rows and the pairs it leaves out, with why.
+pub fn compare_clients_left_out(
+    scenario: &Scenario,
+    crash_at_us: u64,
+) -> Result<(Vec<ComparisonRow>, PairsLeftOut), ScenarioError> {
     scenario.validate()?;
     let mut rows = Vec::new();
+    let mut left_out = Vec::new();
     for &(client, strategy) in PAIRS {
-        if scenario.worker_pool && strategy == Strategy::Transactional {
-            continue;
-        }
-        let variant = Scenario { client, strategy, ..scenario.clone() };
-        if crate::clients::strategies(client).is_some() && variant.validate().is_err() {
-            continue;
-        }
-        let run = simulate(&variant)?;
+        let run = match simulate(&Scenario { client, strategy, ..scenario.clone() }) {
+            Ok(run) => run,
+            Err(why) => {
+                refuse_row(&mut left_out, (client, strategy), why);
+                continue;
+            }
+        };
         let at = run.state_at(crash_at_us);
         let worst = run.worst();
         rows.push(ComparisonRow {
@@ -85,7 +109,7 @@ pub fn compare_clients(scenario: &Scenario, crash_at_us: u64) -> Result<Vec<Comp
             worst_duplicated: worst.duplicated,
         });
     }
-    Ok(rows)
+    Ok((rows, left_out))
 }
 
 /// One row of the group comparison (model.md §10): the same events under one protocol and
@@ -183,9 +207,9 @@ pub fn compare_group(scenario: &Scenario) -> Result<Vec<GroupComparisonRow>, Sce
     compare_group_left_out(scenario).map(|(rows, _)| rows)
 }
 
-/// Rows a group comparison leaves out, grouped by refusal in the comparison's order: each
-/// refusal with its rows' (protocol words, static membership).
-pub type LeftOut = Vec<(Vec<(&'static str, bool)>, ScenarioError)>;
+/// Rows a group comparison leaves out: each refusal with its rows' (protocol words, static
+/// membership).
+pub type LeftOut = Refused<(&'static str, bool)>;
 
 /// [`compare_group`]'s rows and the rows it leaves out, with why.
 #[cfg(feature = "group")]
@@ -200,11 +224,7 @@ pub fn compare_group_left_out(
             Ok(Some(group)) => group,
             Ok(None) => continue, // never: a variant keeps the group's members, partitions and events
             Err(why) => {
-                let row = (protocol, variant.static_membership);
-                match left_out.iter_mut().find(|(_, seen)| *seen == why) {
-                    Some((rows, _)) => rows.push(row),
-                    None => left_out.push((vec![row], why)),
-                }
+                refuse_row(&mut left_out, (protocol, variant.static_membership), why);
                 continue;
             }
         };

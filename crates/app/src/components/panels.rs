@@ -37,7 +37,10 @@ pub fn Compare(p: &CompareProps) -> Html {
     let open = use_state_eq(|| false);
     let runs = {
         let open = *open;
-        use_memo((p.scenario.clone(), open), |(s, open)| if *open { compare_runs(s) } else { Vec::new() })
+        use_memo(
+            (p.scenario.clone(), open),
+            |(s, open)| if *open { compare_runs(s) } else { Default::default() },
+        )
     };
     let toggle = {
         let open = open.clone();
@@ -51,7 +54,7 @@ pub fn Compare(p: &CompareProps) -> Html {
             <button id="compare-toggle" aria-expanded={open.to_string()} onclick={toggle}>
                 { if *open { "Hide the comparison" } else { "Compare clients at this crash" } }</button>
             if *open {
-                <div class="table-wrap">{ Html::from_html_unchecked(AttrValue::from(table_html(&runs, &p.scenario, p.crash_at_us))) }</div>
+                <div class="table-wrap">{ Html::from_html_unchecked(AttrValue::from(table_html(&runs.0, &runs.1, &p.scenario, p.crash_at_us))) }</div>
             }
         </section>
     }

@@ -3,7 +3,7 @@
 //! crash instant.
 
 use crate::kit::text::escape;
-use offset_window_sim::compare::PAIRS;
+use offset_window_sim::compare::{refuse_row, PairsLeftOut, PAIRS};
 use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
 
 /// One row of the comparison: a client, a strategy and its run.
@@ -19,15 +19,17 @@ pub struct Row {
 
 /// The scenario under each pair of `compare::PAIRS` (as `compare::compare_clients`
 /// does), simulated once; the crash instant is read per row, so moving it re-runs nothing.
-pub fn compare_runs(scenario: &Scenario) -> Vec<Row> {
-    PAIRS
-        .iter()
-        .filter(|(_, st)| !(scenario.worker_pool && *st == Strategy::Transactional))
-        .filter_map(|&(client, strategy)| {
-            let run = simulate(&Scenario { client, strategy, ..scenario.clone() }).ok()?;
-            Some(Row { client, strategy, run })
-        })
-        .collect()
+/// With the pairs the core refuses, each with why.
+pub fn compare_runs(scenario: &Scenario) -> (Vec<Row>, PairsLeftOut) {
+    let mut rows = Vec::new();
+    let mut left_out = Vec::new();
+    for &(client, strategy) in PAIRS {
+        match simulate(&Scenario { client, strategy, ..scenario.clone() }) {
+            Ok(run) => rows.push(Row { client, strategy, run }),
+            Err(why) => refuse_row(&mut left_out, (client, strategy), why),
+        }
+    }
+    (rows, left_out)
 }
 
 /// Whether `row` is what the page shows now: the same client, and the same strategy as
@@ -47,7 +49,7 @@ pub fn is_current(row: &Row, scenario: &Scenario) -> bool {
 /// The comparison table for `rows` at `crash_at_us`, as HTML (the page hands it to the
 /// browser as one string: far less wasm than one element at a time). The row the page shows
 /// is marked (`aria-current`); each client's note appears once, on its first row.
-pub fn table_html(rows: &[Row], scenario: &Scenario, crash_at_us: u64) -> String {
+pub fn table_html(rows: &[Row], left_out: &PairsLeftOut, scenario: &Scenario, crash_at_us: u64) -> String {
     let mut out = String::from(concat!(
         r#"<table id="compare-table"><thead><tr><th scope="col">client · how it commits</th>"#,
         r#"<th scope="col">lost</th><th scope="col">processed twice</th><th scope="col">re-read</th></tr></thead><tbody>"#
@@ -74,6 +76,14 @@ pub fn table_html(rows: &[Row], scenario: &Scenario, crash_at_us: u64) -> String
         ));
     }
     out.push_str("</tbody></table>");
+    for (pairs, why) in left_out {
+        let names: Vec<_> = pairs.iter().map(|(c, st)| format!("{} · {}", c.label(), st.label())).collect();
+        out.push_str(&format!(
+            r#"<p class="note">Left out: {}. {}.</p>"#,
+            escape(&names.join("; ")),
+            escape(&why.to_string())
+        ));
+    }
     out
 }
 
@@ -87,7 +97,8 @@ mod tests {
             r#"{"max.poll.records":1,"record_processing_ms":3000,"auto.commit.interval.ms":5000}"#,
         )
         .unwrap();
-        let rows = compare_runs(&scenario);
+        let (rows, left_out) = compare_runs(&scenario);
+        assert!(left_out.is_empty(), "{left_out:?}");
         let core = offset_window_sim::compare::compare_clients(&scenario, 5_500_000).unwrap();
         assert_eq!(rows.len(), core.len());
         for (row, c) in rows.iter().zip(&core) {
@@ -98,7 +109,7 @@ mod tests {
         let current: Vec<_> = rows.iter().filter(|r| is_current(r, &scenario)).collect();
         assert_eq!(current.len(), 1);
         assert_eq!((current[0].client, current[0].strategy), (Client::JavaClassic, Strategy::AutoCommit));
-        let html = table_html(&rows, &scenario, 5_500_000);
+        let html = table_html(&rows, &left_out, &scenario, 5_500_000);
         assert_eq!(html.matches("<tr data-client").count(), rows.len());
         assert_eq!(html.matches(r#"aria-current="true""#).count(), 1);
         assert!(!html.contains(">java_classic"), "labels, not identifiers");
@@ -112,5 +123,20 @@ mod tests {
         let kafkajs = Scenario { client: Client::Kafkajs, strategy: Strategy::AutoCommit, ..scenario };
         let marked: Vec<_> = rows.iter().filter(|r| is_current(r, &kafkajs)).map(|r| r.strategy).collect();
         assert_eq!(marked, [Strategy::EachMessage]);
+    }
+
+    #[test]
+    fn pairs_the_core_refuses_are_named_with_the_refusal() {
+        // Spring's DefaultErrorHandler: no transactions, Java only, no library's own loop.
+        let scenario = Scenario::from_json(
+            r#"{"record_failures":[12],"on_error":"seek_to_failed","strategy":"commit_sync_batch"}"#,
+        )
+        .unwrap();
+        let (rows, left_out) = compare_runs(&scenario);
+        assert_eq!(rows.len() + left_out.iter().map(|(p, _)| p.len()).sum::<usize>(), PAIRS.len());
+        assert!(left_out.iter().any(|(p, _)| p.contains(&(Client::JavaClassic, Strategy::Transactional))));
+        let html = table_html(&rows, &left_out, &scenario, 8_200_000);
+        assert!(html.contains(r#"<p class="note">Left out: "#), "{html}");
+        assert!(html.contains("modelled for loops without transactions"), "{html}");
     }
 }
