@@ -19,7 +19,7 @@ mod mcp;
 use clap::{Parser, Subcommand, ValueEnum};
 use offset_window_sim::compare::{
     compare_clients, compare_clients_left_out, compare_group, compare_group_left_out, compare_share,
-    share_modes_left_out,
+    share_modes_left_out, Refused,
 };
 use offset_window_sim::keys::{millis_value, KeySpec};
 use offset_window_sim::producer::{
@@ -383,6 +383,17 @@ fn note_unread(file: &str, text: &str, scenario: &Scenario) {
     }
 }
 
+/// The rows a comparison left out, a line per refusal under its table: "left out: a; b: why",
+/// each row said by `name`.
+fn left_out_lines<T>(left_out: &Refused<T>, name: impl Fn(&T) -> String) -> String {
+    let mut text = String::new();
+    for (rows, why) in left_out {
+        let names: Vec<_> = rows.iter().map(&name).collect();
+        text += &format!("left out: {}: {why}\n", names.join("; "));
+    }
+    text
+}
+
 fn run(file: &str, format: Format) -> Result<String, String> {
     let text = read_input(file)?;
     let input = Input::from_json(&text).map_err(|e| e.to_string())?;
@@ -532,15 +543,9 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
                         r.rebalances
                     );
                 }
-                for (left, why) in left_out {
-                    let names: Vec<_> = left
-                        .iter()
-                        .map(|&(protocol, fixed)| {
-                            format!("{protocol}{}", if fixed { " (static)" } else { "" })
-                        })
-                        .collect();
-                    text += &format!("left out: {}: {why}\n", names.join("; "));
-                }
+                text += &left_out_lines(&left_out, |&(protocol, fixed)| {
+                    format!("{protocol}{}", if fixed { " (static)" } else { "" })
+                });
                 text
             }
         });
@@ -565,11 +570,7 @@ fn compare(file: &str, format: Format) -> Result<String, String> {
                     r.client, r.strategy, r.lost, r.duplicated, r.reread
                 );
             }
-            for (pairs, why) in left_out {
-                let names: Vec<_> =
-                    pairs.iter().map(|(c, st)| format!("{} {}", c.name(), st.name())).collect();
-                text += &format!("left out: {}: {why}\n", names.join("; "));
-            }
+            text += &left_out_lines(&left_out, |(c, st)| format!("{} {}", c.name(), st.name()));
             text
         }
     })

@@ -2326,7 +2326,6 @@ impl Member {
     /// (model.md §10.4); librdkafka's from its last heartbeat, at once if one is due, as an
     /// answer wakes its main thread (§10.4).
     pub(crate) fn restart_heartbeats<S: Sink>(&mut self, cx: &mut Cx<S>) {
-        let id = self.id;
         let interval = Self::heartbeat_interval_us(cx.s);
         let at_us = match self.group.as_ref().and_then(|g| g.rdk) {
             Some(rdk) => match rdk.last_heartbeat_us.map(|t| t + interval) {
@@ -2339,10 +2338,7 @@ impl Member {
             None if cx.s.client == Client::FranzGo => cx.now_us + interval.min(500_000),
             None => cx.now_us + interval,
         };
-        let g = self.g();
-        g.heartbeat_seq += 1;
-        let seq = g.heartbeat_seq;
-        cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
+        self.schedule_heartbeat(cx, at_us);
     }
 
     /// kafka-clients 4.3: a reconciliation has completed (`onPartitionsAssigned` ran), the
@@ -2350,14 +2346,19 @@ impl Member {
     /// counts from this heartbeat (model.md §10.6; `AbstractMembershipManager.shouldHeartbeatNow`,
     /// `AbstractHeartbeatRequestManager.poll` → `makeHeartbeatRequest` → `resetTimer`).
     fn acknowledge_now<S: Sink>(&mut self, cx: &mut Cx<S>) {
-        if cx.s.client != Client::JavaConsumerProtocol {
-            return;
+        if cx.s.client == Client::JavaConsumerProtocol {
+            self.schedule_heartbeat(cx, cx.now_us);
         }
+    }
+
+    /// The member's next heartbeat, at `at_us`: any heartbeat scheduled before is dropped (its
+    /// sequence number is no longer the member's).
+    fn schedule_heartbeat<S: Sink>(&mut self, cx: &mut Cx<S>, at_us: u64) {
         let id = self.id;
         let g = self.g();
         g.heartbeat_seq += 1;
         let seq = g.heartbeat_seq;
-        cx.schedule(cx.now_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
+        cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
     }
 
     /// The heartbeats of a member of the group at t = 0: from its assignment,
@@ -2368,13 +2369,9 @@ impl Member {
             let auto = self.background_auto_commit_runs();
             self.g().rdk = Some(RdkWakes::at_zero(cx.s, auto));
         }
-        let id = self.id;
         let interval = Self::heartbeat_interval_us(cx.s);
         let at_us = self.heartbeat_at(cx.now_us + interval - cx.s.assigned_before_start_us % interval);
-        let g = self.g();
-        g.heartbeat_seq += 1;
-        let seq = g.heartbeat_seq;
-        cx.schedule(at_us, Phase::Background, id, Event::Heartbeat { member: id, seq });
+        self.schedule_heartbeat(cx, at_us);
     }
 
     fn status<S: Sink>(&self, cx: &mut Cx<S>, status: MemberStatus) {

@@ -2,7 +2,7 @@
 //! behaviour (the core's `compare::PAIRS`), simulated once per scenario and read at any
 //! crash instant.
 
-use crate::kit::text::escape;
+use crate::kit::text::{escape, left_out_html};
 use offset_window_sim::compare::{refuse_row, PairsLeftOut, PAIRS};
 use offset_window_sim::{simulate, Client, Run, Scenario, Strategy};
 
@@ -76,14 +76,7 @@ pub fn table_html(rows: &[Row], left_out: &PairsLeftOut, scenario: &Scenario, cr
         ));
     }
     out.push_str("</tbody></table>");
-    for (pairs, why) in left_out {
-        let names: Vec<_> = pairs.iter().map(|(c, st)| format!("{} · {}", c.label(), st.label())).collect();
-        out.push_str(&format!(
-            r#"<p class="note">Left out: {}. {}.</p>"#,
-            escape(&names.join("; ")),
-            escape(&why.to_string())
-        ));
-    }
+    out.push_str(&left_out_html(left_out, |(c, st)| format!("{} · {}", c.label(), st.label())));
     out
 }
 

@@ -7,8 +7,8 @@
 
 use super::words::duration_text;
 use crate::kit::run::simulate;
-use crate::kit::text::escape;
 use crate::kit::text::fixed;
+use crate::kit::text::{escape, left_out_html};
 use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow, LeftOut, GROUP_LIBRARIES};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
@@ -61,17 +61,9 @@ pub fn group_table_html(rows: &[GroupComparisonRow], left_out: &LeftOut, s: &Sce
         ));
     }
     out.push_str("</tbody></table>");
-    for (left, why) in left_out {
-        let names: Vec<_> = left
-            .iter()
-            .map(|&(protocol, fixed)| format!("{protocol} · {}", if fixed { "static" } else { "dynamic" }))
-            .collect();
-        out.push_str(&format!(
-            r#"<p class="note">Left out: {}. {}.</p>"#,
-            escape(&names.join("; ")),
-            escape(&why.to_string())
-        ));
-    }
+    out.push_str(&left_out_html(left_out, |&(protocol, fixed)| {
+        format!("{protocol} · {}", if fixed { "static" } else { "dynamic" })
+    }));
     out
 }
 

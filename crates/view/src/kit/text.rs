@@ -1,6 +1,7 @@
 //! Exact time formatting (integer µs, no float printing), offsets, offset ranges and HTML
 //! escaping, as every page shows them: labels and numbers for a reader, never identifiers.
 
+use offset_window_sim::compare::Refused;
 use offset_window_sim::scenario::{format_millis, parse_millis, US_PER_MS};
 use std::ops::Range;
 
@@ -98,6 +99,21 @@ pub fn seconds_field(us: u64) -> String {
 /// Text for HTML: `&`, `<`, `>` and `"` escaped.
 pub fn escape(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// The rows a comparison left out, as notes under its table: "Left out: a; b. Why." for each
+/// refusal, each row said by `name`.
+pub fn left_out_html<T>(left_out: &Refused<T>, name: impl Fn(&T) -> String) -> String {
+    let mut out = String::new();
+    for (rows, why) in left_out {
+        let names: Vec<_> = rows.iter().map(&name).collect();
+        out.push_str(&format!(
+            r#"<p class="note">Left out: {}. {}.</p>"#,
+            escape(&names.join("; ")),
+            escape(&why.to_string())
+        ));
+    }
+    out
 }
 #[cfg(test)]
 mod tests {
