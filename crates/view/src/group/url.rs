@@ -10,6 +10,7 @@
 
 use super::state::{default_scenario, GroupAction, GroupState};
 use crate::kit::link::{decode, encode};
+use offset_window_sim::keys::KeyKind;
 use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
 use offset_window_sim::Scenario;
 use serde_json::Value;
@@ -75,9 +76,13 @@ pub fn state_fragment(state: &GroupState) -> String {
     join(&scenario_fragment(&state.scenario), state)
 }
 
-/// A link's value as JSON: what it parses as, else the text itself (so that the core's
-/// message quotes it).
-fn link_value(text: &str) -> Value {
+/// A link's value of key `key` as JSON: a choice's text as it is (`broker_version=4.0` is
+/// the choice "4.0", not the number 4), any other what it parses as, else the text itself
+/// (so that the core's message quotes it).
+fn link_value(key: &str, text: &str) -> Value {
+    if matches!(key_spec(key).map(|k| k.kind), Some(KeyKind::Choice(_))) {
+        return Value::String(text.to_string());
+    }
     serde_json::from_str::<Value>(text).unwrap_or_else(|_| Value::String(text.to_string()))
 }
 
@@ -133,7 +138,7 @@ pub fn state_from(fragment: &str) -> GroupState {
     let scenario_keys = pending.len();
     // Every key at once, one check; only a link the core refuses as a whole is read key by
     // key (so that what was refused is named).
-    let all: Vec<(&str, Value)> = pending.iter().map(|(k, v)| (*k, link_value(v))).collect();
+    let all: Vec<(&str, Value)> = pending.iter().map(|(k, v)| (*k, link_value(k, v))).collect();
     if let Some(next) = state.with_values(&all) {
         state = Rc::new(next);
         pending.clear();
@@ -142,7 +147,7 @@ pub fn state_from(fragment: &str) -> GroupState {
     for _ in 0..=pending.len() {
         let before = pending.len();
         pending.retain(|(key, value)| {
-            let next = state.clone().apply(GroupAction::SetValue { key, value: link_value(value) });
+            let next = state.clone().apply(GroupAction::SetValue { key, value: link_value(key, value) });
             let taken = next.error(key).is_none();
             if taken {
                 state = next;
@@ -154,7 +159,7 @@ pub fn state_from(fragment: &str) -> GroupState {
         }
     }
     for (key, value) in &pending {
-        let next = state.clone().apply(GroupAction::SetValue { key, value: link_value(value) });
+        let next = state.clone().apply(GroupAction::SetValue { key, value: link_value(key, value) });
         let message = next.error(key).cloned().unwrap_or_default();
         notices.push(format!(
             "The link's {key}={value} was not used, the page shows the last good value instead: {message}"
@@ -245,6 +250,21 @@ mod tests {
     use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 
     /// Issue 28 D2: a link's key or value is echoed in a notice cut short, never whole.
+    #[test]
+    fn a_choice_that_reads_as_a_number_is_the_choice() {
+        // broker_version=4.0 once read as the number 4.0 and was refused ("got 4.0").
+        let s = Scenario {
+            client: Client::JavaConsumerProtocol,
+            broker_version: offset_window_sim::scenario::BrokerVersion::Kafka4_0,
+            ..GroupState::default().scenario
+        };
+        let link = scenario_fragment(&s);
+        assert!(link.contains("broker_version=4.0"), "{link}");
+        let back = state_from(&link);
+        assert_eq!(back.scenario, s);
+        assert!(back.notices.is_empty(), "{:?}", back.notices);
+    }
+
     #[test]
     fn a_long_key_or_value_is_echoed_cut_short() {
         let long = "x".repeat(2_000_000);
