@@ -342,6 +342,25 @@ test('projector mode: every element a tour step names is on the screen, at 1280Ã
   }
 });
 
+test('the table of every protocol: fetched from its own module when opened, drawn again for a new scenario', async (browser) => {
+  const { page, context } = await open(browser);
+  const modules = [];
+  page.on('request', (r) => { if (/group-compare/.test(r.url())) modules.push(r.url()); });
+  await page.click('#compare-details summary');
+  await page.waitForSelector('#group-compare-table');
+  assert.equal(await page.$$eval('#group-compare-table tbody tr', (rows) => rows.length), 12);
+  assert.equal(await page.$eval('#group-compare-table tr.current', (r) => r.dataset.duplicated), '15');
+  assert.ok(modules.some((u) => u.endsWith('.wasm')), 'the comparison module was fetched');
+  // Another scenario (G3, a static member restarts): the table is simulated again, its
+  // static row marked, with the totals the page shows.
+  await page.selectOption('#preset', { label: 'G3: a static member restarts (group.instance.id)' });
+  await page.waitForFunction(() => document.querySelector('#group-compare-table tr.current th')?.textContent.includes('static'));
+  const current = await page.$eval('#group-compare-table tr.current', (r) => ({ ...r.dataset }));
+  assert.deepEqual([current.lost, current.duplicated, current.rebalances],
+    [String(await value(page, 'ro-g-lost')), String(await value(page, 'ro-g-duplicated')), String(await value(page, 'ro-g-rebalances'))]);
+  await context.close();
+});
+
 test('export: the result JSON holds the scenario and the readouts; embed shows lanes and readouts only', async (browser) => {
   const { page, context } = await open(browser);
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);

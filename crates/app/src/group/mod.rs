@@ -18,7 +18,6 @@ pub mod canvas;
 
 use crate::shell::{self, hash, part, rendered, Frame, Mode, Part, RunRef, Screen, Shared};
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
-use offset_window_sim::compare::compare_group_left_out;
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
@@ -113,20 +112,11 @@ pub fn GroupApp() -> Html {
         key.as_ref().and_then(|k| first_event_profile(k).ok().flatten()).map(Rc::new)
     });
     let profile = (*profile).clone().map(Shared);
-    // The comparisons under each protocol (a consumer group) or acknowledgement mode (a
-    // share group): simulated once per scenario, and only while their table is open (twelve
-    // runs: dragging an event with the table closed re-runs three); the share rows are read
-    // at any crash instant.
+    // The comparisons under each protocol (a consumer group, by the comparison module) or
+    // acknowledgement mode (a share group): simulated once per scenario, and only while their
+    // table is open (twelve runs: dragging an event with the table closed re-runs three); the
+    // share rows are read at any crash instant.
     let compare_open = use_state_eq(|| false);
-    let group_table = use_memo((s.clone(), *compare_open), |(s, open)| {
-        if s.share_group() || !open {
-            String::new()
-        } else {
-            compare_group_left_out(s)
-                .map(|(rows, left)| tables::group_table_html(&rows, &left, s))
-                .unwrap_or_default()
-        }
-    });
     let share_rows = use_memo((s.clone(), *compare_open), |(s, open)| {
         if s.share_group() && *open {
             tables::share_runs(s)
@@ -201,7 +191,7 @@ pub fn GroupApp() -> Html {
                 run: run.clone(),
                 crash_at_us: state.crash_at_us,
                 versus: Shared(versus),
-                group_table: Shared(group_table),
+                scenario: Shared(scenario_part.clone()),
                 share_rows: Shared(share_rows),
                 open: *compare_open,
                 set_open: compare_open.setter(),
@@ -818,7 +808,8 @@ impl Part for SettingsBox {
 }
 
 /// The same workload and events as a consumer group and as a share group, and the table of
-/// every protocol and assignor (or acknowledgement mode), simulated when it is opened.
+/// every protocol and assignor (or acknowledgement mode), simulated when it is opened (a
+/// consumer group's by the comparison module, web/group-compare.js).
 /// Its fields are its props: it renders again only when they change.
 #[derive(PartialEq)]
 struct CompareBox {
@@ -829,8 +820,9 @@ struct CompareBox {
     crash_at_us: u64,
     /// The consumer group and the share group side by side.
     versus: Shared<Vec<tables::VersusRow>>,
-    /// A consumer group's table of every protocol and assignor, as HTML (empty while closed).
-    group_table: Shared<String>,
+    /// The scenario's link (the page's scenario keys): a consumer group's table of every
+    /// protocol and assignor is the comparison module's for it.
+    scenario: Shared<String>,
     /// A share group's runs under each acknowledgement mode (empty while closed).
     share_rows: Shared<Vec<tables::ShareRow>>,
     /// Whether the table of every protocol (or mode) is open.
@@ -852,10 +844,20 @@ impl Part for CompareBox {
         };
         let s = &p.run.0.scenario;
         let share = s.share_group();
+        // A consumer group's table: an empty box that names the scenario while the table is
+        // open; web/group-compare.js fills it from the comparison module (crates/group-compare),
+        // fetched on first use, so the page's wasm carries neither the variants nor the table.
         let table = if share {
-            tables::share_table_html(&p.share_rows, s, p.crash_at_us)
+            html! {
+                <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">
+                    { Html::from_html_unchecked(AttrValue::from(tables::share_table_html(&p.share_rows, s, p.crash_at_us))) }
+                </div>
+            }
         } else {
-            p.group_table.to_string()
+            html! {
+                <div id="group-compare" key="group-compare" class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)"
+                    data-scenario={p.open.then(|| AttrValue::from(p.scenario.to_string()))} />
+            }
         };
         html! {
             <section class="compare" aria-labelledby="compare-title">
@@ -864,7 +866,7 @@ impl Part for CompareBox {
                 <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
                 <details id="compare-details" open={p.open} {ontoggle}>
                     <summary>{ if share { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
-                    <div class="table-scroll" tabindex="0" role="region" aria-label="the comparison table (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(table)) }</div>
+                    { table }
                 </details>
             </section>
         }
