@@ -253,11 +253,10 @@ fn transactions_help() -> String {
     let defaults = TxnScenario::default().to_json_value();
     let mut text = String::from("Transactions scenario keys (JSON object; missing keys take the default):\n");
     for (key, help) in TXN_KEYS.iter().zip(TXN_KEY_HELP) {
-        let default = match key.name {
-            "producers" => Some(Value::String("required".into())),
-            _ => defaults.get(key.name).cloned(),
+        text += &match key.name {
+            "producers" => format!("  {}: required\n      {help}; {}\n", key.name, key.range()),
+            _ => key_help(key, help, defaults.get(key.name).cloned()),
         };
-        text += &key_help(key, help, default);
     }
     for (what, fields) in [
         ("A producer", PRODUCER_FIELDS),
