@@ -30,11 +30,6 @@ struct Write {
     txn: Option<usize>,
 }
 
-/// A transaction as planned: its outcome and the instant of its marker.
-struct Planned {
-    trace: TxnTrace,
-}
-
 /// The instant of the first coordinator scan strictly after `deadline_us` (scans at
 /// `phase + k · interval`, k ≥ 0; Kafka `TransactionStateManager.timedOutTransactions` keeps a
 /// transaction whose `txnStartTimestamp + txnTimeoutMs < now`).
@@ -48,9 +43,9 @@ pub(crate) fn first_scan_after(s: &TxnScenario, deadline_us: u64) -> u64 {
 }
 
 /// Plans every producer's writes and each transaction's fate.
-fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<Planned>) {
+fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<TxnTrace>) {
     let mut writes = Vec::new();
-    let mut txns: Vec<Planned> = Vec::new();
+    let mut txns: Vec<TxnTrace> = Vec::new();
     let horizon = s.horizon_us;
     for (pi, p) in s.producers.iter().enumerate() {
         let producer = pi as u32;
@@ -68,7 +63,7 @@ fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<Planned>) 
             }
             continue;
         }
-        let mut fenced_at: Option<u64> = None;
+        let mut fenced_at: Option<(u64, usize)> = None;
         for (ti, t) in p.transactions.iter().enumerate() {
             let index = txns.len();
             let mut trace = TxnTrace {
@@ -81,21 +76,23 @@ fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<Planned>) 
                 marker_offset: None,
                 records_written: 0,
             };
-            if let Some(at) = fenced_at {
-                notes.push(format!(
-                    "producers[{pi}].transactions[{ti}] is not written: the coordinator aborted transaction {} at {} ms \
-                     and bumped the producer's epoch, so the producer is fenced (ProducerFencedException) and writes \
-                     nothing more",
-                    ti - 1,
-                    crate::keys::format_millis(at)
-                ));
+            if let Some((at, by)) = fenced_at {
+                // Said once, at the first transaction the fence stops.
+                if ti == by + 1 {
+                    notes.push(format!(
+                        "producers[{pi}].transactions[{ti}..] are not written: the coordinator aborted transaction \
+                         {by} at {} ms and bumped the producer's epoch, so the producer is fenced and writes nothing \
+                         more",
+                        crate::keys::format_millis(at)
+                    ));
+                }
                 trace.outcome = TxnOutcome::NotWritten;
-                txns.push(Planned { trace });
+                txns.push(trace);
                 continue;
             }
             if t.begin_us > horizon {
                 trace.outcome = TxnOutcome::NotWritten;
-                txns.push(Planned { trace });
+                txns.push(trace);
                 continue;
             }
             let scan_us = if t.end == TxnEnd::Hangs {
@@ -120,7 +117,7 @@ fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<Planned>) 
                 push(&mut writes, at, 0, RecordKind::AbortMarker, Some(index));
                 trace.outcome = TxnOutcome::TimedOut;
                 trace.ended_at_us = Some(at);
-                fenced_at = Some(at);
+                fenced_at = Some((at, ti));
                 if t.end.has_end_ms() {
                     notes.push(format!(
                         "producers[{pi}].transactions[{ti}]: the coordinator's scan at {} ms aborted it (started {} ms + \
@@ -142,7 +139,7 @@ fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<Planned>) 
             } else if t.end == TxnEnd::Hangs {
                 trace.outcome = TxnOutcome::Hanging;
             }
-            txns.push(Planned { trace });
+            txns.push(trace);
         }
     }
     writes.sort_unstable();
@@ -186,8 +183,7 @@ impl Log {
 /// Runs the whole scenario (validated by the caller).
 pub(crate) fn run(s: &TxnScenario) -> TxnRun {
     let mut notes = Vec::new();
-    let (writes, planned) = plan(s, &mut notes);
-    let mut traces: Vec<TxnTrace> = planned.into_iter().map(|p| p.trace).collect();
+    let (writes, mut traces) = plan(s, &mut notes);
 
     let mut log = Log {
         at_us: Vec::with_capacity(writes.len()),
