@@ -8,7 +8,7 @@
 //! before their instant, and its background commit timer (where the client has one) ticks
 //! after the polls of the same instant.
 
-use super::scenario::{CommitStyle, TxnEnd, TxnReader, TxnScenario};
+use super::scenario::{has_commit_timer, CommitStyle, TxnEnd, TxnReader, TxnScenario};
 use super::{
     DataState, Handed, LogRecord, OffsetStep, ReaderRun, RecordKind, ShareReaderRun, Stall, TimedOutAbort,
     TxnOutcome, TxnRun, TxnTrace,
@@ -414,8 +414,7 @@ impl ReaderState {
 fn run_reader(s: &TxnScenario, log: &Log, hw_steps: &[(u64, u64)], r: &TxnReader) -> ReaderRun {
     let rc = r.isolation == IsolationLevel::ReadCommitted;
     let mode = walk(r.client);
-    let timer = r.commit == CommitStyle::AutoCommit
-        && matches!(r.client, Client::Librdkafka | Client::Sarama | Client::FranzGo);
+    let timer = has_commit_timer(r.client, r.commit);
     let in_poll_auto = r.commit == CommitStyle::AutoCommit && r.client.is_java();
     let interval = r.effective_auto_commit_interval_us();
     let mut st =
@@ -423,6 +422,8 @@ fn run_reader(s: &TxnScenario, log: &Log, hw_steps: &[(u64, u64)], r: &TxnReader
     let mut handed = Vec::new();
     let mut cursor_steps = vec![(0u64, 0u64)];
     let mut java_deadline = interval;
+    // KafkaJS's `lastCommit`: set when the consumer starts and by every commitOffsets().
+    let mut kafkajs_last_commit = 0u64;
     let mut next_poll = 0u64;
     let mut next_tick = if timer { interval } else { u64::MAX };
     loop {
@@ -479,10 +480,18 @@ fn run_reader(s: &TxnScenario, log: &Log, hw_steps: &[(u64, u64)], r: &TxnReader
                         st.commit(t, last + 1);
                     }
                 }
-                // KafkaJS commits what it resolved after each batch it fetched.
+                // KafkaJS commits what it resolved after each batch with messages
+                // (Runner.handleBatch: autoCommitOffsets); a batch it filtered to nothing
+                // (markers, aborted records) is resolved but committed only when
+                // autoCommitInterval has passed since the last commit
+                // (autoCommitOffsetsIfNecessary → OffsetManager.commitOffsetsIfNecessary).
                 (CommitStyle::AutoCommit, Client::Kafkajs) if c > start => {
-                    let at = st.cursor;
-                    st.commit(t, at);
+                    let due = r.auto_commit_interval_us.is_some_and(|every| t >= kafkajs_last_commit + every);
+                    if last_handed.is_some() || due {
+                        let at = st.cursor;
+                        st.commit(t, at);
+                        kafkajs_last_commit = t;
+                    }
                 }
                 _ => {}
             }

@@ -166,14 +166,15 @@ pub struct TxnReader {
     /// which they bound in bytes).
     pub max_poll_records: u32,
     /// `auto.commit.interval.ms`, µs, for `commit: auto_commit` under the clients with a
-    /// timer; `None`: the client's default.
+    /// timer, and KafkaJS's `autoCommitInterval`; `None`: the client's default (KafkaJS: none).
     pub auto_commit_interval_us: Option<u64>,
 }
 
 impl TxnReader {
     /// `auto.commit.interval.ms` as the client runs it: the value set, or its default (Java
     /// and librdkafka 5000 ms, sarama's `Consumer.Offsets.AutoCommit.Interval` 1000 ms,
-    /// franz-go's `AutoCommitInterval` 5000 ms).
+    /// franz-go's `AutoCommitInterval` 5000 ms). KafkaJS reads `auto_commit_interval_us`
+    /// itself (unset: no interval).
     pub fn effective_auto_commit_interval_us(&self) -> u64 {
         self.auto_commit_interval_us.unwrap_or(match self.client {
             Client::Sarama => 1_000 * MS,
@@ -404,8 +405,8 @@ pub const READER_FIELDS: &[FieldHelp] = &[
             kind: KeyKind::OptionalMillis { min_us: MS, max_us: 3_600_000 * MS },
             unit: "ms",
         },
-        default: "null (the client's default: 5000, sarama 1000)",
-        help: "auto_commit's timer (Java, librdkafka, sarama, franz-go)",
+        default: "null (the client's default: 5000, sarama 1000, KafkaJS none)",
+        help: "auto_commit's interval (Java, librdkafka, sarama, franz-go; KafkaJS's autoCommitInterval)",
     },
 ];
 
@@ -703,7 +704,7 @@ fn parse_reader(path: &str, index: usize, value: &Value) -> Result<TxnReader, Sc
             &format!("{path}.auto.commit.interval.ms"),
             format!(
                 "is not read by a {} reader committing by {}: only auto_commit under java_classic, \
-                 java_consumer_protocol, librdkafka, sarama and franz_go runs a timer",
+                 java_consumer_protocol, librdkafka, sarama, franz_go and kafkajs (its autoCommitInterval) reads it",
                 r.client.name(),
                 r.commit.name()
             ),
@@ -712,7 +713,8 @@ fn parse_reader(path: &str, index: usize, value: &Value) -> Result<TxnReader, Sc
     Ok(r)
 }
 
-/// Whether the reader's commits run on `auto.commit.interval.ms`.
+/// Whether the reader reads `auto.commit.interval.ms`: `auto_commit` under the clients with a
+/// commit timer, and KafkaJS's `autoCommitInterval`.
 fn reads_auto_commit_interval(client: Client, commit: CommitStyle) -> bool {
     commit == CommitStyle::AutoCommit
         && matches!(
@@ -722,7 +724,14 @@ fn reads_auto_commit_interval(client: Client, commit: CommitStyle) -> bool {
                 | Client::Librdkafka
                 | Client::Sarama
                 | Client::FranzGo
+                | Client::Kafkajs
         )
+}
+
+/// Whether the reader commits on a background timer of its own (librdkafka, sarama, franz-go).
+pub(crate) fn has_commit_timer(client: Client, commit: CommitStyle) -> bool {
+    commit == CommitStyle::AutoCommit
+        && matches!(client, Client::Librdkafka | Client::Sarama | Client::FranzGo)
 }
 
 /// Why the model refuses `client` committing by `commit` (model.md §13.4), or `None` when it
@@ -974,7 +983,7 @@ impl TxnScenario {
             .iter()
             .map(|r| {
                 ticks(r.poll_interval_us)
-                    + if reads_auto_commit_interval(r.client, r.commit) {
+                    + if has_commit_timer(r.client, r.commit) {
                         ticks(r.effective_auto_commit_interval_us())
                     } else {
                         0
