@@ -24,9 +24,9 @@ pub const MAX_PLAIN_RECORDS: usize = 10_000;
 /// Most readers, and most share readers, one scenario may hold.
 pub const MAX_READERS: usize = 16;
 /// Most data records all producers together may write.
-pub const MAX_TXN_RECORDS: u64 = 1_000_000;
-/// Most events (records written, polls, auto-commit ticks) one run may take; a scenario
-/// estimated above it is refused before it runs.
+pub const MAX_TXN_RECORDS: u64 = 100_000;
+/// Most events (records written and handed to each reader, polls, auto-commit ticks) one run
+/// may take; a scenario estimated above it is refused before it runs.
 pub const MAX_TXN_EVENTS: u64 = 2_000_000;
 /// The broker's `transaction.max.timeout.ms` default: 900000 ms (Kafka
 /// `TransactionStateManagerConfig.TRANSACTIONS_MAX_TIMEOUT_MS_DEFAULT`).
@@ -959,7 +959,8 @@ impl TxnScenario {
             return Err(err(
                 "horizon_ms",
                 format!(
-                    "the scenario needs about {events} events (records, polls, auto-commit ticks), more than \
+                    "the scenario needs about {events} events (records written and handed, polls, auto-commit \
+                     ticks), more than \
                      {MAX_TXN_EVENTS}: shorten horizon_ms or lengthen poll_interval_ms"
                 ),
             ));
@@ -967,7 +968,8 @@ impl TxnScenario {
         Ok(())
     }
 
-    /// Records written, polls and auto-commit ticks over the horizon.
+    /// Records written and handed to every reader, polls and auto-commit ticks over the horizon:
+    /// what time and memory grow with.
     pub fn estimated_events(&self) -> u64 {
         let ticks = |every_us: u64| self.horizon_us / every_us + 1;
         let records: u64 = self
@@ -991,7 +993,7 @@ impl TxnScenario {
             })
             .sum();
         let shares: u64 = self.share_readers.iter().map(|r| ticks(r.poll_interval_us)).sum();
-        records + readers + shares
+        records * (1 + self.readers.len() as u64 + self.share_readers.len() as u64) + readers + shares
     }
 
     /// The canonical JSON form, which [`TxnScenario::from_value`] reads back to an equal scenario.
