@@ -7,8 +7,8 @@
 
 use crate::clients::Client;
 use crate::keys::{
-    json_object, millis_value, parse_json, shorten, shown, KeyKind, KeySpec, KeyValue, ScenarioError,
-    US_PER_MS,
+    json_object, millis_value, named_enum, parse_json, shorten, shown, KeyKind, KeySpec, KeyValue,
+    ScenarioError, US_PER_MS,
 };
 use crate::scenario::IsolationLevel;
 use serde_json::{Map, Value};
@@ -41,37 +41,25 @@ const INT_MAX_MS_US: u64 = i32::MAX as u64 * MS;
 /// The longest instant or horizon: one day.
 const DAY_US: u64 = 86_400_000 * MS;
 
-/// How a transaction ends (model.md §13.1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum TxnEnd {
-    /// `commitTransaction()` at `end_ms`: a commit marker.
-    Commit,
-    /// `abortTransaction()` at `end_ms`: an abort marker.
-    Abort,
-    /// The producer process dies after its last record: no marker until the coordinator's
-    /// timeout aborts the transaction.
-    ProducerDies,
-    /// Kafka's *hanging* transaction (KIP-664, KIP-890): records on the partition that the
-    /// coordinator does not know belong to an open transaction, so no marker ever comes.
-    /// A 4.3.1 broker writes none with its defaults (model.md §13.2): refused unless
-    /// `transaction.partition.verification.enable` is false and `transaction.version` is 1.
-    Hangs,
+named_enum! {
+    /// How a transaction ends (model.md §13.1).
+    TxnEnd {
+        /// `commitTransaction()` at `end_ms`: a commit marker.
+        Commit = "commit", "commitTransaction() at end_ms",
+        /// `abortTransaction()` at `end_ms`: an abort marker.
+        Abort = "abort", "abortTransaction() at end_ms",
+        /// The producer process dies after its last record: no marker until the coordinator's
+        /// timeout aborts the transaction.
+        ProducerDies = "producer_dies", "the producer dies: aborted at the timeout",
+        /// Kafka's *hanging* transaction (KIP-664, KIP-890): records on the partition that the
+        /// coordinator does not know belong to an open transaction, so no marker ever comes.
+        /// A 4.3.1 broker writes none with its defaults (model.md §13.2): refused unless
+        /// `transaction.partition.verification.enable` is false and `transaction.version` is 1.
+        Hangs = "hangs", "a hanging transaction: no marker ever",
+    }
 }
 
 impl TxnEnd {
-    /// Every end, in JSON order.
-    pub const ALL: [TxnEnd; 4] = [TxnEnd::Commit, TxnEnd::Abort, TxnEnd::ProducerDies, TxnEnd::Hangs];
-
-    /// The JSON name.
-    pub fn name(self) -> &'static str {
-        match self {
-            TxnEnd::Commit => "commit",
-            TxnEnd::Abort => "abort",
-            TxnEnd::ProducerDies => "producer_dies",
-            TxnEnd::Hangs => "hangs",
-        }
-    }
-
     /// Whether the client ends it itself at `end_ms` (commit, abort).
     pub fn has_end_ms(self) -> bool {
         matches!(self, TxnEnd::Commit | TxnEnd::Abort)
@@ -120,32 +108,18 @@ pub struct TxnProducer {
     pub records_at_us: Vec<u64>,
 }
 
-/// How a reader's application commits (model.md §13.4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum CommitStyle {
-    /// After every poll, a commit of the consumer's position (Java `commitSync()`,
-    /// librdkafka `rd_kafka_commit(rk, NULL, 0)` of the offsets stored at hand-out).
-    Position,
-    /// After every poll that handed records, a commit of the last handed record's offset + 1
-    /// (Spring's container, an offset stored or marked after processing).
-    LastRecordPlusOne,
-    /// The client's own automatic commit (`enable.auto.commit`, sarama's AutoCommit of marks,
-    /// franz-go's autocommit, KafkaJS's `autoCommit`, kafka-go's `ReadMessage`).
-    AutoCommit,
-}
-
-impl CommitStyle {
-    /// Every style, in JSON order.
-    pub const ALL: [CommitStyle; 3] =
-        [CommitStyle::Position, CommitStyle::LastRecordPlusOne, CommitStyle::AutoCommit];
-
-    /// The JSON name.
-    pub fn name(self) -> &'static str {
-        match self {
-            CommitStyle::Position => "position",
-            CommitStyle::LastRecordPlusOne => "last_record_plus_one",
-            CommitStyle::AutoCommit => "auto_commit",
-        }
+named_enum! {
+    /// How a reader's application commits (model.md §13.4).
+    CommitStyle {
+        /// After every poll, a commit of the consumer's position (Java `commitSync()`,
+        /// librdkafka `rd_kafka_commit(rk, NULL, 0)` of the offsets stored at hand-out).
+        Position = "position", "commitSync() of the position after every poll",
+        /// After every poll that handed records, a commit of the last handed record's offset + 1
+        /// (Spring's container, an offset stored or marked after processing).
+        LastRecordPlusOne = "last_record_plus_one", "the last record handed + 1",
+        /// The client's own automatic commit (`enable.auto.commit`, sarama's AutoCommit of marks,
+        /// franz-go's autocommit, KafkaJS's `autoCommit`, kafka-go's `ReadMessage`).
+        AutoCommit = "auto_commit", "the client's own auto-commit",
     }
 }
 
@@ -295,9 +269,6 @@ pub struct FieldHelp {
     pub help: &'static str,
 }
 
-const END_NAMES: &[&str] = &["commit", "abort", "producer_dies", "hangs"];
-const COMMIT_NAMES: &[&str] = &["position", "last_record_plus_one", "auto_commit"];
-
 const NAME_RANGE: &str = "a text of 1 to 64 characters";
 const ID_RANGE: &str = "null or a text of 1 to 249 characters";
 
@@ -356,7 +327,7 @@ pub const TRANSACTION_FIELDS: &[FieldHelp] = &[
         help: "between two records",
     },
     FieldHelp {
-        spec: KeySpec { name: "end", kind: KeyKind::Choice(END_NAMES), unit: "" },
+        spec: KeySpec { name: "end", kind: KeyKind::Choice(TxnEnd::NAMES), unit: "" },
         default: "required",
         help: "commit or abort at end_ms; producer_dies (no marker until the timeout abort); hangs (no marker ever)",
     },
@@ -385,7 +356,7 @@ pub const READER_FIELDS: &[FieldHelp] = &[
         help: "read_committed stops at the last stable offset and skips aborted records",
     },
     FieldHelp {
-        spec: KeySpec { name: "commit", kind: KeyKind::Choice(COMMIT_NAMES), unit: "" },
+        spec: KeySpec { name: "commit", kind: KeyKind::Choice(CommitStyle::NAMES), unit: "" },
         default: "\"position\"",
         help: "position (commitSync() after every poll), last_record_plus_one, or the client's auto_commit",
     },
@@ -507,16 +478,7 @@ fn parse_transaction(path: &str, value: &Value) -> Result<TxnSpec, ScenarioError
             "begin_ms" => begin_us = Some(read_at::<u64>(&here, f("begin_ms"), v)?),
             "records" => records = read_at::<u32>(&here, f("records"), v)?,
             "record_interval_ms" => record_interval_us = read_at::<u64>(&here, f("record_interval_ms"), v)?,
-            "end" => {
-                let name = v.as_str().unwrap_or_default();
-                end = Some(
-                    TxnEnd::ALL
-                        .into_iter()
-                        .find(|e| e.name() == name)
-                        .ok_or_else(|| f("end").refuse(v))
-                        .map_err(|e| err(&here, e.message))?,
-                );
-            }
+            "end" => end = Some(read_at::<TxnEnd>(&here, f("end"), v)?),
             "end_ms" => end_us = Some(read_at::<u64>(&here, f("end_ms"), v)?),
             _ => return Err(unknown_field(&here, TRANSACTION_FIELDS, "a transaction")),
         }
@@ -676,13 +638,7 @@ fn parse_reader(path: &str, index: usize, value: &Value) -> Result<TxnReader, Sc
             "name" => r.name = text(&here, v, 64)?,
             "client" => r.client = read_at::<Client>(&here, f("client"), v)?,
             "isolation.level" => r.isolation = parse_isolation(&here, f("isolation.level"), v)?,
-            "commit" => {
-                let name = v.as_str().unwrap_or_default();
-                r.commit = CommitStyle::ALL
-                    .into_iter()
-                    .find(|c| c.name() == name)
-                    .ok_or_else(|| err(&here, f("commit").refuse(v).message))?;
-            }
+            "commit" => r.commit = read_at::<CommitStyle>(&here, f("commit"), v)?,
             "poll_interval_ms" => r.poll_interval_us = read_at::<u64>(&here, f("poll_interval_ms"), v)?,
             "max.poll.records" => r.max_poll_records = read_at::<u32>(&here, f("max.poll.records"), v)?,
             "auto.commit.interval.ms" => {
