@@ -381,7 +381,10 @@ fn scenario_strategy() -> impl Strategy<Value = Value> {
     (
         proptest::collection::vec(producer_strategy(), 1..4),
         (100u64..=5_000, 0u64..=4_999),
-        proptest::collection::vec((0usize..7, 0usize..3, any::<bool>(), 10u64..=700, 1u32..=8), 1..5),
+        proptest::collection::vec(
+            (0usize..7, 0usize..3, any::<bool>(), 10u64..=700, 1u32..=8, 0u64..=600),
+            1..5,
+        ),
         proptest::collection::vec((any::<bool>(), 10u64..=700, 1u32..=8), 0..3),
         1_000u64..=30_000,
     )
@@ -398,16 +401,21 @@ fn scenario_strategy() -> impl Strategy<Value = Value> {
                 .collect();
             let readers: Vec<Value> = readers
                 .into_iter()
-                .map(|(client, commit, rc, poll, max)| {
+                .map(|(client, commit, rc, poll, max, interval)| {
                     let client = CLIENTS[client];
                     let commit = if client.starts_with("java") || client == "librdkafka" {
                         COMMITS[commit]
                     } else {
                         COMMITS[1 + commit % 2]
                     };
-                    json!({"client": client, "commit": commit,
+                    let mut r = json!({"client": client, "commit": commit,
                            "isolation.level": if rc { "read_committed" } else { "read_uncommitted" },
-                           "poll_interval_ms": poll, "max.poll.records": max})
+                           "poll_interval_ms": poll, "max.poll.records": max});
+                    // KafkaJS's autoCommitInterval, set or not (0: unset).
+                    if client == "kafkajs" && commit == "auto_commit" && interval > 0 {
+                        r["auto.commit.interval.ms"] = json!(interval);
+                    }
+                    r
                 })
                 .collect();
             let shares: Vec<Value> = shares
@@ -443,6 +451,32 @@ proptest! {
             prop_assert!(w[0].offset <= w[1].offset && w[0].at_us < w[1].at_us);
         }
         prop_assert!(run.last_stable_offset.last().unwrap().offset <= leo);
+        // The LSO the brute-force way, at every write: the first offset of the transactions
+        // begun and not yet ended at that instant, else the high watermark.
+        for rec in &run.log {
+            let t = rec.at_us;
+            let hw = run.log.iter().filter(|r| r.at_us <= t).count() as u64;
+            let open = run
+                .transactions
+                .iter()
+                .filter_map(|x| {
+                    let first = x.first_offset?;
+                    let begun = run.log[first as usize].at_us <= t;
+                    let ended = x.ended_at_us.is_some_and(|e| e <= t) && x.marker_offset.is_some();
+                    (begun && !ended).then_some(first)
+                })
+                .min();
+            prop_assert_eq!(run.last_stable_offset_at(t), open.unwrap_or(hw), "at {} µs", t);
+        }
+        // A timeout abort comes at the first scan strictly after start + timeout.
+        for a in &run.timed_out_aborts {
+            let timeout = value["producers"][a.producer as usize]["transaction.timeout.ms"].as_u64().unwrap() * MS;
+            let mut scan = s.scan_phase_us;
+            while scan <= a.started_at_us + timeout {
+                scan += s.cleanup_interval_us;
+            }
+            prop_assert_eq!(a.aborted_at_us, scan);
+        }
         // Each ended transaction has exactly one marker, after its records.
         for t in &run.transactions {
             let markers = run.log.iter().filter(|r| r.kind != RecordKind::Data && r.producer == t.producer && r.transaction == Some(t.transaction)).count();
@@ -483,6 +517,12 @@ proptest! {
                 prop_assert!(r.stalled.is_empty());
             }
             prop_assert!(r.position <= leo);
+            for w in r.stalled.windows(2) {
+                prop_assert!(w[0].to_us.is_some_and(|to| to < w[1].from_us));
+            }
+            for st in &r.stalled {
+                prop_assert!(st.to_us.is_none_or(|to| st.from_us < to));
+            }
             if let Some(c) = r.committed {
                 prop_assert!(c <= r.position.max(last.map_or(0, |l| l + 1)));
                 prop_assert_eq!(r.lag, Some(leo - c));
