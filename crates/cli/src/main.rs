@@ -8,6 +8,10 @@
 //! `offset-window produce [FILE|-]` does the same for the producer side (model.md §9): a
 //! producer scenario in, the partition log, batches, leader memory and counters out.
 //!
+//! `offset-window transactions [FILE|-]` does the same for transactions in the log (model.md
+//! §13): producers and readers in, the log with its markers, the last stable offset over time,
+//! the coordinator's timeout aborts and each reader's handed records, committed offset and lag out.
+//!
 //! `offset-window check FILE… --max-lost N --max-duplicated N` judges bounds for a CI job
 //! (exit 0 when they hold, 1 with a line per bound broken, 2 for refused input).
 
@@ -31,6 +35,10 @@ use offset_window_sim::scenario::{
     KEY_HELP,
 };
 use offset_window_sim::share_report::ShareSummary;
+use offset_window_sim::transactions::{
+    simulate_transactions, FieldHelp, TxnRun, TxnScenario, PRODUCER_FIELDS, READER_FIELDS,
+    SHARE_READER_FIELDS, TRANSACTION_FIELDS, TXN_KEYS, TXN_KEY_HELP,
+};
 use offset_window_sim::{simulate, Input, Summary};
 use serde_json::Value;
 use std::io::{Read, Write};
@@ -80,6 +88,19 @@ enum Command {
     #[command(after_long_help = producer_help())]
     Produce {
         /// Producer scenario JSON file, or `-` for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Run one transactions scenario (model.md §13) and print the result: the partition log with
+    /// its commit and abort markers, the last stable offset over time, the coordinator's timeout
+    /// aborts, and what each reader was handed, its position, committed offset, lag and stalls.
+    #[command(after_long_help = transactions_help())]
+    Transactions {
+        /// Transactions scenario JSON file (or a `scenarios/txn-*` file: its `scenario` object),
+        /// or `-` for standard input.
         #[arg(default_value = "-")]
         file: String,
         /// Output format.
@@ -212,6 +233,43 @@ fn producer_help() -> String {
              leader_failover and producer_restart take at_ms; zombie and old_duplicate take at_ms and batch.\n";
     text +=
         "\nExample:\n  echo '{\"faults\":[{\"kind\":\"ack_lost\",\"batch\":1}]}' | offset-window produce -\n";
+    text
+}
+
+/// One list item's field for `transactions --help`.
+fn field_help(field: &FieldHelp) -> String {
+    let unit = if field.spec.unit.is_empty() { String::new() } else { format!(" ({})", field.spec.unit) };
+    format!(
+        "    {}{unit}: default {}\n        {}; {}\n",
+        field.spec.name,
+        field.default,
+        field.help,
+        field.spec.range()
+    )
+}
+
+/// The `transactions --help` text of every key and list field, from the core's key tables.
+fn transactions_help() -> String {
+    let defaults = TxnScenario::default().to_json_value();
+    let mut text = String::from("Transactions scenario keys (JSON object; missing keys take the default):\n");
+    for (key, help) in TXN_KEYS.iter().zip(TXN_KEY_HELP) {
+        text += &match key.name {
+            "producers" => format!("  {}: required\n      {help}; {}\n", key.name, key.range()),
+            _ => key_help(key, help, defaults.get(key.name).cloned()),
+        };
+    }
+    for (what, fields) in [
+        ("A producer", PRODUCER_FIELDS),
+        ("A transaction", TRANSACTION_FIELDS),
+        ("A reader", READER_FIELDS),
+        ("A share reader", SHARE_READER_FIELDS),
+    ] {
+        text += &format!("\n{what}'s fields:\n");
+        for field in fields {
+            text += &field_help(field);
+        }
+    }
+    text += "\nExample:\n  echo '{\"producers\":[{\"transactional.id\":\"tx\",\"transactions\":[{\"begin_ms\":1000,\"records\":5,\"end\":\"commit\",\"end_ms\":1200}]}],\"readers\":[{\"isolation.level\":\"read_committed\"}]}' | offset-window transactions -\n";
     text
 }
 
@@ -472,6 +530,91 @@ fn produce(file: &str, format: Format) -> Result<String, String> {
     })
 }
 
+fn transactions_table(run: &TxnRun) -> String {
+    let ms = offset_window_sim::scenario::format_millis;
+    let mut text = format!(
+        "log end offset {}\n\nlog (offset  kind  producer  transaction  at  state)\n",
+        run.log_end_offset
+    );
+    for r in &run.log {
+        let kind = serde_json::to_value(r.kind).expect("a kind serialises");
+        let state = r
+            .state
+            .map_or(String::new(), |s| serde_json::to_value(s).expect("a state serialises").to_string());
+        text += &format!(
+            "  {:>6}  {:<15} {:>3}  {:>4}  {:>10} ms  {}\n",
+            r.offset,
+            kind.as_str().unwrap_or_default(),
+            r.producer,
+            r.transaction.map_or("-".to_string(), |t| t.to_string()),
+            ms(r.at_us),
+            state.trim_matches('"')
+        );
+    }
+    text += "\nlast stable offset (from ms: offset)\n";
+    for s in &run.last_stable_offset {
+        text += &format!("  {:>10} ms: {}\n", ms(s.at_us), s.offset);
+    }
+    if !run.timed_out_aborts.is_empty() {
+        text += "\ntimed-out aborts (producer, transaction, started, aborted, marker)\n";
+        for a in &run.timed_out_aborts {
+            text += &format!(
+                "  {}  {}  {} ms  {} ms  offset {}\n",
+                a.producer,
+                a.transaction,
+                ms(a.started_at_us),
+                ms(a.aborted_at_us),
+                a.marker_offset
+            );
+        }
+    }
+    let opt = |v: Option<u64>| v.map_or("none".to_string(), |o| o.to_string());
+    text += "\nreader                    client                   isolation          commit                handed  position  committed  lag   stalled\n";
+    for r in &run.readers {
+        let stalls: Vec<String> = r
+            .stalled
+            .iter()
+            .map(|s| format!("{}–{}", ms(s.from_us), s.to_us.map_or("end".to_string(), ms)))
+            .collect();
+        text += &format!(
+            "{:<25} {:<24} {:<18} {:<21} {:>6} {:>9} {:>10} {:>4}   {}\n",
+            r.name,
+            r.client,
+            r.isolation,
+            r.commit,
+            r.handed.len(),
+            r.position,
+            opt(r.committed),
+            opt(r.lag),
+            stalls.join(", ")
+        );
+    }
+    for r in &run.share_readers {
+        text += &format!(
+            "share {:<19} {:<18} handed {} next {}\n",
+            r.name,
+            r.isolation,
+            r.handed.len(),
+            r.next_offset
+        );
+    }
+    for note in &run.notes {
+        text += &format!("\nnote: {note}\n");
+    }
+    text
+}
+
+fn transactions(file: &str, format: Format) -> Result<String, String> {
+    let scenario = TxnScenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let run = simulate_transactions(&scenario).map_err(|e| e.to_string())?;
+    Ok(match format {
+        Format::Json | Format::Marks => {
+            serde_json::to_string(&run).expect("a transactions run always serialises")
+        }
+        Format::Table => transactions_table(&run),
+    })
+}
+
 /// `compare`'s rows as JSON (the MCP tool's answer).
 fn compare_value(input: &Input) -> Result<Value, offset_window_sim::ScenarioError> {
     let value = if input.scenario.share_group() {
@@ -681,6 +824,7 @@ fn main() -> ExitCode {
         Command::Run { file, format } => run(&file, format),
         Command::Compare { file, format } => compare(&file, format),
         Command::Produce { file, format } => produce(&file, format),
+        Command::Transactions { file, format } => transactions(&file, format),
         Command::Check { files, import, max_lost, max_duplicated, over, junit, page_url } => {
             return check_command(
                 &files,

@@ -258,3 +258,53 @@ fn a_group_prints_its_handovers_and_compares_protocols() {
         .unwrap()
         .contains("crash_at_ms: is not read in a consumer group"));
 }
+
+#[test]
+fn transactions_runs_a_file_and_refuses_by_key() {
+    let file =
+        format!("{}/../../scenarios/txn-committed-batch-lag-per-client.json", env!("CARGO_MANIFEST_DIR"));
+    let out = Command::cargo_bin("offset-window").unwrap().args(["transactions", &file]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let result: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(result["log"][5]["kind"], "commit_marker");
+    assert_eq!(result["readers"][1]["lag"], 1);
+    let table = Command::cargo_bin("offset-window")
+        .unwrap()
+        .args(["transactions", &file, "--format", "table"])
+        .output()
+        .unwrap();
+    let table = String::from_utf8(table.stdout).unwrap();
+    assert!(table.contains("commit_marker") && table.contains("spring-last-plus-one"), "{table}");
+    for (input, key) in [
+        (r#"{"producers": []}"#, "offset-window: producers: must be a list of 1 to 16 producers"),
+        (
+            r#"{"producers": [{"records_at_ms": [1]}], "readers": [{"client": "kafkajs", "commit": "position"}]}"#,
+            "offset-window: readers[0].commit: commit \"position\" is refused for kafkajs",
+        ),
+        (
+            r#"{"producers": [{"records_at_ms": [1]}], "horizon_ms": -1}"#,
+            "offset-window: horizon_ms: must be",
+        ),
+    ] {
+        let out = Command::cargo_bin("offset-window")
+            .unwrap()
+            .args(["transactions", "-"])
+            .write_stdin(input)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{input}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.starts_with(key), "{input}: {stderr}");
+    }
+    let help =
+        Command::cargo_bin("offset-window").unwrap().args(["transactions", "--help"]).output().unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for key in offset_window_sim::transactions::TXN_KEYS {
+        assert!(help.contains(&format!("  {}", key.name)), "{} missing from transactions --help", key.name);
+    }
+    assert!(
+        help.contains("  transaction.abort.timed.out.transaction.cleanup.interval.ms (ms): default 10000\n"),
+        "{help}"
+    );
+    assert!(help.contains("    isolation.level: default \"read_uncommitted\"\n"), "{help}");
+}

@@ -1,8 +1,10 @@
 //! Every file in `scenarios/` holds a scenario, a one-line description and expected values
-//! (JSON pointers into the result of `offset-window run`). Each is checked twice: through
-//! the core (`Run::summary_at`) and through the binary.
+//! (JSON pointers into the result of `offset-window run`; for the `txn-*` files, of
+//! `offset-window transactions`, model.md §13). Each is checked twice: through the core
+//! (`Run::summary_at`, `simulate_transactions`) and through the binary.
 
 use assert_cmd::Command;
+use offset_window_sim::transactions::{simulate_transactions, TxnScenario};
 use offset_window_sim::{simulate, Input};
 use serde_json::Value;
 use std::path::PathBuf;
@@ -27,6 +29,11 @@ fn scenario_files() -> Vec<(String, Value)> {
         .collect()
 }
 
+/// Whether a `scenarios/` file holds a transactions scenario (model.md §13).
+fn is_transactions(name: &str) -> bool {
+    name.starts_with("txn-")
+}
+
 fn check(name: &str, via: &str, result: &Value, expect: &Value) {
     for (pointer, expected) in expect.as_object().unwrap() {
         let actual =
@@ -42,6 +49,13 @@ fn check(name: &str, via: &str, result: &Value, expect: &Value) {
 #[test]
 fn scenario_files_hold_through_the_core() {
     for (name, file) in scenario_files() {
+        if is_transactions(&name) {
+            let scenario =
+                TxnScenario::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let run = serde_json::to_value(simulate_transactions(&scenario).unwrap()).unwrap();
+            check(&name, "core", &run, &file["expect"]);
+            continue;
+        }
         let input = Input::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
         let run = simulate(&input.scenario).unwrap();
         let summary = serde_json::to_value(run.summary_at(input.crash_at_us)).unwrap();
@@ -54,15 +68,16 @@ fn scenario_files_hold_through_the_binary() {
     for (name, file) in scenario_files() {
         // The file itself (as the README runs it), and its scenario object on stdin.
         let path = format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+        let command = if is_transactions(&name) { "transactions" } else { "run" };
         for (how, args, stdin) in [
-            ("offset-window run FILE", ["run", path.as_str()], String::new()),
-            ("offset-window run -", ["run", "-"], file["scenario"].to_string()),
+            (format!("offset-window {command} FILE"), [command, path.as_str()], String::new()),
+            (format!("offset-window {command} -"), [command, "-"], file["scenario"].to_string()),
         ] {
             let out =
                 Command::cargo_bin("offset-window").unwrap().args(args).write_stdin(stdin).output().unwrap();
             assert!(out.status.success(), "{name} via {how}: {}", String::from_utf8_lossy(&out.stderr));
             let result: Value = serde_json::from_slice(&out.stdout).unwrap();
-            check(&name, how, &result, &file["expect"]);
+            check(&name, &how, &result, &file["expect"]);
         }
     }
 }

@@ -43,6 +43,10 @@
 //! The [`producer`] module models the producer side (model.md §9): an idempotent
 //! producer's retries, the leader's five-batch duplicate check, and the faults that defeat it.
 //!
+//! The [`transactions`] module puts transactions into the partition log (model.md §13): markers
+//! that take offsets, the last stable offset, the coordinator's timeout abort, and what each
+//! client's `read_committed` and `read_uncommitted` readers are handed, commit and lag.
+//!
 //! ```
 //! use offset_window_sim::{simulate, Scenario};
 //!
@@ -74,6 +78,7 @@ pub mod summary;
 #[cfg(feature = "group")]
 pub mod sweep;
 pub mod timeline;
+pub mod transactions;
 
 pub use output::{CommitFailure, MarkKind};
 pub use output::{MemberId, PartitionId};
