@@ -812,6 +812,15 @@ TXN_CASES = [
          note="issue 31: abortTransaction() after 3 records (abort marker at 3), then a committed transaction of 2 "
               "(commit marker at 6): read_committed never hands 0-2, read_uncommitted does; the log end counts "
               "both markers"),
+    dict(name="txn-share-read-committed", kind="txn", client="java_classic", file="share-read-committed.json",
+         full=True,
+         expect=dict(log_end_offset=6, markers=[5], readers={
+             "share-committed": dict(handed=[3, 4]),
+             "share-uncommitted": dict(handed=[0, 1, 2, 3, 4]),
+             "java-position": dict(handed=[3, 4], committed=6, lag=0)}),
+         note="issue 31: txn-killed-producer read by share groups (KafkaShareConsumer 4.3.1): with the group config "
+              "share.isolation.level=read_committed the group stops at the open transaction until its timed-out "
+              "abort and never delivers its records; read_uncommitted (the default) delivers them at once"),
 ]
 CASES += TXN_CASES
 
@@ -1719,7 +1728,8 @@ def execute(case, broker, keep, quiet=False):
     if not ok:
         if verdict == "KNOWN":
             print("  known disagreement, not counted (%s); README 'Known disagreements'" % case["known"]["why"])
-        print("  scenario (%s, derived from scenarios/%s): %s" % (case["note"], case["file"], json.dumps(sc)))
+        print("  scenario (%s, derived from %s/%s): %s" % (case["note"], "txn" if is_txn else "scenarios",
+                                                          case["file"], json.dumps(sc)))
         if err is not None:
             print("  error: %r" % (err,))
         for lbl, mv, rv in pairs:

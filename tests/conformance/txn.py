@@ -100,12 +100,34 @@ def start_producer(ctx, sc, i, p, broker, workdir, topic, epoch_ns):
     return Proc(name, "producer", log, subprocess.Popen(java_cmd(ctx, args), stdout=errf, stderr=errf))
 
 
+def is_share(r):
+    return r.get("consumption") == "share_group"
+
+
+def isolation(r):
+    return r.get("share.isolation.level", "read_uncommitted") if is_share(r) else r["isolation.level"]
+
+
 def start_reader(ctx, r, broker, workdir, topic, group, epoch_ns):
     name = r["name"]
     log = os.path.join(workdir, "reader-%s.log" % name)
     stop = os.path.join(workdir, "reader-%s.stop" % name)
     errf = open(os.path.join(workdir, "reader-%s.stderr" % name), "w")
-    if r["client"] == "java_classic":
+    if is_share(r):
+        # A share group's isolation is the group's config, not the consumer's (KafkaShareConsumer
+        # javadoc, GroupConfig.SHARE_ISOLATION_LEVEL_CONFIG); earliest as the model's default; a
+        # short heartbeat so that the assignment comes within a second.
+        broker.set_group_config(group, "share.auto.offset.reset", "earliest")
+        broker.set_group_config(group, "share.isolation.level", isolation(r))
+        broker.set_group_config(group, "share.heartbeat.interval.ms", 500)
+        args = {"bootstrap": broker.addr, "topic": topic, "group": group, "log": log, "epoch_ns": epoch_ns,
+                "client_id": name, "stop_file": stop, "max.poll.records": 5, "record_processing_ms": 0,
+                "share.acknowledgement.mode": "implicit", "strategy": "auto_commit", "renew_every_ms": 0}
+        cp = os.pathsep.join([os.path.join(ctx.CACHE, "classes", "431"), os.path.join(ctx.LIB, "client431", "*")])
+        cmd = ["java", "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC",
+               "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-cp", cp, "ShareConformanceConsumer"] + \
+            ["%s=%s" % kv for kv in args.items()]
+    elif r["client"] == "java_classic":
         args = {"mode": "read", "bootstrap": broker.addr, "topic": topic, "group": group, "log": log,
                 "epoch_ns": epoch_ns, "stop_file": stop, "isolation": r["isolation.level"],
                 "commit": r["commit"], "poll_interval_ms": r.get("poll_interval_ms", 100)}
@@ -124,18 +146,37 @@ def start_reader(ctx, r, broker, workdir, topic, group, epoch_ns):
     return Proc(name, "reader", log, subprocess.Popen(cmd, stdout=errf, stderr=errf, env=env), stop)
 
 
+def handed(lines):
+    """The offsets handed to the application, in order: `poll t n pos p o ...` (TxnConformance,
+    txn_rdk.py) or `poll t n o:d ...` (ShareConformanceConsumer)."""
+    out = []
+    for w in lines:
+        if w[0] == "poll":
+            out += [int(x.split(":")[0]) for x in (w[5:] if len(w) > 3 and w[3] == "pos" else w[3:])]
+    return out
+
+
+def at_end(r, lines, case):
+    """The reader reached the end the case expects: its position at the log end, or (a share
+    consumer has none) every offset it is expected to be handed."""
+    if is_share(r):
+        return set(case["expect"]["readers"].get(r["name"], {}).get("handed", [])) <= set(handed(lines))
+    return (reader_position(lines) or -1) >= case["expect"]["log_end_offset"]
+
+
 def reader_position(lines):
     pos = None
     for w in lines:
         if w[0] == "assigned":
             pos = int(w[3])
-        elif w[0] == "poll":
+        elif w[0] == "poll" and w[3] == "pos":
             pos = int(w[4])
     return pos
 
 
 def describe(ctx, broker, topic, groups, workdir, epoch_ns):
-    """kafka-consumer-groups.sh --describe's numbers, twice 1 s apart: {group: [(committed, end, lso, lag), ...]}."""
+    """kafka-consumer-groups.sh --describe's numbers, twice 1 s apart: {group: [(committed, lag), ...]}
+    and, under the key None, [(log end, last stable offset), ...]."""
     log = os.path.join(workdir, "describe.log")
     args = {"mode": "describe", "bootstrap": broker.addr, "topic": topic, "groups": ",".join(groups),
             "log": log, "epoch_ns": epoch_ns, "reads": 2, "read_gap_ms": 1000}
@@ -144,9 +185,10 @@ def describe(ctx, broker, topic, groups, workdir, epoch_ns):
         raise RuntimeError("describe failed: " + (out.stdout + out.stderr)[-500:])
     reads = {}
     for w in read_log(log):
-        if w[0] == "describe":
-            vals = [None if x == "none" else int(x) for x in w[4:8]]
-            reads.setdefault(w[3], []).append(tuple(vals))
+        if w[0] == "offsets":
+            reads.setdefault(None, []).append((int(w[3]), int(w[4])))
+        elif w[0] == "describe":
+            reads.setdefault(w[3], []).append(tuple(None if x == "none" else int(x) for x in w[4:6]))
     return reads
 
 
@@ -168,7 +210,7 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
             procs.append(start_reader(ctx, r, broker, workdir, topic, groups[r["name"]], epoch_ns))
         deadline = time.time() + READY_TIMEOUT_S
         while True:
-            ready = [any(w[0] in ("ready", "assigned") for w in read_log(p.log)) for p in procs]
+            ready = [any(w[0] in ("ready", "assigned", "start") for w in read_log(p.log)) for p in procs]
             if all(ready):
                 break
             for p in procs:
@@ -178,6 +220,13 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
                 raise RuntimeError("not ready within %d s: %s" % (
                     READY_TIMEOUT_S, [p.name for p, ok in zip(procs, ready) if not ok]))
             time.sleep(0.01)
+        shares = [groups[r["name"]] for r in sc["readers"] if is_share(r)]
+        if shares:
+            out = subprocess.run(java_cmd(ctx, {"mode": "share_ready", "bootstrap": broker.addr, "groups": ",".join(shares),
+                                                "epoch_ns": epoch_ns, "log": os.path.join(workdir, "share-ready.log")}),
+                                 capture_output=True, text=True, timeout=READY_TIMEOUT_S)
+            if out.returncode != 0:
+                raise RuntimeError("share_ready failed: " + (out.stdout + out.stderr)[-500:])
         go = now_ms(epoch_ns) + 500.0
         # The broker logs on the wall clock: this pair maps its lines onto the case's clock.
         wall_minus_mono = time.time() * 1000.0 - now_ms(epoch_ns)
@@ -185,7 +234,6 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
             f.write("%.3f." % go)
         os.rename(os.path.join(workdir, "go.tmp"), os.path.join(workdir, "go"))
         # Until the state the case waits for, or the horizon.
-        leo = case["expect"]["log_end_offset"]
         horizon = go + sc["horizon_ms"]
         reached_ms = None
         while now_ms(epoch_ns) < horizon:
@@ -202,13 +250,15 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
                 if p.role == "producer" and p.killed_at is None and p.p.poll() not in (None, 0):
                     raise RuntimeError("%s failed (exit %d)" % (p.name, p.p.returncode))
             done = all(p.p.poll() is not None for p in procs if p.role == "producer")
-            at_end = all((reader_position(read_log(p.log)) or -1) >= leo for p in procs if p.role == "reader")
-            if done and at_end:
+            ended = all(at_end(r, read_log(p.log), case) for r, p in
+                        zip(sc["readers"], [p for p in procs if p.role == "reader"]))
+            if done and ended:
                 reached_ms = round(now_ms(epoch_ns) - go, 1)
                 break
             time.sleep(0.005)
         time.sleep(SETTLE_S)
-        reads = describe(ctx, broker, topic, [groups[r["name"]] for r in sc["readers"]], workdir, epoch_ns)
+        reads = describe(ctx, broker, topic, [groups[r["name"]] for r in sc["readers"] if not is_share(r)],
+                         workdir, epoch_ns)
         described_ms = now_ms(epoch_ns) - go
     finally:
         for p in procs:
@@ -263,28 +313,25 @@ def analyse(sc, case, procs, logs, go, reads, groups):
                 real["killed producer (info)"] = dict(first_send_ms=round(sent, 1), first_ack_ms=round(first[3], 1),
                                                       killed_ms=round(killed, 1) if killed is not None else None,
                                                       stuck_offset=stuck)
-    finals = {}
-    for g, rs in reads.items():
-        finals[g] = rs[-1]
-        if len(rs) > 1 and rs[0] != rs[-1]:
-            real["describe changed (info)"] = {g: rs}
-    any_read = next(iter(finals.values()))
-    real["log_end_offset"], real["last_stable_offset"] = any_read[1], any_read[2]
+    finals = {g: rs[-1] for g, rs in reads.items()}
+    # The lag that stays: the two reads, 1 s apart, must agree.
+    real["reads 1 s apart agree"] = all(len(set(rs)) == 1 for rs in reads.values())
+    if not real["reads 1 s apart agree"]:
+        real["reads (info)"] = {str(g): rs for g, rs in reads.items()}
+    real["log_end_offset"], real["last_stable_offset"] = finals.pop(None)
     real["markers"] = sorted(set(range(real["log_end_offset"])) - data)
     real["releases"] = {}
     for r in sc["readers"]:
         lines = logs[r["name"]]
-        handed, first_past = [], None
+        first_past = None
         for w in lines:
-            if w[0] == "poll":
-                offs = [int(x) for x in w[5:]]
-                handed += offs
-                if stuck is not None and first_past is None and any(o > stuck for o in offs):
-                    first_past = float(w[1]) - go
-        c, end, lso, lag = finals[groups[r["name"]]]
-        real["readers"][r["name"]] = {"handed": handed, "position": reader_position(lines), "committed": c,
+            if w[0] == "poll" and stuck is not None and first_past is None and any(o > stuck for o in handed([w])):
+                first_past = float(w[1]) - go
+        # A share group commits no offset: its reader has no committed offset or LAG.
+        c, lag = finals[groups[r["name"]]] if not is_share(r) else (None, None)
+        real["readers"][r["name"]] = {"handed": handed(lines), "position": reader_position(lines), "committed": c,
                                       "lag": lag}
-        if release_from and r["isolation.level"] == "read_committed":
+        if release_from and isolation(r) == "read_committed":
             sent, acked, t, timeout = release_from
             real["releases"][r["name"]] = None if first_past is None else dict(
                 at_ms=round(first_past, 1), after_first_send_ms=round(first_past - sent, 1),
@@ -351,7 +398,8 @@ def compare(case, sc, m, real):
     ex = case["expect"]
     pairs = [("log_end_offset", ex["log_end_offset"], real["log_end_offset"]),
              ("last_stable_offset", ex.get("last_stable_offset", ex["log_end_offset"]), real["last_stable_offset"]),
-             ("markers", ex["markers"], real["markers"])]
+             ("markers", ex["markers"], real["markers"]),
+             ("reads 1 s apart agree", True, real["reads 1 s apart agree"])]
     for name, want in ex["readers"].items():
         got = real["readers"][name]
         for k in ("handed", "committed", "lag"):

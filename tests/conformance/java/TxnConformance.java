@@ -63,8 +63,13 @@ import org.apache.kafka.common.serialization.StringSerializer;
  * mode=describe  what `kafka-consumer-groups.sh --describe` shows (kafka-tools OffsetsUtils.
  *   getLogEndOffsets: Admin listOffsets(latest) with default ListOffsetsOptions, read_uncommitted:
  *   the high watermark; LAG = log end − committed): for each group of groups=a,b,...
- *     describe group committed log_end lso lag   (lso: listOffsets(latest) read_committed; none if none)
+ *     offsets t read log_end lso              (lso: listOffsets(latest) with read_committed)
+ *     describe t read group committed lag     (none: no committed offset)
  *   `reads` times, read_gap_ms apart.
+ *
+ * mode=share_ready  waits until each share group of groups=a,b,... has a member with a partition
+ *   assigned (Admin describeShareGroups): `share_assigned t group` for each (a share consumer has no
+ *   assignment callback; the driver's t = 0 comes after these lines).
  *
  * Arguments: key=value.
  */
@@ -103,6 +108,7 @@ public class TxnConformance {
             case "produce": produce(a); break;
             case "read": read(a); break;
             case "describe": describe(a); break;
+            case "share_ready": shareReady(a); break;
             default: throw new IllegalArgumentException("mode " + a.get("mode"));
         }
         log.flush();
@@ -240,6 +246,25 @@ public class TxnConformance {
         log("stop " + now());
     }
 
+    static void shareReady(Map<String, String> a) throws Exception {
+        Properties ap = new Properties();
+        ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, a.get("bootstrap"));
+        List<String> left = new ArrayList<>(List.of(a.get("groups").split(",")));
+        try (Admin admin = Admin.create(ap)) {
+            while (!left.isEmpty()) {
+                for (var e : admin.describeShareGroups(new ArrayList<>(left)).all().get().entrySet()) {
+                    boolean assigned = e.getValue().members().stream()
+                            .anyMatch(m -> !m.assignment().topicPartitions().isEmpty());
+                    if (assigned) {
+                        log("share_assigned " + now() + " " + e.getKey());
+                        left.remove(e.getKey());
+                    }
+                }
+                Thread.sleep(50);
+            }
+        }
+    }
+
     static void describe(Map<String, String> a) throws Exception {
         Properties ap = new Properties();
         ap.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, a.get("bootstrap"));
@@ -253,12 +278,14 @@ public class TxnConformance {
                         .partitionResult(tp).get().offset();
                 long lso = admin.listOffsets(Map.of(tp, OffsetSpec.latest()),
                         new ListOffsetsOptions(IsolationLevel.READ_COMMITTED)).partitionResult(tp).get().offset();
+                log("offsets " + now() + " " + r + " " + end + " " + lso);
                 for (String g : a.get("groups").split(",")) {
+                    if (g.isEmpty()) continue;
                     OffsetAndMetadata om = admin.listConsumerGroupOffsets(g).partitionsToOffsetAndMetadata()
                             .get().get(tp);
                     String c = om == null ? "none" : Long.toString(om.offset());
                     String lag = om == null ? "none" : Long.toString(end - om.offset());
-                    log("describe " + now() + " " + r + " " + g + " " + c + " " + end + " " + lso + " " + lag);
+                    log("describe " + now() + " " + r + " " + g + " " + c + " " + lag);
                 }
             }
         }
