@@ -1718,7 +1718,7 @@ def execute(case, broker, keep, quiet=False):
         print("  real, not compared: " + "; ".join("%s %s" % (k[:-7], json.dumps(v))
                                                     for k, v in real.items() if k.endswith("(info)")))
     if is_txn and real:
-        for line in txn.notes(case, sc, m, real):
+        for line in txn.notes(case, sc, m, real, pairs):
             print(line, flush=True)
     if is_group and real.get("events"):
         print("  events: " + "; ".join(group.describe_real_event(e) for e in real["events"]), flush=True)

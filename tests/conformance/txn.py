@@ -438,10 +438,13 @@ def compare(case, sc, m, real):
     return pairs
 
 
-def summary(pairs, side):
-    short = [p for p in pairs if not p[0].startswith("model ")] if side == 1 else pairs
-    return " ".join("%s=%s" % (p[0].replace(" ", "_"), json.dumps(p[side]).replace(" ", "")) for p in short
-                    if p[0] in ("log_end_offset", "markers") or p[0].endswith(("committed", "lag")))
+def summary(pairs, side, model_side=False):
+    """The verdict line's values: the expected ones (side 1) or the real ones (side 2); with
+    model_side, the pairs against the model instead."""
+    short = [p for p in pairs if p[0].startswith("model ") == model_side]
+    return " ".join("%s=%s" % (p[0].replace("model ", "").replace(" ", "_"), json.dumps(p[side]).replace(" ", ""))
+                    for p in short if p[0].replace("model ", "") in ("log_end_offset", "markers")
+                    or p[0].endswith(("committed", "lag")))
 
 
 def describe_events(case, sc):
@@ -456,8 +459,8 @@ def describe_events(case, sc):
     return "; ".join(parts) + "; %d readers" % len(sc["readers"])
 
 
-def notes(case, sc, m, real):
-    """Lines printed after the verdict, pass or fail: the measured instants and the model note."""
+def notes(case, sc, m, real, pairs):
+    """Lines printed after the verdict, pass or fail: the measured instants and the model's side."""
     out = []
     if real.get("releases"):
         out.append("  release (ms after the killed transaction's first send / first ack): " + "; ".join(
@@ -472,6 +475,13 @@ def notes(case, sc, m, real):
     if m and "absent" in m:
         out.append("  model: skipped, %s; the real values were compared with the case's expected values only"
                    % m["absent"])
+    elif m:
+        out.append("  model (offset-window transactions): %s | real: %s" % (
+            summary(pairs, 1, True), summary(pairs, 2, True)))
+        windows = [p for p in pairs if p[0].startswith("model ") and p[0].endswith("start")]
+        if windows:
+            out.append("  model's release − start (its own window %s): %s" % (windows[0][1], "; ".join(
+                "%s %s" % (p[0].split()[1], "in the window" if p[1] == p[2] else p[2]) for p in windows)))
     return out
 
 
