@@ -225,9 +225,9 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
             time.sleep(0.01)
         shares = [groups[r["name"]] for r in sc["readers"] if is_share(r)]
         if shares:
-            out = subprocess.run(java_cmd(ctx, {"mode": "share_ready", "bootstrap": broker.addr, "groups": ",".join(shares),
-                                                "epoch_ns": epoch_ns, "log": os.path.join(workdir, "share-ready.log")}),
-                                 capture_output=True, text=True, timeout=READY_TIMEOUT_S)
+            args = {"mode": "share_ready", "bootstrap": broker.addr, "groups": ",".join(shares),
+                    "epoch_ns": epoch_ns, "log": os.path.join(workdir, "share-ready.log")}
+            out = subprocess.run(java_cmd(ctx, args), capture_output=True, text=True, timeout=READY_TIMEOUT_S)
             if out.returncode != 0:
                 raise RuntimeError("share_ready failed: " + (out.stdout + out.stderr)[-500:])
         go = now_ms(epoch_ns) + 500.0
