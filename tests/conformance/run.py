@@ -1734,7 +1734,8 @@ def execute(case, broker, keep, quiet=False):
             print("  error: %r" % (err,))
         for lbl, mv, rv in pairs:
             if mv != rv:
-                print("  differs: %s model %s real %s" % (lbl, json.dumps(mv), json.dumps(rv)))
+                print("  differs: %s %s %s real %s" % (lbl, "expected" if is_txn and not lbl.startswith("model ")
+                                                       else "model", json.dumps(mv), json.dumps(rv)))
         if real:
             print("  real: %s" % json.dumps(real))
         print("  client: %s; log (%s):" % (client, workdir))
