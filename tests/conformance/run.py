@@ -798,7 +798,11 @@ TXN_CASES = [
              "java-position": dict(handed=[3, 4], committed=6, lag=0),
              "java-last-plus-one": dict(handed=[3, 4], committed=5, lag=1),
              "rdk-auto": dict(handed=[3, 4], committed=6, lag=0),
-             "java-uncommitted": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0)}),
+             "java-uncommitted": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0)},
+             # Read once every producer is done or killed (≈ 2 s), before the abort (≥ 4 s): the
+             # last stable offset is the open transaction's first offset, read_committed stalls there.
+             during=dict(log_end_offset=5, last_stable_offset=0, positions={
+                 "java-position": 0, "java-last-plus-one": 0, "rdk-auto": None, "java-uncommitted": 5})),
          note="issue 31: a producer SIGKILLed with 3 records in an open transaction (transaction.timeout.ms 3000); "
               "plain records after it; read_committed readers stop at its first offset until the coordinator's "
               "scan (every 1 s) aborts it, never see its records; a read_uncommitted reader does"),
@@ -817,7 +821,8 @@ TXN_CASES = [
          expect=dict(log_end_offset=6, markers=[5], readers={
              "share-committed": dict(handed=[3, 4]),
              "share-uncommitted": dict(handed=[0, 1, 2, 3, 4]),
-             "java-position": dict(handed=[3, 4], committed=6, lag=0)}),
+             "java-position": dict(handed=[3, 4], committed=6, lag=0)},
+             during=dict(log_end_offset=5, last_stable_offset=0, positions={"java-position": 0})),
          note="issue 31: txn-killed-producer read by share groups (KafkaShareConsumer 4.3.1): with the group config "
               "share.isolation.level=read_committed the group stops at the open transaction until its timed-out "
               "abort and never delivers its records; read_uncommitted (the default) delivers them at once"),

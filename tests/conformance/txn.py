@@ -168,13 +168,26 @@ def at_end(r, lines, case):
 
 
 def reader_position(lines):
+    """The last position a reader logged; None before it has one (librdkafka's position() is
+    OFFSET_INVALID, -1001, until it hands out its first message)."""
     pos = None
     for w in lines:
         if w[0] == "assigned":
             pos = int(w[3])
         elif w[0] == "poll" and w[3] == "pos":
             pos = int(w[4])
-    return pos
+    return None if pos is None or pos < 0 else pos
+
+
+def parse_reads(log):
+    reads = {}
+    for w in read_log(log):
+        if w[0] == "offsets":
+            reads.setdefault(None, []).append((int(w[3]), int(w[4])))
+            reads.setdefault("at", []).append(float(w[1]))
+        elif w[0] == "describe":
+            reads.setdefault(w[3], []).append(tuple(None if x == "none" else int(x) for x in w[4:6]))
+    return reads
 
 
 def describe(ctx, broker, topic, groups, workdir, epoch_ns):
@@ -186,12 +199,8 @@ def describe(ctx, broker, topic, groups, workdir, epoch_ns):
     out = subprocess.run(java_cmd(ctx, args), capture_output=True, text=True, timeout=120)
     if out.returncode != 0:
         raise RuntimeError("describe failed: " + (out.stdout + out.stderr)[-500:])
-    reads = {}
-    for w in read_log(log):
-        if w[0] == "offsets":
-            reads.setdefault(None, []).append((int(w[3]), int(w[4])))
-        elif w[0] == "describe":
-            reads.setdefault(w[3], []).append(tuple(None if x == "none" else int(x) for x in w[4:6]))
+    reads = parse_reads(log)
+    reads.pop("at")
     return reads
 
 
@@ -211,6 +220,16 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
             procs.append(start_producer(ctx, sc, i, p, broker, workdir, topic, epoch_ns))
         for r in sc["readers"]:
             procs.append(start_reader(ctx, r, broker, workdir, topic, groups[r["name"]], epoch_ns))
+        during = None
+        if case["expect"].get("during"):
+            # One read while the killed producer's transaction is open, once every producer is
+            # done or killed (the driver writes its trigger file then).
+            log = os.path.join(workdir, "during.log")
+            args = {"mode": "describe", "bootstrap": broker.addr, "topic": topic, "groups": "", "log": log,
+                    "epoch_ns": epoch_ns, "reads": 1, "trigger_file": os.path.join(workdir, "during")}
+            errf = open(os.path.join(workdir, "during.stderr"), "w")
+            during = Proc("during", "watcher", log, subprocess.Popen(java_cmd(ctx, args), stdout=errf, stderr=errf))
+            procs.append(during)
         deadline = time.time() + READY_TIMEOUT_S
         while True:
             ready = [any(w[0] in ("ready", "assigned", "start") for w in read_log(p.log)) for p in procs]
@@ -250,12 +269,18 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
             for p in procs:
                 if p.role == "reader" and p.p.poll() is not None:
                     raise RuntimeError("reader %s exited" % p.name)
+                if p.role == "watcher" and p.p.poll() not in (None, 0):
+                    raise RuntimeError("the read during the open transaction failed (exit %d)" % p.p.returncode)
                 if p.role == "producer" and p.killed_at is None and p.p.poll() not in (None, 0):
                     raise RuntimeError("%s failed (exit %d)" % (p.name, p.p.returncode))
             done = all(p.p.poll() is not None for p in procs if p.role == "producer")
+            if during is not None and done and not os.path.exists(os.path.join(workdir, "during")):
+                with open(os.path.join(workdir, "during.tmp"), "w") as f:
+                    f.write("%.3f." % now_ms(epoch_ns))
+                os.rename(os.path.join(workdir, "during.tmp"), os.path.join(workdir, "during"))
             ended = all(at_end(r, read_log(p.log), case) for r, p in
                         zip(sc["readers"], [p for p in procs if p.role == "reader"]))
-            if done and ended:
+            if done and ended and (during is None or during.p.poll() is not None):
                 reached_ms = round(now_ms(epoch_ns) - go, 1)
                 break
             time.sleep(0.005)
@@ -273,11 +298,13 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
             except subprocess.TimeoutExpired:
                 p.p.kill()
                 p.p.wait()
-    logs = {p.name: read_log(p.log) for p in procs}
+    logs = {p.name: read_log(p.log) for p in procs if p.role != "watcher"}
     real = analyse(sc, case, procs, logs, go, reads, groups)
     rollbacks = broker_rollbacks(broker.log.name, os.path.basename(workdir), wall_minus_mono + go)
     if rollbacks:
         real["coordinator's timed-out rollback at (info)"] = rollbacks
+    if case["expect"].get("during"):
+        during_reads(case, sc, real, logs, go, parse_reads(os.path.join(workdir, "during.log")), rollbacks)
     real["state reached at (info)"] = reached_ms
     real["described at (info)"] = round(described_ms, 1)
     m = run_model(ctx, sc, workdir)
@@ -296,6 +323,23 @@ def broker_rollbacks(path, suffix, shift_ms):
             t = time.mktime(time.strptime(stamp.split(",")[0], "%Y-%m-%d %H:%M:%S")) * 1000.0 + int(stamp.split(",")[1])
             out.append(round(t - shift_ms, 1))
     return out
+
+
+def during_reads(case, sc, real, logs, go, reads, rollbacks):
+    """The read while the transaction was open: log end, last stable offset and each reader's
+    position at that instant (the last position it logged before it)."""
+    if not reads.get("at"):
+        raise RuntimeError("the read during the open transaction did not happen")
+    at = reads["at"][0] - go
+    if rollbacks and rollbacks[0] <= at:
+        raise RuntimeError("the read during the open transaction came at %.1f ms, after the coordinator's "
+                           "rollback at %.1f ms: no experiment" % (at, rollbacks[0]))
+    end, lso = reads[None][0]
+    d = {"at_ms": round(at, 1), "log_end_offset": end, "last_stable_offset": lso, "positions": {}}
+    for r in sc["readers"]:
+        if not is_share(r):
+            d["positions"][r["name"]] = reader_position([w for w in logs[r["name"]] if float(w[1]) - go <= at])
+    real["during"] = d
 
 
 def analyse(sc, case, procs, logs, go, reads, groups):
@@ -403,6 +447,12 @@ def compare(case, sc, m, real):
              ("last_stable_offset", ex.get("last_stable_offset", ex["log_end_offset"]), real["last_stable_offset"]),
              ("markers", ex["markers"], real["markers"]),
              ("reads 1 s apart agree", True, real["reads 1 s apart agree"])]
+    if ex.get("during"):
+        d = real["during"]
+        for k in ("log_end_offset", "last_stable_offset"):
+            pairs.append(("open: %s" % k, ex["during"][k], d[k]))
+        for name, want in sorted(ex["during"].get("positions", {}).items()):
+            pairs.append(("open: %s position" % name, want, d["positions"].get(name)))
     for name, want in ex["readers"].items():
         got = real["readers"][name]
         for k in ("handed", "committed", "lag"):
@@ -466,6 +516,10 @@ def notes(case, sc, m, real, pairs):
         out.append("  release (ms after the killed transaction's first send / first ack): " + "; ".join(
             "%s %s / %s" % (n, r and r["after_first_send_ms"], r and r["after_first_ack_ms"])
             for n, r in sorted(real["releases"].items())))
+    if real.get("during"):
+        d = real["during"]
+        out.append("  while the transaction was open (read at %s ms): log end %s, last stable offset %s, positions %s"
+                   % (d["at_ms"], d["log_end_offset"], d["last_stable_offset"], json.dumps(d["positions"])))
     extra = {k[:-7]: v for k, v in real.items() if k.endswith("(info)")}
     if extra:
         out.append("  real, not compared: " + "; ".join("%s %s" % (k, json.dumps(v)) for k, v in extra.items()))

@@ -65,7 +65,8 @@ import org.apache.kafka.common.serialization.StringSerializer;
  *   the high watermark; LAG = log end − committed): for each group of groups=a,b,...
  *     offsets t read log_end lso              (lso: listOffsets(latest) with read_committed)
  *     describe t read group committed lag     (none: no committed offset)
- *   `reads` times, read_gap_ms apart.
+ *   `reads` times, read_gap_ms apart; with trigger_file, connected first (`ready`), then once the
+ *   driver writes that file (as the go file).
  *
  * mode=share_ready  waits until each share group of groups=a,b,... has a member with a partition
  *   assigned (Admin describeShareGroups): `share_assigned t group` for each (a share consumer has no
@@ -272,6 +273,12 @@ public class TxnConformance {
         int reads = Integer.parseInt(a.getOrDefault("reads", "2"));
         long gap = Long.parseLong(a.getOrDefault("read_gap_ms", "1000"));
         try (Admin admin = Admin.create(ap)) {
+            if (a.containsKey("trigger_file")) {
+                // A read at an instant of the driver's choosing: connected and warm before `ready`.
+                admin.listOffsets(Map.of(tp, OffsetSpec.latest())).partitionResult(tp).get();
+                log("ready " + now());
+                waitGo(a.get("trigger_file"));
+            }
             for (int r = 0; r < reads; r++) {
                 if (r > 0) Thread.sleep(gap);
                 long end = admin.listOffsets(Map.of(tp, OffsetSpec.latest()), new ListOffsetsOptions())
