@@ -9,22 +9,28 @@ How a txn case runs (README "Transactions in the log"):
   another topic first) and one per reader, each in its own group: `java_classic` readers are
   `TxnConformance mode=read` (classic protocol, auto-commit off, `commit` = `position` or
   `last_record_plus_one`), `librdkafka` readers `txn_rdk.py` (`commit` = `auto` or
-  `store_offsets_after_processing`). Every process logs on CLOCK_MONOTONIC in ms since the case's
+  `store_offsets_after_processing`), `consumption: share_group` readers `ShareConformanceConsumer`
+  (the group's `share.isolation.level` set as a group config). Every process logs on CLOCK_MONOTONIC in ms since the case's
   epoch.
 * **t = 0** — when every producer is ready and every reader has its assignment, the driver writes
   the go file: t = 0 is 500 ms later; the producers play their plans on that clock.
 * **kill** — a transaction that ends `producer_dies` is SIGKILLed by the driver when its producer
   logs `dying` (every record acknowledged): the trigger is the producer's own progress.
+* **open** — for a case whose `expect` has `during`, a describe process connected before t = 0
+  reads the log end and the last stable offset once every producer is done or killed (the
+  transaction still open); each reader's position at that instant comes from its log. The read
+  must precede the coordinator's rollback.
 * **end** — waited for as a state: every producer done (or killed) and every reader's position at
-  the log end the case expects, or the scenario's `horizon_ms` after t = 0 at the latest; then
-  2.5 s more (librdkafka's auto-commit timer, 1 s in these scenarios, fires twice), then the
+  the log end the case expects (a share reader: every offset it expects handed), or the
+  scenario's `horizon_ms` after t = 0 at the latest; then 2.5 s more (librdkafka's auto-commit timer, 1 s in these scenarios, fires twice), then the
   committed offsets and the log end offset are read as `kafka-consumer-groups.sh --describe` reads
   them (`TxnConformance mode=describe`: Admin `listConsumerGroupOffsets` and `listOffsets(latest)`,
   LAG = log end − committed), twice 1 s apart: the two reads must agree (the lag stays).
 * **verdict** — the real values against the ones the issue and Kafka's source predict (the case's
   `expect`): the log end offset and the last stable offset, the offsets that hold markers (those
   below the log end no producer's record was acknowledged at), per reader the offsets handed to the
-  application, its last position, the committed offset and LAG; for a killed producer the release
+  application, the committed offset and LAG (and, `during`, the log end, the last stable offset
+  and the positions while the transaction was open); for a killed producer the release
   instant of every `read_committed` reader (its first record past the open transaction's first
   offset) relative to that transaction's start: at least `transaction.timeout.ms` after the first
   record's send, at most timeout + scan interval + RELEASE_MARGIN_MS after its acknowledgement.
