@@ -10,8 +10,8 @@ How a txn case runs (README "Transactions in the log"):
   `TxnConformance mode=read` (classic protocol, auto-commit off, `commit` = `position` or
   `last_record_plus_one`), `librdkafka` readers `txn_rdk.py` (`commit` = `auto` or
   `store_offsets_after_processing`), `consumption: share_group` readers `ShareConformanceConsumer`
-  (the group's `share.isolation.level` set as a group config). Every process logs on CLOCK_MONOTONIC in ms since the case's
-  epoch.
+  (the group's `share.isolation.level` set as a group config). Every process logs on
+  CLOCK_MONOTONIC in ms since the case's epoch.
 * **t = 0** — when every producer is ready and every reader has its assignment, the driver writes
   the go file: t = 0 is 500 ms later; the producers play their plans on that clock.
 * **kill** — a transaction that ends `producer_dies` is SIGKILLed by the driver when its producer
@@ -22,10 +22,11 @@ How a txn case runs (README "Transactions in the log"):
   must precede the coordinator's rollback.
 * **end** — waited for as a state: every producer done (or killed) and every reader's position at
   the log end the case expects (a share reader: every offset it expects handed), or the
-  scenario's `horizon_ms` after t = 0 at the latest; then 2.5 s more (librdkafka's auto-commit timer, 1 s in these scenarios, fires twice), then the
-  committed offsets and the log end offset are read as `kafka-consumer-groups.sh --describe` reads
-  them (`TxnConformance mode=describe`: Admin `listConsumerGroupOffsets` and `listOffsets(latest)`,
-  LAG = log end − committed), twice 1 s apart: the two reads must agree (the lag stays).
+  scenario's `horizon_ms` after t = 0 at the latest; then 2.5 s more (librdkafka's auto-commit
+  timer, 1 s in these scenarios, fires twice), then the committed offsets and the log end offset
+  are read as `kafka-consumer-groups.sh --describe` reads them (`TxnConformance mode=describe`:
+  Admin `listConsumerGroupOffsets` and `listOffsets(latest)`, LAG = log end − committed), twice
+  1 s apart: the two reads must agree (the lag stays).
 * **verdict** — the real values against the ones the issue and Kafka's source predict (the case's
   `expect`): the log end offset and the last stable offset, the offsets that hold markers (those
   below the log end no producer's record was acknowledged at), per reader the offsets handed to the
