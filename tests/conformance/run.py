@@ -38,6 +38,7 @@ from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, 
 
 import group  # noqa: E402  (the consumer-group cases, issue 14)
 import share  # noqa: E402  (the share-group cases, issue 15)
+import txn  # noqa: E402  (transactions in the log, issue 31)
 import random_cases  # noqa: E402  (random cases, issue 26)
 
 # run.sh builds the CLI into .cache/target: the shared target/ can hold another checkout's build.
@@ -776,6 +777,58 @@ PROBE_CASES = [
 ]
 CASES += PROBE_CASES
 
+# Transactions in the log (issue 31; txn.py says how they run): the scenario in txn/ is the
+# `offset-window transactions` input; `expect` holds what the issue and Kafka's source predict
+# (README "Transactions in the log"): the log end offset, the offsets of the markers, per reader
+# the offsets handed to the application, the committed offset and LAG as
+# kafka-consumer-groups.sh computes it (log end − committed).
+TXN_CASES = [
+    dict(name="txn-lag-after-commit", kind="txn", client="java_classic", file="lag-after-commit.json",
+         expect=dict(log_end_offset=6, markers=[5], readers={
+             "java-position": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0),
+             "java-last-plus-one": dict(handed=[0, 1, 2, 3, 4], committed=5, lag=1),
+             "rdk-auto": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0),
+             "rdk-store": dict(handed=[0, 1, 2, 3, 4], committed=5, lag=1)}),
+         note="issue 31: 5 records in one transaction, its commit marker at offset 5; the Java consumer's "
+              "position steps over the marker (CompletedFetch.nextFetchedRecord), librdkafka's auto offset store "
+              "too (rd_kafka_q_serve_rkmessages stores a control message's offset + 1): LAG 0; a commit of the "
+              "last record + 1 (Spring's container, store_offsets(msg)) sits at the marker: LAG 1 for ever"),
+    dict(name="txn-killed-producer", kind="txn", client="java_classic", file="killed-producer.json", full=True,
+         expect=dict(log_end_offset=6, markers=[5], readers={
+             "java-position": dict(handed=[3, 4], committed=6, lag=0),
+             "java-last-plus-one": dict(handed=[3, 4], committed=5, lag=1),
+             "rdk-auto": dict(handed=[3, 4], committed=6, lag=0),
+             "java-uncommitted": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0)},
+             # Read once every producer is done or killed (≈ 2 s), before the abort (≥ 4 s): the
+             # last stable offset is the open transaction's first offset, read_committed stalls there.
+             during=dict(log_end_offset=5, last_stable_offset=0, positions={
+                 "java-position": 0, "java-last-plus-one": 0, "rdk-auto": None, "java-uncommitted": 5})),
+         note="issue 31: a producer SIGKILLed with 3 records in an open transaction (transaction.timeout.ms 3000); "
+              "plain records after it; read_committed readers stop at its first offset until the coordinator's "
+              "scan (every 1 s) aborts it, never see its records; a read_uncommitted reader does"),
+    dict(name="txn-aborted", kind="txn", client="java_classic", file="aborted.json", full=True,
+         expect=dict(log_end_offset=7, markers=[3, 6], readers={
+             "java-position": dict(handed=[4, 5], committed=7, lag=0),
+             "java-last-plus-one": dict(handed=[4, 5], committed=6, lag=1),
+             "rdk-auto": dict(handed=[4, 5], committed=7, lag=0),
+             "java-uncommitted": dict(handed=[0, 1, 2, 4, 5], committed=7, lag=0),
+             "rdk-uncommitted": dict(handed=[0, 1, 2, 4, 5], committed=7, lag=0)}),
+         note="issue 31: abortTransaction() after 3 records (abort marker at 3), then a committed transaction of 2 "
+              "(commit marker at 6): read_committed never hands 0-2, read_uncommitted does; the log end counts "
+              "both markers"),
+    dict(name="txn-share-read-committed", kind="txn", client="java_classic", file="share-read-committed.json",
+         full=True,
+         expect=dict(log_end_offset=6, markers=[5], readers={
+             "share-committed": dict(handed=[3, 4]),
+             "share-uncommitted": dict(handed=[0, 1, 2, 3, 4]),
+             "java-position": dict(handed=[3, 4], committed=6, lag=0)},
+             during=dict(log_end_offset=5, last_stable_offset=0, positions={"java-position": 0})),
+         note="issue 31: txn-killed-producer read by share groups (KafkaShareConsumer 4.3.1): with the group config "
+              "share.isolation.level=read_committed the group stops at the open transaction until its timed-out "
+              "abort and never delivers its records; read_uncommitted (the default) delivers them at once"),
+]
+CASES += TXN_CASES
+
 
 def run_probe(case, broker, workdir):
     """Runs a probe case: its program's `key value` lines are the real side. `program`: the Java
@@ -918,6 +971,11 @@ group.consumer.min.session.timeout.ms=1000
 group.consumer.min.heartbeat.interval.ms=50
 group.share.min.session.timeout.ms=1000
 group.share.min.heartbeat.interval.ms=50
+# Issue 31 (txn cases): the coordinator looks for timed-out transactions every second instead of
+# every 10 s, as Kafka's own tests do, so that a producer killed mid-transaction is aborted within
+# seconds. transaction.max.timeout.ms keeps its default (900000); a producer's
+# transaction.timeout.ms has no lower bound but > 0 (TransactionStateManager.validateTransactionTimeoutMs).
+transaction.abort.timed.out.transaction.cleanup.interval.ms=1000
 """
 
 
@@ -1343,7 +1401,8 @@ def timelines(case, sc, real, lines, info):
 
 
 GCTX = group.Ctx(model=lambda sc: model(sc), model_done_instant=lambda sc, n: model_done_instant(sc, n),
-                 model_marks=lambda sc: model_marks(sc), ms=ms, CLIENTS=CLIENTS, CACHE=CACHE, LIB=LIB, HERE=HERE)
+                 model_marks=lambda sc: model_marks(sc), ms=ms, CLIENTS=CLIENTS, CACHE=CACHE, LIB=LIB, HERE=HERE,
+                 MODEL=MODEL, ROOT=ROOT)
 
 
 # ---------------------------------------------------------------- random cases (issue 26)
@@ -1578,8 +1637,12 @@ def execute(case, broker, keep, quiet=False):
         is_group = case.get("kind") == "group"
         is_share = case.get("kind") == "share"
         is_probe = case.get("kind") == "probe"
+        is_txn = case.get("kind") == "txn"
         try:
-            if is_probe:
+            if is_txn:
+                sc, m, real, info = txn.run_txn_case(GCTX, case, broker, workdir, attempt)
+                pairs, lines = txn.compare(case, sc, m, real), []
+            elif is_probe:
                 sc, m, real, pairs = run_probe(case, broker, workdir)
                 lines = []
             elif is_share:
@@ -1604,9 +1667,9 @@ def execute(case, broker, keep, quiet=False):
             sc, lines = group.base_scenario(case), []
         except Exception as e:  # a client or broker failure is a failed case, with its reason
             ok, err, pairs, real, m = False, e, [], {}, None
-            sc = {} if is_probe else share.base_scenario(case) if is_share else group.base_scenario(case) \
-                if is_group else derive(case)
-            lines = [] if is_group else read_log(os.path.join(workdir, "consumer.log"))
+            sc = {} if is_probe else txn.base_scenario(case) if is_txn else share.base_scenario(case) if is_share \
+                else group.base_scenario(case) if is_group else derive(case)
+            lines = [] if is_group or is_txn else read_log(os.path.join(workdir, "consumer.log"))
         margin = real.get("margin_ms", float("inf"))
         if err is None and margin < MIN_MARGIN_MS:
             ok = False
@@ -1623,7 +1686,9 @@ def execute(case, broker, keep, quiet=False):
                 continue
         break
     mode = case.get("mode", "crash")
-    if is_probe:
+    if is_txn:
+        when = txn.describe_events(case, sc)
+    elif is_probe:
         when = "group.protocol=%s" % case["protocol"]
     elif is_share:
         when = share.describe_events(case, sc)
@@ -1647,14 +1712,19 @@ def execute(case, broker, keep, quiet=False):
     if not ok and err is None and kn and not STRICT and all(
             rv in kn["real"].get(lbl, []) for lbl, mv, rv in pairs if mv != rv):
         verdict = "KNOWN"
-    show = (lambda side: share.summary(pairs, side)) if is_share else \
+    show = (lambda side: txn.summary(pairs, side)) if is_txn else \
+        (lambda side: share.summary(pairs, side)) if is_share else \
         (lambda side: group.summary(pairs, side)) if is_group else (lambda side: fmt(pairs, side))
-    print("%s %-27s %s | %s | model: %s | real: %s | %s" % (
-        verdict, case["name"], case["client"], when, show(1), show(2), ", ".join(extra)),
+    print("%s %-27s %s | %s | %s: %s | real: %s | %s" % (
+        verdict, case["name"], case["client"], when, "expected" if is_txn else "model", show(1), show(2),
+        ", ".join(extra)),
         flush=True)
     if is_share and any(k.endswith("(info)") for k in real):
         print("  real, not compared: " + "; ".join("%s %s" % (k[:-7], json.dumps(v))
                                                     for k, v in real.items() if k.endswith("(info)")))
+    if is_txn and real:
+        for line in txn.notes(case, sc, m, real, pairs):
+            print(line, flush=True)
     if is_group and real.get("events"):
         print("  events: " + "; ".join(group.describe_real_event(e) for e in real["events"]), flush=True)
     if ok and case.get("known"):
@@ -1663,17 +1733,22 @@ def execute(case, broker, keep, quiet=False):
     if not ok:
         if verdict == "KNOWN":
             print("  known disagreement, not counted (%s); README 'Known disagreements'" % case["known"]["why"])
-        print("  scenario (%s, derived from scenarios/%s): %s" % (case["note"], case["file"], json.dumps(sc)))
+        print("  scenario (%s, derived from %s/%s): %s" % (case["note"], "txn" if is_txn else "scenarios",
+                                                          case["file"], json.dumps(sc)))
         if err is not None:
             print("  error: %r" % (err,))
         for lbl, mv, rv in pairs:
             if mv != rv:
-                print("  differs: %s model %s real %s" % (lbl, json.dumps(mv), json.dumps(rv)))
+                print("  differs: %s %s %s real %s" % (lbl, "expected" if is_txn and not lbl.startswith("model ")
+                                                       else "model", json.dumps(mv), json.dumps(rv)))
         if real:
             print("  real: %s" % json.dumps(real))
         print("  client: %s; log (%s):" % (client, workdir))
         try:
-            if is_probe:
+            if is_txn:
+                for line in txn.timelines(case, sc, m, real, workdir, info):
+                    print(line)
+            elif is_probe:
                 print("  " + open(os.path.join(workdir, "consumer.log")).read().replace("\n", "\n  "))
             elif m is None and (is_group or is_share):
                 print("  (no timelines: the case stopped before the group ran)")

@@ -58,6 +58,14 @@ if [ ! -f "$out/ShareConformanceConsumer.class" ] || [ "$src" -nt "$out/ShareCon
   [ -f "$out/ShareConformanceConsumer.class" ]
 fi
 
+# The transactional producers, readers and describe of the txn cases (issue 31): kafka-clients 4.3.1.
+src="$here/java/TxnConformance.java"
+if [ ! -f "$out/TxnConformance.class" ] || [ "$src" -nt "$out/TxnConformance.class" ] ||
+  [ "$cache/lib/client431.done" -nt "$out/TxnConformance.class" ]; then
+  javac -nowarn -cp "$cache/lib/client431/*" -d "$out" "$src" 2>&1 | grep -v '^Note:' || true
+  [ -f "$out/TxnConformance.class" ]
+fi
+
 # The coordinator probe (run.py's "probe" cases, model.md §10.5): kafka-clients 4.3.1.
 src="$here/java/RevokedPartitionCommit.java"
 if [ ! -f "$out/RevokedPartitionCommit.class" ] || [ "$src" -nt "$out/RevokedPartitionCommit.class" ] ||
