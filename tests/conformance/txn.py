@@ -8,8 +8,8 @@ How a txn case runs (README "Transactions in the log"):
   kafka-clients 4.3.1; a transactional one runs `initTransactions()` and a warm-up transaction on
   another topic first) and one per reader, each in its own group: `java_classic` readers are
   `TxnConformance mode=read` (classic protocol, auto-commit off, `commit` = `position` or
-  `last_record_plus_one`), `librdkafka` readers `txn_rdk.py` (`commit` = `auto` or
-  `store_offsets_after_processing`), `consumption: share_group` readers `ShareConformanceConsumer`
+  `last_record_plus_one`), `librdkafka` readers `txn_rdk.py` (`commit` = `auto_commit` or
+  `last_record_plus_one`), `consumption: share_group` readers (the scenario's `share_readers`) `ShareConformanceConsumer`
   (the group's `share.isolation.level` set as a group config). Every process logs on
   CLOCK_MONOTONIC in ms since the case's epoch.
 * **t = 0** — when every producer is ready and every reader has its assignment, the driver writes
@@ -71,6 +71,13 @@ class Proc:
 
 def base_scenario(case):
     return json.load(open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "txn", case["file"])))
+
+
+def readers(sc):
+    """The scenario's readers, its share readers among them (`consumption: share_group`, run by
+    ShareConformanceConsumer), in the order the harness starts them."""
+    return sc.get("readers", []) + [dict(r, consumption="share_group", client="java_classic")
+                                     for r in sc.get("share_readers", [])]
 
 
 def read_log(path):
@@ -146,7 +153,11 @@ def start_reader(ctx, r, broker, workdir, topic, group, epoch_ns):
         cfg = {"bootstrap": broker.addr, "topic": topic, "group": group, "log": log, "epoch_ns": epoch_ns,
                "stop_file": stop, "isolation": r["isolation.level"], "commit": r["commit"],
                "poll_interval_ms": r.get("poll_interval_ms", 100),
-               "auto.commit.interval.ms": r.get("auto.commit.interval.ms", 5000)}
+               # The timer that commits what was stored: the scenario's interval for auto_commit;
+               # a reader storing after processing (last_record_plus_one, which the model
+               # commits at each poll and so does not read the key) commits on a 1 s timer here,
+               # so its end value is there well before the case reads it.
+               "auto.commit.interval.ms": r.get("auto.commit.interval.ms", 1000)}
         cfgf = os.path.join(workdir, "reader-%s.json" % name)
         json.dump(cfg, open(cfgf, "w"))
         cmd = [sys.executable, os.path.join(ctx.HERE, "txn_rdk.py"), cfgf]
@@ -220,12 +231,12 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
     broker.create_topic(topic)
     broker.create_topic(topic + "-warm")
     epoch_ns = time.monotonic_ns()
-    groups = {r["name"]: "g-%s-%s" % (tag, r["name"]) for r in sc["readers"]}
+    groups = {r["name"]: "g-%s-%s" % (tag, r["name"]) for r in readers(sc)}
     procs = []
     try:
         for i, p in enumerate(sc["producers"]):
             procs.append(start_producer(ctx, sc, i, p, broker, workdir, topic, epoch_ns))
-        for r in sc["readers"]:
+        for r in readers(sc):
             procs.append(start_reader(ctx, r, broker, workdir, topic, groups[r["name"]], epoch_ns))
         during = None
         if case["expect"].get("during"):
@@ -249,7 +260,7 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
                 raise RuntimeError("not ready within %d s: %s" % (
                     READY_TIMEOUT_S, [p.name for p, ok in zip(procs, ready) if not ok]))
             time.sleep(0.01)
-        shares = [groups[r["name"]] for r in sc["readers"] if is_share(r)]
+        shares = [groups[r["name"]] for r in readers(sc) if is_share(r)]
         if shares:
             args = {"mode": "share_ready", "bootstrap": broker.addr, "groups": ",".join(shares),
                     "epoch_ns": epoch_ns, "log": os.path.join(workdir, "share-ready.log")}
@@ -286,13 +297,13 @@ def run_txn_case(ctx, case, broker, workdir, attempt):
                     f.write("%.3f." % now_ms(epoch_ns))
                 os.rename(os.path.join(workdir, "during.tmp"), os.path.join(workdir, "during"))
             ended = all(at_end(r, read_log(p.log), case) for r, p in
-                        zip(sc["readers"], [p for p in procs if p.role == "reader"]))
+                        zip(readers(sc), [p for p in procs if p.role == "reader"]))
             if done and ended and (during is None or during.p.poll() is not None):
                 reached_ms = round(now_ms(epoch_ns) - go, 1)
                 break
             time.sleep(0.005)
         time.sleep(SETTLE_S)
-        reads = describe(ctx, broker, topic, [groups[r["name"]] for r in sc["readers"] if not is_share(r)],
+        reads = describe(ctx, broker, topic, [groups[r["name"]] for r in readers(sc) if not is_share(r)],
                          workdir, epoch_ns)
         described_ms = now_ms(epoch_ns) - go
     finally:
@@ -343,7 +354,7 @@ def during_reads(case, sc, real, logs, go, reads, rollbacks):
                            "rollback at %.1f ms: no experiment" % (at, rollbacks[0]))
     end, lso = reads[None][0]
     d = {"at_ms": round(at, 1), "log_end_offset": end, "last_stable_offset": lso, "positions": {}}
-    for r in sc["readers"]:
+    for r in readers(sc):
         if not is_share(r):
             d["positions"][r["name"]] = reader_position([w for w in logs[r["name"]] if float(w[1]) - go <= at])
     real["during"] = d
@@ -375,7 +386,7 @@ def analyse(sc, case, procs, logs, go, reads, groups):
     real["log_end_offset"], real["last_stable_offset"] = finals.pop(None)
     real["markers"] = sorted(set(range(real["log_end_offset"])) - data)
     real["releases"] = {}
-    for r in sc["readers"]:
+    for r in readers(sc):
         lines = logs[r["name"]]
         first_past = None
         for w in lines:
@@ -419,25 +430,10 @@ def run_model(ctx, sc, workdir):
 
 
 def model_release(m, name, stuck):
-    """The model's release instant of reader `name`: its first record past `stuck` when `handed`
-    carries instants, else the end of its stall, else the first timed-out abort."""
-    r = next((x for x in m.get("readers", []) if x.get("name") == name), {})
-    for h in r.get("handed", []):
-        if isinstance(h, dict) and h.get("offset", -1) > stuck:
-            for k in ("at_ms", "t_ms", "handed_at_ms"):
-                if k in h:
-                    return h[k]
-    st = r.get("stalled")
-    for s in (st if isinstance(st, list) else [st] if isinstance(st, dict) else []):
-        for k in ("until_ms", "to_ms", "end_ms"):
-            if s.get(k) is not None:
-                return s[k]
-    for a in m.get("timed_out_aborts", []):
-        if isinstance(a, dict):
-            for k in ("marker_at_ms", "at_ms"):
-                if k in a:
-                    return a[k]
-    return None
+    """The model's release instant of reader (or share reader) `name`: the instant it was handed
+    its first record past `stuck` (`handed[].at_ms`, model.md §13), None if never."""
+    r = next((x for x in m.get("readers", []) + m.get("share_readers", []) if x["name"] == name), {})
+    return next((h["at_ms"] for h in r.get("handed", []) if h["offset"] > stuck), None)
 
 
 # ---------------------------------------------------------------- the verdict
@@ -485,7 +481,7 @@ def compare(case, sc, m, real):
         for name, rel in sorted(real["releases"].items()):
             t = next(t for p in sc["producers"] for t in p.get("transactions", []) if t["end"] == "producer_dies")
             mrel = model_release(m, name, stuck)
-            poll = next(r.get("poll_interval_ms", 100) for r in sc["readers"] if r["name"] == name)
+            poll = next(r.get("poll_interval_ms", 100) for r in readers(sc) if r["name"] == name)
             # The model's own instant, on the model's start (the first record added at begin_ms):
             # within [timeout, timeout + interval] plus its marker write and the reader's next
             # poll; the real one is checked above on the real start.
@@ -513,7 +509,7 @@ def describe_events(case, sc):
                 for t in p["transactions"])))
         else:
             parts.append("plain: records at %s ms" % ",".join(str(x) for x in p["records_at_ms"]))
-    return "; ".join(parts) + "; %d readers" % len(sc["readers"])
+    return "; ".join(parts) + "; %d readers" % len(readers(sc))
 
 
 def notes(case, sc, m, real, pairs):

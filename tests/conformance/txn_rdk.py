@@ -2,12 +2,12 @@
 issue 31); the twin of `TxnConformance mode=read`, same log lines, on CLOCK_MONOTONIC in ms since
 the driver's epoch.
 
-`commit`:
-  auto                            librdkafka's defaults: enable.auto.commit with
-                                  enable.auto.offset.store=true; the background timer commits the
-                                  stored offsets every auto.commit.interval.ms
-  store_offsets_after_processing  enable.auto.offset.store=false, store_offsets(msg) after each
-                                  record, the same timer commits what was stored
+`commit` (the model's names, offset-window transactions):
+  auto_commit           librdkafka's defaults: enable.auto.commit with
+                        enable.auto.offset.store=true; the background timer commits the stored
+                        offsets every auto.commit.interval.ms
+  last_record_plus_one  enable.auto.offset.store=false, store_offsets(msg) after each record
+                        (the record's offset + 1), the same timer commits what was stored
 
 It consumes with `consume(num_messages, poll_interval_ms)` until its stop file appears, then exits
 without close() (close() would commit once more). Logs
@@ -37,13 +37,13 @@ def log(s):
 
 
 commit = cfg["commit"]
-if commit not in ("auto", "store_offsets_after_processing"):
+if commit not in ("auto_commit", "last_record_plus_one"):
     raise SystemExit("txn_rdk.py: commit %s is not a librdkafka reader's" % commit)
 assigned = []
 c = Consumer({
     "bootstrap.servers": cfg["bootstrap"], "group.id": cfg["group"], "isolation.level": cfg["isolation"],
     "enable.auto.commit": True, "auto.commit.interval.ms": int(cfg["auto.commit.interval.ms"]),
-    "enable.auto.offset.store": commit == "auto", "auto.offset.reset": "earliest", "log_level": 0,
+    "enable.auto.offset.store": commit == "auto_commit", "auto.offset.reset": "earliest", "log_level": 0,
 })
 c.subscribe([cfg["topic"]], on_assign=lambda cons, parts: assigned.extend(parts))
 tp = TopicPartition(cfg["topic"], 0)
@@ -59,7 +59,7 @@ while not os.path.exists(cfg["stop_file"]):
     if msgs or pos != position:
         log("poll %s %d pos %d%s" % (t(), len(msgs), pos, "".join(" %d" % m.offset() for m in msgs)))
     position = pos
-    if commit == "store_offsets_after_processing":
+    if commit == "last_record_plus_one":
         for m in msgs:
             c.store_offsets(message=m)
             log("store %s %d" % (t(), m.offset() + 1))
