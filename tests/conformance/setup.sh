@@ -77,7 +77,7 @@ fi
 # The Go consumers (issue 29): one binary per library, rebuilt when a source or go.sum is newer;
 # epochprobe is the member-epoch probe (run.py's "probe" cases, model.md §10.6).
 mkdir -p "$cache/bin"
-for prog in sarama franz kafkago epochprobe; do
+for prog in sarama franz kafkago kafkagotxn epochprobe; do
   if [ ! -x "$cache/bin/$prog" ] || [ -n "$(find "$here/go" -name '*.go' -newer "$cache/bin/$prog" -o -name go.sum -newer "$cache/bin/$prog" | head -1)" ]; then
     (cd "$here/go" && GOFLAGS=-mod=readonly go build -o "$cache/bin/$prog" "./$prog")
   fi
