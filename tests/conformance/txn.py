@@ -161,6 +161,15 @@ def start_reader(ctx, r, broker, workdir, topic, group, epoch_ns):
         cfgf = os.path.join(workdir, "reader-%s.json" % name)
         json.dump(cfg, open(cfgf, "w"))
         cmd = [sys.executable, os.path.join(ctx.HERE, "txn_rdk.py"), cfgf]
+    elif r["client"] == "kafka_go":
+        # go/kafkagotxn (kafka-go v0.4.51's Reader): `commit` = last_record_plus_one
+        # (FetchMessage + CommitMessages) or auto_commit (ReadMessage, CommitInterval 0).
+        cfg = {"bootstrap": broker.addr, "topic": topic, "group": group, "log": log, "epoch_ns": epoch_ns,
+               "stop_file": stop, "isolation": r["isolation.level"], "commit": r["commit"],
+               "poll_interval_ms": r.get("poll_interval_ms", 100)}
+        cfgf = os.path.join(workdir, "reader-%s.json" % name)
+        json.dump(cfg, open(cfgf, "w"))
+        cmd = [os.path.join(ctx.CACHE, "bin", "kafkagotxn"), cfgf]
     else:
         raise RuntimeError("txn cases have no real %s reader" % r["client"])
     env = dict(os.environ, PYTHONPATH=os.path.join(ctx.CACHE, "py"))
