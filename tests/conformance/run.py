@@ -788,7 +788,10 @@ TXN_CASES = [
              "java-position": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0),
              "java-last-plus-one": dict(handed=[0, 1, 2, 3, 4], committed=5, lag=1),
              "rdk-auto": dict(handed=[0, 1, 2, 3, 4], committed=6, lag=0),
-             "rdk-store": dict(handed=[0, 1, 2, 3, 4], committed=5, lag=1)}),
+             "rdk-store": dict(handed=[0, 1, 2, 3, 4], committed=5, lag=1),
+             # model.md §13.3: kafka-go's Reader hands the commit marker as a message and commits past it.
+             "kgo-store": dict(handed=[0, 1, 2, 3, 4, 5], committed=6, lag=0),
+             "kgo-auto": dict(handed=[0, 1, 2, 3, 4, 5], committed=6, lag=0)}),
          note="issue 31: 5 records in one transaction, its commit marker at offset 5; the Java consumer's "
               "position steps over the marker (CompletedFetch.nextFetchedRecord), librdkafka's auto offset store "
               "too (rd_kafka_q_serve_rkmessages stores a control message's offset + 1): LAG 0; a commit of the "
@@ -812,7 +815,12 @@ TXN_CASES = [
              "java-last-plus-one": dict(handed=[4, 5], committed=6, lag=1),
              "rdk-auto": dict(handed=[4, 5], committed=7, lag=0),
              "java-uncommitted": dict(handed=[0, 1, 2, 4, 5], committed=7, lag=0),
-             "rdk-uncommitted": dict(handed=[0, 1, 2, 4, 5], committed=7, lag=0)}),
+             "rdk-uncommitted": dict(handed=[0, 1, 2, 4, 5], committed=7, lag=0),
+             # model.md §13.3: kafka-go's Reader hands both markers, and the aborted records under
+             # read_committed too.
+             "kgo-store": dict(handed=[0, 1, 2, 3, 4, 5, 6], committed=7, lag=0),
+             "kgo-auto": dict(handed=[0, 1, 2, 3, 4, 5, 6], committed=7, lag=0),
+             "kgo-uncommitted": dict(handed=[0, 1, 2, 3, 4, 5, 6], committed=7, lag=0)}),
          note="issue 31: abortTransaction() after 3 records (abort marker at 3), then a committed transaction of 2 "
               "(commit marker at 6): read_committed never hands 0-2, read_uncommitted does; the log end counts "
               "both markers"),
