@@ -9,7 +9,9 @@ How a txn case runs (README "Transactions in the log"):
   another topic first) and one per reader, each in its own group: `java_classic` readers are
   `TxnConformance mode=read` (classic protocol, auto-commit off, `commit` = `position` or
   `last_record_plus_one`), `librdkafka` readers `txn_rdk.py` (`commit` = `auto_commit` or
-  `last_record_plus_one`), `consumption: share_group` readers (the scenario's `share_readers`) `ShareConformanceConsumer`
+  `last_record_plus_one`), `kafka_go` readers `go/kafkagotxn` (kafka-go v0.4.51's Reader;
+  `commit` = `last_record_plus_one`, FetchMessage + CommitMessages, or `auto_commit`, ReadMessage
+  with CommitInterval 0), `consumption: share_group` readers (the scenario's `share_readers`) `ShareConformanceConsumer`
   (the group's `share.isolation.level` set as a group config). Every process logs on
   CLOCK_MONOTONIC in ms since the case's epoch.
 * **t = 0** — when every producer is ready and every reader has its assignment, the driver writes
@@ -36,8 +38,9 @@ How a txn case runs (README "Transactions in the log"):
   offset) relative to that transaction's start: at least `transaction.timeout.ms` after the first
   record's send, at most timeout + scan interval + RELEASE_MARGIN_MS after its acknowledgement.
   When the model's `offset-window transactions` command is present (OFFSET_WINDOW or PATH), the
-  same scenario runs through it and its `readers[].committed`, `readers[].lag`, `log_end_offset`
-  and release instant are compared too; otherwise that part is skipped with a printed note.
+  same scenario runs through it and its `readers[].committed`, `readers[].lag`, the offsets of
+  `readers[].handed` / `share_readers[].handed`, `log_end_offset` and release instant are
+  compared too; otherwise that part is skipped with a printed note.
 """
 
 import json
@@ -484,6 +487,9 @@ def compare(case, sc, m, real):
         mr = {r.get("name"): r for r in m.get("readers", [])}
         pairs.append(("model log_end_offset", m.get("log_end_offset"), real["log_end_offset"]))
         for name, got in real["readers"].items():
+            # The offsets handed, markers among them for kafka-go (model.md §13.3: `handed[]`).
+            mh = next((x for x in m.get("readers", []) + m.get("share_readers", []) if x["name"] == name), {})
+            pairs.append(("model %s handed" % name, [h["offset"] for h in mh.get("handed", [])], got["handed"]))
             for k in ("committed", "lag"):
                 pairs.append(("model %s %s" % (name, k), mr.get(name, {}).get(k), got[k]))
         stuck = (real.get("killed producer (info)") or {}).get("stuck_offset")
