@@ -273,6 +273,8 @@ pub enum Action {
     AtText(String),
     /// Projector mode on or off.
     Projector(bool),
+    /// The state a link describes (the browser's back and forward buttons).
+    Restore(Box<State>),
     /// Back to the defaults.
     Reset,
 }
@@ -324,6 +326,7 @@ impl State {
                 next
             }
             Action::Projector(on) => State { projector: on, ..(*self).clone() },
+            Action::Restore(state) => *state,
             Action::Reset => State::default(),
         };
         if next == *self {
