@@ -85,9 +85,9 @@ mod tests {
         let mut ours: Vec<String> = PRESETS.iter().map(|p| p.file.to_string()).collect();
         ours.sort();
         assert_eq!(files, ours);
-        for i in 0..PRESETS.len() {
-            assert!(scenario(i).is_some(), "{}", PRESETS[i].file);
-            assert_eq!(by_slug(PRESETS[i].slug), Some(i));
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(scenario(i).is_some(), "{}", p.file);
+            assert_eq!(by_slug(p.slug), Some(i));
         }
     }
 }

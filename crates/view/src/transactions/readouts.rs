@@ -156,15 +156,15 @@ mod tests {
 
     #[test]
     fn at_the_horizon_the_readouts_are_the_runs_figures() {
-        for i in 0..PRESETS.len() {
+        for (i, p) in PRESETS.iter().enumerate() {
             let s = scenario(i).unwrap();
             let run = simulate_transactions(&s).unwrap();
             let end = at(&run, s.horizon_us);
-            assert_eq!(end.hw, run.log_end_offset, "{}", PRESETS[i].file);
+            assert_eq!(end.hw, run.log_end_offset, "{}", p.file);
             assert_eq!(end.records as u64, run.log_end_offset);
             for (got, r) in end.readers.iter().zip(&run.readers) {
-                assert_eq!(got.committed, r.committed, "{} {}", PRESETS[i].file, r.name);
-                assert_eq!(got.lag, r.lag, "{} {}", PRESETS[i].file, r.name);
+                assert_eq!(got.committed, r.committed, "{} {}", p.file, r.name);
+                assert_eq!(got.lag, r.lag, "{} {}", p.file, r.name);
                 assert_eq!(got.handed, r.handed.len());
             }
         }

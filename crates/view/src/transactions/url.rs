@@ -121,9 +121,9 @@ mod tests {
         assert_eq!(back.scenario, s.scenario);
         assert_eq!((back.preset, back.at_us, back.projector), (1, Some(10_500_000), true));
         assert!(back.errors.is_empty(), "{:?}", back.errors);
-        for i in 0..PRESETS.len() {
+        for (i, p) in PRESETS.iter().enumerate() {
             let s = State::of_preset(i);
-            assert_eq!(state_from(&fragment(&s)), s, "{}", PRESETS[i].slug);
+            assert_eq!(state_from(&fragment(&s)), s, "{}", p.slug);
         }
     }
 
