@@ -160,7 +160,7 @@ fn legend() -> Html {
                 { swatch("g-lso", "last stable offset") }
                 { swatch("g-hw", "high watermark") }
             </ul>
-            <p class="hint">{ "Each reader's committed offset is a line in its colour (its swatch is in the table of readers); a band along it: stalled at the last stable offset. A line at offset n runs just under record n: the records below it come before n. Lines that share a value are drawn 2 px apart. Click or tap the chart to read that instant." }</p>
+            <p class="hint">{ "Records stand as they are at the instant read: a transaction's records are open until its marker is written, and what is written after the instant is faint. Each reader's committed offset is a line in its colour (its swatch is in the table of readers); a band along it: stalled at the last stable offset. A line at offset n runs just under record n: the records below it come before n. Lines that share a value are drawn 2 px apart. Click or tap the chart to read that instant." }</p>
         </div>
     }
 }

@@ -3,6 +3,8 @@
 //! struck through), open (hollow), plain (filled circle) — the commit marker (a diamond) and
 //! the abort marker (a cross); the last stable offset and the high watermark as step lines;
 //! each reader's committed offset as a step line with its stalls shaded; the instant read.
+//! Records stand as they are at that instant ([`state_at`]): a transaction's records are
+//! open until its marker, and what is written after the instant is drawn faint.
 //!
 //! Offsets sit in bands: record `n` fills the band between the lines at `n` and `n + 1`, so
 //! a line at `n` (a committed offset, the LSO) runs just under record `n`: everything below
@@ -11,7 +13,7 @@
 
 use crate::kit::draw::{self, paint_crash, time_ticks, DrawResult, Frame};
 use crate::kit::text::fixed;
-use offset_window_sim::transactions::{DataState, OffsetStep, RecordKind, TxnRun};
+use offset_window_sim::transactions::{DataState, LogRecord, OffsetStep, RecordKind, TxnRun};
 use offset_window_sim::Step;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -62,6 +64,26 @@ pub fn state_color(kind: RecordKind, state: Option<DataState>, dark: bool) -> RG
         (RecordKind::AbortMarker, _) | (_, Some(DataState::Aborted)) => p.lost,
         (_, Some(DataState::Open)) => p.duplicated,
         _ => p.axis,
+    }
+}
+
+/// A record's state at `at_us`: a committed or aborted transaction's data is open until its
+/// marker is written; markers and plain records keep theirs.
+pub fn state_at(run: &TxnRun, rec: &LogRecord, at_us: u64) -> Option<DataState> {
+    match rec.state {
+        Some(DataState::Committed | DataState::Aborted) => {
+            let ended = run
+                .transactions
+                .iter()
+                .find(|t| t.producer == rec.producer && Some(t.transaction) == rec.transaction)
+                .and_then(|t| t.ended_at_us);
+            if ended.is_none_or(|e| e > at_us) {
+                Some(DataState::Open)
+            } else {
+                rec.state
+            }
+        }
+        other => other,
     }
 }
 
@@ -141,7 +163,7 @@ pub fn draw<DB: DrawingBackend>(
                 as f64;
             let to = s.to_us.unwrap_or(horizon_us).min(f.horizon_us);
             let (x0, x1) = (f.x(s.from_us).round() as i32, f.x(to).round() as i32);
-            let (y0, y1) = (f.y(v + 0.32).round() as i32, f.y(v - 0.32).round() as i32);
+            let (y0, y1) = (f.y(v + 0.32).round() as i32, f.y((v - 0.32).max(0.0)).round() as i32);
             root.draw(&Rectangle::new([(x0, y0), (x1.max(x0 + 1), y1)], c.mix(0.16).filled()))?;
             root.draw(&Rectangle::new([(x0, y0), (x1.max(x0 + 1), y1)], c.mix(0.7).stroke_width(w(1.0))))?;
         }
@@ -166,9 +188,12 @@ pub fn draw<DB: DrawingBackend>(
     let half = f.px(5.0).round() as i32;
     for rec in run.log.iter().filter(|r| r.at_us <= f.horizon_us) {
         let (x, y) = (f.x(rec.at_us).round() as i32, f.y(rec.offset as f64 + 0.5).round() as i32);
-        let c = state_color(rec.kind, rec.state, f.dark);
+        let state = state_at(run, rec, at_us);
+        let c = state_color(rec.kind, state, f.dark);
+        // Written after the instant read: faint.
+        let c = if rec.at_us > at_us { c.mix(0.3).to_rgba() } else { c.to_rgba() };
         let square = [(x - half, y - half), (x + half, y + half)];
-        match (rec.kind, rec.state) {
+        match (rec.kind, state) {
             (RecordKind::CommitMarker, _) => {
                 let d = half + f.px(1.5) as i32;
                 root.draw(&Polygon::new(vec![(x, y - d), (x + d, y), (x, y + d), (x - d, y)], c.filled()))?;
@@ -267,7 +292,7 @@ mod tests {
         for (i, p) in PRESETS.iter().enumerate() {
             let s = scenario(i).unwrap();
             let run = simulate_transactions(&s).unwrap();
-            let out = svg(i, s.horizon_us / 2, false);
+            let out = svg(i, s.horizon_us, false);
             assert!(out.starts_with("<svg"), "{}", p.file);
             let c = |color: RGBColor| css(color).to_uppercase();
             // A commit marker is a green diamond; an abort marker a red cross.
@@ -285,6 +310,30 @@ mod tests {
             assert!(out.contains("simulated time (s)"));
         }
         assert!(svg(1, 10_000_000, true).contains(&css(draw::DARK.background).to_uppercase()));
+    }
+
+    #[test]
+    fn records_stand_as_they_are_at_the_instant_read() {
+        // Two producers: at 3 s tx-a (offsets 0, 1) is open, tx-b (2–4) committed at 2.1 s.
+        let s = scenario(3).unwrap();
+        let run = simulate_transactions(&s).unwrap();
+        let states: Vec<_> = run.log.iter().map(|r| state_at(&run, r, 3_000_000)).collect();
+        assert_eq!(
+            states[..5],
+            [
+                Some(DataState::Open),
+                Some(DataState::Open),
+                Some(DataState::Committed),
+                Some(DataState::Committed),
+                Some(DataState::Committed)
+            ]
+        );
+        assert_eq!(state_at(&run, &run.log[0], s.horizon_us), Some(DataState::Committed));
+        assert!(
+            svg(3, 3_000_000, false).contains(&css(draw::DUPLICATED).to_uppercase()),
+            "open records are amber"
+        );
+        assert!(!svg(3, s.horizon_us, false).contains(&css(draw::DUPLICATED).to_uppercase()));
     }
 
     #[test]
