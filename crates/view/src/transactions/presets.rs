@@ -1,5 +1,6 @@
 //! The page's presets: every `scenarios/txn-*.json` file, by title, with a one-sentence
-//! story. The files are small (≈ 6 KB together), so the page carries them.
+//! story. The page carries the files' scenarios (build.rs writes them without whitespace,
+//! description and expectations: ≈ 4 KB together).
 
 use offset_window_sim::transactions::TxnScenario;
 
@@ -25,35 +26,35 @@ pub const PRESETS: [Preset; 5] = [
         file: "txn-committed-batch-lag-per-client.json",
         title: "LAG 1 or 0 after a committed transaction, per client",
         story: "Five records and their commit marker (offset 5): readers that commit their position reach 6 (LAG 0), readers that commit the last record + 1 stay at 5 and kafka-consumer-groups.sh shows LAG 1 for ever.",
-        json: include_str!("../../../../scenarios/txn-committed-batch-lag-per-client.json"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-committed-batch-lag-per-client.json")),
     },
     Preset {
         slug: "killed-producer",
         file: "txn-producer-killed-stalls-until-timeout.json",
         title: "A killed producer stalls read_committed until the timeout abort",
         story: "tx-a dies inside its transaction, so the last stable offset stays at 1 and the read_committed reader waits until the coordinator's scan after transaction.timeout.ms writes the abort marker at 20 s.",
-        json: include_str!("../../../../scenarios/txn-producer-killed-stalls-until-timeout.json"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-producer-killed-stalls-until-timeout.json")),
     },
     Preset {
         slug: "aborted",
         file: "txn-aborted-never-handed-to-read-committed.json",
         title: "An aborted transaction stays in the log",
         story: "The aborted records 0–2 stay in the log: read_committed readers never get them, read_uncommitted readers get them as if nothing happened.",
-        json: include_str!("../../../../scenarios/txn-aborted-never-handed-to-read-committed.json"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-aborted-never-handed-to-read-committed.json")),
     },
     Preset {
         slug: "two-producers",
         file: "txn-open-transaction-holds-back-another.json",
         title: "Two producers: an open transaction holds back another's commit",
         story: "tx-b commits at 2.1 s, but tx-a's transaction opened earlier is still open, so read_committed readers get tx-b's records only when tx-a commits at 5 s.",
-        json: include_str!("../../../../scenarios/txn-open-transaction-holds-back-another.json"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-open-transaction-holds-back-another.json")),
     },
     Preset {
         slug: "hanging",
         file: "txn-hanging-transaction.json",
         title: "A hanging transaction: no marker ever comes",
         story: "With partition verification off and transaction.version 1, a transaction the coordinator does not know of never gets a marker, and the read_committed reader stays at offset 1 for ever.",
-        json: include_str!("../../../../scenarios/txn-hanging-transaction.json"),
+        json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-hanging-transaction.json")),
     },
 ];
 
