@@ -195,6 +195,16 @@ test('projector 1920×1080: the chart, the instant and the readers on one screen
     .map((s) => document.querySelector(`.screen ${s}`).getBoundingClientRect())
     .every((r) => r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5 && r.height > 0));
   assert.ok(inside, 'the screen holds the chart, the slider and the readouts');
+  // The first preset's twelve readers fit the screen's side too.
+  await page.selectOption('#preset', '0');
+  await page.waitForFunction(() => document.querySelectorAll('.screen #readers tbody tr').length > 10);
+  await page.screenshot({ path: path.join(OUT, 'transactions-projector-lag-per-client-1920x1080.png') });
+  const last = await page.evaluate(() => {
+    const side = document.querySelector('.screen-side').getBoundingClientRect();
+    const row = [...document.querySelectorAll('.screen #readers tbody tr')].at(-1).getBoundingClientRect();
+    return row.bottom <= side.bottom + 0.5;
+  });
+  assert.ok(last, 'every reader on the projector screen');
   await page.click('#projector');
   await page.waitForSelector('.page.txn:not(.projector)');
   await page.waitForFunction(() => !location.hash.includes('projector=1'));

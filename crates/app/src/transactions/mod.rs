@@ -238,9 +238,12 @@ impl Part for ReadersBox {
                 <table class="readers" id="readers">
                     <thead><tr>
                         <th scope="col">{ "reader" }</th>
-                        if !self.compact { <th scope="col">{ "client, isolation.level, commit" }</th> }
-                        <th scope="col">{ "handed" }</th><th scope="col">{ "aborted handed" }</th>
-                        <th scope="col">{ "committed" }</th><th scope="col">{ "LAG" }</th><th scope="col">{ "stalled at the LSO" }</th>
+                        if !self.compact {
+                            <th scope="col">{ "client, isolation.level, commit" }</th>
+                            <th scope="col">{ "handed" }</th><th scope="col">{ "aborted handed" }</th>
+                        }
+                        <th scope="col">{ "committed" }</th><th scope="col">{ "LAG" }</th>
+                        if !self.compact { <th scope="col">{ "stalled at the LSO" }</th> }
                     </tr></thead>
                     <tbody>
                         { for at.readers.iter().enumerate().map(|(i, r)| {
@@ -256,12 +259,14 @@ impl Part for ReadersBox {
                                     data-committed={or_none(r.committed)} data-lag={or_none(r.lag)} data-stall={r.stall.clone()}>
                                     <th scope="row"><span class="glyph g-reader" aria-hidden="true"
                                         style={format!("background:{}", css(reader_color(i, self.dark)))}></span>{ &r.name }</th>
-                                    if !self.compact { <td data-label="client">{ format!("{}, {}, {}", r.client, r.isolation, r.commit) }</td> }
-                                    <td data-label="handed">{ handed }</td>
-                                    <td data-label="aborted handed">{ r.aborted_handed.map_or("none: skipped".into(), |n| n.to_string()) }</td>
+                                    if !self.compact {
+                                        <td data-label="client">{ format!("{}, {}, {}", r.client, r.isolation, r.commit) }</td>
+                                        <td data-label="handed">{ handed }</td>
+                                        <td data-label="aborted handed">{ r.aborted_handed.map_or("none: skipped".into(), |n| n.to_string()) }</td>
+                                    }
                                     <td data-label="committed">{ or_none(r.committed) }</td>
                                     <td data-label="LAG" class="lag">{ or_none(r.lag) }</td>
-                                    <td data-label="stalled">{ &r.stall }</td>
+                                    if !self.compact { <td data-label="stalled">{ &r.stall }</td> }
                                 </tr>
                             }
                         }) }
