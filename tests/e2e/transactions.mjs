@@ -170,6 +170,26 @@ test('a bad link names its keys and keeps a working page', async (browser) => {
   await context.close();
 });
 
+test('Tab reaches every control with a visible focus ring', async (browser) => {
+  const { page, context } = await open(browser, {}, '#preset=two-producers');
+  const want = await page.$$eval('.page input, .page select, .page button, .page summary', (es) => es.map((e) => e.id || e.textContent.trim().slice(0, 30)));
+  const seen = new Map();
+  for (let k = 0; k < 120 && seen.size < new Set(want).size + 2; k++) {
+    await page.keyboard.press('Tab');
+    const f = await page.evaluate(() => {
+      const e = document.activeElement;
+      const css = getComputedStyle(e);
+      return { id: e.id || e.textContent.trim().slice(0, 30), ring: css.outlineStyle !== 'none' && parseFloat(css.outlineWidth) >= 2 };
+    });
+    seen.set(f.id, f.ring);
+  }
+  for (const id of want) {
+    assert.ok(seen.has(id), `Tab reaches ${id}`);
+    assert.ok(seen.get(id), `${id} shows a focus ring`);
+  }
+  await context.close();
+});
+
 async function noSmallText(page) {
   return page.evaluate(() => [...document.querySelectorAll('body *')].filter((e) => {
     const visible = e.offsetParent !== null || getComputedStyle(e).position === 'fixed';
