@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Trunk post_build hook (see Trunk.toml), on the staging directory of every `trunk build`
 # and `trunk serve`, in order:
-#  1. the producer page, producer.html, and the group page, group.html, built into the
-#     staging directory's producer/ and group/ with the same profile, so each page loads
-#     only its own wasm (the nested builds run this hook too, and then have nothing to do);
+#  1. the producer page, producer.html, the group page, group.html, and the transactions
+#     page, transactions.html, built into the staging directory's producer/, group/ and
+#     transactions/ with the same profile, so each page loads only its own wasm (the nested
+#     builds run this hook too, and then have nothing to do);
 #  2. the first frames: the consumer page and the group page at their defaults rendered by
 #     the native core into index.html and group/index.html (crates/view, binary
 #     first-frame), so each page paints before its wasm;
@@ -19,7 +20,7 @@ export OFFSET_WINDOW_NESTED_BUILD=1
 cd "$TRUNK_SOURCE_DIR"
 release=()
 [ "$TRUNK_PROFILE" != release ] || release=(--release)
-for page in producer group; do
+for page in producer group transactions; do
   case "$TRUNK_PUBLIC_URL" in
     .*) public_url="./" ;;                           # relative (--public-url ./): stays relative
     *) public_url="${TRUNK_PUBLIC_URL%/}/$page/" ;;  # absolute: one level down

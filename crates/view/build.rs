@@ -1,7 +1,8 @@
 //! Writes, for the pages' presets (src/consumer/presets.rs, src/group/presets.rs), each
 //! `scenarios/*.json` file without what a page never reads: the whitespace, and the
 //! description of a preset whose story the page words itself (every preset but the frameworks', `spring-*` and
-//! `parallel-consumer-*`, whose story is their description). The files in `scenarios/`
+//! `parallel-consumer-*`, whose story is their description), and of the transactions page's
+//! `txn-*` files everything but the scenario. The files in `scenarios/`
 //! stay what the tests and the command-line runner read.
 
 use std::path::Path;
@@ -24,6 +25,10 @@ fn main() {
         let framework = name.starts_with("spring-") || name.starts_with("parallel-consumer-");
         if let (false, Some(map)) = (framework, file.as_object_mut()) {
             map.remove("description");
+        }
+        // The transactions page reads a file's scenario only (it checks no expectations).
+        if let (true, Some(map)) = (name.starts_with("txn-"), file.as_object_mut()) {
+            map.retain(|k, _| k == "scenario");
         }
         fs::write(out.join(name), file.to_string()).expect("OUT_DIR is writable");
     }

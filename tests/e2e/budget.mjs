@@ -158,7 +158,8 @@ for (const [key, { crash, scenario }] of Object.entries(results)) {
 }
 
 // Each page loads only its own wasm and JS: the consumer page (dist/), the producer page
-// (dist/producer/) and the group page (dist/group/) are measured apart. Sizes are of the files the host serves.
+// (dist/producer/), the group page (dist/group/) and the transactions page
+// (dist/transactions/) are measured apart. Sizes are of the files the host serves.
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizes = (file) => {
   const body = fs.readFileSync(file);
@@ -176,7 +177,7 @@ const SLIDE_MODULE = /^offset-window-slide/;
 const IMPORT_MODULE = /^offset-window-import-page/;
 const add = (t, s) => ({ raw: t.raw + s.raw, gz: t.gz + s.gz, br: t.br + s.br });
 const NONE = { raw: 0, gz: 0, br: 0 };
-for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')]]) {
+for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')], ['transactions page', path.join(DIST, 'transactions')]]) {
   let total = NONE;
   for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f) && !IMPORT_MODULE.test(f))) {
     const s = sizes(path.join(dir, f));

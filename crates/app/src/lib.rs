@@ -16,6 +16,8 @@
 //!   crash instant, so the crash slider never re-simulates; each component takes only the
 //!   props it shows, so moving one control re-renders only what depends on it.
 //! * [`producer`]: the producer page (docs/model.md §9), with its own state, chart and tour.
+//! * [`transactions`]: the transactions page (docs/model.md §13): the log with its markers,
+//!   the last stable offset and each reader's committed offset over time.
 //! * [`group`]: the group page (docs/model.md §10, §11): lanes per partition and member,
 //!   the share strip, presets, comparisons and a tour.
 //!
@@ -32,6 +34,8 @@ pub mod group;
 pub mod producer;
 #[cfg(target_arch = "wasm32")]
 pub mod shell;
+#[cfg(target_arch = "wasm32")]
+pub mod transactions;
 #[cfg(target_arch = "wasm32")]
 pub use offset_window_view::consumer::{charts, presets, state, tour, url};
 
@@ -82,6 +86,15 @@ pub fn start_producer() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     shell::mount::<producer::ProducerApp>();
+}
+
+/// The transactions page (`transactions.html`, served as `transactions/`): the panic hook
+/// (debug builds), then [`transactions::TxnApp`] (docs/model.md §13). Its own wasm.
+#[cfg(target_arch = "wasm32")]
+pub fn start_transactions() {
+    #[cfg(debug_assertions)]
+    console_error_panic_hook::set_once();
+    shell::mount::<transactions::TxnApp>();
 }
 
 /// The group page (`group.html`, served as `group/`): the panic hook (debug builds), then

@@ -32,3 +32,4 @@ pub mod kit;
 #[cfg(feature = "group")]
 pub mod page_link;
 pub mod producer;
+pub mod transactions;

@@ -166,7 +166,8 @@ pub const LEDE: &str = concat!(
     r#"<p class="lede">One Kafka consumer reads partition <code>orders-3</code>. Drag the crash "#,
     r#"through time and see which records a restart would lose and which it would process a "#,
     r#"second time. Several consumers in a group, rebalances, share groups: "#,
-    r#"<a href="group/">the group page</a>.</p>"#
+    r#"<a href="group/">the group page</a>. Transactional producers, their markers and the last "#,
+    r#"stable offset: <a href="transactions/">transactions in the log</a>.</p>"#
 );
 
 /// The charts' legend, naming the lines in Kafka's words. Static HTML, handed to the
