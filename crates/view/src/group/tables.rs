@@ -389,8 +389,7 @@ mod tests {
         // from the scenario's link is the table of the scenario itself.
         let pool = Scenario { worker_pool: true, ..super::super::state::default_scenario() };
         use super::super::presets::{input, PRESETS};
-        let scenarios: Vec<Scenario> =
-            (0..PRESETS.len()).filter_map(|i| input(i)).map(|i| i.scenario).collect();
+        let scenarios: Vec<Scenario> = (0..PRESETS.len()).filter_map(input).map(|i| i.scenario).collect();
         assert!(scenarios.len() > 20, "the presets are in native builds");
         let (share, groups): (Vec<Scenario>, Vec<Scenario>) =
             scenarios.into_iter().partition(|s| s.share_group());
