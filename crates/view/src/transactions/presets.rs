@@ -25,7 +25,7 @@ pub const PRESETS: [Preset; 5] = [
         slug: "lag-per-client",
         file: "txn-committed-batch-lag-per-client.json",
         title: "LAG 1 or 0 after a committed transaction, per client",
-        story: "Five records and their commit marker (offset 5): readers that commit their position reach 6 (LAG 0), readers that commit the last record + 1 stay at 5 and kafka-consumer-groups.sh shows LAG 1 for ever.",
+        story: "Five records and their commit marker (offset 5): readers that commit their position reach 6 (LAG 0), readers that commit the last record + 1 stay at 5 and kafka-consumer-groups.sh shows LAG 1 for ever, as spring-kafka#1587 and librdkafka#3917 report.",
         json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-committed-batch-lag-per-client.json")),
     },
     Preset {
@@ -39,7 +39,7 @@ pub const PRESETS: [Preset; 5] = [
         slug: "aborted",
         file: "txn-aborted-never-handed-to-read-committed.json",
         title: "An aborted transaction stays in the log",
-        story: "The aborted records 0–2 stay in the log: read_committed readers never get them, read_uncommitted readers get them as if nothing happened.",
+        story: "The aborted records 0–2 stay in the log: read_committed readers never get them, read_uncommitted readers get them as if nothing happened (kafka-go's Reader hands them even to read_committed: kafka-go#1332, model.md §13.3).",
         json: include_str!(concat!(env!("OUT_DIR"), "/scenarios/txn-aborted-never-handed-to-read-committed.json")),
     },
     Preset {
