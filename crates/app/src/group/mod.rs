@@ -235,7 +235,7 @@ pub fn GroupApp() -> Html {
     let header = shell::header(
         html! {
             <>
-                <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a></p>
+                <p class="views"><a href="../">{ "← the consumer view (one partition)" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a>{ " · " }<a href="../transactions/">{ "transactions in the log" }</a></p>
                 <h1>{ title }</h1>
                 { Html::from_html_unchecked(AttrValue::Static(words::lede(share))) }
             </>

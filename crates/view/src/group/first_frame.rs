@@ -55,7 +55,8 @@ pub fn first_frame(scenario: &Scenario) -> Result<String, String> {
     out.push_str(r#"<div class="page group first-frame" id="first-frame">"#);
     out.push_str(concat!(
         r#"<header class="top"><div><p class="views"><a href="../">← the consumer view (one partition)</a> · "#,
-        r#"<a href="../producer/">the producer view</a></p><h1>Offset window: a consumer group</h1>"#
+        r#"<a href="../producer/">the producer view</a> · <a href="../transactions/">transactions in the log</a></p>"#,
+        r#"<h1>Offset window: a consumer group</h1>"#
     ));
     out.push_str(words::LEDE);
     out.push_str(r#"</div><button class="projector-toggle" disabled>Projector mode</button></header>"#);
