@@ -10,7 +10,7 @@
 
 use crate::consumer::records::{FAILURES_KEY, SLOW_KEY};
 use crate::consumer::state::{Action, State};
-use crate::kit::link::{decode, encode};
+use crate::kit::link::{encode, pairs};
 use offset_window_sim::scenario::{key_spec, KeyKind, KEYS};
 use offset_window_sim::{Scenario, Strategy};
 use serde_json::Value;
@@ -89,15 +89,7 @@ pub fn state_fragment(state: &State) -> String {
 /// the horizon is known). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> State {
-    let pairs: Vec<(String, String)> = fragment
-        .trim_start_matches('#')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect();
+    let pairs = pairs(fragment);
     // The client first (it decides which strategies are allowed), then the scenario keys in
     // the core's order, as `scenario_fragment` writes them: a key that depends on another
     // (`pool_commit` on `worker_pool`, `close_at_ms` on `horizon_ms`) comes after it, in a
@@ -241,6 +233,7 @@ pub fn state_from(fragment: &str) -> State {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::link::decode;
     use offset_window_sim::{Client, Input, Strategy};
 
     /// Issue 28 D2: a link's key or value is echoed in a notice cut short, never whole.

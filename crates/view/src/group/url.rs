@@ -9,7 +9,7 @@
 //! naming it; nothing in a link can make the page panic.
 
 use super::state::{default_scenario, GroupAction, GroupState};
-use crate::kit::link::{decode, encode};
+use crate::kit::link::{encode, pairs};
 use offset_window_sim::keys::KeyKind;
 use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
 use offset_window_sim::Scenario;
@@ -111,15 +111,7 @@ fn tour_step(value: &str) -> Result<(bool, usize), String> {
 /// step (a link with a step and no scenario key shows that step's case). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> GroupState {
-    let pairs: Vec<(String, String)> = fragment
-        .trim_start_matches('#')
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect();
+    let pairs = pairs(fragment);
     let mut state = Rc::new(GroupState::default());
     let mut notices = Vec::new();
     let mut pending: Vec<(&'static str, String)> = Vec::new();
@@ -247,6 +239,7 @@ pub fn state_from(fragment: &str) -> GroupState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::kit::link::decode;
     use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 
     /// Issue 28 D2: a link's key or value is echoed in a notice cut short, never whole.

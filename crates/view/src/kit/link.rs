@@ -30,6 +30,20 @@ pub fn decode(s: &str) -> String {
     percent_decode_str(s).decode_utf8().map(|c| c.into_owned()).unwrap_or_else(|_| s.to_string())
 }
 
+/// A link's fragment (with or without `#`) as its `key=value` pairs, each decoded; a pair
+/// without `=` has an empty value, empty pairs are left out. Every page reads its link so.
+pub fn pairs(fragment: &str) -> Vec<(String, String)> {
+    fragment
+        .trim_start_matches('#')
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let (k, v) = p.split_once('=').unwrap_or((p, ""));
+            (decode(k), decode(v))
+        })
+        .collect()
+}
+
 /// A notice with the link's key and value it echoes ("The link's KEY=VALUE was not used…")
 /// cut to 60 characters each, as the core's messages echo input: a link's 2 MB value is
 /// not shown back whole.

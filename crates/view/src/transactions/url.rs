@@ -6,7 +6,7 @@
 
 use super::presets::{self, PRESETS};
 use super::state::{State, LINK_KEY};
-use crate::kit::link::{decode, echo_cut_short, encode};
+use crate::kit::link::{echo_cut_short, encode, pairs};
 use crate::kit::text::{parse_seconds, seconds_field};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::transactions::TxnScenario;
@@ -42,15 +42,7 @@ pub fn fragment(state: &State) -> String {
 /// The state a fragment (with or without `#`, percent-encoded) describes. A pair the core
 /// refuses is left out and named under [`LINK_KEY`]; the rest applies.
 pub fn state_from(fragment: &str) -> State {
-    let text = fragment.trim_start_matches('#').trim();
-    let pairs: Vec<(String, String)> = text
-        .split('&')
-        .filter(|p| !p.is_empty())
-        .map(|p| {
-            let (k, v) = p.split_once('=').unwrap_or((p, ""));
-            (decode(k), decode(v))
-        })
-        .collect();
+    let pairs = pairs(fragment.trim());
     let mut refused = Vec::new();
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
         Some((_, slug)) => presets::by_slug(slug).unwrap_or_else(|| {
