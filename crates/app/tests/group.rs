@@ -12,7 +12,7 @@
 use offset_window_app::group::GroupApp;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
-use web_sys::{Event, EventInit, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -34,24 +34,6 @@ async fn mount_at(fragment: &str) -> View {
 impl View {
     fn value(&self, id: &str) -> u64 {
         self.find(&format!("#{id}")).get_attribute("data-value").unwrap().parse().unwrap()
-    }
-
-    async fn fire(&self, selector: &str, kind: &str) {
-        let init = EventInit::new();
-        init.set_bubbles(true);
-        self.find(selector).dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap()).unwrap();
-        yew::scheduler::flush().await;
-        yew::scheduler::flush().await;
-    }
-
-    async fn select(&self, selector: &str, value: &str) {
-        self.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
-        self.fire(selector, "change").await;
-    }
-
-    async fn type_into(&self, selector: &str, text: &str) {
-        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().set_value(text);
-        self.fire(selector, "input").await;
     }
 
     async fn click(&self, selector: &str) {

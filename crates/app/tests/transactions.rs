@@ -8,9 +8,7 @@
 #![cfg(target_arch = "wasm32")]
 
 use offset_window_app::transactions::TxnApp;
-use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Event, EventInit, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
@@ -26,24 +24,6 @@ async fn mount_at(fragment: &str) -> View {
 impl View {
     fn data(&self, selector: &str, name: &str) -> String {
         self.find(selector).get_attribute(&format!("data-{name}")).unwrap_or_default()
-    }
-
-    async fn fire(&self, selector: &str, kind: &str) {
-        let init = EventInit::new();
-        init.set_bubbles(true);
-        self.find(selector).dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap()).unwrap();
-        yew::scheduler::flush().await;
-        yew::scheduler::flush().await;
-    }
-
-    async fn select(&self, selector: &str, value: &str) {
-        self.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
-        self.fire(selector, "change").await;
-    }
-
-    async fn type_into(&self, selector: &str, text: &str) {
-        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().set_value(text);
-        self.fire(selector, "input").await;
     }
 }
 

@@ -1,9 +1,10 @@
-//! The browser tests' harness for the pages mounted without a URL of their own (the group and
-//! producer pages): a view mounted in a 1200 px wide root with the real style sheet, unmounted
+//! The browser tests' harness for the pages mounted without a URL of their own (the group,
+//! producer and transactions pages): a view mounted in a 1200 px wide root with the real style
+//! sheet, unmounted
 //! when dropped.
 
-use wasm_bindgen::JsValue;
-use web_sys::Element;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
 use yew::BaseComponent;
 
 /// A mounted page of component `C`; unmounted (and its root removed) when dropped.
@@ -56,5 +57,26 @@ impl<C: BaseComponent> View<C> {
     /// The element matching `selector` in the page; panics when there is none.
     pub fn find(&self, selector: &str) -> Element {
         self.root.query_selector(selector).unwrap().unwrap_or_else(|| panic!("no element {selector}"))
+    }
+
+    /// Fires a bubbling event `kind` at `selector`, then lets the page render.
+    pub async fn fire(&self, selector: &str, kind: &str) {
+        let init = EventInit::new();
+        init.set_bubbles(true);
+        self.find(selector).dispatch_event(&Event::new_with_event_init_dict(kind, &init).unwrap()).unwrap();
+        yew::scheduler::flush().await;
+        yew::scheduler::flush().await;
+    }
+
+    /// Chooses `value` in the select at `selector`, as a reader would.
+    pub async fn select(&self, selector: &str, value: &str) {
+        self.find(selector).dyn_into::<HtmlSelectElement>().unwrap().set_value(value);
+        self.fire(selector, "change").await;
+    }
+
+    /// Types `text` into the input at `selector` (one `input` event).
+    pub async fn type_into(&self, selector: &str, text: &str) {
+        self.find(selector).dyn_into::<HtmlInputElement>().unwrap().set_value(text);
+        self.fire(selector, "input").await;
     }
 }
