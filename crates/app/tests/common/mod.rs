@@ -1,7 +1,6 @@
 //! The browser tests' harness for the pages mounted without a URL of their own (the group,
 //! producer and transactions pages): a view mounted in a 1200 px wide root with the real style
-//! sheet, unmounted
-//! when dropped.
+//! sheet, unmounted when dropped, and the events a reader's hand would fire.
 
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Element, Event, EventInit, HtmlInputElement, HtmlSelectElement};
