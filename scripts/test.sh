@@ -23,7 +23,7 @@ step "cargo clippy (host: core + runner; wasm32: page)"
 cargo clippy --all-targets -- -D warnings
 cargo clippy -p offset-window-app --target wasm32-unknown-unknown --all-targets -- -D warnings
 cargo clippy -p offset-window-slide --target wasm32-unknown-unknown -- -D warnings
-cargo clippy -p offset-window-group-compare --target wasm32-unknown-unknown -- -D warnings
+cargo clippy -p offset-window-group-worker --target wasm32-unknown-unknown -- -D warnings
 cargo clippy -p offset-window-import-page --target wasm32-unknown-unknown -- -D warnings
 # The consumer and producer pages' build: the core without consumer and share groups.
 cargo clippy -p offset-window-sim -p offset-window-view --no-default-features --all-targets -- -D warnings

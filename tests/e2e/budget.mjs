@@ -172,18 +172,18 @@ const sizes = (file) => {
 };
 // The slide module (crates/slide) is fetched on the consumer page's first export only, the
 // import module (crates/import-page) on the first press of "Import your configuration" on
-// the consumer or group page, the comparison module (crates/group-compare) when the group
-// page's table of every protocol is opened: they are measured apart.
+// the consumer or group page, the worker module (crates/group-worker) by the group page's
+// Web Workers: they are measured apart.
 const SLIDE_MODULE = /^offset-window-slide/;
 const IMPORT_MODULE = /^offset-window-import-page/;
-const COMPARE_MODULE = /^offset-window-group-compare/;
+const WORKER_MODULE = /^offset-window-group-worker/;
 // No page larger than at 629fb59 (issue 27); the consumer page's own target (issue 17) is 180 KB.
 const TARGETS = { 'consumer page': 178.2, 'producer page': 103.7, 'group page': 200.3 };
 const add = (t, s) => ({ raw: t.raw + s.raw, gz: t.gz + s.gz, br: t.br + s.br });
 const NONE = { raw: 0, gz: 0, br: 0 };
 for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')], ['transactions page', path.join(DIST, 'transactions')]]) {
   let total = NONE;
-  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f) && !IMPORT_MODULE.test(f) && !COMPARE_MODULE.test(f))) {
+  for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f) && !IMPORT_MODULE.test(f) && !WORKER_MODULE.test(f))) {
     const s = sizes(path.join(dir, f));
     if (/\.(wasm|js)$/.test(f)) total = add(total, s);
     console.log(`  ${name}: ${f}: ${kb(s.raw)} raw, ${kb(s.gz)} gzip, ${kb(s.br)} brotli`);
@@ -194,9 +194,9 @@ for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(
 const slide = fs.readdirSync(DIST).filter((f) => SLIDE_MODULE.test(f) && /\.(wasm|js)$/.test(f))
   .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
 console.log(`  slide module (fetched on the consumer page's first export): ${kb(slide.raw)} raw, ${kb(slide.gz)} gzip, ${kb(slide.br)} brotli`);
-const compare = fs.readdirSync(path.join(DIST, 'group')).filter((f) => COMPARE_MODULE.test(f) && /\.(wasm|js)$/.test(f))
+const worker = fs.readdirSync(path.join(DIST, 'group')).filter((f) => WORKER_MODULE.test(f) && /\.(wasm|js)$/.test(f))
   .map((f) => sizes(path.join(DIST, 'group', f))).reduce(add, NONE);
-console.log(`  comparison module (fetched when the group page's table of every protocol is opened): ${kb(compare.raw)} raw, ${kb(compare.gz)} gzip, ${kb(compare.br)} brotli`);
+console.log(`  worker module (the group page's table of every protocol and sweep, in Web Workers): ${kb(worker.raw)} raw, ${kb(worker.gz)} gzip, ${kb(worker.br)} brotli`);
 const importModule = fs.readdirSync(DIST).filter((f) => IMPORT_MODULE.test(f) && /\.(wasm|js)$/.test(f))
   .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
 console.log(`  import module (fetched on the first press of the consumer or group page's import button): ${kb(importModule.raw)} raw, ${kb(importModule.gz)} gzip, ${kb(importModule.br)} brotli`);

@@ -281,8 +281,10 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, lanes, the event
           || e.scrollWidth > e.clientWidth + 1;
       }), ids);
       assert.deepEqual(outside, [], `${kind} group at ${w}×${h}: outside the screen or cut off`);
-      const scales = await page.$$eval('canvas[data-type-scale]', (cs) => Object.fromEntries(cs.map((c) => [c.id, Number(c.dataset.typeScale)])));
       const below = kind === 'consumer' ? 'sweep' : 'strip';
+      // The sweep comes from the worker after the lanes: wait for its chart.
+      await page.waitForSelector(`canvas#${below}[data-type-scale]`);
+      const scales = await page.$$eval('canvas[data-type-scale]', (cs) => Object.fromEntries(cs.map((c) => [c.id, Number(c.dataset.typeScale)])));
       for (const id of ['lanes', below]) assert.ok(scales[id] >= minScale, `${id} drawn at type scale ${scales[id]} at ${w}×${h} (≥ ${minScale})`);
       const big = await page.$eval(`.screen-side #ro-${kind === 'consumer' ? 'g' : 's'}-duplicated dd`, (e) => parseFloat(getComputedStyle(e).fontSize));
       assert.ok(big >= 0.05 * h, `readout numbers ${big} px tall at ${w}×${h}`);
@@ -345,12 +347,12 @@ test('projector mode: every element a tour step names is on the screen, at 1280�
 test('the table of every protocol: fetched from its own module when opened, drawn again for a new scenario', async (browser) => {
   const { page, context } = await open(browser);
   const modules = [];
-  page.on('request', (r) => { if (/group-compare/.test(r.url())) modules.push(r.url()); });
+  page.on('request', (r) => { if (/group-worker/.test(r.url())) modules.push(r.url()); });
   await page.click('#compare-details summary');
   await page.waitForSelector('#group-compare-table');
   assert.equal(await page.$$eval('#group-compare-table tbody tr', (rows) => rows.length), 12);
   assert.equal(await page.$eval('#group-compare-table tr.current', (r) => r.dataset.duplicated), '15');
-  assert.ok(modules.some((u) => u.endsWith('.wasm')), 'the comparison module was fetched');
+  assert.ok(modules.some((u) => u.endsWith('.wasm')), 'the worker module was fetched');
   // Another scenario (G3, a static member restarts): the table is simulated again, its
   // static row marked, with the totals the page shows.
   await page.selectOption('#preset', { label: 'G3: a static member restarts (group.instance.id)' });

@@ -25,13 +25,47 @@ async fn mount() -> View {
 }
 
 /// Mounts the page as if opened with `#fragment` in the URL, with the page's own style sheet
-/// (group.html inlines it).
+/// (group.html inlines it) and its sweep (web/group-worker.js's, here [`install_sweep`]'s),
+/// once the sweep has come.
 async fn mount_at(fragment: &str) -> View {
     common::add_style("group-style", include_str!("../../../web/group.css"));
-    common::mount_at(fragment).await
+    install_sweep();
+    let view = common::mount_at(fragment).await;
+    view.settle().await;
+    view
+}
+
+/// The page's `offsetWindowGroupSweep`, which group.html's web/group-worker.js defines (the
+/// worker module in a Web Worker), defined here by the worker module's own function, answering
+/// at once: the browser tests mount the page without its HTML.
+fn install_sweep() {
+    let window = web_sys::window().unwrap();
+    if js_sys::Reflect::has(&window, &"offsetWindowGroupSweep".into()).unwrap() {
+        return;
+    }
+    let sweep = wasm_bindgen::closure::Closure::<dyn Fn(String) -> js_sys::Promise>::new(|link: String| {
+        let flat = offset_window_view::group::background::sweep_for_link(&link);
+        let flat: wasm_bindgen::JsValue = js_sys::BigUint64Array::from(&flat[..]).into();
+        js_sys::Promise::resolve(&flat)
+    });
+    js_sys::Reflect::set(&window, &"offsetWindowGroupSweep".into(), sweep.as_ref()).unwrap();
+    sweep.forget();
 }
 
 impl View {
+    /// Lets the page take the sweep it asked for: its promise's answer and the render after it.
+    async fn settle(&self) {
+        for _ in 0..20 {
+            if self.root.query_selector("#sweep-waiting").unwrap().is_none() {
+                return;
+            }
+            let tick = js_sys::Promise::resolve(&wasm_bindgen::JsValue::NULL);
+            wasm_bindgen_futures::JsFuture::from(tick).await.unwrap();
+            yew::scheduler::flush().await;
+        }
+        panic!("the sweep did not come");
+    }
+
     fn value(&self, id: &str) -> u64 {
         self.find(&format!("#{id}")).get_attribute("data-value").unwrap().parse().unwrap()
     }
@@ -138,14 +172,14 @@ async fn mounts_with_reference_g1() {
     assert!(view.find("a[href='../']").text_content().unwrap().contains("consumer view"));
     assert!(view.find("#handovers").text_content().unwrap().contains("15 records processed twice"));
     // The protocol table is simulated when it is opened, by the comparison module
-    // (web/group-compare.js fills #group-compare with its table for the link the page names
+    // (web/group-worker.js fills #group-compare with its table for the link the page names
     // there; the served page's e2e tests run it): eight rows of protocols and four of
     // libraries (sarama, kafka-go, franz-go, KafkaJS), G1's marked.
     assert_eq!(view.find("#group-compare").get_attribute("data-scenario"), None);
     view.find("#compare-details").set_attribute("open", "").unwrap();
     view.fire("#compare-details", "toggle").await;
     let link = view.find("#group-compare").get_attribute("data-scenario").unwrap();
-    let table = offset_window_view::group::tables::group_table_for_link(&link);
+    let table = offset_window_view::group::background::table_for_link(&link);
     assert_eq!(table.matches("<tr data-lost").count(), 12);
     assert!(table.contains(r#"data-duplicated="15" data-rebalances="1" class="current""#), "{table}");
 }

@@ -332,6 +332,53 @@ pub struct GroupProfile {
     pub thinned: bool,
 }
 
+impl GroupProfile {
+    /// The profile as one list of whole numbers, for handing it from one WebAssembly module to
+    /// another (the group page's worker, crates/group-worker): the event, the candidates,
+    /// `thinned` as 0 or 1, the worst lost and its instant, the worst duplicated and its
+    /// instant (an instant `u64::MAX` for none), then `at_us`, `lost`, `duplicated` of each
+    /// point. [`GroupProfile::from_flat`] reads it back.
+    pub fn to_flat(&self) -> Vec<u64> {
+        let none = |at: Option<u64>| at.unwrap_or(u64::MAX);
+        let mut flat = vec![
+            self.event as u64,
+            self.candidates as u64,
+            u64::from(self.thinned),
+            self.worst_lost.0,
+            none(self.worst_lost.1),
+            self.worst_duplicated.0,
+            none(self.worst_duplicated.1),
+        ];
+        flat.reserve(3 * self.points.len());
+        for p in &self.points {
+            flat.extend([p.at_us, p.lost, p.duplicated]);
+        }
+        flat
+    }
+
+    /// The profile that [`GroupProfile::to_flat`] wrote; `None` for a list it cannot have
+    /// written (too short, a point cut off, `thinned` not 0 or 1).
+    pub fn from_flat(flat: &[u64]) -> Option<GroupProfile> {
+        let (&[event, candidates, thinned, lost, lost_at, duplicated, duplicated_at], points) =
+            flat.split_first_chunk::<7>()?;
+        if thinned > 1 || points.len() % 3 != 0 {
+            return None;
+        }
+        let some = |at: u64| (at != u64::MAX).then_some(at);
+        Some(GroupProfile {
+            event: usize::try_from(event).ok()?,
+            points: points
+                .chunks_exact(3)
+                .map(|p| GroupPoint { at_us: p[0], lost: p[1], duplicated: p[2] })
+                .collect(),
+            worst_lost: (lost, some(lost_at)),
+            worst_duplicated: (duplicated, some(duplicated_at)),
+            candidates: usize::try_from(candidates).ok()?,
+            thinned: thinned == 1,
+        })
+    }
+}
+
 /// [`GroupReport`] in the result JSON's words (model.md §10.7): milliseconds, members as N
 /// of `consumer-N` (from 1), totals, and the worst instants of the first event.
 #[derive(Clone, Debug, PartialEq, Serialize)]

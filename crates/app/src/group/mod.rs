@@ -20,8 +20,8 @@ use crate::shell::{self, hash, part, rendered, Frame, Mode, Part, RunRef, Screen
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
 use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
-use offset_window_sim::sweep::{first_event, first_event_profile, with_first_event_at, GroupProfile};
-use offset_window_sim::Scenario;
+use offset_window_sim::sweep::{first_event, GroupProfile};
+use offset_window_view::group::background::sweep_key;
 use offset_window_view::group::presets::{self, PRESETS};
 use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
 use offset_window_view::group::tables;
@@ -40,14 +40,45 @@ type Dispatch = UseReducerDispatcher<GroupState>;
 /// group) and the step shown.
 type TourAt = Option<(bool, usize)>;
 
-/// The sweep's memo key: the scenario with its first event at 1 µs (so moving that event
-/// does not sweep again), `None` for a share group or without events.
-fn sweep_key(s: &Scenario) -> Option<Scenario> {
-    if s.share_group() {
-        return None;
-    }
-    let index = first_event(s)?;
-    Some(with_first_event_at(s, index, 1))
+#[wasm_bindgen::prelude::wasm_bindgen]
+extern "C" {
+    /// A promise of the sweep's numbers (`GroupProfile::to_flat`) for the link `scenario`:
+    /// `offsetWindowGroupSweep(scenario)`, defined in `group.html` (web/group-worker.js), which
+    /// runs the worker module in a Web Worker and rejects a sweep a newer call stopped with
+    /// [`SUPERSEDED`]. Errors: a page without that function.
+    #[wasm_bindgen(js_namespace = window, js_name = offsetWindowGroupSweep, catch)]
+    fn sweep_promise(scenario: &str) -> Result<js_sys::Promise, wasm_bindgen::JsValue>;
+}
+
+/// Why web/group-worker.js ends a sweep before it is done: a newer one was asked for.
+const SUPERSEDED: &str = "superseded";
+
+/// The sweep of the first event for the sweep key's link `scenario`, from the worker module;
+/// `None` when it has none. Errors: why it could not run, in words ([`SUPERSEDED`] when a newer
+/// sweep stopped it).
+async fn first_event_sweep(scenario: &str) -> Result<Option<GroupProfile>, String> {
+    let said = |e: wasm_bindgen::JsValue| {
+        e.dyn_ref::<js_sys::Error>()
+            .map(|e| String::from(e.message()))
+            .or_else(|| e.as_string())
+            .unwrap_or_default()
+    };
+    let promise = sweep_promise(scenario).map_err(said)?;
+    let flat = wasm_bindgen_futures::JsFuture::from(promise).await.map_err(said)?;
+    Ok(GroupProfile::from_flat(&flat.unchecked_into::<js_sys::BigUint64Array>().to_vec()))
+}
+
+/// Where the sweep of the first event stands on the page.
+#[derive(Clone, PartialEq)]
+enum Sweep {
+    /// No sweep: a share group, or no events.
+    None,
+    /// Asked of the worker module, not answered yet.
+    Pending,
+    /// The sweep of the scenario shown.
+    Done(Shared<GroupProfile>),
+    /// The worker module could not run it: why.
+    Failed(String),
 }
 
 /// What the form boxes show: the state without what they do not show (the share crash and
@@ -108,11 +139,40 @@ pub fn GroupApp() -> Html {
         let run = run.clone();
         move |s| tables::versus(s, Some(&run.0))
     });
-    let profile: Rc<Option<Rc<GroupProfile>>> = use_memo(sweep_key(s), |key| {
-        key.as_ref().and_then(|k| first_event_profile(k).ok().flatten()).map(Rc::new)
+    // The sweep of the first event comes from the worker module (web/group-worker.js), in the
+    // background: the link it was swept for and what came back. The lanes and totals never
+    // wait for it; a change of anything but the first event's instant asks again, which stops
+    // a sweep in progress.
+    let sweep_link = use_memo(s.clone(), |s| sweep_key(s).map(|key| url::scenario_fragment(&key)));
+    type Swept = (String, Result<Option<Rc<GroupProfile>>, String>);
+    let swept = use_state(|| -> Swept { (String::new(), Ok(None)) });
+    use_effect_with(sweep_link.clone(), {
+        let swept = swept.setter();
+        move |link: &Rc<Option<String>>| {
+            if let Some(link) = (**link).clone() {
+                wasm_bindgen_futures::spawn_local(async move {
+                    match first_event_sweep(&link).await {
+                        Err(e) if e == SUPERSEDED => {}
+                        outcome => swept.set((link, outcome.map(|p| p.map(Rc::new)))),
+                    }
+                });
+            }
+        }
     });
-    let profile = (*profile).clone().map(Shared);
-    // The comparisons under each protocol (a consumer group, by the comparison module) or
+    let sweep = match (&*sweep_link, &*swept) {
+        (None, _) => Sweep::None,
+        (Some(link), (done, outcome)) if link == done => match outcome {
+            Ok(Some(profile)) => Sweep::Done(Shared(profile.clone())),
+            Ok(None) => Sweep::None,
+            Err(e) => Sweep::Failed(e.clone()),
+        },
+        _ => Sweep::Pending,
+    };
+    let profile = match &sweep {
+        Sweep::Done(profile) => Some(profile.clone()),
+        _ => None,
+    };
+    // The comparisons under each protocol (a consumer group, by the worker module) or
     // acknowledgement mode (a share group): simulated once per scenario, and only while their
     // table is open (twelve runs: dragging an event with the table closed re-runs three); the
     // share rows are read at any crash instant.
@@ -138,7 +198,7 @@ pub fn GroupApp() -> Html {
             if !projector { { legend.clone() } }
         </figure>
     };
-    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, profile.as_deref()) };
+    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, &sweep) };
     let crash_control = share.then(|| crash_control(&state, &dispatch));
     if mode == Mode::Embed {
         let body = html! { <>{ readouts }{ crash_control }{ lanes }{ shell::full_link(&fragment) }</> };
@@ -167,7 +227,7 @@ pub fn GroupApp() -> Html {
             if share {
                 if !projector { { strip.clone() } }
             } else {
-                { part(SweepBox { profile: profile.clone(), run: run.clone(), projector, dark, dispatch: dispatch.clone() }) }
+                { part(SweepBox { sweep, run: run.clone(), projector, dark, dispatch: dispatch.clone() }) }
             }
             { story(&state, r) }
         </>
@@ -277,7 +337,9 @@ fn ro(id: &'static str, class: &'static str, title: &str, shown: String, value: 
     }
 }
 
-fn group_readouts(run: &offset_window_sim::Run, profile: Option<&GroupProfile>) -> Html {
+/// The group's readouts, and the worst over every instant of the first event once its sweep
+/// has come (while it is on its way, a line of the same height says so: nothing moves).
+fn group_readouts(run: &offset_window_sim::Run, sweep: &Sweep) -> Html {
     let Some(g) = &run.group else { return html! {} };
     html! {
         <section class="readouts" aria-labelledby="g-ro-title" aria-live="polite">
@@ -289,7 +351,11 @@ fn group_readouts(run: &offset_window_sim::Run, profile: Option<&GroupProfile>) 
                     </div>
                 }) }
             </dl>
-            if let Some(p) = profile { <p id="g-worst" class="hint">{ words::worst_sentence(p) }</p> }
+            { match sweep {
+                Sweep::Done(p) => html! { <p id="g-worst" class="hint">{ words::worst_sentence(p) }</p> },
+                Sweep::Pending => html! { <p id="g-worst" class="hint" aria-busy="true">{ "Worst over every instant of the first event: sweeping…" }</p> },
+                Sweep::None | Sweep::Failed(_) => html! {},
+            } }
         </section>
     }
 }
@@ -403,8 +469,8 @@ fn legend(share: bool, members: u32, dark: bool) -> Html {
 /// Its fields are its props: it renders again only when they change.
 #[derive(PartialEq)]
 struct SweepBox {
-    /// The sweep of the first event (none for a share group or without events).
-    profile: Option<Shared<GroupProfile>>,
+    /// The sweep of the first event, or where it stands.
+    sweep: Sweep,
     /// The run shown (its scenario's first event and horizon).
     run: RunRef,
     /// Projector mode.
@@ -420,16 +486,28 @@ impl Part for SweepBox {
         let p = self;
         rendered("SweepBox");
         let s = &p.run.0.scenario;
-        let (Some(profile), Some(first)) = (&p.profile, first_event(s)) else { return html! {} };
+        let Some(first) = first_event(s) else { return html! {} };
         let event = s.group_events[first];
+        let chart = match &p.sweep {
+            Sweep::None => return html! {},
+            Sweep::Pending => html! {
+                <p class="hint sweep-waiting" id="sweep-waiting">{ "Sweeping the first event's instants in the background…" }</p>
+            },
+            Sweep::Failed(why) => html! {
+                <p class="import-error" role="alert">{ format!("The sweep could not run: {why}.") }</p>
+            },
+            Sweep::Done(profile) => html! {
+                <SweepCanvas profile={profile.clone()} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
+                    dispatch={p.dispatch.clone()} projector={p.projector} dark={p.dark} />
+            },
+        };
         html! {
-            <figure class="chart" id="group-sweep">
+            <figure class="chart" id="group-sweep" aria-busy={(p.sweep == Sweep::Pending).to_string()}>
                 <figcaption>
                     <h2 class="chart-title">{ words::sweep_title(&event) }</h2>
                     <p class="hint" id="sweep-hint">{ words::SWEEP_HINT }</p>
                 </figcaption>
-                <SweepCanvas profile={profile.clone()} horizon_us={s.horizon_us} index={first} at_us={event.at_us}
-                    dispatch={p.dispatch.clone()} projector={p.projector} dark={p.dark} />
+                { chart }
             </figure>
         }
     }
@@ -809,7 +887,7 @@ impl Part for SettingsBox {
 
 /// The same workload and events as a consumer group and as a share group, and the table of
 /// every protocol and assignor (or acknowledgement mode), simulated when it is opened (a
-/// consumer group's by the comparison module, web/group-compare.js).
+/// consumer group's by the worker module, web/group-worker.js).
 /// Its fields are its props: it renders again only when they change.
 #[derive(PartialEq)]
 struct CompareBox {
@@ -821,7 +899,7 @@ struct CompareBox {
     /// The consumer group and the share group side by side.
     versus: Shared<Vec<tables::VersusRow>>,
     /// The scenario's link (the page's scenario keys): a consumer group's table of every
-    /// protocol and assignor is the comparison module's for it.
+    /// protocol and assignor is the worker module's for it.
     scenario: Shared<String>,
     /// A share group's runs under each acknowledgement mode (empty while closed).
     share_rows: Shared<Vec<tables::ShareRow>>,
@@ -845,7 +923,7 @@ impl Part for CompareBox {
         let s = &p.run.0.scenario;
         let share = s.share_group();
         // A consumer group's table: an empty box that names the scenario while the table is
-        // open; web/group-compare.js fills it from the comparison module (crates/group-compare),
+        // open; web/group-worker.js fills it from the worker module (crates/group-worker),
         // fetched on first use, so the page's wasm carries neither the variants nor the table.
         let table = if share {
             html! {

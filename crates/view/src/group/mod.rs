@@ -23,10 +23,13 @@
 //!   built page so it paints before its wasm arrives.
 //! * [`tables`]: the comparisons (protocols and assignors × static membership; share
 //!   acknowledgement modes × commit strategies) as HTML.
+//! * [`background`]: what the page's worker module computes from the page's link (the table
+//!   of every protocol, the sweep of the first event), away from the page's own wasm.
 //!
 //! The page's own style sheet is `web/group.css`, inlined into `group.html` (`web/style.css`
 //! holds what it shares with the other pages).
 
+pub mod background;
 #[cfg(feature = "svg")]
 pub mod first_frame;
 pub mod lanes;

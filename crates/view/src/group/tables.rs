@@ -9,26 +9,10 @@ use super::words::duration_text;
 use crate::kit::run::simulate;
 use crate::kit::text::fixed;
 use crate::kit::text::{escape, left_out_html};
-use offset_window_sim::compare::{
-    compare_group_left_out, share_modes_left_out, GroupComparisonRow, LeftOut, GROUP_LIBRARIES,
-};
+use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow, LeftOut, GROUP_LIBRARIES};
 use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{Client, Run, Scenario, Strategy};
-
-/// The group comparison of the scenario that the link fragment `scenario` describes (the
-/// page's scenario keys, `url::scenario_fragment`), as [`group_table_html`]: what the group
-/// page's comparison module (crates/group-compare) hands the page when its table is opened.
-/// Empty for a share group, or a scenario the core refuses whole.
-pub fn group_table_for_link(scenario: &str) -> String {
-    let s = super::url::state_from(scenario).scenario;
-    if s.share_group() {
-        return String::new();
-    }
-    compare_group_left_out(&s)
-        .map(|(rows, left_out)| group_table_html(&rows, &left_out, &s))
-        .unwrap_or_default()
-}
 
 /// The core's protocol words for the classic assignor `a` (`compare::compare_group`'s rows).
 fn classic_words(a: Assignor) -> &'static str {
@@ -350,7 +334,7 @@ pub fn choice_options(key: &str, share: bool) -> Vec<(&'static str, &'static str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use offset_window_sim::compare::{compare_group, compare_share};
+    use offset_window_sim::compare::{compare_group, compare_group_left_out, compare_share};
 
     #[test]
     fn the_group_table_is_the_cores_comparison_with_one_row_current() {
@@ -380,28 +364,6 @@ mod tests {
         for (_, client, assignor) in GROUP_LIBRARIES {
             let v = Scenario { client, assignment_strategy: assignor, ..s.clone() };
             assert_eq!(rows.iter().filter(|r| group_row_is_current(r, &v)).count(), 1, "{client:?}");
-        }
-    }
-
-    #[test]
-    fn the_module_reads_the_table_from_the_pages_link_as_the_page_would() {
-        // Every consumer group preset, and one with a worker pool (a refused row): the table
-        // from the scenario's link is the table of the scenario itself.
-        let pool = Scenario { worker_pool: true, ..super::super::state::default_scenario() };
-        use super::super::presets::{input, PRESETS};
-        let scenarios: Vec<Scenario> = (0..PRESETS.len()).filter_map(input).map(|i| i.scenario).collect();
-        assert!(scenarios.len() > 20, "the presets are in native builds");
-        let (share, groups): (Vec<Scenario>, Vec<Scenario>) =
-            scenarios.into_iter().partition(|s| s.share_group());
-        for s in groups.into_iter().chain([pool]) {
-            let (rows, left_out) = compare_group_left_out(&s).unwrap();
-            let link = super::super::url::scenario_fragment(&s);
-            let back = super::super::url::state_from(&link);
-            assert_eq!(back.scenario, s, "{link} {:?}", back.notices);
-            assert_eq!(group_table_for_link(&link), group_table_html(&rows, &left_out, &s), "{link}");
-        }
-        for s in share {
-            assert_eq!(group_table_for_link(&super::super::url::scenario_fragment(&s)), "");
         }
     }
 
