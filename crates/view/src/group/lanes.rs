@@ -75,27 +75,50 @@ pub fn member_css(m: MemberId, dark: bool) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-/// How tall one partition's and one member's lane are, CSS px, for this many of each.
-fn lane_heights(partitions: usize, members: usize) -> (f64, f64) {
-    let ph = match partitions {
-        0..=3 => 62.0,
-        4..=6 => 46.0,
-        7..=12 => 32.0,
-        _ => 20.0,
+/// Above this many partitions the lanes are an overview (issue 28): one thin row per
+/// partition filled with its owner's colour, no lines, a label every few rows.
+pub const OVERVIEW_PARTITIONS: usize = 48;
+/// Above this many members their lanes are thin rows too, filled by what each is doing.
+pub const OVERVIEW_MEMBERS: usize = 32;
+/// The CSS height an overview's partitions share out.
+const OVERVIEW_PARTITIONS_H: f64 = 384.0;
+/// The CSS height an overview's members share out.
+const OVERVIEW_MEMBERS_H: f64 = 192.0;
+
+/// One partition's and one member's lane for this many of each, CSS px: (lane, gap below it)
+/// each; an overview's rows have no gap.
+fn lane_heights(partitions: usize, members: usize) -> ((f64, f64), (f64, f64)) {
+    let p = match partitions {
+        0..=3 => (62.0, 4.0),
+        4..=6 => (46.0, 4.0),
+        7..=12 => (32.0, 4.0),
+        13..=OVERVIEW_PARTITIONS => (20.0, 4.0),
+        n => ((OVERVIEW_PARTITIONS_H / n as f64).max(0.5), 0.0),
     };
-    let mh = match members {
-        0..=8 => 20.0,
-        9..=16 => 14.0,
-        _ => 9.0,
+    let m = match members {
+        0..=8 => (20.0, 3.0),
+        9..=16 => (14.0, 3.0),
+        17..=OVERVIEW_MEMBERS => (9.0, 3.0),
+        n => ((OVERVIEW_MEMBERS_H / n as f64).max(0.5), 0.0),
     };
-    (ph, mh)
+    (p, m)
 }
 
 /// The CSS height the lanes want for this many partitions and members (the projector
 /// screen gives them what it has instead).
 pub fn css_height(partitions: usize, members: usize) -> f64 {
-    let (ph, mh) = lane_heights(partitions, members);
-    EVENTS_H + (ph + 4.0) * partitions as f64 + SECTION_GAP + (mh + 3.0) * members as f64 + BOTTOM
+    let ((ph, pg), (mh, mg)) = lane_heights(partitions, members);
+    EVENTS_H + (ph + pg) * partitions as f64 + SECTION_GAP + (mh + mg) * members as f64 + BOTTOM
+}
+
+/// Which rows of an overview get a label: every `step`-th, the step a power of two that
+/// keeps labels `line` device px apart at rows `row` device px tall (1 outside an overview).
+fn label_step(row: f64, line: f64) -> usize {
+    let mut step = 1;
+    while (step as f64) * row < line && step < 1 << 16 {
+        step *= 2;
+    }
+    step
 }
 
 /// Where everything goes on a lanes canvas, device px.
@@ -132,13 +155,18 @@ impl Lanes {
         let (w, h) = (size.0 as f64, size.1 as f64);
         let left = (LEFT * scale).round();
         let right = (w - RIGHT * scale).round().max(left + 1.0);
-        let (ph, mh) = lane_heights(partitions, members);
-        let (p_wanted, m_wanted) = ((ph + 4.0) * partitions as f64, (mh + 3.0) * members as f64);
+        let ((ph, pg), (mh, mg)) = lane_heights(partitions, members);
+        let (p_wanted, m_wanted) = ((ph + pg) * partitions as f64, (mh + mg) * members as f64);
         let room = h / scale - EVENTS_H - SECTION_GAP - BOTTOM;
         let k = (room / (p_wanted + m_wanted).max(1.0)).max(0.2);
         // Each section's factor on its CSS heights: the members' raised to their line when
-        // the shared factor would squeeze their labels together.
-        let k_members = k.max(MEMBER_LINE.min(mh + 3.0) / (mh + 3.0)).min(k.max(1.0));
+        // the shared factor would squeeze their labels together (an overview labels only
+        // some rows, so its members take the shared factor).
+        let k_members = if members > OVERVIEW_MEMBERS {
+            k.min(1.0)
+        } else {
+            k.max(MEMBER_LINE.min(mh + mg) / (mh + mg)).min(k.max(1.0))
+        };
         let k_partitions = if partitions == 0 {
             k
         } else {
@@ -151,9 +179,9 @@ impl Lanes {
             *y += height * k * scale;
             (top, (*y - gap * k * scale).round().max(top + 1.0))
         };
-        let partitions = (0..partitions).map(|_| lane(&mut y, ph + 4.0, 4.0, k_partitions)).collect();
+        let partitions = (0..partitions).map(|_| lane(&mut y, ph + pg, pg, k_partitions)).collect();
         y += SECTION_GAP * scale;
-        let members = (0..members).map(|_| lane(&mut y, mh + 3.0, 3.0, k_members)).collect();
+        let members = (0..members).map(|_| lane(&mut y, mh + mg, mg, k_members)).collect();
         Lanes {
             left,
             right,
@@ -287,9 +315,35 @@ pub fn draw_lanes<DB: DrawingBackend>(
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, l.events.1 as i32), (x, bottom)], grid))?;
     }
+    // An overview (issue 28): each partition a thin row in its owner's colour (white where
+    // it has none: stalled), each member a thin row filled by what it is doing; a label on
+    // every `step`-th row.
+    let overview = l.partitions.len() > OVERVIEW_PARTITIONS;
+    let row = |lanes: &[(f64, f64)]| match (lanes.first(), lanes.last()) {
+        (Some(first), Some(last)) => (last.1 - first.0) / lanes.len() as f64,
+        _ => 1.0,
+    };
+    let p_step = if overview { label_step(row(&l.partitions), l.px(16.0)) } else { 1 };
+    let m_step = if l.members.len() > OVERVIEW_MEMBERS { label_step(row(&l.members), l.px(16.0)) } else { 1 };
+    if overview {
+        for (i, &(top, lane_bottom)) in l.partitions.iter().enumerate() {
+            if i % p_step == 0 {
+                root.draw_text(&partition_name(i as u32), &label, ((l.left - l.px(8.0)) as i32, top as i32))?;
+            }
+            for s in owners.get(i).into_iter().flatten() {
+                if let Some(m) = s.what {
+                    let (x0, x1) = (l.x(s.from_us).round() as i32, l.x(s.to_us).round() as i32);
+                    root.draw(&Rectangle::new(
+                        [(x0, top as i32), (x1.max(x0 + 1), lane_bottom as i32)],
+                        member_color(m, l.dark).filled(),
+                    ))?;
+                }
+            }
+        }
+    }
     // Partitions: the three lines on the lane's own scale, the owner's colour along its foot.
     let bar = l.px(4.0);
-    for (i, &(top, lane_bottom)) in l.partitions.iter().enumerate() {
+    for (i, &(top, lane_bottom)) in l.partitions.iter().enumerate().filter(|_| !overview) {
         let frame = l.frame((top, lane_bottom - bar - l.px(1.0)), (top_value(run, i) as f64 * 1.08).ceil());
         root.draw(&PathElement::new(vec![(left, lane_bottom as i32), (right, lane_bottom as i32)], grid))?;
         root.draw_text(
@@ -329,8 +383,20 @@ pub fn draw_lanes<DB: DrawingBackend>(
     if let Some(g) = &run.group {
         let t = l.px(5.0) as i32;
         for h in g.handovers.iter().filter(|h| h.at_us <= l.horizon_us) {
-            let Some(&(top, _)) = l.partitions.get(h.partition as usize) else { continue };
+            let Some(&(top, lane_bottom)) = l.partitions.get(h.partition as usize) else { continue };
             let x = l.x(h.at_us).round() as i32;
+            if overview {
+                // Only what cost, as a mark across the row.
+                let color = if h.lost > 0 { p.lost } else { p.duplicated };
+                if h.lost + h.duplicated > 0 {
+                    let w = l.px(1.5) as i32;
+                    root.draw(&Rectangle::new(
+                        [(x - w, top as i32), (x + w, lane_bottom as i32)],
+                        color.filled(),
+                    ))?;
+                }
+                continue;
+            }
             let color = if h.lost > 0 {
                 p.lost
             } else if h.duplicated > 0 {
@@ -345,17 +411,29 @@ pub fn draw_lanes<DB: DrawingBackend>(
     // Members: what each is doing.
     for (m, &(top, lane_bottom)) in l.members.iter().enumerate() {
         let member = m as MemberId;
-        root.draw_text(
-            &member_name(member + 1),
-            &label,
-            ((l.left - l.px(8.0)) as i32, ((top + lane_bottom) / 2.0) as i32),
-        )?;
+        if m % m_step == 0 {
+            let y = if m_step > 1 { top } else { (top + lane_bottom) / 2.0 };
+            root.draw_text(&member_name(member + 1), &label, ((l.left - l.px(8.0)) as i32, y as i32))?;
+        }
         let Some(spans) = members.get(m) else { continue };
         let color = member_color(member, l.dark);
+        let thin = l.members.len() > OVERVIEW_MEMBERS;
         for s in spans {
             let (x0, x1) = (l.x(s.from_us).round() as i32, l.x(s.to_us).round() as i32);
             let x1 = x1.max(x0 + 1);
             let (y0, y1) = (top as i32, lane_bottom as i32);
+            if thin {
+                // A thin row: filled, no outline or hatching (they would be all there is).
+                let fill = match s.what {
+                    Activity::Active => color,
+                    Activity::Idle => continue,
+                    Activity::Down => p.grid,
+                    Activity::Hung => p.duplicated,
+                    Activity::Rebalancing => p.position,
+                };
+                root.draw(&Rectangle::new([(x0, y0), (x1, y1)], fill.filled()))?;
+                continue;
+            }
             match s.what {
                 Activity::Active => root.draw(&Rectangle::new([(x0, y0), (x1, y1)], color.filled()))?,
                 Activity::Idle => {
@@ -726,7 +804,7 @@ mod tests {
     use super::super::timeline::{member_spans, owners, record_lines};
     use super::*;
     use crate::kit::backend::Backend;
-    use offset_window_sim::simulate;
+    use offset_window_sim::{simulate, Scenario};
 
     #[test]
     fn a_short_canvas_keeps_each_member_label_its_line() {
@@ -863,6 +941,46 @@ mod tests {
                 assert!(pair[1] - pair[0] >= font_px * 1.2, "labels {ys:?} at font {font_px} px");
             }
         }
+    }
+
+    #[test]
+    fn a_big_group_is_an_overview_with_labels_apart() {
+        // 48 members and 256 partitions, a rolling deploy: thin rows, a height that stays
+        // readable on a page, labels at least 16 CSS px apart, costly handovers marked.
+        let s = Scenario {
+            members: 48,
+            partitions: 256,
+            horizon_us: 30_000_000,
+            group_events: vec![GroupEvent {
+                at_us: 5_000_000,
+                kind: GroupEventKind::Deploy,
+                deploy_step_us: 400_000,
+                restart_after_us: Some(200_000),
+                ..super::super::state::default_scenario().group_events[0]
+            }],
+            ..super::super::state::default_scenario()
+        };
+        let run = simulate(&s).unwrap();
+        let (o, m) = (owners(&run), member_spans(&run));
+        let h = css_height(256, m.len());
+        assert!((384.0 + 192.0..=384.0 + 192.0 + 120.0).contains(&h), "{h}");
+        let l = Lanes::new((900, h as u32), 1.0, s.horizon_us, 256, m.len());
+        let row = (l.partitions[255].1 - l.partitions[0].0) / 256.0;
+        assert!((1.0..=2.0).contains(&row), "{row}");
+        assert_eq!(label_step(row, 16.0), 16);
+        let mut svg = String::new();
+        {
+            let root = Backend::svg(&mut svg, (900, h as u32)).into_drawing_area();
+            let marks = Marks { events: &s.group_events, selected: None, crash_at_us: None };
+            draw_lanes(&root, &run, &o, &m, &Lanes { font: 1.24, ..l }, marks).unwrap();
+        }
+        // Every 16th partition and every 16th member named, no other.
+        let named = |name: &str| svg.contains(&format!(">\n{name}\n<"));
+        assert!(named("orders-0") && named("orders-240") && !named("orders-1") && !named("orders-248"));
+        assert!(named("consumer-1") && named("consumer-33") && !named("consumer-2"));
+        // Small groups keep their lanes: each partition named.
+        assert_eq!(label_step(20.0, 16.0), 1);
+        assert!(css_height(OVERVIEW_PARTITIONS, 2) > css_height(OVERVIEW_PARTITIONS + 1, 2));
     }
 
     #[test]
