@@ -182,7 +182,7 @@ fn bad_input_is_refused_naming_the_key() {
 }
 
 fn random_scenario(
-    streams: bool,
+    (streams, eos): (bool, bool),
     (partitions, instances, records, rate): (u32, u32, u32, u32),
     (processing_ms, interval_ms, window_ms, session_s): (u64, u64, u64, u64),
     (keeps, side): (bool, bool),
@@ -216,6 +216,10 @@ fn random_scenario(
         "offsets_to_end_txn_ms": window_ms,
         "side_effect": side,
     });
+    if !eos {
+        service["processing.guarantee"] = json!("at_least_once");
+        service.as_object_mut().unwrap().remove("offsets_to_end_txn_ms");
+    }
     if streams {
         service["state_store"] = json!(keeps);
     } else {
@@ -249,7 +253,7 @@ proptest! {
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
     ) {
-        let value = random_scenario(streams, shape, timing, flags, events);
+        let value = random_scenario((streams, true), shape, timing, flags, events);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         let rc = run.reader("rc").unwrap();
@@ -273,5 +277,32 @@ proptest! {
         // Determinism: the same JSON bytes twice.
         let again = simulate_pipeline(&s).unwrap();
         prop_assert_eq!(serde_json::to_string(&run).unwrap(), serde_json::to_string(&again).unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Under at_least_once nothing is lost: every input record's output is seen at least once by
+    /// both readers, and every partition ends fully committed.
+    #[test]
+    fn at_least_once_loses_nothing(
+        streams in any::<bool>(),
+        shape in (1u32..=3, 1u32..=3, 5u32..=40, 5u32..=50),
+        timing in (0u64..=20, 50u64..=1_000, 0u64..=30, 6u64..=45),
+        flags in (any::<bool>(), any::<bool>()),
+        events in proptest::collection::vec(
+            (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+    ) {
+        let value = random_scenario((streams, false), shape, timing, flags, events);
+        let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
+        let run = simulate_pipeline(&s).unwrap();
+        for r in &run.readers {
+            prop_assert_eq!(r.seen.never, 0, "{} {}", value, r.name);
+        }
+        prop_assert!(run.output_log.iter().all(|e| e.kind == RecordKind::Data));
+        for c in &run.input_committed {
+            prop_assert_eq!(c.last, Some(shape.2 as u64));
+        }
     }
 }

@@ -89,6 +89,8 @@ struct Engine<'a> {
     members: Vec<Member>,
     parts: Vec<Part>,
     txns: Vec<Txn>,
+    /// The transactions without a marker yet.
+    open: BTreeSet<usize>,
     out: Vec<Written>,
     rebalances: Vec<Rebalance>,
     pending_rebalance: Option<usize>,
@@ -148,6 +150,7 @@ impl<'a> Engine<'a> {
             members,
             parts,
             txns: Vec::new(),
+            open: BTreeSet::new(),
             out: Vec::new(),
             rebalances: Vec::new(),
             pending_rebalance: None,
@@ -224,6 +227,7 @@ impl<'a> Engine<'a> {
     fn end_txn(&mut self, x: usize, at: u64, abort: bool) -> u64 {
         let instance = self.txns[x].instance;
         self.txns[x].ended = Some((at, abort));
+        self.open.remove(&x);
         let pending = std::mem::take(&mut self.txns[x].pending);
         if !abort {
             for (p, o) in pending {
@@ -313,7 +317,7 @@ impl<'a> Engine<'a> {
 
     /// Whether an open transaction holds offsets for input partition `p`.
     fn pending_on(&self, p: u32) -> bool {
-        self.txns.iter().any(|x| x.ended.is_none() && x.pending.iter().any(|&(q, _)| q == p))
+        self.open.iter().any(|&x| self.txns[x].pending.iter().any(|&(q, _)| q == p))
     }
 
     /// New owners fetch their committed offsets (`requireStable`).
@@ -386,8 +390,9 @@ impl<'a> Engine<'a> {
         inst.txn = None;
     }
 
-    /// A zombie's commit is refused by the group generation (TxnOffsetCommit or OffsetCommit:
-    /// ILLEGAL_GENERATION): it aborts its transaction and rejoins as a new member.
+    /// A zombie's commit is refused by the group (TxnOffsetCommit or OffsetCommit: UNKNOWN_MEMBER_ID
+    /// for a removed member, ILLEGAL_GENERATION for an old generation): it aborts its transaction
+    /// and rejoins as a new member.
     fn zombie_rejoins(&mut self, i: usize, t: u64) {
         let had = self.insts[i].dirty.len();
         if let Some(x) = self.open_txn_of(i as u32) {
@@ -412,9 +417,11 @@ impl<'a> Engine<'a> {
         self.insts[i].member = self.members.len() - 1;
         self.insts[i].last_commit_us = t;
         let what = if self.eos() {
-            "its TxnOffsetCommit is refused (ILLEGAL_GENERATION): it aborts its transaction"
+            "its TxnOffsetCommit is refused by the group (UNKNOWN_MEMBER_ID, as the group removed it; a member of \
+             an older generation would get ILLEGAL_GENERATION): CommitFailedException, it aborts its transaction"
         } else {
-            "its commitSync is refused (CommitFailedException, ILLEGAL_GENERATION)"
+            "its commitSync is refused by the group (UNKNOWN_MEMBER_ID; ILLEGAL_GENERATION for an older generation): \
+             CommitFailedException"
         };
         if had > 0 {
             self.notes.push(format!(
@@ -591,8 +598,10 @@ impl<'a> Engine<'a> {
                         pending: Vec::new(),
                         ended: None,
                     });
-                    self.insts[i].txn = Some(self.txns.len() - 1);
-                    self.txns.len() - 1
+                    let x = self.txns.len() - 1;
+                    self.insts[i].txn = Some(x);
+                    self.open.insert(x);
+                    x
                 }
             };
             self.write(t, RecordKind::Data, Some(x), i as u32, Some((p, o)));
@@ -617,9 +626,8 @@ impl<'a> Engine<'a> {
 
     fn restart(&mut self, i: usize, t: u64) {
         if self.eos() {
-            let open: Vec<usize> = (0..self.txns.len())
-                .filter(|&x| self.txns[x].instance == i as u32 && self.txns[x].ended.is_none())
-                .collect();
+            let open: Vec<usize> =
+                self.open.iter().copied().filter(|&x| self.txns[x].instance == i as u32).collect();
             if self.s.service.restart_keeps_id() {
                 for x in open {
                     self.end_txn(x, t, true);
@@ -750,10 +758,8 @@ impl<'a> Engine<'a> {
                 }
             }
         }
-        for x in &self.txns {
-            if x.ended.is_none() {
-                see(x.timeout_at_us);
-            }
+        for &x in &self.open {
+            see(self.txns[x].timeout_at_us);
         }
         for m in &self.members {
             if m.in_group {
@@ -773,8 +779,10 @@ impl<'a> Engine<'a> {
 
     fn instant(&mut self, t: u64) {
         // 1. The transaction coordinator's timeout aborts.
-        for x in 0..self.txns.len() {
-            if self.txns[x].ended.is_none() && self.txns[x].timeout_at_us == t {
+        let due: Vec<usize> =
+            self.open.iter().copied().filter(|&x| self.txns[x].timeout_at_us == t).collect();
+        for x in due {
+            {
                 let offset = self.end_txn(x, t, true);
                 self.timed_out.push((x, t, offset as usize));
                 let (i, producer) = (self.txns[x].instance as usize, self.txns[x].producer);
