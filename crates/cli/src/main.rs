@@ -12,6 +12,11 @@
 //! §13): producers and readers in, the log with its markers, the last stable offset over time,
 //! the coordinator's timeout aborts and each reader's handed records, committed offset and lag out.
 //!
+//! `offset-window pipeline [FILE|-]` does the same for exactly-once pipelines (model.md §14): an
+//! input topic, a consume-transform-produce service or a Kafka Streams application, crashes and
+//! hangs in; the output log, the input's committed offsets and stalls, and per downstream reader
+//! how many times each input record's output was seen out.
+//!
 //! `offset-window check FILE… --max-lost N --max-duplicated N` judges bounds for a CI job
 //! (exit 0 when they hold, 1 with a line per bound broken, 2 for refused input).
 
@@ -26,6 +31,10 @@ use offset_window_sim::compare::{
     share_modes_left_out, Refused,
 };
 use offset_window_sim::keys::{millis_value, KeySpec};
+use offset_window_sim::pipeline::{
+    simulate_pipeline, PipelineRun, PipelineScenario, EVENT_FIELDS, PIPELINE_KEYS, PIPELINE_KEY_HELP,
+    SERVICE_FIELDS,
+};
 use offset_window_sim::producer::{
     simulate_producer, ProduceRun, ProducerScenario, PRODUCER_KEYS, PRODUCER_KEY_HELP,
 };
@@ -101,6 +110,19 @@ enum Command {
     Transactions {
         /// Transactions scenario JSON file (or a `scenarios/txn-*` file: its `scenario` object),
         /// or `-` for standard input.
+        #[arg(default_value = "-")]
+        file: String,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = Format::Json)]
+        format: Format,
+    },
+    /// Run one pipeline scenario (model.md §14) and print the result: the output log with its
+    /// markers, each input partition's committed offset and stalls, the rebalances, and per
+    /// downstream reader how many input records it saw once, twice, more or never.
+    #[command(after_long_help = pipeline_help())]
+    Pipeline {
+        /// Pipeline scenario JSON file (or a `scenarios/eos-*` file: its `scenario` object), or
+        /// `-` for standard input.
         #[arg(default_value = "-")]
         file: String,
         /// Output format.
@@ -270,6 +292,25 @@ fn transactions_help() -> String {
         }
     }
     text += "\nExample:\n  echo '{\"producers\":[{\"transactional.id\":\"tx\",\"transactions\":[{\"begin_ms\":1000,\"records\":5,\"end\":\"commit\",\"end_ms\":1200}]}],\"readers\":[{\"isolation.level\":\"read_committed\"}]}' | offset-window transactions -\n";
+    text
+}
+
+/// The `pipeline --help` text of every key and field, from the core's key tables.
+fn pipeline_help() -> String {
+    let defaults = PipelineScenario::from_json("{}").map(|s| s.to_json_value()).unwrap_or_default();
+    let mut text = String::from("Pipeline scenario keys (JSON object; missing keys take the default):\n");
+    for (key, help) in PIPELINE_KEYS.iter().zip(PIPELINE_KEY_HELP) {
+        text += &key_help(key, help, defaults.get(key.name).cloned());
+    }
+    for (what, fields) in [("The service", SERVICE_FIELDS), ("An event", EVENT_FIELDS)] {
+        text += &format!("\n{what}'s fields:\n");
+        for field in fields {
+            text += &field_help(field);
+        }
+    }
+    text +=
+        "\nA reader's fields: as the transactions command's readers (offset-window transactions --help).\n";
+    text += "\nExample:\n  echo '{\"input\":{\"partitions\":2,\"records_per_partition\":200,\"rate_per_s\":50},\"service\":{\"kind\":\"kafka_streams\",\"processing.guarantee\":\"exactly_once_v2\",\"instances\":2},\"events\":[{\"at_ms\":2000,\"instance\":1,\"kind\":\"crash\",\"restart_after_ms\":2000}],\"readers\":[{\"isolation.level\":\"read_committed\"}]}' | offset-window pipeline -\n";
     text
 }
 
@@ -615,6 +656,80 @@ fn transactions(file: &str, format: Format) -> Result<String, String> {
     })
 }
 
+fn pipeline_table(run: &PipelineRun) -> String {
+    let ms = offset_window_sim::scenario::format_millis;
+    let mut text = String::from("input partition  committed  stalls\n");
+    for (c, st) in run.input_committed.iter().zip(&run.input_stalls) {
+        let stalls: Vec<String> = st
+            .stalls
+            .iter()
+            .map(|s| {
+                let reason = serde_json::to_value(s.reason).unwrap_or_default();
+                format!(
+                    "{}–{} {}",
+                    ms(s.from_us),
+                    s.to_us.map_or("end".to_string(), ms),
+                    reason.as_str().unwrap_or_default()
+                )
+            })
+            .collect();
+        text += &format!(
+            "  {:>13}  {:>9}  {}\n",
+            c.partition,
+            c.last.map_or("none".to_string(), |o| o.to_string()),
+            stalls.join(", ")
+        );
+    }
+    let data = run.output_log.iter().filter(|e| e.input_offset.is_some()).count();
+    text += &format!("\noutput log: {} entries, {data} data\n", run.output_log.len());
+    text += "\nreader                    isolation          once  twice  more  never\n";
+    for r in &run.readers {
+        text += &format!(
+            "{:<25} {:<18} {:>4} {:>6} {:>5} {:>6}\n",
+            r.name, r.isolation, r.seen.once, r.seen.twice, r.seen.more, r.seen.never
+        );
+    }
+    if let Some(side) = &run.side_effects {
+        let c = side.counts;
+        text += &format!(
+            "{:<25} {:<18} {:>4} {:>6} {:>5} {:>6}\n",
+            "side effects", "-", c.once, c.twice, c.more, c.never
+        );
+    }
+    for a in &run.timed_out_aborts {
+        text += &format!(
+            "\ntimed-out abort: instance {}, started {} ms, aborted {} ms, marker {}",
+            a.instance,
+            ms(a.started_at_us),
+            ms(a.aborted_at_us),
+            a.marker_offset
+        );
+    }
+    for r in &run.rebalances {
+        text += &format!(
+            "\nrebalance {}–{} ms: {}",
+            ms(r.started_at_us),
+            r.completed_at_us.map_or("end".to_string(), ms),
+            r.trigger
+        );
+    }
+    for note in &run.notes {
+        text += &format!("\nnote: {note}");
+    }
+    text
+}
+
+fn pipeline(file: &str, format: Format) -> Result<String, String> {
+    let scenario = PipelineScenario::from_json(&read_input(file)?).map_err(|e| e.to_string())?;
+    let run = simulate_pipeline(&scenario).map_err(|e| e.to_string())?;
+    Ok(match format {
+        Format::Json | Format::Marks => {
+            serde_json::to_string(&run).expect("a pipeline run always serialises")
+        }
+        Format::Table => pipeline_table(&run),
+    })
+}
+
 /// `compare`'s rows as JSON (the MCP tool's answer).
 fn compare_value(input: &Input) -> Result<Value, offset_window_sim::ScenarioError> {
     let value = if input.scenario.share_group() {
@@ -825,6 +940,7 @@ fn main() -> ExitCode {
         Command::Compare { file, format } => compare(&file, format),
         Command::Produce { file, format } => produce(&file, format),
         Command::Transactions { file, format } => transactions(&file, format),
+        Command::Pipeline { file, format } => pipeline(&file, format),
         Command::Check { files, import, max_lost, max_duplicated, over, junit, page_url } => {
             return check_command(
                 &files,

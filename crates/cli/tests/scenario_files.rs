@@ -1,9 +1,10 @@
 //! Every file in `scenarios/` holds a scenario, a one-line description and expected values
 //! (JSON pointers into the result of `offset-window run`; for the `txn-*` files, of
-//! `offset-window transactions`, model.md §13). Each is checked twice: through the core
-//! (`Run::summary_at`, `simulate_transactions`) and through the binary.
+//! `offset-window transactions`, model.md §13; for the `eos-*` files, of `offset-window pipeline`, §14). Each is checked twice: through the core
+//! (`Run::summary_at`, `simulate_transactions`, `simulate_pipeline`) and through the binary.
 
 use assert_cmd::Command;
+use offset_window_sim::pipeline::{simulate_pipeline, PipelineScenario};
 use offset_window_sim::transactions::{simulate_transactions, TxnScenario};
 use offset_window_sim::{simulate, Input};
 use serde_json::Value;
@@ -34,6 +35,11 @@ fn is_transactions(name: &str) -> bool {
     name.starts_with("txn-")
 }
 
+/// Whether a `scenarios/` file holds a pipeline scenario (model.md §14).
+fn is_pipeline(name: &str) -> bool {
+    name.starts_with("eos-")
+}
+
 fn check(name: &str, via: &str, result: &Value, expect: &Value) {
     for (pointer, expected) in expect.as_object().unwrap() {
         let actual =
@@ -49,6 +55,13 @@ fn check(name: &str, via: &str, result: &Value, expect: &Value) {
 #[test]
 fn scenario_files_hold_through_the_core() {
     for (name, file) in scenario_files() {
+        if is_pipeline(&name) {
+            let scenario =
+                PipelineScenario::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+            let run = serde_json::to_value(simulate_pipeline(&scenario).unwrap()).unwrap();
+            check(&name, "core", &run, &file["expect"]);
+            continue;
+        }
         if is_transactions(&name) {
             let scenario =
                 TxnScenario::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
@@ -68,7 +81,13 @@ fn scenario_files_hold_through_the_binary() {
     for (name, file) in scenario_files() {
         // The file itself (as the README runs it), and its scenario object on stdin.
         let path = format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
-        let command = if is_transactions(&name) { "transactions" } else { "run" };
+        let command = if is_pipeline(&name) {
+            "pipeline"
+        } else if is_transactions(&name) {
+            "transactions"
+        } else {
+            "run"
+        };
         for (how, args, stdin) in [
             (format!("offset-window {command} FILE"), [command, path.as_str()], String::new()),
             (format!("offset-window {command} -"), [command, "-"], file["scenario"].to_string()),

@@ -66,6 +66,7 @@ mod engine;
 pub mod events;
 pub mod keys;
 mod output;
+pub mod pipeline;
 pub mod producer;
 mod recorder;
 #[cfg(feature = "group")]

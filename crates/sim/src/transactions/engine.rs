@@ -33,8 +33,7 @@ struct Write {
 /// The instant of the first coordinator scan strictly after `deadline_us` (scans at
 /// `phase + k · interval`, k ≥ 0; Kafka `TransactionStateManager.timedOutTransactions` keeps a
 /// transaction whose `txnStartTimestamp + txnTimeoutMs < now`).
-pub(crate) fn first_scan_after(s: &TxnScenario, deadline_us: u64) -> u64 {
-    let (phase, every) = (s.scan_phase_us, s.cleanup_interval_us);
+pub(crate) fn first_scan_after(phase: u64, every: u64, deadline_us: u64) -> u64 {
     if phase > deadline_us {
         phase
     } else {
@@ -98,7 +97,11 @@ fn plan(s: &TxnScenario, notes: &mut Vec<String>) -> (Vec<Write>, Vec<TxnTrace>)
             let scan_us = if t.end == TxnEnd::Hangs {
                 None
             } else {
-                Some(first_scan_after(s, t.begin_us.saturating_add(p.transaction_timeout_us)))
+                Some(first_scan_after(
+                    s.scan_phase_us,
+                    s.cleanup_interval_us,
+                    t.begin_us.saturating_add(p.transaction_timeout_us),
+                ))
             };
             // The coordinator's scan comes first at an instant it shares with the client's end.
             let timed_out = scan_us.filter(|&at| at <= horizon && t.end_us.is_none_or(|end| at <= end));
@@ -159,6 +162,61 @@ pub(crate) struct Log {
 }
 
 impl Log {
+    /// A log of entries already in offset order (instants ascending): each entry's instant,
+    /// kind and transaction (an index below `transactions`; `None`: plain). Markers end their
+    /// transaction; the last stable offset is the first offset of the oldest open transaction,
+    /// else the high watermark. Returns the log and the high watermark's steps.
+    pub(crate) fn from_entries(
+        entries: &[(u64, RecordKind, Option<usize>)],
+        transactions: usize,
+    ) -> (Log, Vec<(u64, u64)>) {
+        let mut log = Log {
+            at_us: Vec::with_capacity(entries.len()),
+            kind: Vec::with_capacity(entries.len()),
+            txn: Vec::with_capacity(entries.len()),
+            marker: vec![None; transactions],
+            lso: vec![(0, 0)],
+        };
+        let mut hw_steps: Vec<(u64, u64)> = vec![(0, 0)];
+        let mut first: Vec<Option<u64>> = vec![None; transactions];
+        let mut open: std::collections::BTreeMap<u64, usize> = std::collections::BTreeMap::new();
+        let mut i = 0;
+        while i < entries.len() {
+            let at = entries[i].0;
+            while i < entries.len() && entries[i].0 == at {
+                let (_, kind, txn) = entries[i];
+                let offset = log.at_us.len() as u64;
+                log.at_us.push(at);
+                log.kind.push(kind);
+                log.txn.push(txn);
+                if let Some(x) = txn {
+                    if kind == RecordKind::Data {
+                        if first[x].is_none() {
+                            first[x] = Some(offset);
+                            open.insert(offset, x);
+                        }
+                    } else {
+                        log.marker[x] = Some((at, kind == RecordKind::AbortMarker));
+                        if let Some(f) = first[x] {
+                            open.remove(&f);
+                        }
+                    }
+                }
+                i += 1;
+            }
+            let hw = log.at_us.len() as u64;
+            let lso = open.keys().next().copied().unwrap_or(hw);
+            push_step(&mut log.lso, at, lso);
+            push_step(&mut hw_steps, at, hw);
+        }
+        (log, hw_steps)
+    }
+
+    /// The last stable offset's steps `(from µs, offset)`.
+    pub(crate) fn lso_steps(&self) -> &[(u64, u64)] {
+        &self.lso
+    }
+
     /// The high watermark (log end offset) at `t`: every write at or before `t`.
     fn hw_at(&self, t: u64) -> u64 {
         self.at_us.partition_point(|&a| a <= t) as u64
@@ -265,7 +323,7 @@ pub(crate) fn run(s: &TxnScenario) -> TxnRun {
         .collect();
 
     let log_end_offset = log.at_us.len() as u64;
-    let readers = s.readers.iter().map(|r| run_reader(s, &log, &hw_steps, r)).collect();
+    let readers = s.readers.iter().map(|r| run_reader(s.horizon_us, &log, &hw_steps, r)).collect();
     let share_readers = s
         .share_readers
         .iter()
@@ -316,7 +374,7 @@ pub(crate) fn run(s: &TxnScenario) -> TxnRun {
 
 /// Appends `(at, value)` to a step function: replaces a step at the same instant, skips a
 /// value that does not change.
-fn push_step(steps: &mut Vec<(u64, u64)>, at: u64, value: u64) {
+pub(crate) fn push_step(steps: &mut Vec<(u64, u64)>, at: u64, value: u64) {
     if let Some(last) = steps.last_mut() {
         if last.0 == at {
             last.1 = value;
@@ -411,7 +469,7 @@ impl ReaderState {
     }
 }
 
-fn run_reader(s: &TxnScenario, log: &Log, hw_steps: &[(u64, u64)], r: &TxnReader) -> ReaderRun {
+pub(crate) fn run_reader(horizon_us: u64, log: &Log, hw_steps: &[(u64, u64)], r: &TxnReader) -> ReaderRun {
     let rc = r.isolation == IsolationLevel::ReadCommitted;
     let mode = walk(r.client);
     let timer = has_commit_timer(r.client, r.commit);
@@ -428,7 +486,7 @@ fn run_reader(s: &TxnScenario, log: &Log, hw_steps: &[(u64, u64)], r: &TxnReader
     let mut next_tick = if timer { interval } else { u64::MAX };
     loop {
         let t = next_poll.min(next_tick);
-        if t > s.horizon_us {
+        if t > horizon_us {
             break;
         }
         if next_poll == t {

@@ -25,7 +25,7 @@
 //! assert_eq!(run.readers[1].lag, Some(1)); // LAG 1 for ever
 //! ```
 
-mod engine;
+pub(crate) mod engine;
 pub mod scenario;
 
 pub use scenario::{
@@ -49,15 +49,19 @@ pub fn simulate_transactions(scenario: &TxnScenario) -> Result<TxnRun, ScenarioE
 /// The instant of the first coordinator scan that finds a transaction started at `start_us`
 /// with `timeout_us` timed out (model.md §13.2): the first scan strictly after start + timeout.
 pub fn timeout_abort_at_us(scenario: &TxnScenario, start_us: u64, timeout_us: u64) -> u64 {
-    engine::first_scan_after(scenario, start_us.saturating_add(timeout_us))
+    engine::first_scan_after(
+        scenario.scan_phase_us,
+        scenario.cleanup_interval_us,
+        start_us.saturating_add(timeout_us),
+    )
 }
 
 /// µs written as exact milliseconds (`1200.001`).
-fn ms<S: Serializer>(us: &u64, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ms<S: Serializer>(us: &u64, s: S) -> Result<S::Ok, S::Error> {
     millis_value(*us).serialize(s)
 }
 
-fn ms_opt<S: Serializer>(us: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ms_opt<S: Serializer>(us: &Option<u64>, s: S) -> Result<S::Ok, S::Error> {
     us.map(millis_value).serialize(s)
 }
 

@@ -417,12 +417,12 @@ pub const SHARE_READER_FIELDS: &[FieldHelp] = &[
     },
 ];
 
-fn err(key: &str, message: impl Into<String>) -> ScenarioError {
+pub(crate) fn err(key: &str, message: impl Into<String>) -> ScenarioError {
     ScenarioError::at(key, message)
 }
 
 /// Reads `value` against `spec`, the error naming `path` (a list item's field).
-fn read_at<T: KeyValue>(path: &str, spec: &KeySpec, value: &Value) -> Result<T, ScenarioError> {
+pub(crate) fn read_at<T: KeyValue>(path: &str, spec: &KeySpec, value: &Value) -> Result<T, ScenarioError> {
     T::read(spec, value).map_err(|e| err(path, e.message))
 }
 
@@ -435,13 +435,17 @@ fn unknown_field(path: &str, fields: &[FieldHelp], what: &str) -> ScenarioError 
     err(path, format!("unknown field of {what}; its fields are {}", names.join(", ")))
 }
 
-fn object<'a>(path: &str, value: &'a Value, example: &str) -> Result<&'a Map<String, Value>, ScenarioError> {
+pub(crate) fn object<'a>(
+    path: &str,
+    value: &'a Value,
+    example: &str,
+) -> Result<&'a Map<String, Value>, ScenarioError> {
     value
         .as_object()
         .ok_or_else(|| err(path, format!("must be an object such as {example} (got {})", shown(value))))
 }
 
-fn list<'a>(
+pub(crate) fn list<'a>(
     path: &str,
     value: &'a Value,
     min: usize,
@@ -457,7 +461,7 @@ fn list<'a>(
     }
 }
 
-fn text(path: &str, value: &Value, max: usize) -> Result<String, ScenarioError> {
+pub(crate) fn text(path: &str, value: &Value, max: usize) -> Result<String, ScenarioError> {
     match value {
         Value::String(s) if !s.is_empty() && s.chars().count() <= max => Ok(s.clone()),
         other => Err(err(path, format!("must be a text of 1 to {max} characters (got {})", shown(other)))),
@@ -616,7 +620,7 @@ fn parse_isolation(path: &str, spec: &KeySpec, v: &Value) -> Result<IsolationLev
     read_at::<IsolationLevel>(path, spec, v)
 }
 
-fn parse_reader(path: &str, index: usize, value: &Value) -> Result<TxnReader, ScenarioError> {
+pub(crate) fn parse_reader(path: &str, index: usize, value: &Value) -> Result<TxnReader, ScenarioError> {
     let map = object(
         path,
         value,
@@ -685,6 +689,22 @@ fn reads_auto_commit_interval(client: Client, commit: CommitStyle) -> bool {
 }
 
 /// Whether the reader commits on a background timer of its own (librdkafka, sarama, franz-go).
+/// A reader's canonical JSON, which [`parse_reader`] reads back to an equal reader.
+pub(crate) fn reader_json(r: &TxnReader) -> Value {
+    let ms = millis_value;
+    let mut m = Map::new();
+    m.insert("name".into(), r.name.clone().into());
+    m.insert("client".into(), r.client.name().into());
+    m.insert("isolation.level".into(), r.isolation.name().into());
+    m.insert("commit".into(), r.commit.name().into());
+    m.insert("poll_interval_ms".into(), ms(r.poll_interval_us));
+    m.insert("max.poll.records".into(), r.max_poll_records.into());
+    if let Some(a) = r.auto_commit_interval_us {
+        m.insert("auto.commit.interval.ms".into(), ms(a));
+    }
+    Value::Object(m)
+}
+
 pub(crate) fn has_commit_timer(client: Client, commit: CommitStyle) -> bool {
     commit == CommitStyle::AutoCommit
         && matches!(client, Client::Librdkafka | Client::Sarama | Client::FranzGo)
@@ -992,23 +1012,7 @@ impl TxnScenario {
                 Value::Object(m)
             })
             .collect();
-        let readers: Vec<Value> = self
-            .readers
-            .iter()
-            .map(|r| {
-                let mut m = Map::new();
-                m.insert("name".into(), r.name.clone().into());
-                m.insert("client".into(), r.client.name().into());
-                m.insert("isolation.level".into(), r.isolation.name().into());
-                m.insert("commit".into(), r.commit.name().into());
-                m.insert("poll_interval_ms".into(), ms(r.poll_interval_us));
-                m.insert("max.poll.records".into(), r.max_poll_records.into());
-                if let Some(a) = r.auto_commit_interval_us {
-                    m.insert("auto.commit.interval.ms".into(), ms(a));
-                }
-                Value::Object(m)
-            })
-            .collect();
+        let readers: Vec<Value> = self.readers.iter().map(reader_json).collect();
         let shares: Vec<Value> = self
             .share_readers
             .iter()

@@ -1,0 +1,308 @@
+//! Exactly-once pipelines (model.md §14): the reference scenarios P1–P6 as exact numbers (the
+//! `scenarios/eos-*` files, read here from disk), bad input refused naming its key, and
+//! invariants over random scenarios: under exactly_once_v2 every input record's output is
+//! seen exactly once by a `read_committed` reader whatever the crash or hang instant, aborted
+//! outputs never reach it, and a run is a function of its scenario.
+
+use offset_window_sim::pipeline::{simulate_pipeline, OutputState, PipelineRun, PipelineScenario};
+use offset_window_sim::transactions::RecordKind;
+use proptest::prelude::*;
+use serde_json::{json, Value};
+
+fn scenario_file(name: &str) -> (PipelineScenario, Value) {
+    let path = format!("{}/../../scenarios/{name}", env!("CARGO_MANIFEST_DIR"));
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let s = PipelineScenario::from_value(&file["scenario"]).unwrap_or_else(|e| panic!("{name}: {e}"));
+    (s, file["expect"].clone())
+}
+
+fn run_file(name: &str) -> PipelineRun {
+    let (s, expect) = scenario_file(name);
+    let run = simulate_pipeline(&s).unwrap();
+    let value = serde_json::to_value(&run).unwrap();
+    for (pointer, expected) in expect.as_object().unwrap() {
+        assert_eq!(value.pointer(pointer), Some(expected), "{name}: {pointer}");
+    }
+    run
+}
+
+fn refused(value: Value) -> (String, String) {
+    let e = PipelineScenario::from_value(&value).unwrap_err();
+    (e.key.unwrap_or_default(), e.message)
+}
+
+/// Offsets of data entries per (state).
+fn data_states(run: &PipelineRun) -> Vec<(u64, OutputState)> {
+    run.output_log.iter().filter_map(|e| e.state.map(|s| (e.input_offset.unwrap(), s))).collect()
+}
+
+#[test]
+fn p1_killed_mid_transaction_and_restarted_with_the_same_id() {
+    let run = run_file("eos-ctp-killed-mid-transaction-restarts.json");
+    // Commits at 1010, 2011, 3012, 4013 ms (the first record end or idle instant a whole ms past
+    // last + 1000 ms), each of 10 records but the first (11).
+    let steps: Vec<(u64, u64)> = run.input_committed[0].steps.iter().map(|s| (s.at_us, s.offset)).collect();
+    assert_eq!(&steps[..4], &[(1_010_000, 11), (2_011_000, 21), (3_012_000, 31), (4_013_000, 41)]);
+    // The open transaction: outputs of 41–44 at 4110–4410 ms, offsets 45–48; the restart's
+    // initTransactions aborts it at 5500 ms: marker 49.
+    let aborted: Vec<u64> =
+        data_states(&run).into_iter().filter(|&(_, s)| s == OutputState::Aborted).map(|(o, _)| o).collect();
+    assert_eq!(aborted, vec![41, 42, 43, 44]);
+    assert_eq!(run.output_log[49].kind, RecordKind::AbortMarker);
+    assert!(run.timed_out_aborts.is_empty());
+    let lso: Vec<(u64, u64)> = run.output_last_stable_offset.iter().map(|s| (s.at_us, s.offset)).collect();
+    assert!(lso.contains(&(4_013_000, 45)) && lso.contains(&(5_500_000, 50)), "{lso:?}");
+    assert_eq!(run.rebalances.len(), 1);
+    assert_eq!(run.rebalances[0].assignment, vec![vec![0], vec![]]);
+}
+
+#[test]
+fn p2_the_dead_transaction_waits_for_the_timeout_scan() {
+    let run = run_file("eos-ctp-killed-never-restarts.json");
+    assert_eq!(run.timed_out_aborts.len(), 1);
+    // 4110 + 60000 = 64110 ms: the scans run at 0, 10000, …; the first strictly after is 70000.
+    assert_eq!(run.timed_out_aborts[0].aborted_at_us, 70_000_000);
+    assert_eq!(run.readers[0].seen.once, 100);
+    assert_eq!((run.readers[1].seen.once, run.readers[1].seen.twice), (96, 4));
+}
+
+#[test]
+fn p3_pending_offsets_stall_the_new_owner_until_the_abort() {
+    let run = run_file("eos-ctp-killed-between-offsets-and-commit.json");
+    let stalls = &run.input_stalls[0].stalls;
+    assert_eq!(stalls.len(), 2);
+    assert_eq!((stalls[1].from_us, stalls[1].to_us), (49_020_000, Some(70_000_000)));
+    assert_eq!(run.readers[1].seen.twice, 10);
+}
+
+#[test]
+fn p4_at_least_once_repeats_everything_since_the_last_commit() {
+    let run = run_file("eos-streams-at-least-once-kill.json");
+    assert!(run
+        .output_log
+        .iter()
+        .all(|e| e.kind == RecordKind::Data && e.state == Some(OutputState::Committed)));
+    let side = run.side_effects.unwrap();
+    assert_eq!((side.counts.once, side.counts.twice), (55, 45));
+}
+
+#[test]
+fn p5_streams_without_a_store_restarts_with_a_new_transactional_id() {
+    let run = run_file("eos-streams-exactly-once-kill.json");
+    assert!(run.notes.iter().any(|n| n.contains("new transactional.id")));
+    assert_eq!(run.readers[0].seen.once, 100);
+    // With a persistent store the process id survives: the restart aborts at once.
+    let (mut s, _) = scenario_file("eos-streams-exactly-once-kill.json");
+    s.service.state_store = true;
+    let run = simulate_pipeline(&s).unwrap();
+    assert!(run.timed_out_aborts.is_empty());
+    let abort = run.output_log.iter().find(|e| e.kind == RecordKind::AbortMarker).unwrap();
+    assert_eq!(abort.at_us, 5_530_000);
+    assert_eq!(run.readers[0].seen.once, 100);
+}
+
+#[test]
+fn p6_a_zombie_is_refused_by_the_generation_and_aborts() {
+    let run = run_file("eos-ctp-zombie-refused-by-generation.json");
+    assert!(run.notes.iter().any(|n| n.contains("ILLEGAL_GENERATION")));
+    let abort = run.output_log.iter().find(|e| e.kind == RecordKind::AbortMarker).unwrap();
+    assert_eq!((abort.at_us, abort.instance), (12_500_000, 0));
+    assert!(run.timed_out_aborts.is_empty());
+}
+
+#[test]
+fn the_issue_example_runs_and_reads_back() {
+    let value = json!({
+      "input": {"partitions": 2, "records_per_partition": 200, "rate_per_s": 50},
+      "service": {"kind": "consume_transform_produce", "processing.guarantee": "exactly_once_v2", "instances": 2,
+        "commit.interval.ms": 100, "record_processing_ms": 5, "max.poll.records": 500,
+        "transaction.timeout.ms": 10000, "session.timeout.ms": 45000, "side_effect": false},
+      "transaction.abort.timed.out.transaction.cleanup.interval.ms": 10000,
+      "coordinator_scan_phase_ms": 0,
+      "events": [{"at_ms": 5000, "instance": 1, "kind": "crash", "restart_after_ms": 2000}],
+      "readers": [{"name": "downstream-rc", "isolation.level": "read_committed"},
+                  {"name": "downstream-ru", "isolation.level": "read_uncommitted"}],
+      "horizon_ms": 60000
+    });
+    let s = PipelineScenario::from_value(&value).unwrap();
+    s.validate().unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    assert_eq!(run.reader("downstream-rc").unwrap().seen.once, 400);
+}
+
+#[test]
+fn bad_input_is_refused_naming_the_key() {
+    let base = || json!({"input": {"partitions": 1, "records_per_partition": 10, "rate_per_s": 10}});
+    let with = |path: &str, v: Value| {
+        let mut b = base();
+        let mut at = &mut b;
+        let parts: Vec<&str> = path.split('/').collect();
+        for p in &parts[..parts.len() - 1] {
+            if at.get(*p).is_none() {
+                at[*p] = json!({});
+            }
+            at = &mut at[*p];
+        }
+        at[parts[parts.len() - 1]] = v;
+        b
+    };
+    for (value, key) in [
+        (with("input/partitions", json!(0)), "input.partitions"),
+        (with("input/records_per_partition", json!(100_001)), "input.records_per_partition"),
+        (with("input/rate_per_s", json!(-1)), "input.rate_per_s"),
+        (with("service/kind", json!("flink")), "service.kind"),
+        (with("service/processing.guarantee", json!("exactly_once")), "service.processing.guarantee"),
+        (with("service/instances", json!(17)), "service.instances"),
+        (with("service/commit.interval.ms", json!(60_000)), "service.commit.interval.ms"),
+        (with("service/session.timeout.ms", json!(1_000)), "service.session.timeout.ms"),
+        (with("service/record_processing_ms", json!(0.0001)), "service.record_processing_ms"),
+        (with("service/colour", json!(1)), "service.colour"),
+        (with("service/state_store", json!(true)), "service.state_store"),
+        (with("events", json!([{"at_ms": 1, "instance": 3, "kind": "crash"}])), "events[0].instance"),
+        (with("events", json!([{"at_ms": 1, "instance": 0, "kind": "rebalance"}])), "events[0].kind"),
+        (with("events", json!([{"at_ms": 1, "instance": 0, "kind": "hang"}])), "events[0].duration_ms"),
+        (
+            with(
+                "events",
+                json!([{"at_ms": 1, "instance": 0, "kind": "crash"}, {"at_ms": 5, "instance": 0, "kind": "crash"}]),
+            ),
+            "events[1].at_ms",
+        ),
+        (with("readers", json!([{"isolation.level": "serializable"}])), "readers[0].isolation.level"),
+        (with("coordinator_scan_phase_ms", json!(10_000)), "coordinator_scan_phase_ms"),
+        (with("horizon_ms", json!(0)), "horizon_ms"),
+        (with("speed", json!(1)), "speed"),
+    ] {
+        let (k, message) = refused(value.clone());
+        assert_eq!(k, key, "{value}: {message}");
+    }
+    let at_least_once =
+        json!({"service": {"processing.guarantee": "at_least_once", "transaction.timeout.ms": 1000}});
+    assert_eq!(refused(at_least_once).0, "service.transaction.timeout.ms");
+}
+
+fn random_scenario(
+    (streams, eos): (bool, bool),
+    (partitions, instances, records, rate): (u32, u32, u32, u32),
+    (processing_ms, interval_ms, window_ms, session_s): (u64, u64, u64, u64),
+    (keeps, side): (bool, bool),
+    events: Vec<(u64, u32, bool, Option<u64>, u64)>,
+) -> Value {
+    let mut next_free = vec![0u64; instances as usize];
+    let mut list = Vec::new();
+    for (at_ms, instance, crash, restart_ms, hang_ms) in events {
+        let i = (instance % instances) as usize;
+        if next_free[i] == u64::MAX {
+            continue;
+        }
+        let at = at_ms.max(next_free[i] + 1);
+        if crash {
+            // Instance 0 always comes back, so that someone finishes the input.
+            let restart_ms = if i == 0 { Some(restart_ms.unwrap_or(1_000)) } else { restart_ms };
+            list.push(json!({"at_ms": at, "instance": i, "kind": "crash", "restart_after_ms": restart_ms}));
+            next_free[i] = restart_ms.map_or(u64::MAX, |r| at + r);
+        } else {
+            list.push(json!({"at_ms": at, "instance": i, "kind": "hang", "duration_ms": hang_ms}));
+            next_free[i] = at + hang_ms;
+        }
+    }
+    let mut service = json!({
+        "kind": if streams { "kafka_streams" } else { "consume_transform_produce" },
+        "processing.guarantee": "exactly_once_v2",
+        "instances": instances,
+        "commit.interval.ms": interval_ms,
+        "record_processing_ms": processing_ms,
+        "session.timeout.ms": session_s * 1000,
+        "offsets_to_end_txn_ms": window_ms,
+        "side_effect": side,
+    });
+    if !eos {
+        service["processing.guarantee"] = json!("at_least_once");
+        service.as_object_mut().unwrap().remove("offsets_to_end_txn_ms");
+    }
+    if streams {
+        service["state_store"] = json!(keeps);
+    } else {
+        service["restart_keeps_transactional.id"] = json!(keeps);
+    }
+    json!({
+        "input": {"partitions": partitions, "records_per_partition": records, "rate_per_s": rate},
+        "service": service,
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms": 5000,
+        "events": list,
+        "readers": [
+            {"name": "rc", "isolation.level": "read_committed", "poll_interval_ms": 50},
+            {"name": "ru", "isolation.level": "read_uncommitted", "poll_interval_ms": 50}
+        ],
+        "horizon_ms": 400_000
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    /// Under exactly_once_v2, whatever the crash and hang instants, a read_committed reader sees
+    /// every input record's output exactly once, never an aborted output, and a run is a
+    /// function of its scenario.
+    #[test]
+    fn exactly_once_whatever_the_crash_instant(
+        streams in any::<bool>(),
+        shape in (1u32..=3, 1u32..=3, 5u32..=40, 5u32..=50),
+        timing in (0u64..=20, 50u64..=1_000, 0u64..=30, 6u64..=45),
+        flags in (any::<bool>(), any::<bool>()),
+        events in proptest::collection::vec(
+            (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+    ) {
+        let value = random_scenario((streams, true), shape, timing, flags, events);
+        let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
+        let run = simulate_pipeline(&s).unwrap();
+        let rc = run.reader("rc").unwrap();
+        let total = (shape.0 * shape.2) as u64;
+        prop_assert_eq!(rc.seen.once, total, "{} {:?}", value, rc.seen);
+        // read_committed is never handed an aborted output; read_uncommitted sees each at least once.
+        let aborted = run.output_log.iter().filter(|e| e.state == Some(OutputState::Aborted)).count() as u64;
+        let ru = run.reader("ru").unwrap();
+        let handed_ru: u64 = ru.by_input.iter().flat_map(|b| b.counts.iter()).map(|&c| c as u64).sum();
+        prop_assert_eq!(handed_ru, total + aborted);
+        prop_assert_eq!(ru.seen.never, 0);
+        if flags.1 {
+            let side = run.side_effects.as_ref().unwrap();
+            prop_assert_eq!(side.counts.never, 0);
+            prop_assert_eq!(side.counts.once + side.counts.twice + side.counts.more, total);
+        }
+        // Every input partition ends fully committed.
+        for c in &run.input_committed {
+            prop_assert_eq!(c.last, Some(shape.2 as u64));
+        }
+        // Determinism: the same JSON bytes twice.
+        let again = simulate_pipeline(&s).unwrap();
+        prop_assert_eq!(serde_json::to_string(&run).unwrap(), serde_json::to_string(&again).unwrap());
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+
+    /// Under at_least_once nothing is lost: every input record's output is seen at least once by
+    /// both readers, and every partition ends fully committed.
+    #[test]
+    fn at_least_once_loses_nothing(
+        streams in any::<bool>(),
+        shape in (1u32..=3, 1u32..=3, 5u32..=40, 5u32..=50),
+        timing in (0u64..=20, 50u64..=1_000, 0u64..=30, 6u64..=45),
+        flags in (any::<bool>(), any::<bool>()),
+        events in proptest::collection::vec(
+            (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+    ) {
+        let value = random_scenario((streams, false), shape, timing, flags, events);
+        let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
+        let run = simulate_pipeline(&s).unwrap();
+        for r in &run.readers {
+            prop_assert_eq!(r.seen.never, 0, "{} {}", value, r.name);
+        }
+        prop_assert!(run.output_log.iter().all(|e| e.kind == RecordKind::Data));
+        for c in &run.input_committed {
+            prop_assert_eq!(c.last, Some(shape.2 as u64));
+        }
+    }
+}
