@@ -188,7 +188,8 @@ pub fn GroupApp() -> Html {
     let notices = shell::notices(&state.notices);
     let r = &run.0;
     let crash = share.then_some(state.crash_at_us);
-    let legend = legend(share, r.scenario.member_count(), dark);
+    let overview = offset_window_view::group::lanes::is_overview(r.partitions.len(), share);
+    let legend = legend(share, overview, r.scenario.member_count(), dark);
     let lanes = html! {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
@@ -453,10 +454,10 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
     }
 }
 
-fn legend(share: bool, members: u32, dark: bool) -> Html {
+fn legend(share: bool, overview: bool, members: u32, dark: bool) -> Html {
     html! {
         <ul class="gkey" id="legend">
-            { for words::legend_lines(share).iter().map(|l| html! { <li>{ *l }</li> }) }
+            { for words::legend_lines(share, overview).iter().map(|l| html! { <li>{ *l }</li> }) }
             { for (0..members.min(8)).map(|m| html! {
                 <li><span class="sw" style={format!("background:{}", offset_window_view::group::lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
             }) }

@@ -85,6 +85,13 @@ const OVERVIEW_PARTITIONS_H: f64 = 384.0;
 /// The CSS height an overview's members share out.
 const OVERVIEW_MEMBERS_H: f64 = 192.0;
 
+/// Whether the lanes of `partitions` partitions are drawn as an overview: a consumer group
+/// beyond [`OVERVIEW_PARTITIONS`] (a share group's partitions have no owner to colour a row by:
+/// they keep their lanes).
+pub fn is_overview(partitions: usize, share: bool) -> bool {
+    partitions > OVERVIEW_PARTITIONS && !share
+}
+
 /// One partition's and one member's lane for this many of each, CSS px: (lane, gap below it)
 /// each; an overview's rows have no gap.
 fn lane_heights(partitions: usize, members: usize) -> ((f64, f64), (f64, f64)) {
@@ -318,7 +325,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
     // An overview (issue 28): each partition a thin row in its owner's colour (white where
     // it has none: stalled), each member a thin row filled by what it is doing; a label on
     // every `step`-th row.
-    let overview = l.partitions.len() > OVERVIEW_PARTITIONS;
+    let overview = is_overview(l.partitions.len(), run.scenario.share_group());
     let row = |lanes: &[(f64, f64)]| match (lanes.first(), lanes.last()) {
         (Some(first), Some(last)) => (last.1 - first.0) / lanes.len() as f64,
         _ => 1.0,
@@ -429,7 +436,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
                     Activity::Idle => continue,
                     Activity::Down => p.grid,
                     Activity::Hung => p.duplicated,
-                    Activity::Rebalancing => p.position,
+                    Activity::Rebalancing => p.axis,
                 };
                 root.draw(&Rectangle::new([(x0, y0), (x1, y1)], fill.filled()))?;
                 continue;

@@ -110,9 +110,16 @@ pub fn sweep_title(e: &GroupEvent) -> String {
 /// How to move the first event on the sweep chart.
 pub const SWEEP_HINT: &str = "Click or tap an instant to put the event there (or drag along it); with the keyboard, focus the chart and use the arrow keys.";
 
-/// The lanes' legend before the members' colours, for a share group or a consumer group.
-pub fn legend_lines(share: bool) -> &'static [&'static str] {
-    if share {
+/// The lanes' legend before the members' colours, for a share group, a consumer group, or a
+/// consumer group's overview (`lanes::is_overview`).
+pub fn legend_lines(share: bool, overview: bool) -> &'static [&'static str] {
+    if overview {
+        &[
+            "partition rows, one per partition: its owner's colour; blank = no owner (the partition waits)",
+            "a red or orange mark across a row: a handover that lost records (red) or processed them twice (orange)",
+            "member rows: its colour = processing, blank = no partition, orange = hung, dark grey = in a rebalance, light grey = down",
+        ]
+    } else if share {
         &[
             "partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)",
             "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
