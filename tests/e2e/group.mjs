@@ -493,6 +493,32 @@ test('axe-core: no WCAG 2.2 A/AA violation (consumer group, share group, dark, p
   assert.deepEqual(found, []);
 });
 
+test('a big group (64 members, 512 partitions, a rolling deploy): an overview, readable on a phone and a projector', async (browser) => {
+  const hash = '#members=64&partitions=512&horizon_ms=120000&group_events='
+    + encodeURIComponent(JSON.stringify([{ at_ms: 10000, kind: 'deploy', deploy_step_ms: 1000, restart_after_ms: 2000 }]));
+  // Text as the page sets it: every element with text of its own, visible.
+  const smallest = (page, within) => page.evaluate((within) => Math.min(...[...document.querySelectorAll(`${within} *`)].filter((e) => {
+    const visible = e.offsetParent !== null;
+    return visible && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+  }).map((e) => parseFloat(getComputedStyle(e).fontSize))), within);
+  const phone = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, hash);
+  const lanes = await phone.page.$eval('#lanes', (c) => c.getBoundingClientRect());
+  assert.ok(lanes.height < 900 && lanes.width <= 390, `the overview is ${lanes.width}×${lanes.height} px`);
+  assert.match(await phone.page.textContent('#legend'), /partition rows, one per partition/);
+  assert.ok(await smallest(phone.page, '.page') >= 12, 'no text under 12 px on a phone');
+  assert.ok(await phone.page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling');
+  await phone.page.$eval('#group-lanes', (e) => e.scrollIntoView());
+  await phone.page.screenshot({ path: path.join(OUT, 'group-big-phone-390x844.png') });
+  await phone.context.close();
+  const room = await open(browser, { viewport: { width: 1280, height: 720 } }, hash + '&projector=1');
+  // The canvas's labels are 12 px times its type scale; the screen's own text at least 16 px.
+  const scale = await room.page.$eval('#lanes', (c) => Number(c.dataset.typeScale));
+  assert.ok(12 * scale >= 16, `the lanes' labels at ${12 * scale} px`);
+  assert.ok(await smallest(room.page, '.screen') >= 16, 'no text under 16 px on the projector screen');
+  await room.page.screenshot({ path: path.join(OUT, 'group-big-projector-1280x720.png') });
+  await room.context.close();
+});
+
 test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share group', async (browser) => {
   const desk = await open(browser);
   await desk.page.screenshot({ path: path.join(OUT, 'group-desktop-1440x900.png') });
