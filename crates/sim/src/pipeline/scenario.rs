@@ -89,7 +89,7 @@ impl Input {
 }
 
 /// The service (model.md §14.1). Values left out of the JSON take the kind's and guarantee's
-/// defaults ([`Service::resolve`]).
+/// defaults ([`Service::defaults`]).
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Service {
     /// What runs.
