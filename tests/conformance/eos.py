@@ -52,6 +52,7 @@ import subprocess
 import time
 import uuid
 
+import group
 import txn
 
 # The coordinator's timed-out abort, then the markers, then the new owner's OffsetFetch retry
@@ -245,6 +246,9 @@ def run_eos_case(ctx, case, broker, workdir, attempt):
     rollbacks = txn.broker_rollbacks(broker.log.name, tag, wall_minus_mono + go)
     real = analyse(case, sc, procs, logs, go, final, rollbacks, every)
     real["state reached at (info)"] = reached_ms
+    if real.get("killed") and not real["open_set"]:
+        # The kill came right after a commit: nothing to abort, no experiment (run.py runs it again).
+        raise group.FormationMismatch("the killed instance had processed nothing since its last commit")
     m = run_model(ctx, sc, workdir)
     return sc, m, real, {"logs": logs, "go": go, "model": m}
 
@@ -308,8 +312,9 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
         for w in vl:
             if w[0] == "proc":
                 last[int(w[3])] = max(last.get(int(w[3]), -1), int(w[4]))
+        # The dying record blocked in mapValues: its output never reached the producer.
         open_set = {"%d:%d" % (p, o) for p, hi in last.items() if p in vparts
-                    for o in range((at_kill or {}).get(p, 0), hi + 1)}
+                    for o in range((at_kill or {}).get(p, 0), hi)}
         begin = None
     # Other aborts (a failed commit): their records are repeated under read_uncommitted too.
     aborted_other = set()
@@ -334,8 +339,19 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
             firsts += [float(w[1]) for w in lines if w[0] == "proc" and int(w[3]) == part and float(w[1]) > killed_abs]
             assigned += [float(w[1]) for w in lines if w[0] == "assigned" and w[2] != "-" and float(w[1]) > killed_abs
                          and part in [int(x) for x in w[2].split(",")]]
+        # The read_committed reader's first record of that output partition after the kill: the
+        # output's last stable offset moved past the killed transaction's first output.
+        # The killed transaction's first output on the partition: the first offset a
+        # read_uncommitted reader was handed an uncommitted input's output at.
+        rc = next(r["name"] for r in sc["readers"] if r["isolation.level"] == "read_committed")
+        ru = next((r["name"] for r in sc["readers"] if r["isolation.level"] == "read_uncommitted"), None)
+        stuck = min((int(w[3]) for w in logs.get("reader-%s" % ru, []) if w[0] == "rec" and int(w[2]) == part
+                     and w[4] in open_set), default=None)
+        rel = [float(w[1]) for w in logs["reader-" + rc] if w[0] == "rec" and int(w[2]) == part
+               and stuck is not None and int(w[3]) > stuck]
         stalls[part] = dict(from_ms=round(victim.killed_at, 1), to_ms=firsts and round(min(firsts) - go, 1),
-                            assigned_ms=assigned and round(min(assigned) - go, 1))
+                            assigned_ms=assigned and round(min(assigned) - go, 1),
+                            output_stuck_offset=stuck, output_released_ms=rel and round(min(rel) - go, 1))
     real["stalls"] = stalls
     restarted = [p for p in procs if p.role == "instance" and p.instance == victim.instance and p is not victim]
     if restarted:
@@ -399,7 +415,16 @@ def compare(case, sc, m, real):
                   real["input_committed"] and {str(p): o for p, o in real["input_committed"].items()}))
     pairs.append(("committed reads 1 s apart agree", True, real["committed reads agree"]))
     timeout = s.get("transaction.timeout.ms", 60000)
+    # Who aborts the killed transaction: the restarted instance's initTransactions() (same
+    # transactional.id) or the coordinator's scan after transaction.timeout.ms (a new id; Kafka
+    # Streams: a stateless instance's process id, and so its transactional.id, is new at each start).
     waits_for_timeout = eos and (s["kind"] == "kafka_streams" or case.get("restart_transactional_id") == "new")
+    # Whether the input partition waits for that abort: only a transaction that had sent its offsets
+    # (TxnOffsetCommit) leaves them pending, and OffsetFetch with requireStable answers
+    # UNSTABLE_OFFSET_COMMIT only then (OffsetMetadataManager.fetchOffsets / replay). The CTP
+    # instance dies after sendOffsetsToTransaction; Kafka Streams calls it only inside its commit
+    # (StreamsProducer.commitTransaction), so a kill between commits leaves no pending offsets.
+    input_waits = waits_for_timeout and s["kind"] == "consume_transform_produce"
     rb = real["timed_out_rollbacks"]
     if waits_for_timeout:
         pairs.append(("the coordinator's timed-out rollback", "one", "one" if len(rb) == 1 else rb))
@@ -411,21 +436,24 @@ def compare(case, sc, m, real):
         if not to:
             continue
         if waits_for_timeout and len(rb) == 1:
+            rel = st["output_released_ms"]
+            pairs.append(txn.window_pair("p%d read_committed release − rollback" % part, -CLOCK_SLACK_MS,
+                                         RELEASE_MARGIN_MS, rel and round(rel - rb[0], 1)))
+        if input_waits and len(rb) == 1:
             # The new owner was assigned before the abort and still waited for it (OffsetFetch with
             # requireStable answered UNSTABLE_OFFSET_COMMIT while the offsets were pending).
-            if s["kind"] == "consume_transform_produce":
-                # (A Streams instance logs RUNNING, which can come after its tasks' offsets.)
-                pairs.append(("p%d assigned before the rollback" % part, True, bool(assigned) and assigned < rb[0]))
+            pairs.append(("p%d assigned before the rollback" % part, True, bool(assigned) and assigned < rb[0]))
             pairs.append(txn.window_pair("p%d first record − rollback" % part, -CLOCK_SLACK_MS, RELEASE_MARGIN_MS,
                                          round(to - rb[0], 1)))
-            if k["open_transaction_begin_ms"] is not None:
-                pairs.append(txn.window_pair("rollback − the killed transaction's begin", timeout - CLOCK_SLACK_MS,
-                                             timeout + BROKER_SCAN_MS + RELEASE_MARGIN_MS,
-                                             round(rb[0] - k["open_transaction_begin_ms"], 1)))
-        else:
+        if waits_for_timeout and len(rb) == 1 and k["open_transaction_begin_ms"] is not None:
+            pairs.append(txn.window_pair("rollback − the killed transaction's begin", timeout - CLOCK_SLACK_MS,
+                                         timeout + BROKER_SCAN_MS + RELEASE_MARGIN_MS,
+                                         round(rb[0] - k["open_transaction_begin_ms"], 1)))
+        if not input_waits:
             pairs.append(txn.window_pair("p%d first record − assigned" % part, 0, FREE_START_MS,
                                          assigned and round(to - assigned, 1)))
-            if eos and real.get("restart", {}).get("init_returned_ms") is not None:
+            if eos and s["kind"] == "consume_transform_produce" and \
+                    real.get("restart", {}).get("init_returned_ms") is not None:
                 # Same transactional.id: initTransactions() aborted the open transaction before the
                 # restarted instance even joined.
                 pairs.append(("initTransactions() returned before the assignment", True,
@@ -477,6 +505,8 @@ def notes(case, sc, m, real, pairs):
                        "assigned to its new owner at %s ms" % (
                            part, st["from_ms"], st["to_ms"], st["to_ms"] and round(st["to_ms"] - st["from_ms"], 1),
                            st["assigned_ms"]))
+            out.append("  p%d output: the killed transaction's first output at offset %s; the read_committed reader's "
+                       "first record past it at %s ms" % (part, st.get("output_stuck_offset"), st.get("output_released_ms")))
         out.append("  timed-out rollbacks at %s ms; restart %s; input committed %s" % (
             real.get("timed_out_rollbacks"), json.dumps(real.get("restart")), json.dumps(real.get("input_committed"))))
     out.append("  readers: " + "; ".join("%s once/twice/more/never %s (%d records)" % (

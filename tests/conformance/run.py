@@ -859,9 +859,11 @@ EOS_CASES = [
               "member's session timeout)"),
     dict(name="eos-streams-eos-v2-kill", kind="eos", client="java_classic",
          label="kafka-streams 4.3.1, exactly_once_v2, one stream thread", file="streams-eos-v2-kill.json",
-         note="issue 32: a Kafka Streams instance (exactly_once_v2) SIGKILLed between commits and restarted (a new "
-              "process id, so a new transactional.id): read_committed sees every input once; read_uncommitted sees "
-              "twice what it processed after its last commit; the partition stalls until the timed-out rollback"),
+         note="issue 32: a Kafka Streams instance (exactly_once_v2, commit.interval.ms 1000, not the 100 default, so "
+              "that the killed transaction holds outputs) SIGKILLed between commits and restarted (a new process id, "
+              "so a new transactional.id): read_committed sees every input once; read_uncommitted sees twice what "
+              "it processed after its last commit; the input partition does not wait for the abort (no offsets "
+              "pending), the output's read_committed readers do (its last stable offset) until the timed-out rollback"),
     dict(name="eos-streams-alo-kill", kind="eos", client="java_classic", full=True,
          label="kafka-streams 4.3.1, at_least_once, one stream thread", file="streams-alo-kill.json",
          note="issue 32: the same kill under at_least_once (commit.interval.ms 1000, not the 30000 default): "
