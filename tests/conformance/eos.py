@@ -91,6 +91,24 @@ def java_cmd(ctx, args, extra=()):
         ["%s=%s" % kv for kv in args.items()]
 
 
+# The instances log ConsumerCoordinator at INFO with wall-clock stamps: its "The following partitions
+# still have unstable offsets" line is each OffsetFetch answered UNSTABLE_OFFSET_COMMIT (retried).
+INSTANCE_JVM = ("-Dorg.slf4j.simpleLogger.log.org.apache.kafka.clients.consumer.internals.ConsumerCoordinator=info",
+                "-Dorg.slf4j.simpleLogger.showDateTime=true",
+                "-Dorg.slf4j.simpleLogger.dateTimeFormat=yyyy-MM-dd HH:mm:ss.SSS")
+UNSTABLE = "still have unstable offsets"
+
+
+def unstable_fetches(path, shift_ms):
+    """The instants (ms after t = 0) an instance's OffsetFetch was answered UNSTABLE_OFFSET_COMMIT."""
+    out = []
+    for line in open(path, errors="replace"):
+        if UNSTABLE in line and line[:4].isdigit():
+            t = time.mktime(time.strptime(line[:19], "%Y-%m-%d %H:%M:%S")) * 1000.0 + int(line[20:23])
+            out.append(round(t - shift_ms, 1))
+    return out
+
+
 def spawn(ctx, name, role, workdir, args, stop=True, instance=None, extra=()):
     log = os.path.join(workdir, name + ".log")
     args = dict(args, log=log)
@@ -176,7 +194,8 @@ def run_eos_case(ctx, case, broker, workdir, attempt):
         deadline = time.time() + READY_TIMEOUT_S
         for i in range(n):
             procs.append(spawn(ctx, "instance-%d" % i, "instance", workdir,
-                               instance_args(case, sc, i, 0, tag, topics, broker, workdir, epoch_ns), instance=i))
+                               instance_args(case, sc, i, 0, tag, topics, broker, workdir, epoch_ns), instance=i,
+                               extra=INSTANCE_JVM))
             while last_assigned(txn.read_log(procs[-1].log)) in (None, []):
                 check_alive(procs)
                 if time.time() > deadline:
@@ -221,7 +240,7 @@ def run_eos_case(ctx, case, broker, workdir, attempt):
                     i, k = rs[1], rs[2]
                     procs.append(spawn(ctx, "instance-%d.r%d" % (i, k), "instance", workdir,
                                        instance_args(case, sc, i, k, tag, topics, broker, workdir, epoch_ns),
-                                       instance=i))
+                                       instance=i, extra=INSTANCE_JVM))
                     procs[-1].restarted_at = t - go
                     rs[2] = 0
             check_alive(procs)
@@ -246,6 +265,9 @@ def run_eos_case(ctx, case, broker, workdir, attempt):
     rollbacks = txn.broker_rollbacks(broker.log.name, tag, wall_minus_mono + go)
     real = analyse(case, sc, procs, logs, go, final, rollbacks, every)
     real["state reached at (info)"] = reached_ms
+    real["unstable_offset_fetches"] = {p.name: unstable_fetches(os.path.join(workdir, p.name + ".stderr"),
+                                                                wall_minus_mono + go)
+                                       for p in procs if p.role == "instance"}
     if real.get("killed") and not real["open_set"]:
         # The kill came right after a commit: nothing to abort, no experiment (run.py runs it again).
         raise group.FormationMismatch("the killed instance had processed nothing since its last commit")
@@ -426,6 +448,17 @@ def compare(case, sc, m, real):
     # (StreamsProducer.commitTransaction), so a kill between commits leaves no pending offsets.
     input_waits = waits_for_timeout and s["kind"] == "consume_transform_produce"
     rb = real["timed_out_rollbacks"]
+    uf = real.get("unstable_offset_fetches", {})
+    n_unstable = sum(len(v) for v in uf.values())
+    if input_waits:
+        # The new owner's OffsetFetch (requireStable) was answered UNSTABLE_OFFSET_COMMIT, and
+        # retried, until the rollback.
+        pairs.append(("OffsetFetch answered UNSTABLE_OFFSET_COMMIT", True, n_unstable > 0))
+        last = max((t for v in uf.values() for t in v), default=None)
+        if rb and last is not None:
+            pairs.append(("the last UNSTABLE_OFFSET_COMMIT before the rollback", True, last <= rb[0] + CLOCK_SLACK_MS))
+    else:
+        pairs.append(("OffsetFetch answered UNSTABLE_OFFSET_COMMIT (times)", [], [t for v in uf.values() for t in v]))
     if waits_for_timeout:
         pairs.append(("the coordinator's timed-out rollback", "one", "one" if len(rb) == 1 else rb))
     else:
@@ -438,7 +471,7 @@ def compare(case, sc, m, real):
         if waits_for_timeout and len(rb) == 1:
             rel = st["output_released_ms"]
             pairs.append(txn.window_pair("p%d read_committed release − rollback" % part, -CLOCK_SLACK_MS,
-                                         RELEASE_MARGIN_MS, rel and round(rel - rb[0], 1)))
+                                         RELEASE_MARGIN_MS, round(rel - rb[0], 1) if rel else None))
         if input_waits and len(rb) == 1:
             # The new owner was assigned before the abort and still waited for it (OffsetFetch with
             # requireStable answered UNSTABLE_OFFSET_COMMIT while the offsets were pending).
@@ -451,7 +484,7 @@ def compare(case, sc, m, real):
                                          round(rb[0] - k["open_transaction_begin_ms"], 1)))
         if not input_waits:
             pairs.append(txn.window_pair("p%d first record − assigned" % part, 0, FREE_START_MS,
-                                         assigned and round(to - assigned, 1)))
+                                         round(to - assigned, 1) if assigned else None))
             if eos and s["kind"] == "consume_transform_produce" and \
                     real.get("restart", {}).get("init_returned_ms") is not None:
                 # Same transactional.id: initTransactions() aborted the open transaction before the
@@ -505,8 +538,12 @@ def notes(case, sc, m, real, pairs):
                        "assigned to its new owner at %s ms" % (
                            part, st["from_ms"], st["to_ms"], st["to_ms"] and round(st["to_ms"] - st["from_ms"], 1),
                            st["assigned_ms"]))
-            out.append("  p%d output: the killed transaction's first output at offset %s; the read_committed reader's "
-                       "first record past it at %s ms" % (part, st.get("output_stuck_offset"), st.get("output_released_ms")))
+            if sc["service"]["processing.guarantee"] == "exactly_once_v2":
+                out.append("  p%d output: the killed transaction's first output at offset %s; the read_committed reader's "
+                           "first record past it at %s ms" % (part, st.get("output_stuck_offset"),
+                                                              st.get("output_released_ms")))
+        uf = {n: (len(v), v[:1] + v[-1:]) for n, v in real.get("unstable_offset_fetches", {}).items() if v}
+        out.append("  UNSTABLE_OFFSET_COMMIT answers (count, first and last ms): %s" % (json.dumps(uf) if uf else "none"))
         out.append("  timed-out rollbacks at %s ms; restart %s; input committed %s" % (
             real.get("timed_out_rollbacks"), json.dumps(real.get("restart")), json.dumps(real.get("input_committed"))))
     out.append("  readers: " + "; ".join("%s once/twice/more/never %s (%d records)" % (

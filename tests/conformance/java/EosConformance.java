@@ -69,7 +69,8 @@ import org.apache.kafka.streams.kstream.Produced;
  *     commit t0 t1 k | abort t k reason
  *     dying t k                   waits for SIGKILL
  *
- * mode=streams  one Kafka Streams instance: source(input) -> mapValues -> sink(output), one stream
+ * mode=streams  one Kafka Streams instance: source(input) -> mapValues -> sink(output, the input's
+ *   partition: a StreamPartitioner reads it from the value), one stream
  *   thread, its own state.dir, processing.guarantee from the scenario; the consumer's session.timeout
  *   and max.poll.records from the scenario. The mapValues step sleeps record_processing_ms and logs
  *   `proc t -1 p o` (the value is "p:o"); with die_at_ms the first record processed at or after it
@@ -320,7 +321,9 @@ public class EosConformance {
                     }
                     return v;
                 })
-                .to(a.get("out_topic"), Produced.with(Serdes.String(), Serdes.String()));
+                // The output on the input's partition (the value is "p:o"), as the CTP service sends it.
+                .to(a.get("out_topic"), Produced.with(Serdes.String(), Serdes.String()).withStreamPartitioner(
+                        (topic, key, value, n) -> java.util.Optional.of(Set.of(Integer.parseInt(value.split(":")[0])))));
         KafkaStreams ks = new KafkaStreams(b.build(), p);
         ks.setStateListener((newState, oldState) -> {
             if (newState == KafkaStreams.State.RUNNING) {
