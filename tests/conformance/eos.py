@@ -143,6 +143,8 @@ def instance_args(case, sc, i, restart, tag, topics, broker, workdir, epoch_ns):
         for e in sc.get("events", []):
             if e["kind"] == "crash" and e["instance"] == i:
                 args["die_at_ms"] = e["at_ms"]
+                if s["kind"] == "consume_transform_produce":
+                    args["die_point"] = case.get("die_point", "after_offsets")
     return args
 
 
@@ -446,7 +448,8 @@ def compare(case, sc, m, real):
     # UNSTABLE_OFFSET_COMMIT only then (OffsetMetadataManager.fetchOffsets / replay). The CTP
     # instance dies after sendOffsetsToTransaction; Kafka Streams calls it only inside its commit
     # (StreamsProducer.commitTransaction), so a kill between commits leaves no pending offsets.
-    input_waits = waits_for_timeout and s["kind"] == "consume_transform_produce"
+    input_waits = waits_for_timeout and s["kind"] == "consume_transform_produce" and \
+        case.get("die_point", "after_offsets") == "after_offsets"
     rb = real["timed_out_rollbacks"]
     uf = real.get("unstable_offset_fetches", {})
     n_unstable = sum(len(v) for v in uf.values())
@@ -523,7 +526,9 @@ def describe_events(case, sc):
                    for e in sc.get("events", []))
     extra = ""
     if s["kind"] == "consume_transform_produce":
-        extra = ", restarted with the %s transactional.id" % case.get("restart_transactional_id", "same")
+        extra = ", killed %s sendOffsetsToTransaction, restarted with the %s transactional.id" % (
+            "before" if case.get("die_point") == "before_offsets" else "after",
+            case.get("restart_transactional_id", "same"))
     return "%s %s x%d, commit.interval.ms %s; %s%s" % (s["kind"], s["processing.guarantee"], s["instances"],
                                                      s["commit.interval.ms"], ev, extra)
 

@@ -857,6 +857,12 @@ EOS_CASES = [
          note="issue 32: the same kill, the instance restarted with its own transactional.id: its "
               "initTransactions() aborts the open transaction at once; the stall is the rebalance's (the dead "
               "member's session timeout)"),
+    dict(name="eos-ctp-killed-before-offsets", kind="eos", client="java_classic", label=EOS_LABEL,
+         file="ctp-killed-mid-transaction.json", restart_transactional_id="new", die_point="before_offsets", full=True,
+         note="issue 32: the same kill one step earlier, after the outputs and before sendOffsetsToTransaction, restarted "
+              "with a new transactional.id: no offsets pending, so the new owner reads the committed offset at once "
+              "(no UNSTABLE_OFFSET_COMMIT) and re-processes; only the output's read_committed readers wait for the "
+              "timed-out rollback"),
     dict(name="eos-streams-eos-v2-kill", kind="eos", client="java_classic",
          label="kafka-streams 4.3.1, exactly_once_v2, one stream thread", file="streams-eos-v2-kill.json",
          note="issue 32: a Kafka Streams instance (exactly_once_v2, commit.interval.ms 1000, not the 100 default, so "

@@ -60,7 +60,8 @@ import org.apache.kafka.streams.kstream.Produced;
  *   (KafkaException) aborts and seeks back to the committed offsets. With die_at_ms (the
  *   scenario's crash instant), the first transaction whose commit comes at or after it stops after
  *   sendOffsetsToTransaction() returned (outputs acknowledged, offsets pending in the group:
- *   mid-transaction), logs `dying` and waits for the driver's SIGKILL. Logs
+ *   mid-transaction), logs `dying` and waits for the driver's SIGKILL; with die_point=before_offsets
+ *   it stops after flush(), before sendOffsetsToTransaction (outputs only, no offsets pending). Logs
  *     init t0 t1                  initTransactions() called, returned
  *     assigned t p,p | revoked t p,p
  *     begin t k                   beginTransaction() of this process's transaction k
@@ -212,8 +213,15 @@ public class EosConformance {
         Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
         // [open, k, beganAt]
         final double[] txn = {0, -1, 0};
+        // die_point: after_offsets (the default: between sendOffsetsToTransaction and
+        // commitTransaction, the offsets pending in the group) or before_offsets (outputs only).
+        final boolean dieBeforeOffsets = a.getOrDefault("die_point", "after_offsets").equals("before_offsets");
         Runnable commit = () -> {
             producer.flush();
+            if (dieBeforeOffsets && dieAt[0] >= 0 && nowMs() >= dieAt[0]) {
+                log("dying " + now() + " " + (long) txn[1]);
+                try { Thread.sleep(Long.MAX_VALUE); } catch (InterruptedException e) { }
+            }
             producer.sendOffsetsToTransaction(pending, consumer.groupMetadata());
             StringBuilder sb = new StringBuilder();
             for (var e : pending.entrySet())
