@@ -486,7 +486,7 @@ def compare(case, sc, m, real):
                                          timeout + BROKER_SCAN_MS + RELEASE_MARGIN_MS,
                                          round(rb[0] - k["open_transaction_begin_ms"], 1)))
         if not input_waits:
-            pairs.append(txn.window_pair("p%d first record − assigned" % part, 0, FREE_START_MS,
+            pairs.append(txn.window_pair("p%d first record − assigned" % part, -CLOCK_SLACK_MS, FREE_START_MS,
                                          round(to - assigned, 1) if assigned else None))
             if eos and s["kind"] == "consume_transform_produce" and \
                     real.get("restart", {}).get("init_returned_ms") is not None:
