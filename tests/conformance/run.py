@@ -39,6 +39,7 @@ from confluent_kafka.admin import (AdminClient, AlterConfigOpType, ConfigEntry, 
 import group  # noqa: E402  (the consumer-group cases, issue 14)
 import share  # noqa: E402  (the share-group cases, issue 15)
 import txn  # noqa: E402  (transactions in the log, issue 31)
+import eos  # noqa: E402  (exactly-once pipelines, issue 32)
 import random_cases  # noqa: E402  (random cases, issue 26)
 
 # run.sh builds the CLI into .cache/target: the shared target/ can hold another checkout's build.
@@ -836,6 +837,45 @@ TXN_CASES = [
               "abort and never delivers its records; read_uncommitted (the default) delivers them at once"),
 ]
 CASES += TXN_CASES
+
+# Exactly-once pipelines (issue 32; eos.py says how they run): the scenario in eos/ is the
+# `offset-window pipeline` input; the expected values come from Kafka's rules applied to the run's
+# own logs (README "Exactly-once pipelines"). `restart_transactional_id` (CTP only, not in the
+# scenario format): the restarted instance's transactional.id, the same one (its
+# initTransactions() aborts the killed transaction at once) or a new one (the transaction waits for
+# transaction.timeout.ms and the coordinator's scan).
+EOS_LABEL = "kafka-clients 4.3.1 (classic, cooperative-sticky) + transactional producer"
+EOS_CASES = [
+    dict(name="eos-ctp-killed-mid-transaction", kind="eos", client="java_classic", label=EOS_LABEL,
+         file="ctp-killed-mid-transaction.json", restart_transactional_id="new",
+         note="issue 32: a consume-transform-produce instance SIGKILLed between sendOffsetsToTransaction and "
+              "commitTransaction, restarted with a new transactional.id: read_committed sees every input once, "
+              "read_uncommitted sees the killed transaction's inputs twice; the input partition stalls until the "
+              "coordinator's timed-out rollback (UNSTABLE_OFFSET_COMMIT for the new owner's OffsetFetch)"),
+    dict(name="eos-ctp-killed-same-txn-id", kind="eos", client="java_classic", label=EOS_LABEL,
+         file="ctp-killed-mid-transaction.json", restart_transactional_id="same", full=True,
+         note="issue 32: the same kill, the instance restarted with its own transactional.id: its "
+              "initTransactions() aborts the open transaction at once; the stall is the rebalance's (the dead "
+              "member's session timeout)"),
+    dict(name="eos-ctp-killed-before-offsets", kind="eos", client="java_classic", label=EOS_LABEL,
+         file="ctp-killed-mid-transaction.json", restart_transactional_id="new", die_point="before_offsets", full=True,
+         note="issue 32: the same kill one step earlier, after the outputs and before sendOffsetsToTransaction, restarted "
+              "with a new transactional.id: no offsets pending, so the new owner reads the committed offset at once "
+              "(no UNSTABLE_OFFSET_COMMIT) and re-processes; only the output's read_committed readers wait for the "
+              "timed-out rollback"),
+    dict(name="eos-streams-eos-v2-kill", kind="eos", client="java_classic",
+         label="kafka-streams 4.3.1, exactly_once_v2, one stream thread", file="streams-eos-v2-kill.json",
+         note="issue 32: a Kafka Streams instance (exactly_once_v2, commit.interval.ms 1000, not the 100 default, so "
+              "that the killed transaction holds outputs) SIGKILLed between commits and restarted (a new process id, "
+              "so a new transactional.id): read_committed sees every input once; read_uncommitted sees twice what "
+              "it processed after its last commit; the input partition does not wait for the abort (no offsets "
+              "pending), the output's read_committed readers do (its last stable offset) until the timed-out rollback"),
+    dict(name="eos-streams-alo-kill", kind="eos", client="java_classic", full=True,
+         label="kafka-streams 4.3.1, at_least_once, one stream thread", file="streams-alo-kill.json",
+         note="issue 32: the same kill under at_least_once (commit.interval.ms 1000, not the 30000 default): "
+              "both readers see twice what the instance processed after its last commit"),
+]
+CASES += EOS_CASES
 
 
 def run_probe(case, broker, workdir):
@@ -1646,8 +1686,12 @@ def execute(case, broker, keep, quiet=False):
         is_share = case.get("kind") == "share"
         is_probe = case.get("kind") == "probe"
         is_txn = case.get("kind") == "txn"
+        is_eos = case.get("kind") == "eos"
         try:
-            if is_txn:
+            if is_eos:
+                sc, m, real, info = eos.run_eos_case(GCTX, case, broker, workdir, attempt)
+                pairs, lines = eos.compare(case, sc, m, real), []
+            elif is_txn:
                 sc, m, real, info = txn.run_txn_case(GCTX, case, broker, workdir, attempt)
                 pairs, lines = txn.compare(case, sc, m, real), []
             elif is_probe:
@@ -1675,9 +1719,9 @@ def execute(case, broker, keep, quiet=False):
             sc, lines = group.base_scenario(case), []
         except Exception as e:  # a client or broker failure is a failed case, with its reason
             ok, err, pairs, real, m = False, e, [], {}, None
-            sc = {} if is_probe else txn.base_scenario(case) if is_txn else share.base_scenario(case) if is_share \
+            sc = {} if is_probe else eos.base_scenario(case) if is_eos else txn.base_scenario(case) if is_txn else share.base_scenario(case) if is_share \
                 else group.base_scenario(case) if is_group else derive(case)
-            lines = [] if is_group or is_txn else read_log(os.path.join(workdir, "consumer.log"))
+            lines = [] if is_group or is_txn or is_eos else read_log(os.path.join(workdir, "consumer.log"))
         margin = real.get("margin_ms", float("inf"))
         if err is None and margin < MIN_MARGIN_MS:
             ok = False
@@ -1694,7 +1738,9 @@ def execute(case, broker, keep, quiet=False):
                 continue
         break
     mode = case.get("mode", "crash")
-    if is_txn:
+    if is_eos:
+        when = eos.describe_events(case, sc)
+    elif is_txn:
         when = txn.describe_events(case, sc)
     elif is_probe:
         when = "group.protocol=%s" % case["protocol"]
@@ -1720,11 +1766,11 @@ def execute(case, broker, keep, quiet=False):
     if not ok and err is None and kn and not STRICT and all(
             rv in kn["real"].get(lbl, []) for lbl, mv, rv in pairs if mv != rv):
         verdict = "KNOWN"
-    show = (lambda side: txn.summary(pairs, side)) if is_txn else \
+    show = (lambda side: eos.summary(pairs, side)) if is_eos else (lambda side: txn.summary(pairs, side)) if is_txn else \
         (lambda side: share.summary(pairs, side)) if is_share else \
         (lambda side: group.summary(pairs, side)) if is_group else (lambda side: fmt(pairs, side))
     print("%s %-27s %s | %s | %s: %s | real: %s | %s" % (
-        verdict, case["name"], case["client"], when, "expected" if is_txn else "model", show(1), show(2),
+        verdict, case["name"], case["client"], when, "expected" if is_txn or is_eos else "model", show(1), show(2),
         ", ".join(extra)),
         flush=True)
     if is_share and any(k.endswith("(info)") for k in real):
@@ -1732,6 +1778,9 @@ def execute(case, broker, keep, quiet=False):
                                                     for k, v in real.items() if k.endswith("(info)")))
     if is_txn and real:
         for line in txn.notes(case, sc, m, real, pairs):
+            print(line, flush=True)
+    if is_eos and real:
+        for line in eos.notes(case, sc, m, real, pairs):
             print(line, flush=True)
     if is_group and real.get("events"):
         print("  events: " + "; ".join(group.describe_real_event(e) for e in real["events"]), flush=True)
@@ -1741,19 +1790,22 @@ def execute(case, broker, keep, quiet=False):
     if not ok:
         if verdict == "KNOWN":
             print("  known disagreement, not counted (%s); README 'Known disagreements'" % case["known"]["why"])
-        print("  scenario (%s, derived from %s/%s): %s" % (case["note"], "txn" if is_txn else "scenarios",
+        print("  scenario (%s, derived from %s/%s): %s" % (case["note"], "eos" if is_eos else "txn" if is_txn else "scenarios",
                                                           case["file"], json.dumps(sc)))
         if err is not None:
             print("  error: %r" % (err,))
         for lbl, mv, rv in pairs:
             if mv != rv:
-                print("  differs: %s %s %s real %s" % (lbl, "expected" if is_txn and not lbl.startswith("model ")
+                print("  differs: %s %s %s real %s" % (lbl, "expected" if (is_txn or is_eos) and not lbl.startswith("model ")
                                                        else "model", json.dumps(mv), json.dumps(rv)))
         if real:
             print("  real: %s" % json.dumps(real))
         print("  client: %s; log (%s):" % (client, workdir))
         try:
-            if is_txn:
+            if is_eos:
+                for line in eos.timelines(case, sc, m, real, workdir, info):
+                    print(line)
+            elif is_txn:
                 for line in txn.timelines(case, sc, m, real, workdir, info):
                     print(line)
             elif is_probe:

@@ -6,6 +6,7 @@
 #     .cache/lib/broker     Apache Kafka 4.3.1 (org.apache.kafka:kafka_2.13) + log4j-slf4j-impl  ≈ 44 MB
 #     .cache/lib/client431  kafka-clients 4.3.1 + slf4j-simple                                  ≈ 20 MB
 #     .cache/lib/client392  kafka-clients 3.9.2 + slf4j-simple                                  ≈ 19 MB
+#     .cache/lib/streams431 kafka-streams 4.3.1 + kafka-clients 4.3.1 + slf4j-simple            ≈ 25 MB
 #   (Maven keeps its own copy in ~/.m2/repository, ≈ 85 MB more.)
 #   PyPI: confluent-kafka==2.16.1 (librdkafka 2.16 for Python 3.11, manylinux x86_64)     ≈ 14 MB
 #   Go module proxy (go.mod / go.sum in go/): sarama v1.61.1, franz-go v1.22.3, kafka-go v0.4.51,
@@ -19,7 +20,7 @@ root="$(cd "$here/../.." && pwd)"
 cache="$here/.cache"
 mkdir -p "$cache/lib" "$cache/classes"
 
-for profile in broker client431 client392; do
+for profile in broker client431 client392 streams431; do
   # A stamp per profile, newer than pom.xml: the copy finished for this pom.
   stamp="$cache/lib/$profile.done"
   if [ ! -f "$stamp" ] || [ "$here/pom.xml" -nt "$stamp" ]; then
@@ -64,6 +65,17 @@ if [ ! -f "$out/TxnConformance.class" ] || [ "$src" -nt "$out/TxnConformance.cla
   [ "$cache/lib/client431.done" -nt "$out/TxnConformance.class" ]; then
   javac -nowarn -cp "$cache/lib/client431/*" -d "$out" "$src" 2>&1 | grep -v '^Note:' || true
   [ -f "$out/TxnConformance.class" ]
+fi
+
+# The exactly-once pipelines (issue 32, eos.py): the consume-transform-produce service, the Kafka
+# Streams application, the input producer and the downstream readers, against kafka-streams 4.3.1.
+src="$here/java/EosConformance.java"
+out431s="$cache/classes/streams431"
+if [ ! -f "$out431s/EosConformance.class" ] || [ "$src" -nt "$out431s/EosConformance.class" ] ||
+  [ "$cache/lib/streams431.done" -nt "$out431s/EosConformance.class" ]; then
+  rm -rf "$out431s" && mkdir -p "$out431s"
+  javac -nowarn -cp "$cache/lib/streams431/*" -d "$out431s" "$src" 2>&1 | grep -v '^Note:' || true
+  [ -f "$out431s/EosConformance.class" ]
 fi
 
 # The coordinator probe (run.py's "probe" cases, model.md §10.5): kafka-clients 4.3.1.
