@@ -509,6 +509,19 @@ test('a big group (64 members, 512 partitions, a rolling deploy): an overview, r
   assert.ok(await phone.page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling');
   await phone.page.$eval('#group-lanes', (e) => e.scrollIntoView());
   await phone.page.screenshot({ path: path.join(OUT, 'group-big-phone-390x844.png') });
+  // Zoom: 16 partitions' lanes with their lines, then one member's partitions, then back.
+  assert.equal(await phone.page.$eval('#lanes', (c) => c.dataset.lanes), '512');
+  const frame = () => phone.page.$eval('#lanes', (c) => Number(c.dataset.frame));
+  for (const [choice, lanes, legend] of [['from-16', '16', /partition lanes: position/], ['member-0', null, /partition lanes: position/], ['all', '512', /partition rows/]]) {
+    const before = await frame();
+    await phone.page.selectOption('#lanes-zoom', choice);
+    await phone.page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, before);
+    const drawn = await phone.page.$eval('#lanes', (c) => Number(c.dataset.lanes));
+    if (lanes) assert.equal(String(drawn), lanes, choice);
+    else assert.ok(drawn >= 1 && drawn < 512, `${choice}: ${drawn} lanes`);
+    assert.match(await phone.page.textContent('#legend'), legend, choice);
+    if (choice === 'from-16') await phone.page.screenshot({ path: path.join(OUT, 'group-big-zoom-phone-390x844.png') });
+  }
   await phone.context.close();
   const room = await open(browser, { viewport: { width: 1280, height: 720 } }, hash + '&projector=1');
   // The canvas's labels are 12 px times its type scale; the screen's own text at least 16 px.

@@ -10,7 +10,7 @@
 use crate::shell::{self, use_size, RunRef, Shared};
 use offset_window_sim::events::GroupEvent;
 use offset_window_sim::sweep::GroupProfile;
-use offset_window_view::group::lanes::{self, Lanes, Marks};
+use offset_window_view::group::lanes::{self, Lanes, Marks, Zoom};
 use offset_window_view::group::state::{GroupAction, GroupState};
 use offset_window_view::group::timeline::{member_spans, owners, RecordLine};
 use offset_window_view::kit::draw::Frame;
@@ -48,6 +48,8 @@ pub struct LanesProps {
     pub fill: bool,
     /// Dark colours.
     pub dark: bool,
+    /// Which partitions a big group's lanes show.
+    pub zoom: Zoom,
 }
 
 /// What a pointer is dragging on the lanes.
@@ -69,25 +71,34 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     let layout: Rc<RefCell<Option<Lanes>>> = use_mut_ref(|| None);
     let frames = use_mut_ref(|| 0u32);
     let members = p.run.0.scenario.member_count() as usize;
-    let partitions = p.run.0.partitions.len();
-    let css_h = lanes::css_height(partitions, members);
+    // The partitions drawn (a zoom into a big group), with their owners: computed once per
+    // run and zoom.
+    let drawn = use_memo((p.run.clone(), p.zoom), |(run, zoom)| {
+        let owners = owners(&run.0);
+        let shown = lanes::zoomed(&owners, *zoom).unwrap_or_else(|| (0..owners.len()).collect());
+        (owners, shown)
+    });
+    let css_h = lanes::css_height(drawn.1.len(), members);
     {
         let (canvas, layout, frames) = (canvas.clone(), layout.clone(), frames.clone());
-        let deps = (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, p.fill);
-        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, fill)| {
+        let deps =
+            (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, p.fill, Shared(drawn.clone()));
+        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, fill, drawn)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
             let type_scale = size.type_scale();
             let css_h = if *fill && size.height > 0 { size.height as f64 } else { css_h };
             let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
             let r = &run.0;
-            let mut l = Lanes::new((w, h), scale * type_scale, r.scenario.horizon_us, partitions, members);
+            let (owners, shown) = &*drawn.0;
+            let mut l =
+                Lanes::showing((w, h), scale * type_scale, r.scenario.horizon_us, shown.clone(), members);
             l.dark = *dark;
             let _ = c.set_attribute("data-targets", &scaled_targets(&l, events, type_scale));
-            let owners = owners(r);
+            let _ = c.set_attribute("data-lanes", &shown.len().to_string());
             let spans = member_spans(r);
             let marks = Marks { events, selected: None, crash_at_us: *crash_at_us };
             shell::draw_on(c.clone(), "drawing the lanes failed", |root| {
-                lanes::draw_lanes(root, r, &owners, &spans, &l, marks)
+                lanes::draw_lanes(root, r, owners, &spans, &l, marks)
             });
             *layout.borrow_mut() = Some(l);
             let mut n = frames.borrow_mut();

@@ -22,6 +22,7 @@ use offset_window_sim::events::{GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, GroupProfile};
 use offset_window_view::group::background::sweep_key;
+use offset_window_view::group::lanes::{self, Zoom};
 use offset_window_view::group::presets::{self, PRESETS};
 use offset_window_view::group::state::{GroupAction, GroupState, CRASH_FIELD, EVENTS_FIELD, STRIP_ROWS};
 use offset_window_view::group::tables;
@@ -188,13 +189,17 @@ pub fn GroupApp() -> Html {
     let notices = shell::notices(&state.notices);
     let r = &run.0;
     let crash = share.then_some(state.crash_at_us);
-    let overview = offset_window_view::group::lanes::is_overview(r.partitions.len(), share);
+    // A big group's lanes: the overview, or a zoom into some of its partitions (kept while
+    // the page is open, not in the link).
+    let zoom = use_state_eq(|| Zoom::All);
+    let overview = lanes::is_overview(r.partitions.len(), share) && *zoom == Zoom::All;
     let legend = legend(share, overview, r.scenario.member_count(), dark);
     let lanes = html! {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
+            { zoom_control(r, share, &zoom) }
             <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
-                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} />
+                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} zoom={*zoom} />
             // On the projector screen the legend goes below it, with the rest.
             if !projector { { legend.clone() } }
         </figure>
@@ -459,10 +464,38 @@ fn legend(share: bool, overview: bool, members: u32, dark: bool) -> Html {
         <ul class="gkey" id="legend">
             { for words::legend_lines(share, overview).iter().map(|l| html! { <li>{ *l }</li> }) }
             { for (0..members.min(8)).map(|m| html! {
-                <li><span class="sw" style={format!("background:{}", offset_window_view::group::lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
+                <li><span class="sw" style={format!("background:{}", lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
             }) }
             <li>{ words::LEGEND_EVENTS }</li>
         </ul>
+    }
+}
+
+/// A big consumer group's choice of what its lanes show: the overview, a range of partitions
+/// or one member's partitions ([`lanes::zoom_choices`]); nothing for a group that has a lane
+/// for every partition anyway.
+fn zoom_control(run: &offset_window_sim::Run, share: bool, zoom: &UseStateHandle<Zoom>) -> Html {
+    if !lanes::is_overview(run.partitions.len(), share) {
+        return html! {};
+    }
+    let onchange = {
+        let zoom = zoom.clone();
+        Callback::from(move |e: Event| {
+            let select: HtmlSelectElement = e.target_unchecked_into();
+            zoom.set(Zoom::from_value(&select.value()));
+        })
+    };
+    let chosen = zoom.value();
+    html! {
+        <p class="lanes-zoom">
+            <label for="lanes-zoom">{ "Lanes of " }</label>
+            <select id="lanes-zoom" {onchange}>
+                { for lanes::zoom_choices(run.partitions.len(), run.scenario.member_count() as usize).into_iter().map(|(z, words)| {
+                    let selected = z.value() == chosen;
+                    html! { <option {selected} value={z.value()}>{ words }</option> }
+                }) }
+            </select>
+        </p>
     }
 }
 

@@ -92,6 +92,72 @@ pub fn is_overview(partitions: usize, share: bool) -> bool {
     partitions > OVERVIEW_PARTITIONS && !share
 }
 
+/// How many partitions a zoom into a range of a big group shows, a lane each.
+pub const ZOOM_PARTITIONS: usize = 16;
+
+/// What the lanes show of a big group (beyond [`OVERVIEW_PARTITIONS`]): the overview, the
+/// lanes of [`ZOOM_PARTITIONS`] partitions from one, or of the partitions one member owned at
+/// some instant (issue 28).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Zoom {
+    /// Every partition (an overview when there are many).
+    All,
+    /// The partitions from this one on (index: `orders-N`).
+    From(usize),
+    /// The partitions this member owned at some instant.
+    Member(MemberId),
+}
+
+impl Zoom {
+    /// The zoom as its choice's value (`all`, `from-16`, `member-2`), for a select.
+    pub fn value(self) -> String {
+        match self {
+            Zoom::All => "all".to_string(),
+            Zoom::From(p) => format!("from-{p}"),
+            Zoom::Member(m) => format!("member-{m}"),
+        }
+    }
+
+    /// The zoom a choice's value names; [`Zoom::All`] for any other text.
+    pub fn from_value(text: &str) -> Zoom {
+        let number = |prefix: &str| text.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
+        match (number("from-"), number("member-")) {
+            (Some(p), _) => Zoom::From(p as usize),
+            (_, Some(m)) => Zoom::Member(m as MemberId),
+            _ => Zoom::All,
+        }
+    }
+}
+
+/// The partitions the lanes show for `zoom` over a run whose partitions' owners are `owners`
+/// (ascending indexes); `None` for all of them (and for a zoom that names nothing there).
+pub fn zoomed(owners: &[Vec<Span<Option<MemberId>>>], zoom: Zoom) -> Option<Vec<usize>> {
+    let shown: Vec<usize> = match zoom {
+        Zoom::All => return None,
+        Zoom::From(from) => (from..(from + ZOOM_PARTITIONS).min(owners.len())).collect(),
+        Zoom::Member(m) => {
+            (0..owners.len()).filter(|&i| owners[i].iter().any(|s| s.what == Some(m))).collect()
+        }
+    };
+    (!shown.is_empty()).then_some(shown)
+}
+
+/// The zoom choices for a consumer group of `partitions` partitions and `members` members,
+/// each with its words: the overview, every range of [`ZOOM_PARTITIONS`], every member.
+pub fn zoom_choices(partitions: usize, members: usize) -> Vec<(Zoom, String)> {
+    let ranges = (0..partitions).step_by(ZOOM_PARTITIONS).map(|from| {
+        let to = (from + ZOOM_PARTITIONS).min(partitions) - 1;
+        (Zoom::From(from), format!("{} to {}", partition_name(from as u32), partition_name(to as u32)))
+    });
+    let members = (0..members).map(|m| {
+        (Zoom::Member(m as MemberId), format!("the partitions {} owned", member_name(m as MemberId + 1)))
+    });
+    std::iter::once((Zoom::All, "every partition (the overview)".to_string()))
+        .chain(ranges)
+        .chain(members)
+        .collect()
+}
+
 /// One partition's and one member's lane for this many of each, CSS px: (lane, gap below it)
 /// each; an overview's rows have no gap.
 fn lane_heights(partitions: usize, members: usize) -> ((f64, f64), (f64, f64)) {
@@ -139,6 +205,9 @@ pub struct Lanes {
     pub events: (f64, f64),
     /// Each partition's lane: (top, bottom).
     pub partitions: Vec<(f64, f64)>,
+    /// The partition each lane shows (its index: `orders-N`), ascending: every partition, or
+    /// those a zoom picked ([`Lanes::showing`]).
+    pub shown: Vec<usize>,
     /// Each member's lane: (top, bottom).
     pub members: Vec<(f64, f64)>,
     /// The time axis's y (under the last lane).
@@ -186,13 +255,15 @@ impl Lanes {
             *y += height * k * scale;
             (top, (*y - gap * k * scale).round().max(top + 1.0))
         };
-        let partitions = (0..partitions).map(|_| lane(&mut y, ph + pg, pg, k_partitions)).collect();
+        let partitions: Vec<(f64, f64)> =
+            (0..partitions).map(|_| lane(&mut y, ph + pg, pg, k_partitions)).collect();
         y += SECTION_GAP * scale;
         let members = (0..members).map(|_| lane(&mut y, mh + mg, mg, k_members)).collect();
         Lanes {
             left,
             right,
             events,
+            shown: (0..partitions.len()).collect(),
             partitions,
             members,
             axis: y.round(),
@@ -201,6 +272,17 @@ impl Lanes {
             dark: false,
             font: 1.0,
         }
+    }
+
+    /// [`Lanes::new`] for the partitions `shown` only (ascending indexes), a lane each.
+    pub fn showing(
+        size: (u32, u32),
+        scale: f64,
+        horizon_us: u64,
+        shown: Vec<usize>,
+        members: usize,
+    ) -> Lanes {
+        Lanes { shown: shown.clone(), ..Lanes::new(size, scale, horizon_us, shown.len(), members) }
     }
 
     /// The colours.
@@ -333,8 +415,8 @@ pub fn draw_lanes<DB: DrawingBackend>(
     let p_step = if overview { label_step(row(&l.partitions), l.px(16.0)) } else { 1 };
     let m_step = if l.members.len() > OVERVIEW_MEMBERS { label_step(row(&l.members), l.px(16.0)) } else { 1 };
     if overview {
-        for (i, &(top, lane_bottom)) in l.partitions.iter().enumerate() {
-            if i % p_step == 0 {
+        for (k, (&i, &(top, lane_bottom))) in l.shown.iter().zip(&l.partitions).enumerate() {
+            if k % p_step == 0 {
                 root.draw_text(&partition_name(i as u32), &label, ((l.left - l.px(8.0)) as i32, top as i32))?;
             }
             for s in owners.get(i).into_iter().flatten() {
@@ -350,7 +432,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
     }
     // Partitions: the three lines on the lane's own scale, the owner's colour along its foot.
     let bar = l.px(4.0);
-    for (i, &(top, lane_bottom)) in l.partitions.iter().enumerate().filter(|_| !overview) {
+    for (&i, &(top, lane_bottom)) in l.shown.iter().zip(&l.partitions).filter(|_| !overview) {
         let frame = l.frame((top, lane_bottom - bar - l.px(1.0)), (top_value(run, i) as f64 * 1.08).ceil());
         root.draw(&PathElement::new(vec![(left, lane_bottom as i32), (right, lane_bottom as i32)], grid))?;
         root.draw_text(
@@ -390,7 +472,8 @@ pub fn draw_lanes<DB: DrawingBackend>(
     if let Some(g) = &run.group {
         let t = l.px(5.0) as i32;
         for h in g.handovers.iter().filter(|h| h.at_us <= l.horizon_us) {
-            let Some(&(top, lane_bottom)) = l.partitions.get(h.partition as usize) else { continue };
+            let Ok(k) = l.shown.binary_search(&(h.partition as usize)) else { continue };
+            let (top, lane_bottom) = l.partitions[k];
             let x = l.x(h.at_us).round() as i32;
             if overview {
                 // Only what cost, as a mark across the row.
@@ -988,6 +1071,27 @@ mod tests {
         // Small groups keep their lanes: each partition named.
         assert_eq!(label_step(20.0, 16.0), 1);
         assert!(css_height(OVERVIEW_PARTITIONS, 2) > css_height(OVERVIEW_PARTITIONS + 1, 2));
+    }
+
+    #[test]
+    fn a_zoom_picks_a_range_or_a_members_partitions() {
+        let span = |what| Span { from_us: 0, to_us: 1, what };
+        let owners: Vec<Vec<Span<Option<MemberId>>>> =
+            (0..40).map(|i| vec![span(Some((i % 4) as MemberId)), span(None)]).collect();
+        assert_eq!(zoomed(&owners, Zoom::All), None);
+        assert_eq!(zoomed(&owners, Zoom::From(32)), Some((32..40).collect()));
+        assert_eq!(zoomed(&owners, Zoom::From(16)), Some((16..32).collect()));
+        assert_eq!(zoomed(&owners, Zoom::From(40)), None, "past the last partition: all");
+        assert_eq!(zoomed(&owners, Zoom::Member(1)), Some((1..40).step_by(4).collect()));
+        assert_eq!(zoomed(&owners, Zoom::Member(9)), None);
+        let choices = zoom_choices(40, 3);
+        assert_eq!(choices.len(), 1 + 3 + 3);
+        assert_eq!(choices[3].1, "orders-32 to orders-39");
+        assert_eq!(choices[4].1, "the partitions consumer-1 owned");
+        for (zoom, _) in choices {
+            assert_eq!(Zoom::from_value(&zoom.value()), zoom);
+        }
+        assert_eq!(Zoom::from_value("from-x"), Zoom::All);
     }
 
     #[test]
