@@ -71,7 +71,8 @@ fn p3_pending_offsets_stall_the_new_owner_until_the_abort() {
     let run = run_file("eos-ctp-killed-between-offsets-and-commit.json");
     let stalls = &run.input_stalls[0].stalls;
     assert_eq!(stalls.len(), 2);
-    assert_eq!((stalls[1].from_us, stalls[1].to_us), (49_020_000, Some(70_000_000)));
+    // The session expires 45 s after the dead member's last heartbeat (3 s), not its crash.
+    assert_eq!((stalls[1].from_us, stalls[1].to_us), (48_000_000, Some(70_000_000)));
     assert_eq!(run.readers[1].seen.twice, 10);
 }
 
@@ -155,6 +156,7 @@ fn bad_input_is_refused_naming_the_key() {
         (with("service/instances", json!(17)), "service.instances"),
         (with("service/commit.interval.ms", json!(60_000)), "service.commit.interval.ms"),
         (with("service/session.timeout.ms", json!(1_000)), "service.session.timeout.ms"),
+        (with("service/heartbeat.interval.ms", json!(45_000)), "service.heartbeat.interval.ms"),
         (with("service/record_processing_ms", json!(0.0001)), "service.record_processing_ms"),
         (with("service/colour", json!(1)), "service.colour"),
         (with("service/state_store", json!(true)), "service.state_store"),

@@ -32,11 +32,13 @@ struct Txn {
 /// One output entry as written: (at, kind, transaction, instance, input record).
 type Written = (u64, RecordKind, Option<usize>, u32, Option<(u32, u64)>);
 
-/// A member of the group: one incarnation of an instance.
+/// A member of the group: one incarnation of an instance, heartbeating every
+/// `heartbeat.interval.ms` from `since_us`.
 struct Member {
     instance: u32,
     in_group: bool,
     expires_at_us: Option<u64>,
+    since_us: u64,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -130,7 +132,9 @@ impl<'a> Engine<'a> {
                 wake_us: None,
             })
             .collect();
-        let members = (0..n).map(|i| Member { instance: i, in_group: true, expires_at_us: None }).collect();
+        let members = (0..n)
+            .map(|i| Member { instance: i, in_group: true, expires_at_us: None, since_us: 0 })
+            .collect();
         let parts = (0..s.input.partitions)
             .map(|_| Part {
                 assigned: None,
@@ -413,7 +417,7 @@ impl<'a> Engine<'a> {
         }
         self.insts[i].zombie = false;
         self.insts[i].waiting = false;
-        self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None });
+        self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None, since_us: t });
         self.insts[i].member = self.members.len() - 1;
         self.insts[i].last_commit_us = t;
         let what = if self.eos() {
@@ -618,10 +622,20 @@ impl<'a> Engine<'a> {
         inst.revoking.clear();
         inst.waiting = false;
         let m = inst.member;
-        if self.members[m].in_group {
-            self.members[m].expires_at_us = Some(t + self.s.service.session_timeout_us);
-        }
+        self.stop_heartbeats(m, t);
         self.changes += 1;
+    }
+
+    /// Member `m` sends no more heartbeats from `t`: the coordinator removes it
+    /// `session.timeout.ms` after the last one it got (heartbeats at its start and every
+    /// `heartbeat.interval.ms`; `GroupCoordinator` reschedules the expiry at each).
+    fn stop_heartbeats(&mut self, m: usize, t: u64) {
+        let member = &mut self.members[m];
+        if member.in_group {
+            let every = self.s.service.heartbeat_interval_us;
+            let last = member.since_us + (t - member.since_us) / every * every;
+            member.expires_at_us = Some(last + self.s.service.session_timeout_us);
+        }
     }
 
     fn restart(&mut self, i: usize, t: u64) {
@@ -651,7 +665,7 @@ impl<'a> Engine<'a> {
                 self.parts[p as usize].held_by = None;
             }
         }
-        self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None });
+        self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None, since_us: t });
         let inst = &mut self.insts[i];
         inst.member = self.members.len() - 1;
         inst.life = Life::Running;
@@ -667,9 +681,7 @@ impl<'a> Engine<'a> {
         inst.life = Life::Frozen;
         inst.frozen_at_us = t;
         let m = inst.member;
-        if self.members[m].in_group {
-            self.members[m].expires_at_us = Some(t + self.s.service.session_timeout_us);
-        }
+        self.stop_heartbeats(m, t);
         self.changes += 1;
     }
 

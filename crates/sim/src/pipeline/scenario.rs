@@ -108,6 +108,9 @@ pub struct Service {
     pub transaction_timeout_us: u64,
     /// `session.timeout.ms`, µs.
     pub session_timeout_us: u64,
+    /// `heartbeat.interval.ms`, µs: a member's heartbeats, from its start; the coordinator's
+    /// session counts from the last one.
+    pub heartbeat_interval_us: u64,
     /// One write outside Kafka per processing of a record, never rolled back.
     pub side_effect: bool,
     /// Kafka Streams: the topology has a persistent state store, so the process id (and with it
@@ -247,6 +250,11 @@ pub const SERVICE_FIELDS: &[FieldHelp] = &[
         help: "a member without heartbeats this long is removed (the broker's 6000–1800000 bounds)",
     },
     FieldHelp {
+        spec: KeySpec { name: "heartbeat.interval.ms", kind: KeyKind::Millis { min_us: MS, max_us: 1_800_000 * MS }, unit: "ms" },
+        default: "3000",
+        help: "a member's heartbeats, from its start (below session.timeout.ms); a dead member's session counts from its last",
+    },
+    FieldHelp {
         spec: KeySpec { name: "side_effect", kind: KeyKind::Flag, unit: "" },
         default: "false",
         help: "one write outside Kafka per processing of a record, never rolled back (counted)",
@@ -380,6 +388,9 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
                 s.transaction_timeout_us = read_at(&here, f("transaction.timeout.ms"), v)?
             }
             "session.timeout.ms" => s.session_timeout_us = read_at(&here, f("session.timeout.ms"), v)?,
+            "heartbeat.interval.ms" => {
+                s.heartbeat_interval_us = read_at(&here, f("heartbeat.interval.ms"), v)?
+            }
             "side_effect" => s.side_effect = read_at(&here, f("side_effect"), v)?,
             "state_store" => s.state_store = read_at(&here, f("state_store"), v)?,
             "restart_keeps_transactional.id" => {
@@ -442,6 +453,7 @@ impl Service {
             max_poll_records: if streams { 1_000 } else { 500 },
             transaction_timeout_us: if streams { 10_000 * MS } else { 60_000 * MS },
             session_timeout_us: 45_000 * MS,
+            heartbeat_interval_us: 3_000 * MS,
             side_effect: false,
             state_store: false,
             restart_keeps_transactional_id: true,
@@ -477,6 +489,7 @@ impl Service {
             m.insert("offsets_to_end_txn_ms".into(), ms(self.offsets_to_end_txn_us));
         }
         m.insert("session.timeout.ms".into(), ms(self.session_timeout_us));
+        m.insert("heartbeat.interval.ms".into(), ms(self.heartbeat_interval_us));
         m.insert("side_effect".into(), self.side_effect.into());
         match self.kind {
             ServiceKind::KafkaStreams => m.insert("state_store".into(), self.state_store.into()),
@@ -594,6 +607,18 @@ impl PipelineScenario {
 
     fn check_combinations(&self) -> Result<(), ScenarioError> {
         let fmt = crate::keys::format_millis;
+        if self.service.heartbeat_interval_us >= self.service.session_timeout_us {
+            // The Java consumer refuses it (ConsumerConfig: "heartbeat.interval.ms must be lower
+            // than session.timeout.ms"... as GroupRebalanceConfig checks).
+            return Err(err(
+                "service.heartbeat.interval.ms",
+                format!(
+                    "must be below service.session.timeout.ms ({} ms) (got {})",
+                    fmt(self.service.session_timeout_us),
+                    fmt(self.service.heartbeat_interval_us)
+                ),
+            ));
+        }
         if self.scan_phase_us >= self.cleanup_interval_us {
             return Err(err(
                 "coordinator_scan_phase_ms",
