@@ -528,6 +528,12 @@ test('a big group (64 members, 512 partitions, a rolling deploy): an overview, r
   const scale = await room.page.$eval('#lanes', (c) => Number(c.dataset.typeScale));
   assert.ok(12 * scale >= 16, `the lanes' labels at ${12 * scale} px`);
   assert.ok(await smallest(room.page, '.screen') >= 16, 'no text under 16 px on the projector screen');
+  // The overview's legend is on the screen, inside the viewport.
+  const key = await room.page.$eval('#legend', (e) => {
+    const box = e.closest('.screen-side');
+    return { bottom: e.getBoundingClientRect().bottom, side: box && box.getBoundingClientRect().bottom };
+  });
+  assert.ok(key.side && key.bottom <= key.side + 0.5 && key.side <= 720, `the legend ends at ${key.bottom} px, its box at ${key.side}`);
   await room.page.screenshot({ path: path.join(OUT, 'group-big-projector-1280x720.png') });
   await room.context.close();
 });

@@ -193,7 +193,8 @@ pub fn GroupApp() -> Html {
     // the page is open, not in the link).
     let zoom = use_state_eq(|| Zoom::All);
     let overview = lanes::is_overview(r.partitions.len(), share) && *zoom == Zoom::All;
-    let legend = legend(share, overview, r.scenario.member_count(), dark);
+    let legend =
+        legend(share, overview, r.scenario.member_count(), dark, overview && mode == Mode::Projector);
     let lanes = html! {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
@@ -284,11 +285,13 @@ pub fn GroupApp() -> Html {
                     chart_class: share.then_some("with-strip"),
                     chart: html! { <>{ lanes }{ strip }</> },
                     control: html! { <>{ control }</> },
-                    side: readouts,
+                    // An overview's rows mean nothing without their key: its legend on the
+                    // screen, under the totals (issue 28); other lanes keep it below.
+                    side: if overview { html! { <>{ readouts }{ legend.clone() }</> } } else { readouts },
                 }.view() }
                 <div class="layout">
                     <section class="stage" aria-label="The legend, the damage by instant and the story">
-                        { legend }
+                        if !overview { { legend } }
                         { below_lanes }
                     </section>
                     { panel }
@@ -459,14 +462,18 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
     }
 }
 
-fn legend(share: bool, overview: bool, members: u32, dark: bool) -> Html {
+/// The lanes' legend: its lines, the members' colours and the events' line; on the projector
+/// screen beside an overview (`on_screen`), its lines only, so it fits under the totals.
+fn legend(share: bool, overview: bool, members: u32, dark: bool, on_screen: bool) -> Html {
     html! {
         <ul class="gkey" id="legend">
             { for words::legend_lines(share, overview).iter().map(|l| html! { <li>{ *l }</li> }) }
-            { for (0..members.min(8)).map(|m| html! {
-                <li><span class="sw" style={format!("background:{}", lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
-            }) }
-            <li>{ words::LEGEND_EVENTS }</li>
+            if !on_screen {
+                { for (0..members.min(8)).map(|m| html! {
+                    <li><span class="sw" style={format!("background:{}", lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
+                }) }
+                <li>{ words::LEGEND_EVENTS }</li>
+            }
         </ul>
     }
 }
