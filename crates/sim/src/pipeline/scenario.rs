@@ -10,7 +10,8 @@ use crate::keys::{
     US_PER_MS,
 };
 use crate::transactions::scenario::{
-    err, list, object, parse_reader, read_at, reader_json, FieldHelp, TxnReader, DEFAULT_CLEANUP_INTERVAL_US,
+    err, field_spec, list, object, parse_reader, read_at, reader_json, unknown_field, FieldHelp, TxnReader,
+    DEFAULT_CLEANUP_INTERVAL_US,
 };
 use serde_json::{Map, Value};
 
@@ -313,17 +314,8 @@ pub const EVENT_FIELDS: &[FieldHelp] = &[
     },
 ];
 
-fn spec(fields: &'static [FieldHelp], name: &str) -> &'static KeySpec {
-    &fields.iter().find(|f| f.spec.name == name).expect("a field of the table").spec
-}
-
 fn key_spec(name: &str) -> &'static KeySpec {
     PIPELINE_KEYS.iter().find(|k| k.name == name).expect("a key of the table")
-}
-
-fn unknown(path: &str, fields: &[FieldHelp], what: &str) -> ScenarioError {
-    let names: Vec<_> = fields.iter().map(|f| f.spec.name).collect();
-    err(path, format!("unknown field of {what}; its fields are {}", names.join(", ")))
 }
 
 fn parse_input(value: &Value) -> Result<Input, ScenarioError> {
@@ -364,7 +356,7 @@ fn parse_input(value: &Value) -> Result<Input, ScenarioError> {
 fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
     let map =
         object("service", value, r#"{"kind": "kafka_streams", "processing.guarantee": "exactly_once_v2"}"#)?;
-    let f = |name| spec(SERVICE_FIELDS, name);
+    let f = |name| field_spec(SERVICE_FIELDS, name);
     let at = |key: &str| format!("service.{}", shorten(key));
     let kind = match map.get("kind") {
         Some(v) => read_at::<ServiceKind>(&at("kind"), f("kind"), v)?,
@@ -399,7 +391,7 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
             "offsets_to_end_txn_ms" => {
                 s.offsets_to_end_txn_us = read_at(&here, f("offsets_to_end_txn_ms"), v)?
             }
-            _ => return Err(unknown(&here, SERVICE_FIELDS, "the service")),
+            _ => return Err(unknown_field(&here, SERVICE_FIELDS, "the service")),
         }
     }
     if s.state_store && kind != ServiceKind::KafkaStreams {
@@ -504,7 +496,7 @@ impl Service {
 fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
     let map =
         object(path, value, r#"{"at_ms": 5000, "instance": 0, "kind": "crash", "restart_after_ms": 2000}"#)?;
-    let f = |name| spec(EVENT_FIELDS, name);
+    let f = |name| field_spec(EVENT_FIELDS, name);
     if let Some(kind) = map.get("kind").and_then(Value::as_str) {
         if matches!(kind, "rebalance" | "deploy") {
             return Err(err(
@@ -525,7 +517,7 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
             "kind" => kind = Some(read_at::<EventKind>(&here, f("kind"), v)?),
             "restart_after_ms" => restart = Some(read_at::<Option<u64>>(&here, f("restart_after_ms"), v)?),
             "duration_ms" => duration = Some(read_at::<u64>(&here, f("duration_ms"), v)?),
-            _ => return Err(unknown(&here, EVENT_FIELDS, "an event")),
+            _ => return Err(unknown_field(&here, EVENT_FIELDS, "an event")),
         }
     }
     let need = |what: &str| err(&format!("{path}.{what}"), format!("an event needs {what}"));

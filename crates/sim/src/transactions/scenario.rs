@@ -426,11 +426,13 @@ pub(crate) fn read_at<T: KeyValue>(path: &str, spec: &KeySpec, value: &Value) ->
     T::read(spec, value).map_err(|e| err(path, e.message))
 }
 
-fn field_spec(fields: &'static [FieldHelp], name: &str) -> &'static KeySpec {
+/// The key spec of field `name` of a list item's field table.
+pub(crate) fn field_spec(fields: &'static [FieldHelp], name: &str) -> &'static KeySpec {
     &fields.iter().find(|f| f.spec.name == name).expect("a field of the table").spec
 }
 
-fn unknown_field(path: &str, fields: &[FieldHelp], what: &str) -> ScenarioError {
+/// A field `path` that `fields` (the table of `what`) does not have, refused with the fields it has.
+pub(crate) fn unknown_field(path: &str, fields: &[FieldHelp], what: &str) -> ScenarioError {
     let names: Vec<_> = fields.iter().map(|f| f.spec.name).collect();
     err(path, format!("unknown field of {what}; its fields are {}", names.join(", ")))
 }
