@@ -49,7 +49,6 @@ How an eos case runs (README "Exactly-once pipelines"):
 import collections
 import json
 import os
-import shutil
 import signal
 import subprocess
 import time
@@ -276,7 +275,7 @@ def run_eos_case(ctx, case, broker, workdir, attempt):
     if real.get("killed") and not real["open_set"]:
         # The kill came right after a commit: nothing to abort, no experiment (run.py runs it again).
         raise group.FormationMismatch("the killed instance had processed nothing since its last commit")
-    m = run_model(ctx, model_scenario(case, sc), workdir)
+    m = txn.run_model(ctx, model_scenario(case, sc), workdir, "pipeline")
     return sc, m, real, {"logs": logs, "go": go, "model": m}
 
 
@@ -394,16 +393,6 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
 
 # ---------------------------------------------------------------- the model
 
-def model_command(ctx):
-    for cand in (ctx.MODEL, shutil.which("offset-window")):
-        if not cand or not os.path.exists(cand):
-            continue
-        out = subprocess.run([cand, "pipeline", "--help"], capture_output=True, text=True)
-        if out.returncode == 0:
-            return cand, None
-    return None, "no `offset-window pipeline` (tried %s and PATH)" % os.path.relpath(ctx.MODEL, ctx.ROOT)
-
-
 def model_scenario(case, sc):
     """The case's scenario as the model reads it: a consume-transform-produce case's restart with
     a new transactional.id (run.py's `restart_transactional_id`) is the model's
@@ -412,18 +401,6 @@ def model_scenario(case, sc):
     if sc["service"]["kind"] == "consume_transform_produce":
         sc["service"]["restart_keeps_transactional.id"] = case.get("restart_transactional_id", "same") == "same"
     return sc
-
-
-def run_model(ctx, sc, workdir):
-    cmd, why = model_command(ctx)
-    if cmd is None:
-        return {"absent": why}
-    path = os.path.join(workdir, "scenario.json")
-    json.dump(sc, open(path, "w"), indent=1)
-    out = subprocess.run([cmd, "pipeline", path], capture_output=True, text=True)
-    if out.returncode != 0:
-        raise RuntimeError("offset-window pipeline failed: " + out.stderr.strip())
-    return json.loads(out.stdout)
 
 
 # ---------------------------------------------------------------- the verdict

@@ -52,6 +52,8 @@ import sys
 import time
 import uuid
 
+from share import now_ms, read_log  # noqa: F401, E402  (also eos.py's, through this module)
+
 # The timed-out abort comes from the coordinator's scan (TransactionCoordinator.startup schedules
 # abortTimedOutTransactions every transaction.abort.timed.out.transaction.cleanup.interval.ms),
 # then the abort markers are written and a waiting read_committed fetch returns. Room for that
@@ -81,17 +83,6 @@ def readers(sc):
     ShareConformanceConsumer), in the order the harness starts them."""
     return sc.get("readers", []) + [dict(r, consumption="share_group", client="java_classic")
                                      for r in sc.get("share_readers", [])]
-
-
-def read_log(path):
-    try:
-        return [line.split() for line in open(path).read().splitlines() if line.strip()]
-    except FileNotFoundError:
-        return []
-
-
-def now_ms(epoch_ns):
-    return (time.monotonic_ns() - epoch_ns) / 1e6
 
 
 def java_cmd(ctx, args):
@@ -418,26 +409,28 @@ def analyse(sc, case, procs, logs, go, reads, groups):
 
 # ---------------------------------------------------------------- the model
 
-def model_command(ctx):
-    """The model's CLI when it has the `transactions` command, else None (and why)."""
+def model_command(ctx, command="transactions"):
+    """The model's CLI when it has `command` (`transactions`; eos.py: `pipeline`), else None (and
+    why)."""
     for cand in (ctx.MODEL, shutil.which("offset-window")):
         if not cand or not os.path.exists(cand):
             continue
-        out = subprocess.run([cand, "transactions", "--help"], capture_output=True, text=True)
+        out = subprocess.run([cand, command, "--help"], capture_output=True, text=True)
         if out.returncode == 0:
             return cand, None
-    return None, "no `offset-window transactions` (tried %s and PATH)" % os.path.relpath(ctx.MODEL, ctx.ROOT)
+    return None, "no `offset-window %s` (tried %s and PATH)" % (command, os.path.relpath(ctx.MODEL, ctx.ROOT))
 
 
-def run_model(ctx, sc, workdir):
-    cmd, why = model_command(ctx)
+def run_model(ctx, sc, workdir, command="transactions"):
+    """The model's result for `sc` by `offset-window COMMAND`, or {"absent": why} without it."""
+    cmd, why = model_command(ctx, command)
     if cmd is None:
         return {"absent": why}
     path = os.path.join(workdir, "scenario.json")
     json.dump(sc, open(path, "w"), indent=1)
-    out = subprocess.run([cmd, "transactions", path], capture_output=True, text=True)
+    out = subprocess.run([cmd, command, path], capture_output=True, text=True)
     if out.returncode != 0:
-        raise RuntimeError("offset-window transactions failed: " + out.stderr.strip())
+        raise RuntimeError("offset-window %s failed: %s" % (command, out.stderr.strip()))
     return json.loads(out.stdout)
 
 
