@@ -44,6 +44,16 @@ pub(crate) async fn presets_text() -> Option<String> {
     wasm_bindgen_futures::JsFuture::from(promise).await.ok()?.as_string()
 }
 
+/// One readout of a number: `id`, a colour class, its title, the number shown and in
+/// `data-value` (the producer and transactions pages' counters).
+pub(crate) fn readout(id: &'static str, class: &'static str, title: &'static str, value: u64) -> Html {
+    html! {
+        <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
+            <dt>{ title }</dt><dd>{ value }</dd>
+        </div>
+    }
+}
+
 /// A value shared by the components (a run, a sweep, a table's rows); equal only to itself
 /// (pointer equality), so comparing props never walks it. A memo (`use_memo`) hands out the
 /// same `Rc` while its inputs stay, so a component given it re-renders only when they change.

@@ -394,23 +394,16 @@ fn memory_view(run: &ProduceRun, at_us: Option<u64>) -> Html {
 
 fn counters(run: &ProduceRun) -> Html {
     let c = run.counters;
-    let ro = |id: &'static str, class: &'static str, title: &'static str, value: u64| {
-        html! {
-            <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
-                <dt>{ title }</dt><dd>{ value }</dd>
-            </div>
-        }
-    };
     html! {
         <section class="pcounters" aria-labelledby="pc-title">
             <h2 id="pc-title">{ if run.idempotence { "Counters (idempotence on)" } else { "Counters (idempotence off)" } }</h2>
             <dl class="ro-grid">
-                { ro("pc-log", "committed", "records in the log", c.log_records) }
-                { ro("pc-twice", "duplicated", "records written twice", c.records_written_twice) }
-                { ro("pc-never", "lost", "records never written", c.records_never_written) }
-                { ro("pc-ooo", "", "out-of-order rejections", c.out_of_order_rejections) }
-                { ro("pc-fenced", "", "fenced requests", c.fenced_requests) }
-                { ro("pc-dropped", "durable", "duplicates dropped", c.duplicates_dropped) }
+                { shell::readout("pc-log", "committed", "records in the log", c.log_records) }
+                { shell::readout("pc-twice", "duplicated", "records written twice", c.records_written_twice) }
+                { shell::readout("pc-never", "lost", "records never written", c.records_never_written) }
+                { shell::readout("pc-ooo", "", "out-of-order rejections", c.out_of_order_rejections) }
+                { shell::readout("pc-fenced", "", "fenced requests", c.fenced_requests) }
+                { shell::readout("pc-dropped", "durable", "duplicates dropped", c.duplicates_dropped) }
             </dl>
             <ul class="notes" id="p-notes">
                 { for run.notes.iter().map(|n| html! { <li>{ n }</li> }) }

@@ -201,20 +201,13 @@ fn instant_control(state: &State, dispatch: &UseReducerDispatcher<State>) -> Htm
 }
 
 fn head_readouts(at: &At) -> Html {
-    let ro = |id: &'static str, class: &'static str, title: &'static str, value: u64| {
-        html! {
-            <div class={classes!("ro", class)} {id} data-value={value.to_string()}>
-                <dt>{ title }</dt><dd>{ value }</dd>
-            </div>
-        }
-    };
     html! {
         <section class="readouts txn-head" aria-labelledby="txn-head-title" aria-live="polite">
             <h2 id="txn-head-title">{ format!("At {} s", seconds_text(at.at_us)) }</h2>
             <dl class="ro-grid">
-                { ro("ro-lso", "committed", "last stable offset", at.lso) }
-                { ro("ro-hw", "", "high watermark", at.hw) }
-                { ro("ro-records", "", "offsets written", at.records as u64) }
+                { shell::readout("ro-lso", "committed", "last stable offset", at.lso) }
+                { shell::readout("ro-hw", "", "high watermark", at.hw) }
+                { shell::readout("ro-records", "", "offsets written", at.records as u64) }
             </dl>
             <p class="hint">{ "The high watermark is the log end offset; offsets written counts records and markers." }</p>
         </section>
