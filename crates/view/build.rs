@@ -2,7 +2,7 @@
 //! `scenarios/*.json` file without what a page never reads: the whitespace, and the
 //! description of a preset whose story the page words itself (every preset but the frameworks', `spring-*` and
 //! `parallel-consumer-*`, whose story is their description), and of the transactions page's
-//! `txn-*` files everything but the scenario. The files in `scenarios/`
+//! `txn-*` files and the pipeline page's `eos-*` files everything but the scenario. The files in `scenarios/`
 //! stay what the tests and the command-line runner read.
 
 use std::path::Path;
@@ -26,8 +26,10 @@ fn main() {
         if let (false, Some(map)) = (framework, file.as_object_mut()) {
             map.remove("description");
         }
-        // The transactions page reads a file's scenario only (it checks no expectations).
-        if let (true, Some(map)) = (name.starts_with("txn-"), file.as_object_mut()) {
+        // The transactions and pipeline pages read a file's scenario only (they check no
+        // expectations).
+        let scenario_only = name.starts_with("txn-") || name.starts_with("eos-");
+        if let (true, Some(map)) = (scenario_only, file.as_object_mut()) {
             map.retain(|k, _| k == "scenario");
         }
         fs::write(out.join(name), file.to_string()).expect("OUT_DIR is writable");

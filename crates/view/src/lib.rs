@@ -14,6 +14,8 @@
 //! * [`group`]: the group page (docs/model.md §10 and §11): its own state and reducer,
 //!   link, lanes, words, presets and comparisons. Only with the `group` feature (on by
 //!   default; the consumer page leaves it out, and with it the core's groups).
+//! * [`pipeline`]: the pipeline page (docs/model.md §14): exactly-once pipelines, the three
+//!   logs on one time axis, the crash slider and what downstream saw.
 //! * [`page_link`]: which page shows a scenario, and its link there (it reads both pages'
 //!   link encoders, so it sits above them): for the runner and the import module. Only
 //!   with the `group` feature.
@@ -31,5 +33,6 @@ pub mod group;
 pub mod kit;
 #[cfg(feature = "group")]
 pub mod page_link;
+pub mod pipeline;
 pub mod producer;
 pub mod transactions;

@@ -1,0 +1,154 @@
+//! The pipeline page's presets: every `scenarios/eos-*.json` file (docs/model.md §14.6,
+//! P1–P6), by title, with a one-line story naming the question it answers. The page carries
+//! the first (its defaults) and fetches the others on the first one chosen (`presets.json`,
+//! [`all_json`], written beside the page by the first-frame binary), as the other pages do.
+//! Links carry the whole scenario, so a link never waits for the fetch.
+
+use crate::kit::presets::{fetched_text, json_array, Fetched};
+use offset_window_sim::pipeline::PipelineScenario;
+use serde_json::Value;
+
+/// One preset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Preset {
+    /// Its name in the link (`preset=zombie`) and the select's value.
+    pub slug: &'static str,
+    /// Its file in `scenarios/`.
+    pub file: &'static str,
+    /// The select's words.
+    pub title: &'static str,
+    /// One sentence: the question it answers, and the answer.
+    pub story: &'static str,
+    /// Whether the producer half (a transactional producer's epoch, its fencing) is the story,
+    /// so the page links the producer page beside it.
+    pub producer_story: bool,
+    /// The file's text as build.rs writes it (the scenario only); empty when fetched.
+    pub json: &'static str,
+}
+
+macro_rules! file {
+    (embed, $file:literal) => {
+        include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file))
+    };
+    (fetch, $file:literal) => {
+        fetched_text!(include_str!(concat!(env!("OUT_DIR"), "/scenarios/", $file)))
+    };
+}
+
+/// Every preset; the first is the page's default.
+pub const PRESETS: [Preset; 6] = [
+    Preset {
+        slug: "killed-restarts",
+        file: "eos-ctp-killed-mid-transaction-restarts.json",
+        title: "Killed mid-transaction, restarted: a side effect outside Kafka is never rolled back",
+        story: "Is a write outside Kafka exactly once under exactly_once_v2? No: the loop dies at 4.5 s with inputs 41–44 processed in an open transaction; its restart's initTransactions aborts their outputs, read_committed sees every record once, but the side effect (and read_uncommitted) saw 41–44 twice.",
+        producer_story: true,
+        json: file!(embed, "eos-ctp-killed-mid-transaction-restarts.json"),
+    },
+    Preset {
+        slug: "killed-never-restarts",
+        file: "eos-ctp-killed-never-restarts.json",
+        title: "Killed, never restarted: downstream waits at the last stable offset",
+        story: "Why does a read_committed consumer downstream of an exactly-once app see nothing for a minute (the question of kafka-streams-examples#21)? The dead instance's transaction stays open until the coordinator's timeout scan at 70 s; the last stable offset holds read_committed back behind it, while read_uncommitted already has 41–44 twice.",
+        producer_story: false,
+        json: file!(fetch, "eos-ctp-killed-never-restarts.json"),
+    },
+    Preset {
+        slug: "pending-offsets",
+        file: "eos-ctp-killed-between-offsets-and-commit.json",
+        title: "Killed between sendOffsetsToTransaction and commit: UNSTABLE_OFFSET_COMMIT",
+        story: "Why does the new owner of a partition not start (UNSTABLE_OFFSET_COMMIT, apache/kafka#12169)? Only a crash between sendOffsetsToTransaction and EndTxn leaves offsets pending: the new owner's OffsetFetch is refused from 48 s until the timeout abort at 70 s.",
+        producer_story: false,
+        json: file!(fetch, "eos-ctp-killed-between-offsets-and-commit.json"),
+    },
+    Preset {
+        slug: "zombie",
+        file: "eos-ctp-zombie-refused-by-generation.json",
+        title: "A zombie: frozen past its session, refused by the group's generation",
+        story: "What stops a zombie? The instance freezes at 4.5 s for 8 s; the group removes it at 9 s and the other instance takes over from 41. When it wakes at 12.5 s its TxnOffsetCommit is refused (UNKNOWN_MEMBER_ID), so it aborts its transaction: read_committed still sees every record once.",
+        producer_story: true,
+        json: file!(fetch, "eos-ctp-zombie-refused-by-generation.json"),
+    },
+    Preset {
+        slug: "streams-at-least-once",
+        file: "eos-streams-at-least-once-kill.json",
+        title: "Kafka Streams at_least_once: killed before its first commit",
+        story: "What does at_least_once cost? Kafka Streams commits every 30 s by default; killed at 4.5 s before its first commit, its successor starts again at offset 0: inputs 0–44 are seen twice by both isolation levels and written twice outside Kafka.",
+        producer_story: false,
+        json: file!(fetch, "eos-streams-at-least-once-kill.json"),
+    },
+    Preset {
+        slug: "streams-exactly-once",
+        file: "eos-streams-exactly-once-kill.json",
+        title: "Kafka Streams exactly_once_v2: a new transactional.id waits for the timeout",
+        story: "Why does a restarted Streams app not abort its own transaction? Without a persistent store it comes back with a new process id and a new transactional.id, so the old transaction waits for the timeout scan at 20 s; read_committed sees every record once, after that wait.",
+        producer_story: true,
+        json: file!(fetch, "eos-streams-exactly-once-kill.json"),
+    },
+];
+
+std::thread_local! {
+    /// The files fetched by the page ([`install`]), in [`PRESETS`]' order.
+    static FETCHED: Fetched = const { Fetched::new() };
+}
+
+/// Whether preset `index`'s file is at hand: in the page, or fetched and installed.
+pub fn available(index: usize) -> bool {
+    PRESETS.get(index).is_some_and(|p| !p.json.is_empty()) || FETCHED.with(Fetched::is_installed)
+}
+
+/// Takes the text of `presets.json` ([`all_json`]); whether it read as one file per preset.
+pub fn install(text: &str) -> bool {
+    FETCHED.with(|f| f.install(text, PRESETS.len()))
+}
+
+/// `presets.json`: every preset's file (its scenario only) in [`PRESETS`]' order, one JSON
+/// array, written beside the page by the first-frame binary.
+pub fn all_json() -> String {
+    json_array(PRESETS.iter().map(|p| p.json))
+}
+
+/// Preset `index`'s scenario (the file's `scenario`); `None` for an index past the list, a
+/// file not at hand ([`available`]) or one the core refuses (the tests hold every file to
+/// be read).
+pub fn scenario(index: usize) -> Option<PipelineScenario> {
+    let file: Value = FETCHED.with(|f| f.file(index, PRESETS.get(index)?.json))?;
+    PipelineScenario::from_value(file.get("scenario")?).ok()
+}
+
+/// The index of the preset named `slug`.
+pub fn by_slug(slug: &str) -> Option<usize> {
+    PRESETS.iter().position(|p| p.slug == slug)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_eos_file_is_a_preset_and_reads() {
+        let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with("eos-") && n.ends_with(".json"))
+            .collect();
+        files.sort();
+        let mut ours: Vec<String> = PRESETS.iter().map(|p| p.file.to_string()).collect();
+        ours.sort();
+        assert_eq!(files, ours);
+        for (i, p) in PRESETS.iter().enumerate() {
+            assert!(scenario(i).is_some(), "{}", p.file);
+            assert_eq!(by_slug(p.slug), Some(i));
+        }
+    }
+
+    #[test]
+    fn presets_json_is_every_file_in_order_and_installs() {
+        let text = all_json();
+        let files: Vec<Value> = serde_json::from_str(&text).unwrap();
+        assert_eq!(files.len(), PRESETS.len());
+        assert!(install(&text));
+        assert!(!install("[1]"), "a wrong count is refused");
+        assert!((0..PRESETS.len()).all(available));
+    }
+}
