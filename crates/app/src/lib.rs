@@ -18,6 +18,8 @@
 //! * [`producer`]: the producer page (docs/model.md §9), with its own state, chart and tour.
 //! * [`transactions`]: the transactions page (docs/model.md §13): the log with its markers,
 //!   the last stable offset and each reader's committed offset over time.
+//! * [`pipeline`]: the pipeline page (docs/model.md §14): exactly-once pipelines, the input,
+//!   output and downstream on one time axis, the crash slider and what downstream saw.
 //! * [`group`]: the group page (docs/model.md §10, §11): lanes per partition and member,
 //!   the share strip, presets, comparisons and a tour.
 //!
@@ -30,6 +32,8 @@
 pub mod components;
 #[cfg(all(target_arch = "wasm32", feature = "group"))]
 pub mod group;
+#[cfg(target_arch = "wasm32")]
+pub mod pipeline;
 #[cfg(target_arch = "wasm32")]
 pub mod producer;
 #[cfg(target_arch = "wasm32")]
@@ -95,6 +99,15 @@ pub fn start_transactions() {
     #[cfg(debug_assertions)]
     console_error_panic_hook::set_once();
     shell::mount::<transactions::TxnApp>();
+}
+
+/// The pipeline page (`pipeline.html`, served as `pipeline/`): the panic hook (debug builds),
+/// then [`pipeline::PipelineApp`] (docs/model.md §14). Its own wasm.
+#[cfg(target_arch = "wasm32")]
+pub fn start_pipeline() {
+    #[cfg(debug_assertions)]
+    console_error_panic_hook::set_once();
+    shell::mount::<pipeline::PipelineApp>();
 }
 
 /// The group page (`group.html`, served as `group/`): the panic hook (debug builds), then

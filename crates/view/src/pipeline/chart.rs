@@ -154,19 +154,26 @@ pub fn draw<DB: DrawingBackend>(
             let (x0, x1) = (input.x(s.from_us).round() as i32, input.x(to).round() as i32);
             let area = [(x0, input.top as i32), (x1.max(x0 + 1), input.bottom as i32)];
             root.draw(&Rectangle::new(area, c.mix(0.2).filled()))?;
-            root.draw(&PathElement::new(vec![(x0, input.top as i32), (x0, input.bottom as i32)], c.stroke_width(w(1.5))))?;
+            root.draw(&PathElement::new(
+                vec![(x0, input.top as i32), (x0, input.bottom as i32)],
+                c.stroke_width(w(1.5)),
+            ))?;
         }
     }
     let records = scenario.input.records_per_partition as u64;
     let dot = input.width_px(1.5);
     if records <= 2_000 {
         for k in 0..records {
-            let c = (input.x(scenario.input.append_us(k)).round() as i32, input.y(k as f64 + 0.5).round() as i32);
+            let c =
+                (input.x(scenario.input.append_us(k)).round() as i32, input.y(k as f64 + 0.5).round() as i32);
             root.draw(&Circle::new(c, dot, p.axis.mix(0.45).filled()))?;
         }
     } else {
         let last = scenario.input.append_us(records - 1);
-        let line = vec![(input.x(0) as i32, input.bottom as i32), (input.x(last) as i32, input.y(records as f64) as i32)];
+        let line = vec![
+            (input.x(0) as i32, input.bottom as i32),
+            (input.x(last) as i32, input.y(records as f64) as i32),
+        ];
         root.draw(&PathElement::new(line, p.axis.mix(0.45).stroke_width(w(1.5))))?;
     }
     let n = run.input_committed.len() as f64;
@@ -191,7 +198,10 @@ pub fn draw<DB: DrawingBackend>(
         match (e.kind, e.state) {
             (RecordKind::CommitMarker, _) => {
                 let d = half + output.px(2.0) as i32;
-                root.draw(&Polygon::new(vec![(x, y - d), (x + d, y), (x, y + d), (x - d, y)], p.durable.filled()))?;
+                root.draw(&Polygon::new(
+                    vec![(x, y - d), (x + d, y), (x, y + d), (x - d, y)],
+                    p.durable.filled(),
+                ))?;
             }
             (RecordKind::AbortMarker, _) => {
                 let d = half + output.px(2.0) as i32;
@@ -207,15 +217,25 @@ pub fn draw<DB: DrawingBackend>(
             (_, Some(OutputState::Aborted)) => {
                 root.draw(&Rectangle::new(square, p.lost.stroke_width(w(1.5))))?;
                 let reach = half + output.px(4.0) as i32;
-                root.draw(&PathElement::new(vec![(x - reach, y), (x + reach, y)], p.lost.stroke_width(w(2.0))))?;
+                root.draw(&PathElement::new(
+                    vec![(x - reach, y), (x + reach, y)],
+                    p.lost.stroke_width(w(2.0)),
+                ))?;
             }
             _ => root.draw(&Rectangle::new(square, p.duplicated.stroke_width(w(2.0))))?,
         }
     }
 
     // Downstream: one lane per reader, then the side effect.
-    let mut lanes: Vec<(String, &[offset_window_sim::pipeline::ByInput], &[offset_window_sim::transactions::Stall])> =
-        run.readers.iter().map(|r| (format!("{} ({})", r.name, r.isolation), &r.by_input[..], &r.stalled[..])).collect();
+    let mut lanes: Vec<(
+        String,
+        &[offset_window_sim::pipeline::ByInput],
+        &[offset_window_sim::transactions::Stall],
+    )> = run
+        .readers
+        .iter()
+        .map(|r| (format!("{} ({})", r.name, r.isolation), &r.by_input[..], &r.stalled[..]))
+        .collect();
     if let Some(s) = &run.side_effects {
         lanes.push(("side effect, outside Kafka".into(), &s.by_input[..], &[]));
     }
@@ -225,7 +245,11 @@ pub fn draw<DB: DrawingBackend>(
     for (i, (name, by_input, stalls)) in lanes.iter().enumerate() {
         let top = down.top + lane_h * i as f64;
         let text_h = down.px(16.0);
-        root.draw_text(name, &label, (down.left as i32 + down.px(4.0) as i32, top as i32 + down.px(2.0) as i32))?;
+        root.draw_text(
+            name,
+            &label,
+            (down.left as i32 + down.px(4.0) as i32, top as i32 + down.px(2.0) as i32),
+        )?;
         let (y0, y1) = ((top + text_h).round() as i32, (top + lane_h - down.px(7.0)).round() as i32);
         // Ones first, then twice, more and never over them: a rare count stays visible.
         for pass in [1u32, 2, 3, 0] {
@@ -274,7 +298,9 @@ pub fn draw<DB: DrawingBackend>(
 fn offsets_axis<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Frame, end: u64) -> DrawResult<DB> {
     let p = f.pal();
     let band = (f.bottom - f.top) / f.y_max;
-    let nice = [1u64, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000];
+    let nice = [
+        1u64, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000,
+    ];
     let every = nice.iter().copied().find(|k| band * *k as f64 >= f.px(16.0)).unwrap_or(100_000);
     let font = (FontFamily::SansSerif, f.font_px(12.0)).into_font();
     let left_of = font.color(&p.axis).pos(Pos::new(HPos::Right, VPos::Center));
@@ -311,7 +337,9 @@ mod tests {
         for (i, p) in PRESETS.iter().enumerate() {
             let out = svg(i, false);
             assert!(out.starts_with("<svg"), "{}", p.file);
-            assert!(out.contains("input topic") && out.contains("output topic") && out.contains("downstream"));
+            assert!(
+                out.contains("input topic") && out.contains("output topic") && out.contains("downstream")
+            );
             assert!(out.contains("simulated time (s)"));
             let run = simulate_pipeline(&scenario(i).unwrap()).unwrap();
             for r in &run.readers {
@@ -322,7 +350,10 @@ mod tests {
         }
         // P1: aborted records (red), duplicates downstream (amber), the owner-down stall.
         let p1 = svg(0, false);
-        assert!(p1.contains(&css(draw::LOST).to_uppercase()) && p1.contains(&css(draw::DUPLICATED).to_uppercase()));
+        assert!(
+            p1.contains(&css(draw::LOST).to_uppercase())
+                && p1.contains(&css(draw::DUPLICATED).to_uppercase())
+        );
         assert!(svg(0, true).contains(&css(draw::DARK.background).to_uppercase()));
     }
 
@@ -334,6 +365,9 @@ mod tests {
         assert_eq!((a.left, a.right, a.horizon_us), (b.left, b.right, b.horizon_us));
         assert_eq!((b.left, b.right), (c.left, c.right));
         assert!(a.bottom < b.top && b.bottom < c.top && c.bottom <= 520.0 - 42.0);
-        assert_eq!(time_at(&run, &s, (900, 520), Look { scale: 1.0, dark: false, font: 1.0 }, a.x(4_500_000)), 4_500_000);
+        assert_eq!(
+            time_at(&run, &s, (900, 520), Look { scale: 1.0, dark: false, font: 1.0 }, a.x(4_500_000)),
+            4_500_000
+        );
     }
 }

@@ -127,11 +127,12 @@ mod tests {
 
     #[test]
     fn every_eos_file_is_a_preset_and_reads() {
-        let mut files: Vec<String> = std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .filter(|n| n.starts_with("eos-") && n.ends_with(".json"))
-            .collect();
+        let mut files: Vec<String> =
+            std::fs::read_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../scenarios"))
+                .unwrap()
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .filter(|n| n.starts_with("eos-") && n.ends_with(".json"))
+                .collect();
         files.sort();
         let mut ours: Vec<String> = PRESETS.iter().map(|p| p.file.to_string()).collect();
         ours.sort();

@@ -80,7 +80,11 @@ pub fn downstream(run: &PipelineRun) -> Vec<Downstream> {
             name: r.name.clone(),
             isolation: r.isolation,
             seen: r.seen,
-            stalls: if r.isolation == "read_committed" { stalls_text(&r.stalled, 2) } else { "never waits".into() },
+            stalls: if r.isolation == "read_committed" {
+                stalls_text(&r.stalled, 2)
+            } else {
+                "never waits".into()
+            },
         })
         .collect();
     if let Some(s) = &run.side_effects {
@@ -120,7 +124,12 @@ pub fn input_stalls(run: &PipelineRun) -> Vec<String> {
         .flat_map(|p| {
             p.stalls.iter().map(move |s| {
                 let to = s.to_us.map_or("the horizon".into(), |t| format!("{} s", seconds_text(t)));
-                format!("partition {}: {} from {} s to {to}", p.partition, reason_text(s.reason), seconds_text(s.from_us))
+                format!(
+                    "partition {}: {} from {} s to {to}",
+                    p.partition,
+                    reason_text(s.reason),
+                    seconds_text(s.from_us)
+                )
             })
         })
         .collect()
@@ -137,7 +146,11 @@ pub fn event_text(scenario: &PipelineScenario, index: usize) -> String {
                 seconds_text(e.at_us),
                 seconds_text(d)
             ),
-            None => format!("instance {} killed (kill -9) at {} s, never restarted", e.instance, seconds_text(e.at_us)),
+            None => format!(
+                "instance {} killed (kill -9) at {} s, never restarted",
+                e.instance,
+                seconds_text(e.at_us)
+            ),
         },
         offset_window_sim::pipeline::EventKind::Hang => format!(
             "instance {} frozen at {} s for {} s",

@@ -9,8 +9,8 @@ use crate::kit::fields::{numeric_range, typed_value};
 use crate::kit::text::{parse_seconds, seconds_field};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::pipeline::{
-    simulate_pipeline, EventKind, Guarantee, PipelineRun, PipelineScenario, Service, ServiceKind, EVENT_FIELDS,
-    SERVICE_FIELDS,
+    simulate_pipeline, EventKind, Guarantee, PipelineRun, PipelineScenario, Service, ServiceKind,
+    EVENT_FIELDS, SERVICE_FIELDS,
 };
 use offset_window_sim::ScenarioError;
 use serde_json::Value;
@@ -91,7 +91,10 @@ pub fn fields(scenario: &PipelineScenario) -> Vec<EditField> {
             key: format!("events[{i}].restart_after_ms"),
             label: "restart_after_ms",
             kind: FieldKind::OptionalMillis,
-            hint: format!("the crashed instance restarts this long after the crash: {}", help(EVENT_FIELDS, "restart_after_ms")),
+            hint: format!(
+                "the crashed instance restarts this long after the crash: {}",
+                help(EVENT_FIELDS, "restart_after_ms")
+            ),
         });
     }
     out.push(EditField {
@@ -115,7 +118,11 @@ fn defaults_json(kind: ServiceKind, guarantee: Guarantee) -> Value {
 /// `scenario` with `key` set to `value` in its JSON form, read back by the core. Changing the
 /// kind or the guarantee lets every service field left at the old defaults take the new ones,
 /// and drops the fields the new one has not (`transaction.timeout.ms` under at_least_once).
-pub fn with_key(scenario: &PipelineScenario, key: &str, value: Value) -> Result<PipelineScenario, ScenarioError> {
+pub fn with_key(
+    scenario: &PipelineScenario,
+    key: &str,
+    value: Value,
+) -> Result<PipelineScenario, ScenarioError> {
     let mut json = scenario.to_json_value();
     if let Some(field) = key.strip_prefix("service.") {
         let service = &mut json["service"];
@@ -436,7 +443,11 @@ mod tests {
         assert_eq!(s.field_text("service.commit.interval.ms"), "0");
         // Above the transaction timeout: the core's own reason.
         let s = apply(s, [set("service.commit.interval.ms", "70000")]);
-        assert!(s.error("service.commit.interval.ms").unwrap().contains("transaction.timeout.ms"), "{:?}", s.errors);
+        assert!(
+            s.error("service.commit.interval.ms").unwrap().contains("transaction.timeout.ms"),
+            "{:?}",
+            s.errors
+        );
         let s = apply(s, [set("service.transaction.timeout.ms", "900001")]);
         assert!(s.error("service.transaction.timeout.ms").unwrap().contains("900000"));
         let s = apply(s, [set("service.commit.interval.ms", "500")]);
@@ -463,7 +474,10 @@ mod tests {
 
     #[test]
     fn no_restart_and_no_side_effect() {
-        let s = apply(State::default(), [set("events[0].restart_after_ms", ""), set("service.side_effect", "false")]);
+        let s = apply(
+            State::default(),
+            [set("events[0].restart_after_ms", ""), set("service.side_effect", "false")],
+        );
         assert!(s.errors.is_empty(), "{:?}", s.errors);
         assert_eq!(s.scenario.events[0].restart_after_us, None);
         assert!(s.run.side_effects.is_none());

@@ -19,7 +19,10 @@ use serde_json::Value;
 pub const CRASH_LINK: &str = "crash";
 
 fn base(preset: usize) -> Value {
-    presets::scenario(preset).or_else(|| presets::scenario(0)).map(|s| s.to_json_value()).unwrap_or(Value::Null)
+    presets::scenario(preset)
+        .or_else(|| presets::scenario(0))
+        .map(|s| s.to_json_value())
+        .unwrap_or(Value::Null)
 }
 
 /// The fragment (without `#`, percent-encoded) for `state`; empty at the defaults.
@@ -70,7 +73,10 @@ pub fn state_from(fragment: &str) -> State {
     let preset = match pairs.iter().find(|(k, _)| k == "preset") {
         Some((_, slug)) => presets::by_slug(slug).unwrap_or_else(|| {
             let names: Vec<_> = PRESETS.iter().map(|p| p.slug).collect();
-            refused.push(format!("The link's preset={slug} was not used: a preset is one of {}", names.join(", ")));
+            refused.push(format!(
+                "The link's preset={slug} was not used: a preset is one of {}",
+                names.join(", ")
+            ));
             0
         }),
         None => 0,
@@ -150,7 +156,10 @@ mod tests {
             .apply(Action::Crash(6_250_000))
             .apply(Action::Projector(true));
         let link = fragment(&s);
-        assert!(link.contains("crash=6.25") && link.contains("projector=1") && link.contains("service="), "{link}");
+        assert!(
+            link.contains("crash=6.25") && link.contains("projector=1") && link.contains("service="),
+            "{link}"
+        );
         assert!(!link.contains("events="), "{link}");
         let back = state_from(&format!("#{link}"));
         assert_eq!(back.scenario, s.scenario);
