@@ -149,9 +149,9 @@ pub fn PipelineApp() -> Html {
         <div class="layout">
             <section class="stage" aria-label="The three logs over time, the crash and what downstream saw">
                 { chart }
-                { legend }
                 { control }
                 { side }
+                { legend }
                 { logs }
             </section>
             { panel }
@@ -191,7 +191,7 @@ fn legend(dark: bool) -> Html {
                 { swatch("g-wait", "waiting at the last stable offset") }
                 { swatch("g-crash", "the crash (thin: back)") }
             </ul>
-            <p class="hint">{ "Downstream, each input record is a tick at the instant it was appended to the input topic, coloured by how many times that reader was handed its output (or, for the side effect, how many times it was written outside Kafka). Click or tap the chart to move the crash there." }</p>
+            <p class="hint">{ "Downstream, each output a reader was handed is a tick at the instant it was written to the output topic, coloured by how many times that reader was handed its input record's output in all; the side effect's ticks are its writes outside Kafka, each at the end of a processing. Stretches where nothing happens are cut short and shaded; the labels on either side are real times. Click or tap the chart to move the crash there." }</p>
         </div>
     }
 }
@@ -252,8 +252,12 @@ impl Part for DownstreamBox {
                 <h2 id="pipe-down-title">{ "Downstream: input records seen" }</h2>
                 <table class="readers" id="downstream">
                     <thead><tr>
-                        <th scope="col">{ "reader" }</th>
-                        <th scope="col">{ "isolation.level" }</th>
+                        if self.compact {
+                            <th scope="col">{ "seen by" }</th>
+                        } else {
+                            <th scope="col">{ "reader" }</th>
+                            <th scope="col">{ "isolation.level" }</th>
+                        }
                         <th scope="col">{ "once" }</th><th scope="col">{ "twice" }</th>
                         <th scope="col">{ "more" }</th><th scope="col">{ "never" }</th>
                         if !self.compact { <th scope="col">{ "waited at the LSO" }</th> }
@@ -263,8 +267,12 @@ impl Part for DownstreamBox {
                             <tr id={format!("down-{i}")} data-name={r.name.clone()} data-isolation={r.isolation}
                                 data-once={r.seen.once.to_string()} data-twice={r.seen.twice.to_string()}
                                 data-more={r.seen.more.to_string()} data-never={r.seen.never.to_string()}>
-                                <th scope="row">{ &r.name }</th>
-                                <td data-label="isolation.level">{ r.isolation }</td>
+                                if self.compact {
+                                    <th scope="row">{ if r.isolation == "outside Kafka" { "side effect" } else { r.isolation } }</th>
+                                } else {
+                                    <th scope="row">{ &r.name }</th>
+                                    <td data-label="isolation.level">{ r.isolation }</td>
+                                }
                                 { cell("once", r.seen.once, 1) }
                                 { cell("twice", r.seen.twice, 2) }
                                 { cell("more", r.seen.more, 3) }

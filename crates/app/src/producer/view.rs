@@ -25,7 +25,8 @@ pub type RunRef = Shared<ProduceRun>;
 
 const HEADER: &str = concat!(
     r#"<header class="top"><p class="views"><a href="../">← the consumer view</a> · "#,
-    r#"<a href="../transactions/">transactions in the log</a></p>"#,
+    r#"<a href="../transactions/">transactions in the log</a> · "#,
+    r#"<a href="../pipeline/">exactly-once pipelines</a></p>"#,
     r#"<h1>Offset window: the producer side</h1><p class="lede">One producer writes 20 records in "#,
     r#"batches to <code>orders-3</code>. Put faults on the time axis with the mouse and watch when a "#,
     r#"retry writes records twice, and when the leader's memory of (producer id, epoch, sequence) "#,

@@ -107,7 +107,7 @@ pub fn TxnApp() -> Html {
     let header = shell::header(
         html! {
             <>
-                <p class="views"><a href="../">{ "← the consumer view" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a>{ " · " }<a href="../group/">{ "the consumer group view" }</a></p>
+                <p class="views"><a href="../">{ "← the consumer view" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a>{ " · " }<a href="../group/">{ "the consumer group view" }</a>{ " · " }<a href="../pipeline/">{ "exactly-once pipelines" }</a></p>
                 <h1>{ "Offset window: transactions in the log" }</h1>
                 { Html::from_html_unchecked(AttrValue::Static(LEDE)) }
             </>

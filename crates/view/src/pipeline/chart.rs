@@ -8,15 +8,18 @@
 //!   horizon — committed (filled square), aborted (hollow, struck through), open (hollow) — the
 //!   commit marker (a diamond), the abort marker (a cross; ringed when the coordinator's timeout
 //!   scan wrote it) and the last stable offset as a step line;
-//! * **downstream**: one lane per reader, then the side effect: a tick at each input record's
-//!   append instant coloured by how many times that record was seen (once, twice, three times
-//!   or more, never), and a bar under the lane while a read_committed reader waits at the last
+//! * **downstream**: one lane per reader, then the side effect: a tick at each output the
+//!   reader was handed, at the instant it was written (the side effect: at each processing's
+//!   end), coloured by how many times its input record was seen in all (once, twice, three
+//!   times or more), and a bar under the lane while a read_committed reader waits at the last
 //!   stable offset.
+//!
+//! Stretches where nothing happens are cut short ([`TimeAxis`]).
 //!
 //! The first crash or hang is a line across the three bands; the instant the instance is back
 //! a thin one. Band titles and lane names are drawn (a few words each); the legend is HTML.
 
-use crate::kit::draw::{self, time_ticks, DrawResult, Frame};
+use crate::kit::draw::{self, DrawResult, Frame};
 use crate::kit::text::fixed;
 use offset_window_sim::pipeline::{OutputState, PipelineRun, PipelineScenario, StallReason};
 use offset_window_sim::transactions::{OffsetStep, RecordKind};
@@ -62,11 +65,123 @@ pub fn css(c: RGBColor) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
+/// The time axis with its quiet stretches cut short: a run whose records all come in the
+/// first 10 s and whose recovery comes at 48 s would otherwise squeeze both into slivers of
+/// an 80 s axis. Every instant something happens (an append, an output, a commit, a change of
+/// the last stable offset, a stall's or a rebalance's ends, an event) is kept; a stretch of
+/// more than a tenth of the horizon (at least 1 s) between two of them is cut to a short
+/// stretch, drawn hatched, and the tick labels say the real times on either side.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeAxis {
+    /// The cuts, `(from_us, to_us)` of real time, in order.
+    pub cuts: Vec<(u64, u64)>,
+    /// How long each cut is drawn, µs of the drawn axis.
+    pub cut_us: u64,
+    /// The real horizon, µs.
+    pub horizon_us: u64,
+}
+
+impl TimeAxis {
+    /// The axis of `run` over `scenario`'s horizon.
+    pub fn of(run: &PipelineRun, scenario: &PipelineScenario) -> TimeAxis {
+        let horizon = scenario.horizon_us.max(1);
+        let mut busy: Vec<u64> = vec![0, horizon];
+        let records = scenario.input.records_per_partition as u64;
+        if records > 0 {
+            busy.push(scenario.input.append_us(records - 1));
+            // Appends are regular: a few of them stand for the rest (no cut between two).
+            let every = (records / 64).max(1);
+            busy.extend((0..records).step_by(every as usize).map(|k| scenario.input.append_us(k)));
+        }
+        busy.extend(run.output_log.iter().map(|e| e.at_us));
+        busy.extend(run.output_last_stable_offset.iter().map(|s| s.at_us));
+        for c in &run.input_committed {
+            busy.extend(c.steps.iter().map(|s| s.at_us));
+        }
+        for p in &run.input_stalls {
+            busy.extend(p.stalls.iter().flat_map(|s| [Some(s.from_us), s.to_us]).flatten());
+        }
+        for r in &run.readers {
+            busy.extend(r.stalled.iter().flat_map(|s| [Some(s.from_us), s.to_us]).flatten());
+        }
+        for r in &run.rebalances {
+            busy.extend([Some(r.started_at_us), r.completed_at_us].into_iter().flatten());
+        }
+        busy.extend(run.timed_out_aborts.iter().map(|a| a.aborted_at_us));
+        for e in &scenario.events {
+            busy.push(e.at_us);
+            busy.extend(e.end_us());
+        }
+        busy.retain(|&t| t <= horizon);
+        busy.sort_unstable();
+        busy.dedup();
+        let gap = (horizon / 10).max(1_000_000);
+        let pad = gap / 4;
+        let cuts: Vec<(u64, u64)> =
+            busy.windows(2).filter(|w| w[1] - w[0] > gap).map(|w| (w[0] + pad, w[1] - pad)).collect();
+        let cut_total: u64 = cuts.iter().map(|(a, b)| b - a).sum();
+        let cut_us = ((horizon - cut_total) / 16).max(1);
+        TimeAxis { cuts, cut_us, horizon_us: horizon }
+    }
+
+    /// The drawn axis's length, µs.
+    pub fn total_us(&self) -> u64 {
+        let cut_total: u64 = self.cuts.iter().map(|(a, b)| b - a).sum();
+        self.horizon_us - cut_total + self.cuts.len() as u64 * self.cut_us
+    }
+
+    /// Real instant `t_us` on the drawn axis, µs.
+    pub fn map(&self, t_us: u64) -> u64 {
+        let mut shift: i128 = 0;
+        for &(a, b) in &self.cuts {
+            if t_us <= a {
+                break;
+            }
+            if t_us < b {
+                // Inside the cut: proportionally along its short stretch.
+                let inside = (t_us - a) as u128 * self.cut_us as u128 / (b - a) as u128;
+                return (a as i128 + shift + inside as i128) as u64;
+            }
+            shift += self.cut_us as i128 - (b - a) as i128;
+        }
+        (t_us as i128 + shift).max(0) as u64
+    }
+
+    /// The real instant at `c_us` of the drawn axis (the inverse of [`TimeAxis::map`]).
+    pub fn unmap(&self, c_us: u64) -> u64 {
+        let mut shift: i128 = 0;
+        for &(a, b) in &self.cuts {
+            let start = (a as i128 + shift) as u64;
+            if c_us <= start {
+                break;
+            }
+            if c_us < start + self.cut_us {
+                return a + ((c_us - start) as u128 * (b - a) as u128 / self.cut_us as u128) as u64;
+            }
+            shift += self.cut_us as i128 - (b - a) as i128;
+        }
+        ((c_us as i128 - shift).max(0) as u64).min(self.horizon_us)
+    }
+
+    /// The stretches drawn to scale, `(from_us, to_us)` of real time.
+    pub fn kept(&self) -> Vec<(u64, u64)> {
+        let mut out = Vec::new();
+        let mut from = 0;
+        for &(a, b) in &self.cuts {
+            out.push((from, a));
+            from = b;
+        }
+        out.push((from, self.horizon_us));
+        out
+    }
+}
+
 /// The three bands' frames on a backend of `size` device px: input, output, downstream. They
-/// share the time axis (left, right, horizon); each has its own top, bottom and values.
+/// share the time axis (left, right, the drawn axis's length, [`TimeAxis`]); each has its own
+/// top, bottom and values.
 pub fn frames(run: &PipelineRun, scenario: &PipelineScenario, size: (u32, u32), look: Look) -> [Frame; 3] {
     let s = look.scale;
-    let mut f = Frame::new(size, s, 0.0, scenario.horizon_us, 1.0);
+    let mut f = Frame::new(size, s, 0.0, TimeAxis::of(run, scenario).total_us(), 1.0);
     f.dark = look.dark;
     f.font = look.font;
     let title = 20.0 * s;
@@ -92,11 +207,75 @@ pub fn frames(run: &PipelineRun, scenario: &PipelineScenario, size: (u32, u32), 
 
 /// The instant under device x, µs (1 to the horizon): where a click on the chart moves the crash.
 pub fn time_at(run: &PipelineRun, scenario: &PipelineScenario, size: (u32, u32), look: Look, x: f64) -> u64 {
-    frames(run, scenario, size, look)[0].time_at(x)
+    let axis = TimeAxis::of(run, scenario);
+    axis.unmap(frames(run, scenario, size, look)[0].time_at(x)).clamp(1, scenario.horizon_us)
 }
 
-fn to_steps(s: &[OffsetStep]) -> Vec<Step<u64>> {
-    s.iter().map(|s| Step { at_us: s.at_us, value: s.offset }).collect()
+/// For each output data record, how many times its input counted for a reader (0: the reader
+/// was not handed it): a `read_uncommitted` reader is handed every data record below its
+/// position, a `read_committed` one the committed ones. `None` when those do not add up to the
+/// run's own counts per input record (a client that hands aborted records to read_committed):
+/// the page then places the reader's ticks at the input records' append instants.
+pub fn handed_entries(run: &PipelineRun, reader: usize) -> Option<Vec<u32>> {
+    let r = run.readers.get(reader)?;
+    let count = |p: u32, k: u64| {
+        r.by_input
+            .iter()
+            .find(|b| b.partition == p)
+            .and_then(|b| b.counts.get(k as usize))
+            .copied()
+            .unwrap_or(0)
+    };
+    let mut tally: Vec<(u32, u64, u32)> = Vec::new();
+    let mut out = Vec::with_capacity(run.output_log.len());
+    for e in &run.output_log {
+        let handed = e.kind == RecordKind::Data
+            && e.offset < r.position
+            && (r.isolation != "read_committed" || e.state == Some(OutputState::Committed));
+        match (handed, e.input_partition, e.input_offset) {
+            (true, Some(p), Some(k)) => {
+                match tally.iter_mut().find(|t| t.0 == p && t.1 == k) {
+                    Some(t) => t.2 += 1,
+                    None => tally.push((p, k, 1)),
+                }
+                out.push(count(p, k));
+            }
+            _ => out.push(0),
+        }
+    }
+    let total: u64 = r.by_input.iter().flat_map(|b| b.counts.iter()).map(|&c| c as u64).sum();
+    let ok = tally.iter().all(|&(p, k, n)| count(p, k) == n)
+        && tally.iter().map(|t| t.2 as u64).sum::<u64>() == total;
+    ok.then_some(out)
+}
+
+/// As [`handed_entries`] for the side effect: one write at each processing's end, the instant
+/// its output is written (model.md §14.2), so at each output data record.
+pub fn side_effect_entries(run: &PipelineRun) -> Option<Vec<u32>> {
+    let s = run.side_effects.as_ref()?;
+    let count = |p: u32, k: u64| {
+        s.by_input
+            .iter()
+            .find(|b| b.partition == p)
+            .and_then(|b| b.counts.get(k as usize))
+            .copied()
+            .unwrap_or(0)
+    };
+    let out: Vec<u32> = run
+        .output_log
+        .iter()
+        .map(|e| match (e.kind, e.input_partition, e.input_offset) {
+            (RecordKind::Data, Some(p), Some(k)) => count(p, k),
+            _ => 0,
+        })
+        .collect();
+    let data = run.output_log.iter().filter(|e| e.kind == RecordKind::Data).count() as u64;
+    let total: u64 = s.by_input.iter().flat_map(|b| b.counts.iter()).map(|&c| c as u64).sum();
+    (data == total).then_some(out)
+}
+
+fn to_steps(s: &[OffsetStep], axis: &TimeAxis) -> Vec<Step<u64>> {
+    s.iter().map(|s| Step { at_us: axis.map(s.at_us), value: s.offset }).collect()
 }
 
 /// Draws the chart for `run` of `scenario` and presents it.
@@ -106,7 +285,9 @@ pub fn draw<DB: DrawingBackend>(
     scenario: &PipelineScenario,
     look: Look,
 ) -> DrawResult<DB> {
+    let axis = TimeAxis::of(run, scenario);
     let [input, output, down] = frames(run, scenario, root.dim_in_pixel(), look);
+    let x = |f: &Frame, t: u64| f.x(axis.map(t)).round() as i32;
     let p = input.pal();
     root.fill(&p.background)?;
     let w = |css: f64| input.width_px(css);
@@ -120,29 +301,82 @@ pub fn draw<DB: DrawingBackend>(
     for (f, text) in titles {
         root.draw_text(text, &title_style, (f.left as i32, f.top as i32 - f.px(4.0) as i32))?;
     }
-    // The time grid over every band, the tick labels under the last.
-    let (decimals, ticks) = time_ticks(&down);
+    // The time grid over every band, the tick labels under the last; the cuts hatched.
+    let step =
+        draw::nice_step(axis.total_us() as f64 / 1e6, ((down.right - down.left) / down.px(80.0)).max(2.0));
+    let mut decimals = 0;
+    while decimals < 6 && (step * 10f64.powi(decimals) - (step * 10f64.powi(decimals)).round()).abs() > 1e-6 {
+        decimals += 1;
+    }
+    let mut ticks: Vec<(u64, String)> = Vec::new();
+    let mut last_x = i32::MIN / 2;
+    let min_gap = down.px(40.0) as i32;
+    for (from, to) in axis.kept() {
+        let first = (from as f64 / 1e6 / step).ceil() as u64;
+        let mut k = first;
+        loop {
+            let t = (k as f64 * step * 1e6).round() as u64;
+            if t > to {
+                break;
+            }
+            let xt = x(&down, t);
+            if xt - last_x >= min_gap {
+                ticks.push((t, fixed(k as f64 * step, decimals as u32)));
+                last_x = xt;
+            }
+            k += 1;
+        }
+        // The stretch's end, when it is a cut's start: its real time labelled too.
+        if to < axis.horizon_us && x(&down, to) - last_x >= min_gap {
+            ticks.push((to, crate::kit::text::seconds_field(to)));
+            last_x = x(&down, to);
+        }
+    }
     let grid = p.grid.stroke_width(w(1.0));
-    let axis = p.axis.stroke_width(w(1.0));
+    let axis_style = p.axis.stroke_width(w(1.0));
     for f in [&input, &output, &down] {
-        for s in &ticks {
-            let x = f.x((s * 1e6).round() as u64).round() as i32;
-            root.draw(&PathElement::new(vec![(x, f.top as i32), (x, f.bottom as i32)], grid))?;
+        for (t, _) in &ticks {
+            let xt = x(f, *t);
+            root.draw(&PathElement::new(vec![(xt, f.top as i32), (xt, f.bottom as i32)], grid))?;
         }
         let (l, r, t, b) = (f.left as i32, f.right as i32, f.top as i32, f.bottom as i32);
-        root.draw(&PathElement::new(vec![(l, t), (l, b), (r, b)], axis))?;
+        root.draw(&PathElement::new(vec![(l, t), (l, b), (r, b)], axis_style))?;
+        for &(a, c) in &axis.cuts {
+            let (x0, x1) = (x(f, a), x(f, c));
+            root.draw(&Rectangle::new([(x0, t), (x1.max(x0 + 1), b)], p.grid.mix(0.6).filled()))?;
+            for edge in [x0, x1] {
+                root.draw(&PathElement::new(
+                    vec![(edge, t), (edge, b)],
+                    p.axis.mix(0.5).stroke_width(w(1.0)),
+                ))?;
+            }
+        }
     }
     let tick = down.px(4.0) as i32;
     let below = font(12.0).color(&p.axis).pos(Pos::new(HPos::Center, VPos::Top));
-    for s in &ticks {
-        let x = down.x((s * 1e6).round() as u64).round() as i32;
-        let b = down.bottom as i32;
-        root.draw(&PathElement::new(vec![(x, b), (x, b + tick)], axis))?;
-        root.draw_text(&fixed(*s, decimals), &below, (x, b + tick + down.px(2.0) as i32))?;
+    let b = down.bottom as i32;
+    for (t, label) in &ticks {
+        let xt = x(&down, *t);
+        root.draw(&PathElement::new(vec![(xt, b), (xt, b + tick)], axis_style))?;
+        root.draw_text(label, &below, (xt, b + tick + down.px(2.0) as i32))?;
+    }
+    // A break mark on the time axis at each cut: two slanted strokes.
+    for &(a, c) in &axis.cuts {
+        let mid = (x(&down, a) + x(&down, c)) / 2;
+        let d = down.px(4.0) as i32;
+        for dx in [-d / 2 - 1, d / 2 + 1] {
+            let stroke = vec![(mid + dx - d / 2, b + d), (mid + dx + d / 2, b - d)];
+            root.draw(&PathElement::new(stroke, p.axis.stroke_width(w(1.5))))?;
+        }
     }
     let t = font(12.5).color(&p.axis).pos(Pos::new(HPos::Center, VPos::Top));
-    let at = (((down.left + down.right) / 2.0) as i32, down.bottom as i32 + tick + down.px(19.0) as i32);
-    root.draw_text("simulated time (s)", &t, at)?;
+    let title = if axis.cuts.is_empty() {
+        "simulated time (s)"
+    } else {
+        "simulated time (s); quiet stretches cut short (shaded)"
+    };
+    let at = (((down.left + down.right) / 2.0) as i32, b + tick + down.px(19.0) as i32);
+    root.draw_text(title, &t, at)?;
     offsets_axis(root, &input, scenario.input.records_per_partition as u64)?;
     offsets_axis(root, &output, run.output_log.len() as u64)?;
 
@@ -151,7 +385,7 @@ pub fn draw<DB: DrawingBackend>(
         for s in &ps.stalls {
             let c = reason_color(s.reason, input.dark);
             let to = s.to_us.unwrap_or(scenario.horizon_us);
-            let (x0, x1) = (input.x(s.from_us).round() as i32, input.x(to).round() as i32);
+            let (x0, x1) = (x(&input, s.from_us), x(&input, to));
             let area = [(x0, input.top as i32), (x1.max(x0 + 1), input.bottom as i32)];
             root.draw(&Rectangle::new(area, c.mix(0.2).filled()))?;
             root.draw(&PathElement::new(
@@ -164,36 +398,33 @@ pub fn draw<DB: DrawingBackend>(
     let dot = input.width_px(1.5);
     if records <= 2_000 {
         for k in 0..records {
-            let c =
-                (input.x(scenario.input.append_us(k)).round() as i32, input.y(k as f64 + 0.5).round() as i32);
+            let c = (x(&input, scenario.input.append_us(k)), input.y(k as f64 + 0.5).round() as i32);
             root.draw(&Circle::new(c, dot, p.axis.mix(0.45).filled()))?;
         }
     } else {
         let last = scenario.input.append_us(records - 1);
-        let line = vec![
-            (input.x(0) as i32, input.bottom as i32),
-            (input.x(last) as i32, input.y(records as f64) as i32),
-        ];
+        let line =
+            vec![(x(&input, 0), input.bottom as i32), (x(&input, last), input.y(records as f64) as i32)];
         root.draw(&PathElement::new(line, p.axis.mix(0.45).stroke_width(w(1.5))))?;
     }
     let n = run.input_committed.len() as f64;
     for (i, c) in run.input_committed.iter().enumerate() {
         let shift = ((i as f64 - (n - 1.0) / 2.0) * input.px(2.0)).round() as i32;
-        for path in draw::step_paths(&to_steps(&c.steps), &input) {
+        for path in draw::step_paths(&to_steps(&c.steps, &axis), &input) {
             let moved: Vec<_> = path.into_iter().map(|(x, y)| (x, y + shift)).collect();
             root.draw(&PathElement::new(moved, p.committed.stroke_width(w(2.5))))?;
         }
     }
 
     // The output: the last stable offset, then the records and markers.
-    for path in draw::step_paths(&to_steps(&run.output_last_stable_offset), &output) {
+    for path in draw::step_paths(&to_steps(&run.output_last_stable_offset, &axis), &output) {
         root.draw(&PathElement::new(path, p.committed.stroke_width(w(2.5))))?;
     }
     let band_px = (output.bottom - output.top) / output.y_max;
     let half = (band_px * 0.45).clamp(output.px(1.5), output.px(5.0)).round().max(1.0) as i32;
     let timed_out: Vec<u64> = run.timed_out_aborts.iter().map(|a| a.marker_offset).collect();
     for e in &run.output_log {
-        let (x, y) = (output.x(e.at_us).round() as i32, output.y(e.offset as f64 + 0.5).round() as i32);
+        let (x, y) = (x(&output, e.at_us), output.y(e.offset as f64 + 0.5).round() as i32);
         let square = [(x - half, y - half), (x + half, y + half)];
         match (e.kind, e.state) {
             (RecordKind::CommitMarker, _) => {
@@ -226,23 +457,30 @@ pub fn draw<DB: DrawingBackend>(
         }
     }
 
-    // Downstream: one lane per reader, then the side effect.
-    let mut lanes: Vec<(
+    // Downstream: one lane per reader, then the side effect. A tick at each output it was
+    // handed (written), coloured by how many times its input was seen; when the outputs do not
+    // account for the counts, at each input record's append instant.
+    type Lane<'a> = (
         String,
-        &[offset_window_sim::pipeline::ByInput],
-        &[offset_window_sim::transactions::Stall],
-    )> = run
+        &'a [offset_window_sim::pipeline::ByInput],
+        &'a [offset_window_sim::transactions::Stall],
+        Option<Vec<u32>>,
+    );
+    let mut lanes: Vec<Lane> = run
         .readers
         .iter()
-        .map(|r| (format!("{} ({})", r.name, r.isolation), &r.by_input[..], &r.stalled[..]))
+        .enumerate()
+        .map(|(i, r)| {
+            (format!("{} ({})", r.name, r.isolation), &r.by_input[..], &r.stalled[..], handed_entries(run, i))
+        })
         .collect();
     if let Some(s) = &run.side_effects {
-        lanes.push(("side effect, outside Kafka".into(), &s.by_input[..], &[]));
+        lanes.push(("side effect, outside Kafka".into(), &s.by_input[..], &[], side_effect_entries(run)));
     }
     let lane_h = (down.bottom - down.top) / lanes.len().max(1) as f64;
     let label = font(12.0).color(&p.axis).pos(Pos::new(HPos::Left, VPos::Top));
-    let tick_w = ((down.right - down.left) / (records.max(1) as f64)).clamp(1.0, down.px(3.0)).round() as i32;
-    for (i, (name, by_input, stalls)) in lanes.iter().enumerate() {
+    let tick_w = down.width_px(2.0) as i32;
+    for (i, (name, by_input, stalls, entries)) in lanes.iter().enumerate() {
         let top = down.top + lane_h * i as f64;
         let text_h = down.px(16.0);
         root.draw_text(
@@ -251,23 +489,41 @@ pub fn draw<DB: DrawingBackend>(
             (down.left as i32 + down.px(4.0) as i32, top as i32 + down.px(2.0) as i32),
         )?;
         let (y0, y1) = ((top + text_h).round() as i32, (top + lane_h - down.px(7.0)).round() as i32);
+        let mut marks: Vec<(u64, u32)> = match entries {
+            Some(counts) => run
+                .output_log
+                .iter()
+                .zip(counts)
+                .filter(|(_, &c)| c > 0)
+                .map(|(e, &c)| (e.at_us, c))
+                .collect(),
+            None => by_input
+                .iter()
+                .flat_map(|b| {
+                    b.counts.iter().enumerate().map(|(k, &c)| (scenario.input.append_us(k as u64), c))
+                })
+                .collect(),
+        };
         // Ones first, then twice, more and never over them: a rare count stays visible.
-        for pass in [1u32, 2, 3, 0] {
-            for b in by_input.iter() {
-                for (k, &c) in b.counts.iter().enumerate() {
-                    let group = if c >= 3 { 3 } else { c };
-                    if group != pass {
-                        continue;
-                    }
-                    let x = down.x(scenario.input.append_us(k as u64)).round() as i32;
-                    let area = [(x, y0), (x + tick_w, y1.max(y0 + 1))];
-                    root.draw(&Rectangle::new(area, count_color(c, down.dark).filled()))?;
-                }
-            }
+        marks.sort_by_key(|&(t, c)| {
+            (
+                match c {
+                    1 => 0,
+                    2 => 1,
+                    0 => 3,
+                    _ => 2,
+                },
+                t,
+            )
+        });
+        for (t, c) in marks {
+            let xt = x(&down, t);
+            let area = [(xt, y0), (xt + tick_w, y1.max(y0 + 1))];
+            root.draw(&Rectangle::new(area, count_color(c, down.dark).filled()))?;
         }
         for s in stalls.iter() {
             let to = s.to_us.unwrap_or(scenario.horizon_us);
-            let (x0, x1) = (down.x(s.from_us).round() as i32, down.x(to).round() as i32);
+            let (x0, x1) = (x(&down, s.from_us), x(&down, to));
             let y = y1 + down.px(2.0) as i32;
             let bar = [(x0, y), (x1.max(x0 + 1), y + down.px(4.0).max(1.0) as i32)];
             root.draw(&Rectangle::new(bar, p.axis.filled()))?;
@@ -282,11 +538,11 @@ pub fn draw<DB: DrawingBackend>(
     if let Some(i) = super::state::first_event(scenario) {
         let e = &scenario.events[i];
         let (t, b) = (input.top as i32 - input.px(2.0) as i32, down.bottom as i32);
-        let x = input.x(e.at_us).round() as i32;
-        root.draw(&PathElement::new(vec![(x, t), (x, b)], p.crash.stroke_width(w(2.5))))?;
+        let xc = x(&input, e.at_us);
+        root.draw(&PathElement::new(vec![(xc, t), (xc, b)], p.crash.stroke_width(w(2.5))))?;
         if let Some(end) = e.end_us().filter(|&end| end <= scenario.horizon_us) {
-            let x = input.x(end).round() as i32;
-            root.draw(&PathElement::new(vec![(x, t), (x, b)], p.crash.mix(0.8).stroke_width(w(1.0))))?;
+            let xe = x(&input, end);
+            root.draw(&PathElement::new(vec![(xe, t), (xe, b)], p.crash.mix(0.8).stroke_width(w(1.0))))?;
         }
     }
     root.present()?;
@@ -365,9 +621,34 @@ mod tests {
         assert_eq!((a.left, a.right, a.horizon_us), (b.left, b.right, b.horizon_us));
         assert_eq!((b.left, b.right), (c.left, c.right));
         assert!(a.bottom < b.top && b.bottom < c.top && c.bottom <= 520.0 - 42.0);
-        assert_eq!(
-            time_at(&run, &s, (900, 520), Look { scale: 1.0, dark: false, font: 1.0 }, a.x(4_500_000)),
-            4_500_000
-        );
+        let axis = TimeAxis::of(&run, &s);
+        let look = Look { scale: 1.0, dark: false, font: 1.0 };
+        assert!(time_at(&run, &s, (900, 520), look, a.x(axis.map(4_500_000))).abs_diff(4_500_000) < 100_000);
+    }
+
+    #[test]
+    fn quiet_stretches_are_cut_and_the_axis_maps_back() {
+        // P1: records 0–10 s, the restart at 5.5 s, the recovery at 48–49 s, the horizon 80 s.
+        let s = scenario(0).unwrap();
+        let run = simulate_pipeline(&s).unwrap();
+        let axis = TimeAxis::of(&run, &s);
+        assert_eq!(axis.cuts, [(11_900_000, 46_000_000), (51_011_000, 78_000_000)]);
+        assert!(axis.total_us() < 25_000_000, "{}", axis.total_us());
+        for t in [0, 4_500_000, 11_900_000, 30_000_000, 46_000_000, 48_010_000, 79_000_000, 80_000_000] {
+            let back = axis.unmap(axis.map(t));
+            assert!(back.abs_diff(t) <= 20, "{t} → {back}");
+        }
+        assert_eq!(axis.map(80_000_000), axis.total_us());
+    }
+
+    #[test]
+    fn the_outputs_account_for_every_count_downstream() {
+        for (i, p) in PRESETS.iter().enumerate() {
+            let run = simulate_pipeline(&scenario(i).unwrap()).unwrap();
+            for r in 0..run.readers.len() {
+                assert!(handed_entries(&run, r).is_some(), "{} reader {r}", p.file);
+            }
+            assert_eq!(side_effect_entries(&run).is_some(), run.side_effects.is_some(), "{}", p.file);
+        }
     }
 }
