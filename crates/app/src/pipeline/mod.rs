@@ -258,8 +258,13 @@ impl Part for DownstreamBox {
                             <th scope="col">{ "reader" }</th>
                             <th scope="col">{ "isolation.level" }</th>
                         }
-                        <th scope="col">{ "once" }</th><th scope="col">{ "twice" }</th>
-                        <th scope="col">{ "more" }</th><th scope="col">{ "never" }</th>
+                        <th scope="col">{ "once" }</th>
+                        if self.compact {
+                            <th scope="col">{ "2+" }</th>
+                        } else {
+                            <th scope="col">{ "twice" }</th><th scope="col">{ "more" }</th>
+                        }
+                        <th scope="col">{ "never" }</th>
                         if !self.compact { <th scope="col">{ "waited at the LSO" }</th> }
                     </tr></thead>
                     <tbody>
@@ -268,14 +273,18 @@ impl Part for DownstreamBox {
                                 data-once={r.seen.once.to_string()} data-twice={r.seen.twice.to_string()}
                                 data-more={r.seen.more.to_string()} data-never={r.seen.never.to_string()}>
                                 if self.compact {
-                                    <th scope="row">{ if r.isolation == "outside Kafka" { "side effect" } else { r.isolation } }</th>
+                                    <th scope="row">{ if r.isolation == "outside Kafka" { "side effect".to_string() } else { r.isolation.replace("read_", "read_\u{200B}") } }</th>
                                 } else {
                                     <th scope="row">{ &r.name }</th>
                                     <td data-label="isolation.level">{ r.isolation }</td>
                                 }
                                 { cell("once", r.seen.once, 1) }
-                                { cell("twice", r.seen.twice, 2) }
-                                { cell("more", r.seen.more, 3) }
+                                if self.compact {
+                                    { cell("2+", r.seen.twice + r.seen.more, 2) }
+                                } else {
+                                    { cell("twice", r.seen.twice, 2) }
+                                    { cell("more", r.seen.more, 3) }
+                                }
                                 { cell("never", r.seen.never, 0) }
                                 if !self.compact { <td data-label="waited">{ if r.stalls.is_empty() { "—".to_string() } else { r.stalls.clone() } }</td> }
                             </tr>

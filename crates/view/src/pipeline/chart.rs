@@ -189,8 +189,8 @@ pub fn frames(run: &PipelineRun, scenario: &PipelineScenario, size: (u32, u32), 
     let avail = (bottom - 3.0 * title - 2.0 * 8.0 * s).max(30.0);
     let lanes = (run.readers.len() + usize::from(run.side_effects.is_some())).max(1) as f64;
     // The downstream lanes need room for a name and a row of ticks each.
-    let down = (avail * 0.3).max(lanes * 30.0 * s).min(avail * 0.5);
-    let input = (avail - down) * 0.4;
+    let down = (avail * 0.3).max(lanes * 42.0 * s).min(avail * 0.55);
+    let input = (avail - down) * 0.35;
     let output = avail - down - input;
     let mut top = title;
     let mut band = |height: f64, y_max: f64| {
@@ -298,9 +298,6 @@ pub fn draw<DB: DrawingBackend>(
         (&output, "output topic: records, markers, LSO"),
         (&down, "downstream: times each input record was seen"),
     ];
-    for (f, text) in titles {
-        root.draw_text(text, &title_style, (f.left as i32, f.top as i32 - f.px(4.0) as i32))?;
-    }
     // The time grid over every band, the tick labels under the last; the cuts hatched.
     let step =
         draw::nice_step(axis.total_us() as f64 / 1e6, ((down.right - down.left) / down.px(80.0)).max(2.0));
@@ -310,7 +307,7 @@ pub fn draw<DB: DrawingBackend>(
     }
     let mut ticks: Vec<(u64, String)> = Vec::new();
     let mut last_x = i32::MIN / 2;
-    let min_gap = down.px(40.0) as i32;
+    let min_gap = down.px(52.0) as i32;
     for (from, to) in axis.kept() {
         let first = (from as f64 / 1e6 / step).ceil() as u64;
         let mut k = first;
@@ -480,14 +477,12 @@ pub fn draw<DB: DrawingBackend>(
     let lane_h = (down.bottom - down.top) / lanes.len().max(1) as f64;
     let label = font(12.0).color(&p.axis).pos(Pos::new(HPos::Left, VPos::Top));
     let tick_w = down.width_px(2.0) as i32;
+    let mut labels: Vec<(String, (i32, i32))> = Vec::new();
     for (i, (name, by_input, stalls, entries)) in lanes.iter().enumerate() {
         let top = down.top + lane_h * i as f64;
-        let text_h = down.px(16.0);
-        root.draw_text(
-            name,
-            &label,
-            (down.left as i32 + down.px(4.0) as i32, top as i32 + down.px(2.0) as i32),
-        )?;
+        let text_h = down.px(19.0);
+        labels
+            .push((name.clone(), (down.left as i32 + down.px(4.0) as i32, top as i32 + down.px(2.0) as i32)));
         let (y0, y1) = ((top + text_h).round() as i32, (top + lane_h - down.px(7.0)).round() as i32);
         let mut marks: Vec<(u64, u32)> = match entries {
             Some(counts) => run
@@ -544,6 +539,23 @@ pub fn draw<DB: DrawingBackend>(
             let xe = x(&input, end);
             root.draw(&PathElement::new(vec![(xe, t), (xe, b)], p.crash.mix(0.8).stroke_width(w(1.0))))?;
         }
+    }
+    // The band titles and the lanes' names last, on the background: nothing runs through them.
+    let pad = input.px(2.0) as i32;
+    let text_on_background =
+        |text: &str, style: &TextStyle, (x, y): (i32, i32), bottom: bool| -> DrawResult<DB> {
+            let (w, h) = root.estimate_text_size(text, style).unwrap_or((0, 0));
+            let top = if bottom { y - h as i32 } else { y };
+            let area = [(x - pad, top - pad / 2), (x + w as i32 + pad, top + h as i32 + pad / 2)];
+            root.draw(&Rectangle::new(area, p.background.mix(0.85).filled()))?;
+            root.draw_text(text, style, (x, y))?;
+            Ok(())
+        };
+    for (f, text) in titles {
+        text_on_background(text, &title_style, (f.left as i32 + pad, f.top as i32 - f.px(4.0) as i32), true)?;
+    }
+    for (name, at) in &labels {
+        text_on_background(name, &label, *at, false)?;
     }
     root.present()?;
     Ok(())
