@@ -7,8 +7,8 @@
 #  3. dist/ served on a free loopback port under a sub-path (as a blog would host it),
 #     checked to be the page just built;
 #  4. end-to-end tests with real input (tests/e2e/run.mjs, producer.mjs, group.mjs,
-#     transactions.mjs, and import.mjs: the "your consumer" panel; screenshots in
-#     tests/e2e/output/);
+#     transactions.mjs, pipeline.mjs, and import.mjs: the "your consumer" panel; screenshots
+#     in tests/e2e/output/);
 #  5. the budget check, which prints figures (tests/e2e/budget.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -54,6 +54,7 @@ node tests/e2e/run.mjs "$url"
 node tests/e2e/producer.mjs "$url"
 node tests/e2e/group.mjs "$url"
 node tests/e2e/transactions.mjs "$url"
+node tests/e2e/pipeline.mjs "$url"
 node tests/e2e/import.mjs "$url"
 
 step "page: budget check (figures)"

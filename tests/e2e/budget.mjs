@@ -158,8 +158,8 @@ for (const [key, { crash, scenario }] of Object.entries(results)) {
 }
 
 // Each page loads only its own wasm and JS: the consumer page (dist/), the producer page
-// (dist/producer/), the group page (dist/group/) and the transactions page
-// (dist/transactions/) are measured apart. Sizes are of the files the host serves.
+// (dist/producer/), the group page (dist/group/), the transactions page
+// (dist/transactions/) and the pipeline page (dist/pipeline/) are measured apart. Sizes are of the files the host serves.
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 const sizes = (file) => {
   const body = fs.readFileSync(file);
@@ -181,7 +181,7 @@ const WORKER_MODULE = /^offset-window-group-worker/;
 const TARGETS = { 'consumer page': 178.2, 'producer page': 103.7, 'group page': 200.3 };
 const add = (t, s) => ({ raw: t.raw + s.raw, gz: t.gz + s.gz, br: t.br + s.br });
 const NONE = { raw: 0, gz: 0, br: 0 };
-for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')], ['transactions page', path.join(DIST, 'transactions')]]) {
+for (const [name, dir] of [['consumer page', DIST], ['producer page', path.join(DIST, 'producer')], ['group page', path.join(DIST, 'group')], ['transactions page', path.join(DIST, 'transactions')], ['pipeline page', path.join(DIST, 'pipeline')]]) {
   let total = NONE;
   for (const f of fs.readdirSync(dir).filter((f) => /\.(wasm|js|html|css)$/.test(f) && !f.includes('offline') && !SLIDE_MODULE.test(f) && !IMPORT_MODULE.test(f) && !WORKER_MODULE.test(f))) {
     const s = sizes(path.join(dir, f));
@@ -200,7 +200,7 @@ console.log(`  worker module (the group page's table of every protocol and sweep
 const importModule = fs.readdirSync(DIST).filter((f) => IMPORT_MODULE.test(f) && /\.(wasm|js)$/.test(f))
   .map((f) => sizes(path.join(DIST, f))).reduce(add, NONE);
 console.log(`  import module (fetched on the first press of the consumer or group page's import button): ${kb(importModule.raw)} raw, ${kb(importModule.gz)} gzip, ${kb(importModule.br)} brotli`);
-for (const [name, dir] of [['consumer', DIST], ['group', path.join(DIST, 'group')]]) {
+for (const [name, dir] of [['consumer', DIST], ['group', path.join(DIST, 'group')], ['pipeline', path.join(DIST, 'pipeline')]]) {
   const f = sizes(path.join(dir, 'presets.json'));
   console.log(`  ${name} page's presets.json (fetched on the first preset chosen that the page does not carry): ${kb(f.raw)} raw, ${kb(f.gz)} gzip, ${kb(f.br)} brotli`);
 }
