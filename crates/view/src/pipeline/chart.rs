@@ -529,33 +529,36 @@ pub fn draw<DB: DrawingBackend>(
         }
     }
 
-    // The first crash or hang across the bands, and the instant the instance is back.
+    // The first crash or hang in each band (not across the gaps, where the titles are), and
+    // the instant the instance is back.
     if let Some(i) = super::state::first_event(scenario) {
         let e = &scenario.events[i];
-        let (t, b) = (input.top as i32 - input.px(2.0) as i32, down.bottom as i32);
-        let xc = x(&input, e.at_us);
-        root.draw(&PathElement::new(vec![(xc, t), (xc, b)], p.crash.stroke_width(w(2.5))))?;
-        if let Some(end) = e.end_us().filter(|&end| end <= scenario.horizon_us) {
-            let xe = x(&input, end);
-            root.draw(&PathElement::new(vec![(xe, t), (xe, b)], p.crash.mix(0.8).stroke_width(w(1.0))))?;
+        let back = e.end_us().filter(|&end| end <= scenario.horizon_us);
+        for f in [&input, &output, &down] {
+            let (t, b) = (f.top as i32, f.bottom as i32);
+            let xc = x(f, e.at_us);
+            root.draw(&PathElement::new(vec![(xc, t), (xc, b)], p.crash.stroke_width(w(2.5))))?;
+            if let Some(end) = back {
+                let xe = x(f, end);
+                root.draw(&PathElement::new(vec![(xe, t), (xe, b)], p.crash.mix(0.8).stroke_width(w(1.0))))?;
+            }
         }
     }
-    // The band titles and the lanes' names last, on the background: nothing runs through them.
+    // The band titles (in the gaps between the bands) and the lanes' names last, the names
+    // on the background: no line runs through them.
     let pad = input.px(2.0) as i32;
-    let text_on_background =
-        |text: &str, style: &TextStyle, (x, y): (i32, i32), bottom: bool| -> DrawResult<DB> {
-            let (w, h) = root.estimate_text_size(text, style).unwrap_or((0, 0));
-            let top = if bottom { y - h as i32 } else { y };
-            let area = [(x - pad, top - pad / 2), (x + w as i32 + pad, top + h as i32 + pad / 2)];
-            root.draw(&Rectangle::new(area, p.background.mix(0.85).filled()))?;
-            root.draw_text(text, style, (x, y))?;
-            Ok(())
-        };
+    let text_on_background = |text: &str, style: &TextStyle, (x, y): (i32, i32)| -> DrawResult<DB> {
+        let (w, h) = root.estimate_text_size(text, style).unwrap_or((0, 0));
+        let area = [(x - pad, y), (x + w as i32 + pad, y + h as i32)];
+        root.draw(&Rectangle::new(area, p.background.mix(0.85).filled()))?;
+        root.draw_text(text, style, (x, y))?;
+        Ok(())
+    };
     for (f, text) in titles {
-        text_on_background(text, &title_style, (f.left as i32 + pad, f.top as i32 - f.px(4.0) as i32), true)?;
+        root.draw_text(text, &title_style, (f.left as i32, f.top as i32 - f.px(4.0) as i32))?;
     }
     for (name, at) in &labels {
-        text_on_background(name, &label, *at, false)?;
+        text_on_background(name, &label, *at)?;
     }
     root.present()?;
     Ok(())

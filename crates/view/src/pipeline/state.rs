@@ -91,10 +91,7 @@ pub fn fields(scenario: &PipelineScenario) -> Vec<EditField> {
             key: format!("events[{i}].restart_after_ms"),
             label: "restart_after_ms",
             kind: FieldKind::OptionalMillis,
-            hint: format!(
-                "the crashed instance restarts this long after the crash: {}",
-                help(EVENT_FIELDS, "restart_after_ms")
-            ),
+            hint: help(EVENT_FIELDS, "restart_after_ms"),
         });
     }
     out.push(EditField {
