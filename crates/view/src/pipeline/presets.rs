@@ -49,7 +49,7 @@ pub const PRESETS: [Preset; 6] = [
         slug: "killed-never-restarts",
         file: "eos-ctp-killed-never-restarts.json",
         title: "Killed, never restarted: downstream waits at the last stable offset",
-        story: "Why does a read_committed consumer downstream of an exactly-once app see nothing for a minute (the question of kafka-streams-examples#21)? The dead instance's transaction stays open until the coordinator's timeout scan at 70 s; the last stable offset holds read_committed back behind it, while read_uncommitted already has 41–44 twice.",
+        story: "Why does a consumer downstream of an exactly-once app see duplicates, or nothing for a minute (kafka-streams-examples#21)? The dead instance's transaction stays open until the coordinator's timeout scan at 70 s: read_uncommitted is handed its outputs and their re-processing (41–44 twice), read_committed waits at the last stable offset behind it, then sees each record once.",
         producer_story: false,
         json: file!(fetch, "eos-ctp-killed-never-restarts.json"),
     },
