@@ -183,12 +183,97 @@ fn bad_input_is_refused_naming_the_key() {
     assert_eq!(refused(at_least_once).0, "service.transaction.timeout.ms");
 }
 
+fn steps_of(run: &PipelineRun, p: usize) -> Vec<(u64, u64)> {
+    run.input_committed[p].steps.iter().map(|s| (s.at_us / 1000, s.offset)).collect()
+}
+
+/// The suite's consume-transform-produce loop (`commit_rule: transaction_age`): records every
+/// 40 ms, 5 ms each, a transaction committed once it is 100 ms old, checked after each record
+/// and when poll(100 ms) returns empty; flush 4 ms, then the offsets, EndTxn 4 ms later.
+fn age_rule_scenario(crash_at_ms: Option<f64>) -> Value {
+    let events = match crash_at_ms {
+        Some(at) => json!([{"at_ms": at, "instance": 0, "kind": "crash", "restart_after_ms": 1000}]),
+        None => json!([]),
+    };
+    json!({
+        "input": {"partitions": 1, "records_per_partition": 10, "rate_per_s": 25},
+        "service": {"kind": "consume_transform_produce", "processing.guarantee": "exactly_once_v2",
+                    "commit_rule": "transaction_age", "commit.interval.ms": 100, "record_processing_ms": 5,
+                    "transaction.timeout.ms": 10000, "session.timeout.ms": 6000, "heartbeat.interval.ms": 2000,
+                    "flush_ms": 4, "offsets_to_end_txn_ms": 4, "restart_keeps_transactional.id": false},
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms": 1000,
+        "events": events,
+        "readers": [{"name": "ru", "isolation.level": "read_uncommitted"}],
+        "horizon_ms": 20000
+    })
+}
+
+#[test]
+fn transaction_age_commits_once_the_transaction_is_old_enough() {
+    let s = PipelineScenario::from_value(&age_rule_scenario(None)).unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    // Record 0 begins the transaction at 0 ms; record 2 ends at 85 ms (85 < 100), record 3 at
+    // 125 ms: commit, flush to 129, offsets, EndTxn at 133 (committed 4). Record 4 begins the
+    // next at 160; record 7 ends at 285: committed 8 at 293. Record 8 begins at 320, record 9
+    // ends at 365 (45 ms old); the poll started then returns empty at 465: commit, 10 at 473.
+    assert_eq!(steps_of(&run, 0), vec![(133, 4), (293, 8), (473, 10)]);
+}
+
+#[test]
+fn a_crash_in_the_flush_leaves_no_offsets_pending() {
+    // Crash at 127 ms: inside record 0–3's flush (125–129): outputs open, no offsets sent. The
+    // restart (new transactional.id) joins at 1127; the dead member's session (last heartbeat
+    // at 0) expires at 6000: the new owner reads committed nothing → 0 at once.
+    let s = PipelineScenario::from_value(&age_rule_scenario(Some(127.0))).unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    let stalls: Vec<_> =
+        run.input_stalls[0].stalls.iter().map(|x| (x.from_us / 1000, x.to_us.map(|t| t / 1000))).collect();
+    assert_eq!(stalls, vec![(127, Some(6000))]);
+    assert_eq!(run.readers[0].seen.twice, 4);
+    // Crash at 131 ms: after sendOffsetsToTransaction (129), before EndTxn (133): the offsets
+    // stay pending until the scan after 5 + 10000 ms (11000): UNSTABLE_OFFSET_COMMIT 6000–11000.
+    let s = PipelineScenario::from_value(&age_rule_scenario(Some(131.0))).unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    let stalls: Vec<_> =
+        run.input_stalls[0].stalls.iter().map(|x| (x.from_us / 1000, x.to_us.map(|t| t / 1000))).collect();
+    assert_eq!(stalls, vec![(131, Some(6000)), (6000, Some(11000))]);
+    assert_eq!(run.timed_out_aborts[0].aborted_at_us, 11_000_000);
+    assert_eq!(run.readers[0].seen.twice, 4);
+}
+
+#[test]
+fn the_commit_phase_moves_the_first_commit() {
+    let value = |phase: u64| {
+        json!({
+            "input": {"partitions": 1, "records_per_partition": 10, "rate_per_s": 25},
+            "service": {"kind": "kafka_streams", "processing.guarantee": "exactly_once_v2",
+                        "commit.interval.ms": 100, "record_processing_ms": 5, "commit_phase_ms": phase},
+            "horizon_ms": 2000
+        })
+    };
+    // Phase 0: due at 101 ms (idle after record 2, 85 ms): committed 3 at 101.
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value(0)).unwrap()).unwrap();
+    assert_eq!(steps_of(&run, 0)[0], (101, 3));
+    // Phase 60: due at 41 ms, record 1 runs 40–45: committed 2 at 45; next due 146: 4 at 146.
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value(60)).unwrap()).unwrap();
+    assert_eq!(&steps_of(&run, 0)[..2], &[(45, 2), (146, 4)]);
+    assert_eq!(
+        refused(json!({"service": {"kind": "kafka_streams", "commit_phase_ms": 30000}})).0,
+        "service.commit_phase_ms"
+    );
+    assert_eq!(
+        refused(json!({"service": {"kind": "kafka_streams", "commit_rule": "transaction_age"}})).0,
+        "service.commit_rule"
+    );
+}
+
 fn random_scenario(
     (streams, eos): (bool, bool),
     (partitions, instances, records, rate): (u32, u32, u32, u32),
     (processing_ms, interval_ms, window_ms, session_s): (u64, u64, u64, u64),
     (keeps, side): (bool, bool),
     events: Vec<(u64, u32, bool, Option<u64>, u64)>,
+    (age_rule, flush_ms, phase_ms): (bool, u64, u64),
 ) -> Value {
     let mut next_free = vec![0u64; instances as usize];
     let mut list = Vec::new();
@@ -218,7 +303,14 @@ fn random_scenario(
         "offsets_to_end_txn_ms": window_ms,
         "side_effect": side,
     });
-    if !eos {
+    if !streams && age_rule {
+        service["commit_rule"] = json!("transaction_age");
+    } else {
+        service["commit_phase_ms"] = json!(phase_ms % interval_ms);
+    }
+    if eos {
+        service["flush_ms"] = json!(flush_ms);
+    } else {
         service["processing.guarantee"] = json!("at_least_once");
         service.as_object_mut().unwrap().remove("offsets_to_end_txn_ms");
     }
@@ -254,8 +346,9 @@ proptest! {
         flags in (any::<bool>(), any::<bool>()),
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+        rules in (any::<bool>(), 0u64..=20, 0u64..=1_000),
     ) {
-        let value = random_scenario((streams, true), shape, timing, flags, events);
+        let value = random_scenario((streams, true), shape, timing, flags, events, rules);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         let rc = run.reader("rc").unwrap();
@@ -295,8 +388,9 @@ proptest! {
         flags in (any::<bool>(), any::<bool>()),
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+        rules in (any::<bool>(), 0u64..=20, 0u64..=1_000),
     ) {
-        let value = random_scenario((streams, false), shape, timing, flags, events);
+        let value = random_scenario((streams, false), shape, timing, flags, events, rules);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         for r in &run.readers {

@@ -48,6 +48,20 @@ named_enum! {
 }
 
 named_enum! {
+    /// When the service's loop commits (model.md §14.2).
+    CommitRule {
+        /// Kafka Streams' `StreamThread.maybeCommit`: once `lastCommit + commit.interval.ms <
+        /// now` with work processed, checked after each record and while idle (`lastCommit`:
+        /// the instant the last commit began).
+        SinceLastCommit = "since_last_commit", "commit.interval.ms after the last commit began",
+        /// A consume-transform-produce loop that commits its transaction once it is
+        /// `commit.interval.ms` old (from the start of its first record), checked after each
+        /// record and when a `poll(100 ms)` returns empty (the suite's `EosConformance` loop).
+        TransactionAge = "transaction_age", "the open transaction is commit.interval.ms old",
+    }
+}
+
+named_enum! {
     /// `processing.guarantee` (model.md §14.1).
     Guarantee {
         /// Transactions: outputs and input offsets committed together (KIP-447).
@@ -123,6 +137,14 @@ pub struct Service {
     /// exactly_once_v2: from `sendOffsetsToTransaction` (the TxnOffsetCommit landing) to
     /// EndTxn reaching the coordinator, µs. A crash or hang inside leaves offsets pending.
     pub offsets_to_end_txn_us: u64,
+    /// When the loop commits (*ours*; kafka_streams: always `since_last_commit`).
+    pub commit_rule: CommitRule,
+    /// `since_last_commit`: the first instances' commit timer is this far into its interval at
+    /// 0 ms (their `lastCommit` is −phase; Kafka Streams' runs from its thread's start), µs.
+    pub commit_phase_us: u64,
+    /// exactly_once_v2: from the commit's start (`flush()`) to `sendOffsetsToTransaction`, µs.
+    /// The instance blocks; a crash inside leaves its outputs open and no offsets pending.
+    pub flush_us: u64,
 }
 
 /// One event. JSON: `{"at_ms": 5000, "instance": 1, "kind": "crash", "restart_after_ms": 2000}`.
@@ -275,6 +297,21 @@ pub const SERVICE_FIELDS: &[FieldHelp] = &[
         default: "0",
         help: "exactly_once_v2: sendOffsetsToTransaction to EndTxn; a crash inside leaves offsets pending (UNSTABLE_OFFSET_COMMIT)",
     },
+    FieldHelp {
+        spec: KeySpec { name: "commit_rule", kind: KeyKind::Choice(CommitRule::NAMES), unit: "" },
+        default: "\"since_last_commit\"",
+        help: "consume_transform_produce: since_last_commit (Streams' rule) or transaction_age (commit once the open transaction is commit.interval.ms old, checked after each record and each empty poll(100 ms))",
+    },
+    FieldHelp {
+        spec: KeySpec { name: "commit_phase_ms", kind: KeyKind::Millis { min_us: 0, max_us: DAY_US }, unit: "ms" },
+        default: "0",
+        help: "since_last_commit: the first instances' commit timer is this far into its interval at 0 ms (below commit.interval.ms)",
+    },
+    FieldHelp {
+        spec: KeySpec { name: "flush_ms", kind: KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, unit: "ms" },
+        default: "0",
+        help: "exactly_once_v2: the commit's flush() before sendOffsetsToTransaction; a crash inside leaves no offsets pending",
+    },
 ];
 
 /// An event's fields.
@@ -391,6 +428,9 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
             "offsets_to_end_txn_ms" => {
                 s.offsets_to_end_txn_us = read_at(&here, f("offsets_to_end_txn_ms"), v)?
             }
+            "commit_rule" => s.commit_rule = read_at(&here, f("commit_rule"), v)?,
+            "commit_phase_ms" => s.commit_phase_us = read_at(&here, f("commit_phase_ms"), v)?,
+            "flush_ms" => s.flush_us = read_at(&here, f("flush_ms"), v)?,
             _ => return Err(unknown_field(&here, SERVICE_FIELDS, "the service")),
         }
     }
@@ -404,11 +444,33 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
         ));
     }
     if guarantee == Guarantee::AtLeastOnce {
-        for key in ["transaction.timeout.ms", "offsets_to_end_txn_ms"] {
+        for key in ["transaction.timeout.ms", "offsets_to_end_txn_ms", "flush_ms"] {
             if map.contains_key(key) {
                 return Err(err(&at(key), "is an exactly_once_v2 field: at_least_once runs no transaction"));
             }
         }
+    }
+    if s.commit_rule == CommitRule::TransactionAge && kind != ServiceKind::ConsumeTransformProduce {
+        return Err(err(
+            "service.commit_rule",
+            "transaction_age is a consume_transform_produce rule: Kafka Streams commits by its own (since_last_commit)",
+        ));
+    }
+    if map.contains_key("commit_phase_ms") && s.commit_rule != CommitRule::SinceLastCommit {
+        return Err(err(
+            "service.commit_phase_ms",
+            "is a since_last_commit field: transaction_age has no commit timer",
+        ));
+    }
+    if s.commit_phase_us >= s.commit_interval_us {
+        return Err(err(
+            "service.commit_phase_ms",
+            format!(
+                "must be below commit.interval.ms ({} ms) (got {})",
+                crate::keys::format_millis(s.commit_interval_us),
+                crate::keys::format_millis(s.commit_phase_us)
+            ),
+        ));
     }
     if guarantee == Guarantee::ExactlyOnceV2 && s.commit_interval_us >= s.transaction_timeout_us {
         return Err(err(
@@ -450,6 +512,9 @@ impl Service {
             state_store: false,
             restart_keeps_transactional_id: true,
             offsets_to_end_txn_us: 0,
+            commit_rule: CommitRule::SinceLastCommit,
+            commit_phase_us: 0,
+            flush_us: 0,
         }
     }
 
@@ -479,6 +544,13 @@ impl Service {
         if self.eos() {
             m.insert("transaction.timeout.ms".into(), ms(self.transaction_timeout_us));
             m.insert("offsets_to_end_txn_ms".into(), ms(self.offsets_to_end_txn_us));
+            m.insert("flush_ms".into(), ms(self.flush_us));
+        }
+        if self.kind == ServiceKind::ConsumeTransformProduce {
+            m.insert("commit_rule".into(), self.commit_rule.name().into());
+        }
+        if self.commit_rule == CommitRule::SinceLastCommit {
+            m.insert("commit_phase_ms".into(), ms(self.commit_phase_us));
         }
         m.insert("session.timeout.ms".into(), ms(self.session_timeout_us));
         m.insert("heartbeat.interval.ms".into(), ms(self.heartbeat_interval_us));
