@@ -220,6 +220,23 @@ fn transaction_age_commits_once_the_transaction_is_old_enough() {
 }
 
 #[test]
+fn transaction_records_commits_every_n_records_and_the_tail_when_old() {
+    let mut value = age_rule_scenario(None);
+    value["service"]["commit_rule"] = json!("transaction_records");
+    value["service"]["commit_records"] = json!(4);
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value).unwrap()).unwrap();
+    // Records 0–3 (record 3 ends at 125 ms): committed 4 at 133; 4–7 (ends 285): 8 at 293;
+    // 8–9, then empty polls every 100 ms from 365: the one at 465 finds the transaction (begun
+    // at 320) 145 ms old, ≥ 100: 10 at 473.
+    assert_eq!(steps_of(&run, 0), vec![(133, 4), (293, 8), (473, 10)]);
+    value["service"]["commit.interval.ms"] = json!(1000);
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value).unwrap()).unwrap();
+    // The tail waits for an empty poll at least 1000 ms after 320: 365 + 10 · 100 = 1365.
+    assert_eq!(steps_of(&run, 0), vec![(133, 4), (293, 8), (1373, 10)]);
+    assert_eq!(refused(json!({"service": {"commit_records": 4}})).0, "service.commit_records");
+}
+
+#[test]
 fn a_crash_in_the_flush_leaves_no_offsets_pending() {
     // Crash at 127 ms: inside record 0–3's flush (125–129): outputs open, no offsets sent. The
     // restart (new transactional.id) joins at 1127; the dead member's session (last heartbeat
@@ -273,7 +290,7 @@ fn random_scenario(
     (processing_ms, interval_ms, window_ms, session_s): (u64, u64, u64, u64),
     (keeps, side): (bool, bool),
     events: Vec<(u64, u32, bool, Option<u64>, u64)>,
-    (age_rule, flush_ms, phase_ms): (bool, u64, u64),
+    (rule, flush_ms, phase_ms): (u8, u64, u64),
 ) -> Value {
     let mut next_free = vec![0u64; instances as usize];
     let mut list = Vec::new();
@@ -303,10 +320,16 @@ fn random_scenario(
         "offsets_to_end_txn_ms": window_ms,
         "side_effect": side,
     });
-    if !streams && age_rule {
-        service["commit_rule"] = json!("transaction_age");
-    } else {
-        service["commit_phase_ms"] = json!(phase_ms % interval_ms);
+    match (streams, rule % 3) {
+        (false, 1) => {
+            service["commit_rule"] = json!("transaction_age");
+            service["commit_phase_ms"] = json!(phase_ms % interval_ms);
+        }
+        (false, 2) => {
+            service["commit_rule"] = json!("transaction_records");
+            service["commit_records"] = json!(1 + phase_ms % 7);
+        }
+        _ => service["commit_phase_ms"] = json!(phase_ms % interval_ms),
     }
     if eos {
         service["flush_ms"] = json!(flush_ms);
@@ -346,7 +369,7 @@ proptest! {
         flags in (any::<bool>(), any::<bool>()),
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
-        rules in (any::<bool>(), 0u64..=20, 0u64..=1_000),
+        rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
     ) {
         let value = random_scenario((streams, true), shape, timing, flags, events, rules);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
@@ -388,7 +411,7 @@ proptest! {
         flags in (any::<bool>(), any::<bool>()),
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
-        rules in (any::<bool>(), 0u64..=20, 0u64..=1_000),
+        rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
     ) {
         let value = random_scenario((streams, false), shape, timing, flags, events, rules);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));

@@ -73,9 +73,13 @@ struct Inst {
     timer_phase_us: u64,
     /// `transaction_age`: when the open transaction's first record started (beginTransaction).
     began_us: Option<u64>,
-    /// `transaction_age`: a record just ended or a poll just returned empty: the loop checks
-    /// the transaction's age now.
+    /// `transaction_age` / `transaction_records`: a record just ended or a poll just returned
+    /// empty: the loop checks its transaction now.
     check: bool,
+    /// The check is an empty poll's.
+    empty_poll: bool,
+    /// Records processed in the open transaction (since the last commit).
+    txn_records: u32,
     /// `transaction_age`: the idle poll returns empty at this instant.
     poll_deadline: Option<u64>,
     fenced: bool,
@@ -146,6 +150,8 @@ impl<'a> Engine<'a> {
                 timer_phase_us: s.service.commit_phase_us,
                 began_us: None,
                 check: false,
+                empty_poll: false,
+                txn_records: 0,
                 poll_deadline: None,
                 fenced: false,
                 zombie: false,
@@ -399,6 +405,7 @@ impl<'a> Engine<'a> {
             self.insts[i].dirty.clear();
             self.set_last_commit(i, t);
             self.insts[i].began_us = None;
+            self.insts[i].txn_records = 0;
             self.changes += 1;
         }
     }
@@ -436,6 +443,7 @@ impl<'a> Engine<'a> {
         inst.txn = None;
         inst.dirty.clear();
         inst.began_us = None;
+        inst.txn_records = 0;
         self.changes += 1;
     }
 
@@ -449,6 +457,8 @@ impl<'a> Engine<'a> {
         inst.txn = None;
         inst.began_us = None;
         inst.check = false;
+        inst.empty_poll = false;
+        inst.txn_records = 0;
         inst.poll_deadline = None;
     }
 
@@ -528,8 +538,10 @@ impl<'a> Engine<'a> {
             .saturating_sub(inst.timer_phase_us)
     }
 
+    /// The suite's loop (`transaction_age`, `transaction_records`): checks after each record and
+    /// each empty `poll(100 ms)`, never while blocked in a poll.
     fn age_rule(&self) -> bool {
-        self.s.service.commit_rule == CommitRule::TransactionAge
+        self.s.service.commit_rule != CommitRule::SinceLastCommit
     }
 
     fn commit_due(&self, i: usize, t: u64) -> bool {
@@ -537,11 +549,23 @@ impl<'a> Engine<'a> {
         if inst.dirty.is_empty() {
             return false;
         }
-        if self.age_rule() {
+        match self.s.service.commit_rule {
             // After a record or an empty poll: `now - began >= commit.interval.ms`.
-            inst.check && inst.began_us.is_some_and(|b| t >= b + self.s.service.commit_interval_us)
-        } else {
-            t >= self.commit_due_at(i)
+            CommitRule::TransactionAge => {
+                inst.check
+                    && inst
+                        .began_us
+                        .is_some_and(|b| t + inst.timer_phase_us >= b + self.s.service.commit_interval_us)
+            }
+            // After a record: `commit_records` in the transaction; after an empty poll: once it
+            // is commit.interval.ms old (the input's tail).
+            CommitRule::TransactionRecords => {
+                inst.check
+                    && (inst.txn_records >= self.s.service.commit_records
+                        || inst.empty_poll
+                            && inst.began_us.is_some_and(|b| t >= b + self.s.service.commit_interval_us))
+            }
+            CommitRule::SinceLastCommit => t >= self.commit_due_at(i),
         }
     }
 
@@ -589,6 +613,7 @@ impl<'a> Engine<'a> {
                 self.insts[i].busy = None;
                 self.complete(i, p, o, t);
                 self.insts[i].check = true;
+                self.insts[i].txn_records += 1;
                 continue;
             }
             if self.insts[i].zombie {
@@ -631,6 +656,7 @@ impl<'a> Engine<'a> {
                                 self.insts[i].poll_deadline = Some(t + AGE_RULE_POLL_US);
                                 if !self.insts[i].check && !self.insts[i].dirty.is_empty() {
                                     self.insts[i].check = true;
+                                    self.insts[i].empty_poll = true;
                                     continue;
                                 }
                             }
@@ -641,6 +667,7 @@ impl<'a> Engine<'a> {
                 }
             }
             self.insts[i].check = false;
+            self.insts[i].empty_poll = false;
             if let Some((p, o)) = self.insts[i].inhand.pop_front() {
                 self.insts[i].busy = Some((t + proc_us, p, o));
                 if self.insts[i].began_us.is_none() {

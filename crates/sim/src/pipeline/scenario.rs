@@ -58,6 +58,10 @@ named_enum! {
         /// `commit.interval.ms` old (from the start of its first record), checked after each
         /// record and when a `poll(100 ms)` returns empty (the suite's `EosConformance` loop).
         TransactionAge = "transaction_age", "the open transaction is commit.interval.ms old",
+        /// The same loop, committing once the open transaction holds `commit_records` records
+        /// (checked after each record), or when a `poll(100 ms)` returns empty and it is
+        /// `commit.interval.ms` old (the input's tail).
+        TransactionRecords = "transaction_records", "the open transaction holds commit_records records",
     }
 }
 
@@ -140,8 +144,11 @@ pub struct Service {
     /// When the loop commits (*ours*; kafka_streams: always `since_last_commit`).
     pub commit_rule: CommitRule,
     /// `since_last_commit`: the first instances' commit timer is this far into its interval at
-    /// 0 ms (their `lastCommit` is −phase; Kafka Streams' runs from its thread's start), µs.
+    /// 0 ms (their `lastCommit` is −phase; Kafka Streams' runs from its thread's start);
+    /// `transaction_age`: their first transaction counts as this much older, µs.
     pub commit_phase_us: u64,
+    /// `transaction_records`: records per transaction.
+    pub commit_records: u32,
     /// exactly_once_v2: from the commit's start (`flush()`) to `sendOffsetsToTransaction`, µs.
     /// The instance blocks; a crash inside leaves its outputs open and no offsets pending.
     pub flush_us: u64,
@@ -300,12 +307,17 @@ pub const SERVICE_FIELDS: &[FieldHelp] = &[
     FieldHelp {
         spec: KeySpec { name: "commit_rule", kind: KeyKind::Choice(CommitRule::NAMES), unit: "" },
         default: "\"since_last_commit\"",
-        help: "consume_transform_produce: since_last_commit (Streams' rule) or transaction_age (commit once the open transaction is commit.interval.ms old, checked after each record and each empty poll(100 ms))",
+        help: "consume_transform_produce: since_last_commit (Streams' rule), transaction_age (commit once the open transaction is commit.interval.ms old) or transaction_records (once it holds commit_records records); both checked after each record and each empty poll(100 ms)",
+    },
+    FieldHelp {
+        spec: KeySpec { name: "commit_records", kind: KeyKind::Count { min: 1, max: 100_000 }, unit: "records" },
+        default: "1",
+        help: "transaction_records: records per transaction (an empty poll commits fewer once the transaction is commit.interval.ms old)",
     },
     FieldHelp {
         spec: KeySpec { name: "commit_phase_ms", kind: KeyKind::Millis { min_us: 0, max_us: DAY_US }, unit: "ms" },
         default: "0",
-        help: "since_last_commit: the first instances' commit timer is this far into its interval at 0 ms (below commit.interval.ms)",
+        help: "the first instances' commit timer is this far into its interval at 0 ms (since_last_commit; transaction_age: their first transaction counts as this much older); below commit.interval.ms",
     },
     FieldHelp {
         spec: KeySpec { name: "flush_ms", kind: KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, unit: "ms" },
@@ -430,6 +442,7 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
             }
             "commit_rule" => s.commit_rule = read_at(&here, f("commit_rule"), v)?,
             "commit_phase_ms" => s.commit_phase_us = read_at(&here, f("commit_phase_ms"), v)?,
+            "commit_records" => s.commit_records = read_at(&here, f("commit_records"), v)?,
             "flush_ms" => s.flush_us = read_at(&here, f("flush_ms"), v)?,
             _ => return Err(unknown_field(&here, SERVICE_FIELDS, "the service")),
         }
@@ -453,14 +466,17 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
     if s.commit_rule == CommitRule::TransactionAge && kind != ServiceKind::ConsumeTransformProduce {
         return Err(err(
             "service.commit_rule",
-            "transaction_age is a consume_transform_produce rule: Kafka Streams commits by its own (since_last_commit)",
+            "transaction_age and transaction_records are consume_transform_produce rules: Kafka Streams commits by its own (since_last_commit)",
         ));
     }
-    if map.contains_key("commit_phase_ms") && s.commit_rule != CommitRule::SinceLastCommit {
+    if map.contains_key("commit_phase_ms") && s.commit_rule == CommitRule::TransactionRecords {
         return Err(err(
             "service.commit_phase_ms",
-            "is a since_last_commit field: transaction_age has no commit timer",
+            "has no meaning under transaction_records: it counts records",
         ));
+    }
+    if map.contains_key("commit_records") && s.commit_rule != CommitRule::TransactionRecords {
+        return Err(err("service.commit_records", "is a transaction_records field"));
     }
     if s.commit_phase_us >= s.commit_interval_us {
         return Err(err(
@@ -514,6 +530,7 @@ impl Service {
             offsets_to_end_txn_us: 0,
             commit_rule: CommitRule::SinceLastCommit,
             commit_phase_us: 0,
+            commit_records: 1,
             flush_us: 0,
         }
     }
@@ -549,7 +566,9 @@ impl Service {
         if self.kind == ServiceKind::ConsumeTransformProduce {
             m.insert("commit_rule".into(), self.commit_rule.name().into());
         }
-        if self.commit_rule == CommitRule::SinceLastCommit {
+        if self.commit_rule == CommitRule::TransactionRecords {
+            m.insert("commit_records".into(), self.commit_records.into());
+        } else {
             m.insert("commit_phase_ms".into(), ms(self.commit_phase_us));
         }
         m.insert("session.timeout.ms".into(), ms(self.session_timeout_us));
