@@ -328,7 +328,9 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
     for r in sc["readers"]:
         vals = [w[4] for w in logs["reader-" + r["name"]] if w[0] == "rec"]
         counts, twice, more = seen_counts(vals, every)
-        real["readers"][r["name"]] = dict(seen=counts, twice=sorted(twice), more=sorted(more), total=len(vals))
+        c = collections.Counter(v for v in vals if v in every)
+        real["readers"][r["name"]] = dict(seen=counts, twice=sorted(twice), more=sorted(more), total=len(vals),
+                                          counts={v: c[v] for v in sorted(every) if c[v] != 1})
     victim = next(p for p in procs if p.killed_at is not None) if any(p.killed_at is not None for p in procs) else None
     real["killed"] = None
     if victim is None:
@@ -358,11 +360,15 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
                          default=None)
     # Other aborts (a failed commit): their records are repeated under read_uncommitted too.
     aborted_other = set()
+    other_aborts = collections.Counter()  # input → how many aborted transactions (not the killed one) held it
     for p in procs:
         if p.role != "instance":
             continue
         ks = {int(w[2]) for w in logs[p.name] if w[0] == "abort"}
-        aborted_other |= {"%s:%s" % (w[3], w[4]) for w in logs[p.name] if w[0] == "proc" and int(w[2]) in ks}
+        for w in logs[p.name]:
+            if w[0] == "proc" and int(w[2]) in ks:
+                aborted_other.add("%s:%s" % (w[3], w[4]))
+                other_aborts["%s:%s" % (w[3], w[4])] += 1
     # Processings per input (every instance's `proc` lines). A Streams instance logs `proc` for the
     # record it then blocks on (`dying`): its output never reached the producer, so it counts as
     # processed as little as the model's record in progress at a crash.
@@ -374,8 +380,9 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
     values = ["%s:%s" % (w[3], w[4]) for w in procd]
     if dying_record:
         values.remove(dying_record)
-    real["processed"], twice_p, _ = seen_counts(values, every)
-    real["processed twice"] = sorted(twice_p)
+    real["processed"] = seen_counts(values, every)[0]
+    cp = collections.Counter(values)
+    real["processed counts"] = {v: cp[v] for v in sorted(every) if cp[v] != 1}
     real["killed"] = dict(instance=victim.instance, dying_ms=round(float(dying[1]) - go, 1),
                           killed_ms=round(victim.killed_at, 1), partitions=vparts, committed_at_kill=at_kill,
                           uncommitted_inputs=len(open_set), open_transaction_begin_ms=begin and round(begin, 1),
@@ -384,6 +391,7 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
     real["open_set"] = sorted(open_set | aborted_other)
     real["killed_inputs"] = sorted(open_set)
     real["aborted_other"] = sorted(aborted_other)
+    real["other_aborts"] = dict(sorted(other_aborts.items()))
     real["aborted_transactions"] = sum(1 for p in procs if p.role == "instance" for w in logs[p.name] if w[0] == "abort")
     # The stall of each of the killed instance's partitions: kill → first record processed after it.
     stalls = {}
@@ -547,14 +555,19 @@ def compare(case, sc, m, real):
         return pairs
     open_set = set(real["open_set"])
     pairs.append(("inputs processed and not committed at the kill > 0", True, len(open_set) > 0))
+    killed_set = set(real["killed_inputs"])
+    other = real.get("other_aborts", {})
     for r in sc["readers"]:
         got = real["readers"][r["name"]]
         repeated = r["isolation.level"] == "read_uncommitted" or not eos
-        want_twice = len(open_set) if repeated else 0
-        want = {"once": every_n - want_twice, "twice": want_twice, "more": 0, "never": 0}
-        pairs.append(("%s seen" % r["name"], want, got["seen"]))
+        # Each input once, plus once per aborted (EOS) or uncommitted (ALO) processing a reader of
+        # this isolation sees: the killed transaction's, and any transaction an instance aborted.
+        want_counts = {} if not repeated else {
+            v: 1 + (v in killed_set) + other.get(v, 0) for v in sorted(killed_set | set(other))}
+        pairs.append(("%s seen" % r["name"], counts_seen(want_counts, every_n), got["seen"]))
         if repeated:
-            pairs.append(("%s seen twice = the uncommitted inputs" % r["name"], True, set(got["twice"]) == open_set))
+            pairs.append(("%s counts per input = 1 + the aborted or uncommitted processings" % r["name"], True,
+                          got["counts"] == want_counts))
     n = sc["input"]["records_per_partition"]
     pairs.append(("input_committed", {str(p): n for p in range(sc["input"]["partitions"])},
                   real["input_committed"] and {str(p): o for p, o in real["input_committed"].items()}))
@@ -623,6 +636,24 @@ def compare(case, sc, m, real):
     return pairs
 
 
+def counts_seen(counts, every_n):
+    """once/twice/more/never over every_n inputs from the counts that are not 1."""
+    out = {"once": every_n - len(counts), "twice": 0, "more": 0, "never": 0}
+    for c in counts.values():
+        out[{0: "never", 1: "once", 2: "twice"}.get(c, "more")] += 1
+    return out
+
+
+def without(counts, sub):
+    """Per-input counts (those ≠ 1) minus sub's."""
+    out = {}
+    for v in sorted(set(counts) | set(sub)):
+        c = counts.get(v, 1) - sub.get(v, 0)
+        if c != 1:
+            out[v] = c
+    return out
+
+
 def by_count(m_reader, c):
     """The inputs ("p:o") whose output a model reader was handed c times."""
     return sorted("%d:%d" % (b["partition"], o) for b in m_reader.get("by_input", [])
@@ -640,19 +671,20 @@ def compare_model(case, sc, m, real):
     # with the generation of consumer.groupMetadata() while the group had moved on: the
     # cooperative member keeps processing through the rebalance) is a race the model does not
     # have: counted apart (a known disagreement), and its inputs counted once on the real side.
-    other = set(real.get("aborted_other", []))
+    other = real.get("other_aborts", {})
     pairs.append(("model transactions aborted by CommitFailedException", 0, real.get("aborted_transactions", 0)))
-
-    def without_other(seen, twice):
-        gone = len(other & set(twice))
-        return dict(seen, once=seen["once"] + gone, twice=seen["twice"] - gone), sorted(set(twice) - other)
+    eos = s["processing.guarantee"] == "exactly_once_v2"
+    every_n = sc["input"]["partitions"] * sc["input"]["records_per_partition"]
     mr = {r["name"]: r for r in m.get("readers", [])}
     for r in sc["readers"]:
         got = real["readers"][r["name"]]
-        seen, twice = without_other(got["seen"], got["twice"])
-        pairs.append(("model %s seen" % r["name"], mr[r["name"]]["seen"], seen))
-        pairs.append(("model %s twice" % r["name"], by_count(mr[r["name"]], 2), twice))
-    pairs.append(("model processed", m["processed"], without_other(real["processed"], real["processed twice"])[0]))
+        # The aborted transactions' repeats, which only readers seeing aborted outputs count.
+        sees_aborted = r["isolation.level"] == "read_uncommitted" or not eos
+        counts = without(got["counts"], other if sees_aborted else {})
+        pairs.append(("model %s seen" % r["name"], mr[r["name"]]["seen"], counts_seen(counts, every_n)))
+        pairs.append(("model %s twice" % r["name"], by_count(mr[r["name"]], 2),
+                      sorted(v for v, c in counts.items() if c == 2)))
+    pairs.append(("model processed", m["processed"], counts_seen(without(real["processed counts"], other), every_n)))
     vparts = k["partitions"]
     crash = al["crash_at_ms"]
     pairs.append(("model committed at the kill", {p: committed_at(m, p, crash) for p in vparts},

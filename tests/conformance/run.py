@@ -847,7 +847,7 @@ CASES += TXN_CASES
 EOS_LABEL = "kafka-clients 4.3.1 (classic, cooperative-sticky) + transactional producer"
 EOS_CASES = [
     dict(name="eos-ctp-killed-mid-transaction", kind="eos", client="java_classic", label=EOS_LABEL,
-         known={"real": {"model transactions aborted by CommitFailedException": [1, 2]},
+         known={"real": {"model transactions aborted by CommitFailedException": [1, 2, 3]},
                 "why": "a surviving instance's transaction open across the rebalance's generation bump is aborted on "
                        "CommitFailedException (its TxnOffsetCommit carries the generation of consumer.groupMetadata(), "
                        "updated only when the member completes the join) and re-processed: its inputs are seen twice "
@@ -858,7 +858,7 @@ EOS_CASES = [
               "read_uncommitted sees the killed transaction's inputs twice; the input partition stalls until the "
               "coordinator's timed-out rollback (UNSTABLE_OFFSET_COMMIT for the new owner's OffsetFetch)"),
     dict(name="eos-ctp-killed-same-txn-id", kind="eos", client="java_classic", label=EOS_LABEL,
-         known={"real": {"model transactions aborted by CommitFailedException": [1, 2]},
+         known={"real": {"model transactions aborted by CommitFailedException": [1, 2, 3]},
                 "why": "a surviving instance's transaction open across the rebalance's generation bump is aborted on "
                        "CommitFailedException (its TxnOffsetCommit carries the generation of consumer.groupMetadata(), "
                        "updated only when the member completes the join) and re-processed: its inputs are seen twice "
@@ -868,7 +868,7 @@ EOS_CASES = [
               "initTransactions() aborts the open transaction at once; the stall is the rebalance's (the dead "
               "member's session timeout)"),
     dict(name="eos-ctp-killed-before-offsets", kind="eos", client="java_classic", label=EOS_LABEL,
-         known={"real": {"model transactions aborted by CommitFailedException": [1, 2]},
+         known={"real": {"model transactions aborted by CommitFailedException": [1, 2, 3]},
                 "why": "a surviving instance's transaction open across the rebalance's generation bump is aborted on "
                        "CommitFailedException (its TxnOffsetCommit carries the generation of consumer.groupMetadata(), "
                        "updated only when the member completes the join) and re-processed: its inputs are seen twice "
