@@ -112,6 +112,40 @@ fn p6_a_zombie_is_refused_by_the_generation_and_aborts() {
 }
 
 #[test]
+fn p7_a_joining_instance_takes_a_partition_after_the_owner_commits() {
+    let run = run_file("eos-ctp-scale-out-join.json");
+    // Instance 0 commits at 1010 ms (p0:10 done, p1:10 in hand: 11 and 10), processes p1:10
+    // (1010–1020), and at the join (1050) revokes both, committing that transaction first.
+    assert_eq!(steps_of(&run, 1), vec![(1010, 10), (1050, 11), (2051, 20)]);
+    assert_eq!(run.output_log[23].kind, RecordKind::CommitMarker);
+    // Instance 1 processes p1 from 11 (its first output at 1110 ms, offset 25), both commit at
+    // 2051 (markers 42, 43): 44 entries, nothing aborted, nothing repeated.
+    assert_eq!(run.output_log.len(), 44);
+    assert!(data_states(&run).iter().all(|&(_, s)| s == OutputState::Committed));
+    assert_eq!((run.readers[1].seen.once, run.readers[1].seen.twice), (40, 0));
+    // Kafka Streams (cooperative): only p1 moves; its owner commits at the revocation.
+    let (mut s, _) = scenario_file("eos-ctp-scale-out-join.json");
+    s.service.kind = offset_window_sim::pipeline::ServiceKind::KafkaStreams;
+    let run = simulate_pipeline(&s).unwrap();
+    assert_eq!(steps_of(&run, 1)[1], (1050, 11));
+    assert_eq!(run.rebalances[0].assignment, vec![vec![0], vec![1]]);
+    assert_eq!(run.readers[1].seen.once, 40);
+}
+
+#[test]
+fn a_join_is_the_instance_s_first_event() {
+    let base = |events: Value| json!({"service": {"instances": 2}, "events": events});
+    let crash_before = base(json!([{"at_ms": 500, "instance": 1, "kind": "crash"},
+                                   {"at_ms": 1000, "instance": 1, "kind": "join"}]));
+    assert_eq!(refused(crash_before).0, "events[0].at_ms");
+    let twice = base(json!([{"at_ms": 500, "instance": 1, "kind": "join"},
+                            {"at_ms": 1000, "instance": 1, "kind": "join"}]));
+    assert_eq!(refused(twice).0, "events[1].kind");
+    let extra = base(json!([{"at_ms": 500, "instance": 1, "kind": "join", "duration_ms": 5}]));
+    assert_eq!(refused(extra).0, "events[0].duration_ms");
+}
+
+#[test]
 fn the_issue_example_runs_and_reads_back() {
     let value = json!({
       "input": {"partitions": 2, "records_per_partition": 200, "rate_per_s": 50},
@@ -291,9 +325,16 @@ fn random_scenario(
     (keeps, side): (bool, bool),
     events: Vec<(u64, u32, bool, Option<u64>, u64)>,
     (rule, flush_ms, phase_ms): (u8, u64, u64),
+    join_ms: Option<u64>,
 ) -> Value {
     let mut next_free = vec![0u64; instances as usize];
     let mut list = Vec::new();
+    // Scale-out: the last instance (never instance 0) joins, before any other event of its own.
+    if let (Some(at), true) = (join_ms, instances > 1) {
+        let i = instances as usize - 1;
+        list.push(json!({"at_ms": at, "instance": i, "kind": "join"}));
+        next_free[i] = at;
+    }
     for (at_ms, instance, crash, restart_ms, hang_ms) in events {
         let i = (instance % instances) as usize;
         if next_free[i] == u64::MAX {
@@ -370,8 +411,9 @@ proptest! {
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
         rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
+        join_ms in proptest::option::of(0u64..=8_000),
     ) {
-        let value = random_scenario((streams, true), shape, timing, flags, events, rules);
+        let value = random_scenario((streams, true), shape, timing, flags, events, rules, join_ms);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         let rc = run.reader("rc").unwrap();
@@ -412,8 +454,9 @@ proptest! {
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
         rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
+        join_ms in proptest::option::of(0u64..=8_000),
     ) {
-        let value = random_scenario((streams, false), shape, timing, flags, events, rules);
+        let value = random_scenario((streams, false), shape, timing, flags, events, rules, join_ms);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         for r in &run.readers {

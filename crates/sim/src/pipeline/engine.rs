@@ -132,9 +132,11 @@ impl<'a> Engine<'a> {
     fn new(s: &'a PipelineScenario) -> Self {
         let n = s.service.instances;
         let records = s.input.records_per_partition as u64;
+        // An instance with a join event does not run before it (model.md §14.3).
+        let joins = s.joining();
         let insts = (0..n)
             .map(|i| Inst {
-                life: Life::Running,
+                life: if joins[i as usize].is_some() { Life::Dead } else { Life::Running },
                 member: i as usize,
                 producer: 0,
                 owned: BTreeSet::new(),
@@ -160,7 +162,12 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let members = (0..n)
-            .map(|i| Member { instance: i, in_group: true, expires_at_us: None, since_us: 0 })
+            .map(|i| Member {
+                instance: i,
+                in_group: joins[i as usize].is_none(),
+                expires_at_us: None,
+                since_us: 0,
+            })
             .collect();
         let parts = (0..s.input.partitions)
             .map(|_| Part {
@@ -775,6 +782,19 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Scale-out: instance `i` starts and joins as a new member. The rebalance moves partitions
+    /// to it: eager (consume_transform_produce, RangeAssignor) every member revokes everything,
+    /// committing first; cooperative (Kafka Streams) only the moving partitions' owners revoke
+    /// them, committing first (14.3).
+    fn join(&mut self, i: usize, t: u64) {
+        self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None, since_us: t });
+        let inst = &mut self.insts[i];
+        inst.member = self.members.len() - 1;
+        inst.life = Life::Running;
+        self.set_last_commit(i, t);
+        self.start_rebalance(t, format!("instance {i} joins the group (scale-out)"));
+    }
+
     fn restart(&mut self, i: usize, t: u64) {
         if self.eos() {
             let open: Vec<usize> =
@@ -955,12 +975,14 @@ impl<'a> Engine<'a> {
                 match e.kind {
                     EventKind::Crash => self.crash(i, t),
                     EventKind::Hang => self.freeze(i, t),
+                    EventKind::Join => self.join(i, t),
                 }
             }
             if e.end_us() == Some(t) {
                 match e.kind {
                     EventKind::Crash => self.restart(i, t),
                     EventKind::Hang => self.resume(i, t),
+                    EventKind::Join => {}
                 }
             }
         }

@@ -85,6 +85,9 @@ named_enum! {
         /// heartbeats, no processing; it resumes where it stopped — a zombie if the group
         /// removed it meanwhile.
         Hang = "hang", "freeze for duration_ms",
+        /// Scale-out: the instance is not running before and starts now, joining the group as a
+        /// new member (its first event; it takes partitions from the others in the rebalance).
+        Join = "join", "a new instance joins",
     }
 }
 
@@ -175,6 +178,7 @@ impl Event {
         match self.kind {
             EventKind::Crash => self.restart_after_us.map(|d| self.at_us + d),
             EventKind::Hang => Some(self.at_us + self.duration_us),
+            EventKind::Join => Some(self.at_us),
         }
     }
 }
@@ -341,7 +345,7 @@ pub const EVENT_FIELDS: &[FieldHelp] = &[
     FieldHelp {
         spec: KeySpec { name: "kind", kind: KeyKind::Choice(EventKind::NAMES), unit: "" },
         default: "required",
-        help: "crash (kill -9) or hang (the process frozen); rebalance and deploy are not modelled",
+        help: "crash (kill -9), hang (the process frozen) or join (scale-out: a new instance starts, its first event); deploy is not modelled",
     },
     FieldHelp {
         spec: KeySpec {
@@ -594,7 +598,7 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
                 &format!("{path}.kind"),
                 format!(
                     "{kind:?} is not modelled in the pipeline (model.md §14.7): a crash with a restart shows a \
-                     member leaving and joining; use one of \"crash\", \"hang\""
+                     member leaving and joining, a join a new member; use one of \"crash\", \"hang\", \"join\""
                 ),
             ));
         }
@@ -628,6 +632,10 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
             Err(err(&format!("{path}.restart_after_ms"), "is a crash's field; a hang takes duration_ms"))
         }
         EventKind::Hang if duration.is_none() => Err(need("duration_ms")),
+        EventKind::Join if duration.is_some() || restart.is_some() => Err(err(
+            &format!("{path}.{}", if duration.is_some() { "duration_ms" } else { "restart_after_ms" }),
+            "is not a join's field: a join takes at_ms and instance",
+        )),
         _ => Ok(e),
     }
 }
@@ -712,8 +720,10 @@ impl PipelineScenario {
                 ),
             ));
         }
-        // Per instance: its events one after another, nothing after a crash without restart.
+        // Per instance: its events one after another, nothing after a crash without restart; a
+        // join first (the instance does not run before it).
         let mut back_at: Vec<Option<u64>> = vec![Some(0); self.service.instances as usize];
+        let joins = self.joining();
         let mut order: Vec<usize> = (0..self.events.len()).collect();
         order.sort_by_key(|&i| (self.events[i].at_us, i));
         for i in order {
@@ -726,6 +736,25 @@ impl PipelineScenario {
                         self.service.instances, e.instance
                     ),
                 ));
+            }
+            if let Some(j) = joins[e.instance as usize] {
+                if e.kind == EventKind::Join && j != i {
+                    return Err(err(
+                        &format!("events[{i}].kind"),
+                        format!("instance {} joins once (events[{j}] already joins it)", e.instance),
+                    ));
+                }
+                if e.kind != EventKind::Join && e.at_us <= self.events[j].at_us {
+                    return Err(err(
+                        &format!("events[{i}].at_ms"),
+                        format!(
+                            "instance {} joins at {} ms (events[{j}]): nothing can happen to it before (got {})",
+                            e.instance,
+                            fmt(self.events[j].at_us),
+                            fmt(e.at_us)
+                        ),
+                    ));
+                }
             }
             match back_at[e.instance as usize] {
                 None => {
@@ -775,6 +804,19 @@ impl PipelineScenario {
         Ok(())
     }
 
+    /// Per instance, the index of its `join` event (the instance runs from that instant, not 0).
+    pub fn joining(&self) -> Vec<Option<usize>> {
+        let mut out = vec![None; self.service.instances as usize];
+        for (k, e) in self.events.iter().enumerate() {
+            if e.kind == EventKind::Join {
+                if let Some(slot) = out.get_mut(e.instance as usize) {
+                    slot.get_or_insert(k);
+                }
+            }
+        }
+        out
+    }
+
     /// Records processed (each record once, and once more per event), their outputs and commits
     /// handed to each reader, and the readers' polls: what time and memory grow with.
     pub fn estimated_steps(&self) -> u64 {
@@ -804,6 +846,7 @@ impl PipelineScenario {
                         m.insert("restart_after_ms".into(), e.restart_after_us.map_or(Value::Null, ms))
                     }
                     EventKind::Hang => m.insert("duration_ms".into(), ms(e.duration_us)),
+                    EventKind::Join => None,
                 };
                 Value::Object(m)
             })
