@@ -706,6 +706,7 @@ def compare_model(case, sc, m, real):
     hb = min(3000, s["session.timeout.ms"] // 3)  # instance_args' heartbeat.interval.ms
     linger = STREAMS_LINGER_MS if s["kind"] == "kafka_streams" else 0.0
     start_diff = None
+    values = real.setdefault("model window values", {})
     if aborts and k.get("first_output_ms") is not None:
         # The real transaction starts on the coordinator when its first output arrives: after
         # its `proc` line (send() returned), within the producer's linger and one produce round trip.
@@ -716,6 +717,7 @@ def compare_model(case, sc, m, real):
         pairs.append(txn.window_pair("model timed-out abort: real − model", start_diff - interval - CLOCK_SLACK_MS,
                                      start_diff + linger + SEND_MS + interval + CLOCK_SLACK_MS,
                                      round(rb[0] - aborts[0]["aborted_at_ms"], 1)))
+        values["timed-out abort: real − model"] = round(rb[0] - aborts[0]["aborted_at_ms"], 1)
     for part in vparts:
         st = real["stalls"].get(part, {})
         mst = next((x["stalls"] for x in m["input_stalls"] if x["partition"] == part), [])
@@ -737,6 +739,7 @@ def compare_model(case, sc, m, real):
             kd = k["killed_ms"] - crash
             lo, hi = kd - hb - CLOCK_SLACK_MS, kd + hb + FREE_START_MS
         pairs.append(txn.window_pair("model p%d stall end: real − model" % part, lo, hi, value))
+        values["p%d stall end: real − model" % part] = value
     return pairs
 
 
@@ -792,7 +795,8 @@ def notes(case, sc, m, real, pairs):
         out.append("  model (offset-window pipeline, compared) once/twice/more/never: %s | real: %s" % (
             " ".join("%s=%s" % (n, "/".join(str((v or {}).get(x, "-")) for x in ("once", "twice", "more", "never")))
                      for n, v in mr.items()), summary(pairs, 2)))
-        out.append("  model placed: %s" % json.dumps(m.get("alignment")))
+        out.append("  model placed: %s; windowed values (ms): %s" % (json.dumps(m.get("alignment")),
+                                                                json.dumps(real.get("model window values"))))
         mp = [p for p in pairs if p[0].startswith("model ")]
         out.append("  model vs real: %d agree%s" % (sum(p[1] == p[2] for p in mp), "".join(
             "; %s %s (model/window %s)" % (p[0][6:], "agrees" if p[1] == p[2] else "DIFFERS: real %s" % json.dumps(p[2]),
