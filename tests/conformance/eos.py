@@ -31,19 +31,20 @@ How an eos case runs (README "Exactly-once pipelines"):
   latest `horizon_ms`; then SETTLE_S more, then the group's committed input offsets, twice 1 s apart.
 * **verdict** — per reader the count of outputs per input (once, twice, more, never) against what
   Kafka's rules predict from the run's own logs: read_committed under EOS sees every input once;
-  read_uncommitted sees twice exactly the inputs of the aborted transaction(s) (CTP: the killed
-  transaction's `proc` lines; Streams: committed-at-kill … last processed by the killed instance);
+  read_uncommitted sees each input 1 + as many times as aborted transactions held it (the killed
+  one — CTP: its `proc` lines; Streams: committed-at-kill … last processed by the killed instance —
+  and any an instance aborted itself, its `abort` line);
   at_least_once: both readers see twice exactly committed-at-kill … last processed. The input
   partition's stall (kill → its first record processed after the kill) must end after the
   coordinator's timed-out rollback (`Completed rollback of ongoing transaction ... due to timeout`,
   broker log) when nobody aborts it sooner, within RELEASE_MARGIN_MS; the final committed offsets
   are the input's log end.
 * **the model** — when `offset-window pipeline --help` succeeds, the case also runs `offset-window
-  pipeline` on the case's scenario (a CTP restart with a new transactional.id as the model's
-  `service.restart_keeps_transactional.id: false`) and prints its `seen` counts, input stalls and
-  timed-out aborts beside the real ones, not yet compared (README "Exactly-once pipelines": the
-  real kill comes at the instance's next commit point, the model's crash at `at_ms`); otherwise
-  it prints `model: skipped, no offset-window pipeline`.
+  pipeline` on the case's scenario with its crash placed where the real instance died
+  (run_aligned_model: the same partitions, transaction and phase of it, the real restart's instant,
+  Streams' commit phase read from the run) and compares it (compare_model): counts exactly, the
+  timed-out abort and the stall's end within windows from the mechanism (README "Exactly-once
+  pipelines"); otherwise it prints `model: skipped, no offset-window pipeline`.
 """
 
 import collections
