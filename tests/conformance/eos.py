@@ -31,19 +31,20 @@ How an eos case runs (README "Exactly-once pipelines"):
   latest `horizon_ms`; then SETTLE_S more, then the group's committed input offsets, twice 1 s apart.
 * **verdict** — per reader the count of outputs per input (once, twice, more, never) against what
   Kafka's rules predict from the run's own logs: read_committed under EOS sees every input once;
-  read_uncommitted sees twice exactly the inputs of the aborted transaction(s) (CTP: the killed
-  transaction's `proc` lines; Streams: committed-at-kill … last processed by the killed instance);
+  read_uncommitted sees each input 1 + as many times as aborted transactions held it (the killed
+  one — CTP: its `proc` lines; Streams: committed-at-kill … last processed by the killed instance —
+  and any an instance aborted itself, its `abort` line);
   at_least_once: both readers see twice exactly committed-at-kill … last processed. The input
   partition's stall (kill → its first record processed after the kill) must end after the
   coordinator's timed-out rollback (`Completed rollback of ongoing transaction ... due to timeout`,
   broker log) when nobody aborts it sooner, within RELEASE_MARGIN_MS; the final committed offsets
   are the input's log end.
 * **the model** — when `offset-window pipeline --help` succeeds, the case also runs `offset-window
-  pipeline` on the case's scenario (a CTP restart with a new transactional.id as the model's
-  `service.restart_keeps_transactional.id: false`) and prints its `seen` counts, input stalls and
-  timed-out aborts beside the real ones, not yet compared (README "Exactly-once pipelines": the
-  real kill comes at the instance's next commit point, the model's crash at `at_ms`); otherwise
-  it prints `model: skipped, no offset-window pipeline`.
+  pipeline` on the case's scenario with its crash placed where the real instance died
+  (run_aligned_model: the same partitions, transaction and phase of it, the real restart's instant,
+  Streams' commit phase read from the run) and compares it (compare_model): counts exactly, the
+  timed-out abort and the stall's end within windows from the mechanism (README "Exactly-once
+  pipelines"); otherwise it prints `model: skipped, no offset-window pipeline`.
 """
 
 import collections
@@ -70,6 +71,11 @@ DYING_HOLD_MS = 300.0
 # A new owner with nothing to wait for (no open transaction with pending offsets) processes its
 # partition's first record within this long of its assignment.
 FREE_START_MS = 1500.0
+# A produce request's round trip on a loaded machine: the first send → its acknowledgement took
+# 8–280 ms in the txn cases (README, "Transactions in the log").
+SEND_MS = 300.0
+# Kafka Streams' producer lingers this long (StreamsConfig.PRODUCER_DEFAULT_OVERRIDES linger.ms).
+STREAMS_LINGER_MS = 100.0
 READY_TIMEOUT_S = 120
 SETTLE_S = 3.0
 BROKER_SCAN_MS = 1000  # run.py's server.properties
@@ -126,12 +132,17 @@ def instance_args(case, sc, i, restart, tag, topics, broker, workdir, epoch_ns):
     s = sc["service"]
     args = {"bootstrap": broker.addr, "topic": topics[0], "out_topic": topics[1], "group": "g-" + tag,
             "client_id": "instance-%d" % i, "epoch_ns": epoch_ns, "go_file": os.path.join(workdir, "go"),
-            "commit.interval.ms": s["commit.interval.ms"], "record_processing_ms": s.get("record_processing_ms", 0),
+            "commit.interval.ms": s.get("commit.interval.ms", 100), "record_processing_ms": s.get("record_processing_ms", 0),
             "max.poll.records": s.get("max.poll.records", 500), "session.timeout.ms": s["session.timeout.ms"],
             # The client's default ratio (45000 / 3000 would be 15; Kafka's docs ask for ≤ 1/3).
             "heartbeat.interval.ms": min(3000, s["session.timeout.ms"] // 3)}
     if s["kind"] == "consume_transform_produce":
         args["mode"] = "ctp"
+        # EosConformance runs transaction_age (the default) or transaction_records (model.md §14.2).
+        args["commit_rule"] = s.get("commit_rule", "transaction_age")
+        if args["commit_rule"] not in ("transaction_age", "transaction_records"):
+            raise RuntimeError("EosConformance's loop has no commit_rule %s" % args["commit_rule"])
+        args["commit_records"] = s.get("commit_records", 1)
         args["transaction.timeout.ms"] = s.get("transaction.timeout.ms", 60000)
         same = case.get("restart_transactional_id", "same") == "same"
         args["txn_id"] = "tx-%s-i%d%s" % (tag, i, "" if not restart or same else "-r%d" % restart)
@@ -275,7 +286,7 @@ def run_eos_case(ctx, case, broker, workdir, attempt):
     if real.get("killed") and not real["open_set"]:
         # The kill came right after a commit: nothing to abort, no experiment (run.py runs it again).
         raise group.FormationMismatch("the killed instance had processed nothing since its last commit")
-    m = txn.run_model(ctx, model_scenario(case, sc), workdir, "pipeline")
+    m = run_aligned_model(ctx, case, sc, real, workdir)
     return sc, m, real, {"logs": logs, "go": go, "model": m}
 
 
@@ -318,7 +329,9 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
     for r in sc["readers"]:
         vals = [w[4] for w in logs["reader-" + r["name"]] if w[0] == "rec"]
         counts, twice, more = seen_counts(vals, every)
-        real["readers"][r["name"]] = dict(seen=counts, twice=sorted(twice), more=sorted(more), total=len(vals))
+        c = collections.Counter(v for v in vals if v in every)
+        real["readers"][r["name"]] = dict(seen=counts, twice=sorted(twice), more=sorted(more), total=len(vals),
+                                          counts={v: c[v] for v in sorted(every) if c[v] != 1})
     victim = next(p for p in procs if p.killed_at is not None) if any(p.killed_at is not None for p in procs) else None
     real["killed"] = None
     if victim is None:
@@ -333,6 +346,7 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
     if s["kind"] == "consume_transform_produce":
         open_set = {"%s:%s" % (w[3], w[4]) for w in vl if w[0] == "proc" and int(w[2]) == k}
         begin = next(float(w[1]) - go for w in vl if w[0] == "begin" and int(w[2]) == k)
+        first_send = min(float(w[1]) - go for w in vl if w[0] == "proc" and int(w[2]) == k)
     else:
         last = {}
         for w in vl:
@@ -342,18 +356,44 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
         open_set = {"%d:%d" % (p, o) for p, hi in last.items() if p in vparts
                     for o in range((at_kill or {}).get(p, 0), hi)}
         begin = None
+        # The killed transaction's first output: the first record processed past the last commit.
+        first_send = min((float(w[1]) - go for w in vl if w[0] == "proc" and "%s:%s" % (w[3], w[4]) in open_set),
+                         default=None)
     # Other aborts (a failed commit): their records are repeated under read_uncommitted too.
     aborted_other = set()
+    other_aborts = collections.Counter()  # input → how many aborted transactions (not the killed one) held it
     for p in procs:
         if p.role != "instance":
             continue
         ks = {int(w[2]) for w in logs[p.name] if w[0] == "abort"}
-        aborted_other |= {"%s:%s" % (w[3], w[4]) for w in logs[p.name] if w[0] == "proc" and int(w[2]) in ks}
+        for w in logs[p.name]:
+            if w[0] == "proc" and int(w[2]) in ks:
+                aborted_other.add("%s:%s" % (w[3], w[4]))
+                other_aborts["%s:%s" % (w[3], w[4])] += 1
+    # Processings per input (every instance's `proc` lines). A Streams instance logs `proc` for the
+    # record it then blocks on (`dying`): its output never reached the producer, so it counts as
+    # processed as little as the model's record in progress at a crash.
+    procd = [w for p in procs if p.role == "instance" for w in logs[p.name] if w[0] == "proc"]
+    dying_record = None
+    if s["kind"] == "kafka_streams":
+        before = [w for w in vl[:vl.index(dying)] if w[0] == "proc"]
+        dying_record = before and "%s:%s" % (before[-1][3], before[-1][4])
+    values = ["%s:%s" % (w[3], w[4]) for w in procd]
+    if dying_record:
+        values.remove(dying_record)
+    real["processed"] = seen_counts(values, every)[0]
+    cp = collections.Counter(values)
+    real["processed counts"] = {v: cp[v] for v in sorted(every) if cp[v] != 1}
     real["killed"] = dict(instance=victim.instance, dying_ms=round(float(dying[1]) - go, 1),
                           killed_ms=round(victim.killed_at, 1), partitions=vparts, committed_at_kill=at_kill,
                           uncommitted_inputs=len(open_set), open_transaction_begin_ms=begin and round(begin, 1),
-                          other_aborted_inputs=len(aborted_other))
+                          other_aborted_inputs=len(aborted_other), dying_record=dying_record,
+                          first_output_ms=first_send and round(first_send, 1))
     real["open_set"] = sorted(open_set | aborted_other)
+    real["killed_inputs"] = sorted(open_set)
+    real["aborted_other"] = sorted(aborted_other)
+    real["other_aborts"] = dict(sorted(other_aborts.items()))
+    real["aborted_transactions"] = sum(1 for p in procs if p.role == "instance" for w in logs[p.name] if w[0] == "abort")
     # The stall of each of the killed instance's partitions: kill → first record processed after it.
     stalls = {}
     for part in vparts:
@@ -393,14 +433,117 @@ def analyse(case, sc, procs, logs, go, final, rollbacks, every):
 
 # ---------------------------------------------------------------- the model
 
+# The model's commit of a consume-transform-produce transaction: flush() for MODEL_FLUSH_MS, then
+# sendOffsetsToTransaction, EndTxn MODEL_WINDOW_MS later (model.md §14.1 `flush_ms`,
+# `offsets_to_end_txn_ms`). Their length changes no count as long as the instance is free again
+# before the next record (40 ms apart, 5 ms each here); they give the model's crash an instant in
+# the phase the real instance died in (before or after sendOffsetsToTransaction returned).
+MODEL_FLUSH_MS = 4.0
+MODEL_WINDOW_MS = 4.0
+# Kafka Streams' commit timer phase is searched in these steps: a commit must fall between two
+# records' ends, which are 40 ms apart here.
+PHASE_STEP_MS = 5.0
+
+
 def model_scenario(case, sc):
     """The case's scenario as the model reads it: a consume-transform-produce case's restart with
     a new transactional.id (run.py's `restart_transactional_id`) is the model's
-    `service.restart_keeps_transactional.id: false`."""
+    `service.restart_keeps_transactional.id: false`; its loop is EosConformance's (`commit_rule`
+    transaction_age unless the scenario says transaction_records; the flush and the offsets→EndTxn
+    window above); every instance heartbeats as instance_args makes the real ones."""
     sc = json.loads(json.dumps(sc))
     if sc["service"]["kind"] == "consume_transform_produce":
         sc["service"]["restart_keeps_transactional.id"] = case.get("restart_transactional_id", "same") == "same"
+        sc["service"].setdefault("commit_rule", "transaction_age")
+        if sc["service"]["processing.guarantee"] == "exactly_once_v2":
+            sc["service"]["flush_ms"] = MODEL_FLUSH_MS
+            sc["service"]["offsets_to_end_txn_ms"] = MODEL_WINDOW_MS
+    # instance_args gives every real instance this heartbeat.interval.ms.
+    sc["service"].setdefault("heartbeat.interval.ms", min(3000, sc["service"]["session.timeout.ms"] // 3))
     return sc
+
+
+def committed_at(m, p, t):
+    """The model's committed offset of input partition p at instant t (None: nothing yet)."""
+    c = next((x for x in m.get("input_committed", []) if x["partition"] == p), {"steps": []})
+    return next((st["offset"] for st in reversed(c["steps"]) if st["at_ms"] <= t), None)
+
+
+def run_aligned_model(ctx, case, sc, real, workdir):
+    """The model on the case's scenario with its crash where the real instance died (README
+    "Exactly-once pipelines", the model): on the same partitions, in the same transaction and the
+    same phase of it, restarted at the real restart's instant; a Kafka Streams case with the commit
+    timer phase whose last commit before the crash is the real one's. Returns the model's result
+    with `alignment` (how it was placed), or {"absent": why}."""
+    cmd, why = txn.model_command(ctx, "pipeline")
+    if cmd is None:
+        return {"absent": why}
+    k = real.get("killed")
+    msc = model_scenario(case, sc)
+    if not k:
+        return txn.run_model(ctx, msc, workdir, "pipeline")
+    s = msc["service"]
+    n, parts = s["instances"], msc["input"]["partitions"]
+    q = parts // n
+    vparts = k["partitions"]
+    # The model's range assignment gives instance i partitions i·q … (i+1)·q − 1; the real
+    # cooperative-sticky assignment gave the killed instance its own share (either half).
+    mi = vparts[0] // q
+    if vparts != list(range(mi * q, (mi + 1) * q)):
+        raise RuntimeError("the killed instance held %s: not one model instance's share" % vparts)
+    ev = next(e for e in msc["events"] if e["kind"] == "crash")
+    # The model's own timeline without the crash: each input's output instant (= its end).
+    base = json.loads(json.dumps(msc))
+    base["events"] = []
+    mb = txn.run_model(ctx, base, workdir, "pipeline")
+    out_at = {"%d:%d" % (e["input_partition"], e["input_offset"]): e["at_ms"] for e in mb["output_log"]
+              if e["kind"] == "data"}
+    proc_ms = s.get("record_processing_ms", 1)
+    streams = s["kind"] == "kafka_streams"
+    if not streams:
+        # The killed transaction's last record ended, then the flush, then the offsets: the real
+        # instance died after flush() (before_offsets) or after sendOffsetsToTransaction returned.
+        last_end = max(out_at[x] for x in real["killed_inputs"])
+        before = case.get("die_point") == "before_offsets"
+        crash = last_end + (MODEL_FLUSH_MS / 2 if before else MODEL_FLUSH_MS + MODEL_WINDOW_MS / 2)
+        how = "the killed transaction's last record ends at %s ms; crash %s" % (
+            last_end, "in its flush()" if before else "between sendOffsetsToTransaction and EndTxn")
+    else:
+        # The record the real instance blocked on: the model's crash halfway through it.
+        d = k["dying_record"]
+        crash = out_at[d] - proc_ms + proc_ms / 2.0
+        how = "record %s runs %s–%s ms; crash halfway" % (d, out_at[d] - proc_ms, out_at[d])
+    crash = round(crash, 3)
+    # The restarted process joins the group once its consumer exists: after initTransactions()
+    # (CTP; Streams logs `init` as it starts), which took up to 5 s on a loaded machine.
+    rs = real.get("restart", {})
+    restart = rs.get("init_returned_ms") if rs.get("init_returned_ms") is not None else rs.get("started_ms")
+    event = {"at_ms": crash, "instance": mi, "kind": "crash",
+             "restart_after_ms": None if restart is None else round(max(0.0, restart - crash), 3)}
+    msc["events"] = [event]
+    align = {"crash_at_ms": crash, "instance": mi, "restart_after_ms": event["restart_after_ms"], "placed": how}
+    if streams:
+        # The real commit timer runs from the stream thread's start (before t = 0) and advances at
+        # every check, commit or not; its phase is read from the run: the one whose last commit
+        # before the crash leaves the real committed offsets at the kill.
+        want = {p: (k["committed_at_kill"] or {}).get(p) for p in vparts}
+        interval = s["commit.interval.ms"]
+        phase, m = 0.0, None
+        while phase < interval:
+            s["commit_phase_ms"] = phase
+            m = txn.run_model(ctx, msc, workdir, "pipeline")
+            if {p: committed_at(m, p, crash) for p in vparts} == want:
+                break
+            phase += PHASE_STEP_MS
+        else:
+            s["commit_phase_ms"] = 0.0
+            m = txn.run_model(ctx, msc, workdir, "pipeline")
+            align["phase"] = "none of 0–%s ms leaves %s committed at the crash" % (interval, want)
+        align["commit_phase_ms"] = s["commit_phase_ms"]
+    else:
+        m = txn.run_model(ctx, msc, workdir, "pipeline")
+    m["alignment"] = align
+    return m
 
 
 # ---------------------------------------------------------------- the verdict
@@ -416,14 +559,19 @@ def compare(case, sc, m, real):
         return pairs
     open_set = set(real["open_set"])
     pairs.append(("inputs processed and not committed at the kill > 0", True, len(open_set) > 0))
+    killed_set = set(real["killed_inputs"])
+    other = real.get("other_aborts", {})
     for r in sc["readers"]:
         got = real["readers"][r["name"]]
         repeated = r["isolation.level"] == "read_uncommitted" or not eos
-        want_twice = len(open_set) if repeated else 0
-        want = {"once": every_n - want_twice, "twice": want_twice, "more": 0, "never": 0}
-        pairs.append(("%s seen" % r["name"], want, got["seen"]))
+        # Each input once, plus once per aborted (EOS) or uncommitted (ALO) processing a reader of
+        # this isolation sees: the killed transaction's, and any transaction an instance aborted.
+        want_counts = {} if not repeated else {
+            v: 1 + (v in killed_set) + other.get(v, 0) for v in sorted(killed_set | set(other))}
+        pairs.append(("%s seen" % r["name"], counts_seen(want_counts, every_n), got["seen"]))
         if repeated:
-            pairs.append(("%s seen twice = the uncommitted inputs" % r["name"], True, set(got["twice"]) == open_set))
+            pairs.append(("%s counts per input = 1 + the aborted or uncommitted processings" % r["name"], True,
+                          got["counts"] == want_counts))
     n = sc["input"]["records_per_partition"]
     pairs.append(("input_committed", {str(p): n for p in range(sc["input"]["partitions"])},
                   real["input_committed"] and {str(p): o for p, o in real["input_committed"].items()}))
@@ -481,12 +629,118 @@ def compare(case, sc, m, real):
         if not input_waits:
             pairs.append(txn.window_pair("p%d first record − assigned" % part, -CLOCK_SLACK_MS, FREE_START_MS,
                                          round(to - assigned, 1) if assigned else None))
-            if eos and s["kind"] == "consume_transform_produce" and \
-                    real.get("restart", {}).get("init_returned_ms") is not None:
-                # Same transactional.id: initTransactions() aborted the open transaction before the
-                # restarted instance even joined.
-                pairs.append(("initTransactions() returned before the assignment", True,
-                              bool(assigned) and real["restart"]["init_returned_ms"] <= assigned))
+            if eos and s["kind"] == "consume_transform_produce" and case.get("restart_transactional_id") == "same" \
+                    and real.get("restart", {}).get("init_returned_ms") is not None \
+                    and k["open_transaction_begin_ms"] is not None:
+                # Same transactional.id: the restarted instance's initTransactions() aborted the open
+                # transaction (InitProducerId bumps the epoch), long before its timeout could.
+                pairs.append(("initTransactions() returned before the transaction's timeout", True,
+                              real["restart"]["init_returned_ms"] < k["open_transaction_begin_ms"] + timeout))
+    if m and "absent" not in m:
+        pairs += compare_model(case, sc, m, real)
+    return pairs
+
+
+def counts_seen(counts, every_n):
+    """once/twice/more/never over every_n inputs from the counts that are not 1."""
+    out = {"once": every_n - len(counts), "twice": 0, "more": 0, "never": 0}
+    for c in counts.values():
+        out[{0: "never", 1: "once", 2: "twice"}.get(c, "more")] += 1
+    return out
+
+
+def without(counts, sub):
+    """Per-input counts (those ≠ 1) minus sub's."""
+    out = {}
+    for v in sorted(set(counts) | set(sub)):
+        c = counts.get(v, 1) - sub.get(v, 0)
+        if c != 1:
+            out[v] = c
+    return out
+
+
+def by_count(m_reader, c):
+    """The inputs ("p:o") whose output a model reader was handed c times."""
+    return sorted("%d:%d" % (b["partition"], o) for b in m_reader.get("by_input", [])
+                  for o, x in enumerate(b["counts"]) if x == c)
+
+
+def compare_model(case, sc, m, real):
+    """The model (placed as run_aligned_model says) against the real run: counts exactly, instants
+    within what the model cannot know (README "Exactly-once pipelines", the model)."""
+    s = sc["service"]
+    k = real["killed"]
+    al = m.get("alignment", {})
+    pairs = [("model placed", "aligned", al.get("phase", "aligned"))]
+    # A surviving instance's transaction aborted on CommitFailedException (a TxnOffsetCommit sent
+    # with the generation of consumer.groupMetadata() while the group had moved on: the
+    # cooperative member keeps processing through the rebalance) is a race the model does not
+    # have: counted apart (a known disagreement), and its inputs counted once on the real side.
+    other = real.get("other_aborts", {})
+    pairs.append(("model transactions aborted by CommitFailedException", 0, real.get("aborted_transactions", 0)))
+    eos = s["processing.guarantee"] == "exactly_once_v2"
+    every_n = sc["input"]["partitions"] * sc["input"]["records_per_partition"]
+    mr = {r["name"]: r for r in m.get("readers", [])}
+    for r in sc["readers"]:
+        got = real["readers"][r["name"]]
+        # The aborted transactions' repeats, which only readers seeing aborted outputs count.
+        sees_aborted = r["isolation.level"] == "read_uncommitted" or not eos
+        counts = without(got["counts"], other if sees_aborted else {})
+        pairs.append(("model %s seen" % r["name"], mr[r["name"]]["seen"], counts_seen(counts, every_n)))
+        pairs.append(("model %s twice" % r["name"], by_count(mr[r["name"]], 2),
+                      sorted(v for v, c in counts.items() if c == 2)))
+    pairs.append(("model processed", m["processed"], counts_seen(without(real["processed counts"], other), every_n)))
+    vparts = k["partitions"]
+    crash = al["crash_at_ms"]
+    pairs.append(("model committed at the kill", {p: committed_at(m, p, crash) for p in vparts},
+                  {p: (k["committed_at_kill"] or {}).get(p) for p in vparts}))
+    pairs.append(("model input_committed", {str(x["partition"]): x["last"] for x in m["input_committed"]},
+                  real["input_committed"] and {str(p): o for p, o in real["input_committed"].items()}))
+    aborts = [a for a in m.get("timed_out_aborts", []) if a["instance"] == al["instance"]]
+    rb = real["timed_out_rollbacks"]
+    pairs.append(("model timed-out aborts", len(aborts), len(rb)))
+    unstable = any(st["reason"] == "unstable_offset_commit" for x in m["input_stalls"] if x["partition"] in vparts
+                   for st in x["stalls"])
+    pairs.append(("model UNSTABLE_OFFSET_COMMIT", unstable,
+                  sum(len(v) for v in real.get("unstable_offset_fetches", {}).values()) > 0))
+    interval = sc["transaction.abort.timed.out.transaction.cleanup.interval.ms"]
+    hb = min(3000, s["session.timeout.ms"] // 3)  # instance_args' heartbeat.interval.ms
+    linger = STREAMS_LINGER_MS if s["kind"] == "kafka_streams" else 0.0
+    start_diff = None
+    values = real.setdefault("model window values", {})
+    if aborts and k.get("first_output_ms") is not None:
+        # The real transaction starts on the coordinator when its first output arrives: after
+        # its `proc` line (send() returned), within the producer's linger and one produce round trip.
+        start_diff = k["first_output_ms"] - aborts[0]["started_at_ms"]
+    if aborts and len(rb) == 1 and start_diff is not None:
+        # Each side's scan aborts strictly after start + transaction.timeout.ms, at its own phase
+        # (the broker's runs from its start): up to one scan interval apart either way.
+        pairs.append(txn.window_pair("model timed-out abort: real − model", start_diff - interval - CLOCK_SLACK_MS,
+                                     start_diff + linger + SEND_MS + interval + CLOCK_SLACK_MS,
+                                     round(rb[0] - aborts[0]["aborted_at_ms"], 1)))
+        values["timed-out abort: real − model"] = round(rb[0] - aborts[0]["aborted_at_ms"], 1)
+    for part in vparts:
+        st = real["stalls"].get(part, {})
+        mst = next((x["stalls"] for x in m["input_stalls"] if x["partition"] == part), [])
+        mend = max((x["to_ms"] for x in mst if x["to_ms"] is not None and x["to_ms"] >= crash), default=None)
+        rend = st.get("to_ms")
+        value = round(rend - mend, 1) if rend and mend is not None else None
+        if unstable:
+            if start_diff is None:
+                continue
+            # Both end at their side's abort; the real new owner's OffsetFetch retry and first
+            # record come within RELEASE_MARGIN_MS of it.
+            lo = start_diff - interval - CLOCK_SLACK_MS
+            hi = start_diff + linger + SEND_MS + interval + RELEASE_MARGIN_MS
+        else:
+            # Both end when the dead member's session expires: session.timeout.ms after its last
+            # heartbeat. The model's heartbeats run from 0 ms and stop at its crash; the real ones
+            # from the join (unknown phase) until the SIGKILL (`killed_ms`); the real new owner
+            # then starts within FREE_START_MS.
+            kd = k["killed_ms"] - crash
+            lo, hi = kd - hb - CLOCK_SLACK_MS, kd + hb + FREE_START_MS
+        pairs.append(txn.window_pair("model p%d stall end: real − model" % part, lo, hi, value))
+        values["p%d stall end: real − model" % part] = value
     return pairs
 
 
@@ -507,8 +761,9 @@ def describe_events(case, sc):
         extra = ", killed %s sendOffsetsToTransaction, restarted with the %s transactional.id" % (
             "before" if case.get("die_point") == "before_offsets" else "after",
             case.get("restart_transactional_id", "same"))
-    return "%s %s x%d, commit.interval.ms %s; %s%s" % (s["kind"], s["processing.guarantee"], s["instances"],
-                                                     s["commit.interval.ms"], ev, extra)
+    commits = "commit_records %s" % s["commit_records"] if s.get("commit_rule") == "transaction_records" else \
+        "commit.interval.ms %s" % s.get("commit.interval.ms", 100)
+    return "%s %s x%d, %s; %s%s" % (s["kind"], s["processing.guarantee"], s["instances"], commits, ev, extra)
 
 
 def notes(case, sc, m, real, pairs):
@@ -538,9 +793,16 @@ def notes(case, sc, m, real, pairs):
         out.append("  model: skipped, %s; the real values were compared with Kafka's rules only" % m["absent"])
     elif m:
         mr = {r.get("name"): r.get("seen") for r in m.get("readers", [])}
-        out.append("  model (offset-window pipeline; printed, not compared: README) once/twice/more/never: %s | real: %s" % (
+        out.append("  model (offset-window pipeline, compared) once/twice/more/never: %s | real: %s" % (
             " ".join("%s=%s" % (n, "/".join(str((v or {}).get(x, "-")) for x in ("once", "twice", "more", "never")))
                      for n, v in mr.items()), summary(pairs, 2)))
+        out.append("  model placed: %s; windowed values (ms): %s" % (json.dumps(m.get("alignment")),
+                                                                json.dumps(real.get("model window values"))))
+        mp = [p for p in pairs if p[0].startswith("model ")]
+        out.append("  model vs real: %d agree%s" % (sum(p[1] == p[2] for p in mp), "".join(
+            "; %s %s (model/window %s)" % (p[0][6:], "agrees" if p[1] == p[2] else "DIFFERS: real %s" % json.dumps(p[2]),
+                                           json.dumps(p[1]))
+            for p in mp if p[0].endswith(("real − model", "processed", "at the kill", "aborts")))))
         out.append("  model input stalls: %s; timed-out aborts: %s" % (
             "; ".join("p%d %s" % (x["partition"], ", ".join("%s %s–%s" % (st["reason"], st["from_ms"], st["to_ms"])
                                                              for st in x["stalls"])) for x in m.get("input_stalls", [])),

@@ -847,17 +847,32 @@ CASES += TXN_CASES
 EOS_LABEL = "kafka-clients 4.3.1 (classic, cooperative-sticky) + transactional producer"
 EOS_CASES = [
     dict(name="eos-ctp-killed-mid-transaction", kind="eos", client="java_classic", label=EOS_LABEL,
+         known={"real": {"model transactions aborted by CommitFailedException": [1, 2, 3]},
+                "why": "a surviving instance's transaction open across the rebalance's generation bump is aborted on "
+                       "CommitFailedException (its TxnOffsetCommit carries the generation of consumer.groupMetadata(), "
+                       "updated only when the member completes the join) and re-processed: its inputs are seen twice "
+                       "by read_uncommitted; the model's rebalance has no such window"},
          file="ctp-killed-mid-transaction.json", restart_transactional_id="new",
          note="issue 32: a consume-transform-produce instance SIGKILLed between sendOffsetsToTransaction and "
               "commitTransaction, restarted with a new transactional.id: read_committed sees every input once, "
               "read_uncommitted sees the killed transaction's inputs twice; the input partition stalls until the "
               "coordinator's timed-out rollback (UNSTABLE_OFFSET_COMMIT for the new owner's OffsetFetch)"),
     dict(name="eos-ctp-killed-same-txn-id", kind="eos", client="java_classic", label=EOS_LABEL,
+         known={"real": {"model transactions aborted by CommitFailedException": [1, 2, 3]},
+                "why": "a surviving instance's transaction open across the rebalance's generation bump is aborted on "
+                       "CommitFailedException (its TxnOffsetCommit carries the generation of consumer.groupMetadata(), "
+                       "updated only when the member completes the join) and re-processed: its inputs are seen twice "
+                       "by read_uncommitted; the model's rebalance has no such window"},
          file="ctp-killed-mid-transaction.json", restart_transactional_id="same", full=True,
          note="issue 32: the same kill, the instance restarted with its own transactional.id: its "
               "initTransactions() aborts the open transaction at once; the stall is the rebalance's (the dead "
               "member's session timeout)"),
     dict(name="eos-ctp-killed-before-offsets", kind="eos", client="java_classic", label=EOS_LABEL,
+         known={"real": {"model transactions aborted by CommitFailedException": [1, 2, 3]},
+                "why": "a surviving instance's transaction open across the rebalance's generation bump is aborted on "
+                       "CommitFailedException (its TxnOffsetCommit carries the generation of consumer.groupMetadata(), "
+                       "updated only when the member completes the join) and re-processed: its inputs are seen twice "
+                       "by read_uncommitted; the model's rebalance has no such window"},
          file="ctp-killed-mid-transaction.json", restart_transactional_id="new", die_point="before_offsets", full=True,
          note="issue 32: the same kill one step earlier, after the outputs and before sendOffsetsToTransaction, restarted "
               "with a new transactional.id: no offsets pending, so the new owner reads the committed offset at once "

@@ -112,6 +112,40 @@ fn p6_a_zombie_is_refused_by_the_generation_and_aborts() {
 }
 
 #[test]
+fn p7_a_joining_instance_takes_a_partition_after_the_owner_commits() {
+    let run = run_file("eos-ctp-scale-out-join.json");
+    // Instance 0 commits at 1010 ms (p0:10 done, p1:10 in hand: 11 and 10), processes p1:10
+    // (1010–1020), and at the join (1050) revokes both, committing that transaction first.
+    assert_eq!(steps_of(&run, 1), vec![(1010, 10), (1050, 11), (2051, 20)]);
+    assert_eq!(run.output_log[23].kind, RecordKind::CommitMarker);
+    // Instance 1 processes p1 from 11 (its first output at 1110 ms, offset 25), both commit at
+    // 2051 (markers 42, 43): 44 entries, nothing aborted, nothing repeated.
+    assert_eq!(run.output_log.len(), 44);
+    assert!(data_states(&run).iter().all(|&(_, s)| s == OutputState::Committed));
+    assert_eq!((run.readers[1].seen.once, run.readers[1].seen.twice), (40, 0));
+    // Kafka Streams (cooperative): only p1 moves; its owner commits at the revocation.
+    let (mut s, _) = scenario_file("eos-ctp-scale-out-join.json");
+    s.service.kind = offset_window_sim::pipeline::ServiceKind::KafkaStreams;
+    let run = simulate_pipeline(&s).unwrap();
+    assert_eq!(steps_of(&run, 1)[1], (1050, 11));
+    assert_eq!(run.rebalances[0].assignment, vec![vec![0], vec![1]]);
+    assert_eq!(run.readers[1].seen.once, 40);
+}
+
+#[test]
+fn a_join_is_the_instance_s_first_event() {
+    let base = |events: Value| json!({"service": {"instances": 2}, "events": events});
+    let crash_before = base(json!([{"at_ms": 500, "instance": 1, "kind": "crash"},
+                                   {"at_ms": 1000, "instance": 1, "kind": "join"}]));
+    assert_eq!(refused(crash_before).0, "events[0].at_ms");
+    let twice = base(json!([{"at_ms": 500, "instance": 1, "kind": "join"},
+                            {"at_ms": 1000, "instance": 1, "kind": "join"}]));
+    assert_eq!(refused(twice).0, "events[1].kind");
+    let extra = base(json!([{"at_ms": 500, "instance": 1, "kind": "join", "duration_ms": 5}]));
+    assert_eq!(refused(extra).0, "events[0].duration_ms");
+}
+
+#[test]
 fn the_issue_example_runs_and_reads_back() {
     let value = json!({
       "input": {"partitions": 2, "records_per_partition": 200, "rate_per_s": 50},
@@ -183,15 +217,124 @@ fn bad_input_is_refused_naming_the_key() {
     assert_eq!(refused(at_least_once).0, "service.transaction.timeout.ms");
 }
 
+fn steps_of(run: &PipelineRun, p: usize) -> Vec<(u64, u64)> {
+    run.input_committed[p].steps.iter().map(|s| (s.at_us / 1000, s.offset)).collect()
+}
+
+/// The suite's consume-transform-produce loop (`commit_rule: transaction_age`): records every
+/// 40 ms, 5 ms each, a transaction committed once it is 100 ms old, checked after each record
+/// and when poll(100 ms) returns empty; flush 4 ms, then the offsets, EndTxn 4 ms later.
+fn age_rule_scenario(crash_at_ms: Option<f64>) -> Value {
+    let events = match crash_at_ms {
+        Some(at) => json!([{"at_ms": at, "instance": 0, "kind": "crash", "restart_after_ms": 1000}]),
+        None => json!([]),
+    };
+    json!({
+        "input": {"partitions": 1, "records_per_partition": 10, "rate_per_s": 25},
+        "service": {"kind": "consume_transform_produce", "processing.guarantee": "exactly_once_v2",
+                    "commit_rule": "transaction_age", "commit.interval.ms": 100, "record_processing_ms": 5,
+                    "transaction.timeout.ms": 10000, "session.timeout.ms": 6000, "heartbeat.interval.ms": 2000,
+                    "flush_ms": 4, "offsets_to_end_txn_ms": 4, "restart_keeps_transactional.id": false},
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms": 1000,
+        "events": events,
+        "readers": [{"name": "ru", "isolation.level": "read_uncommitted"}],
+        "horizon_ms": 20000
+    })
+}
+
+#[test]
+fn transaction_age_commits_once_the_transaction_is_old_enough() {
+    let s = PipelineScenario::from_value(&age_rule_scenario(None)).unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    // Record 0 begins the transaction at 0 ms; record 2 ends at 85 ms (85 < 100), record 3 at
+    // 125 ms: commit, flush to 129, offsets, EndTxn at 133 (committed 4). Record 4 begins the
+    // next at 160; record 7 ends at 285: committed 8 at 293. Record 8 begins at 320, record 9
+    // ends at 365 (45 ms old); the poll started then returns empty at 465: commit, 10 at 473.
+    assert_eq!(steps_of(&run, 0), vec![(133, 4), (293, 8), (473, 10)]);
+}
+
+#[test]
+fn transaction_records_commits_every_n_records_and_the_tail_when_old() {
+    let mut value = age_rule_scenario(None);
+    value["service"]["commit_rule"] = json!("transaction_records");
+    value["service"]["commit_records"] = json!(4);
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value).unwrap()).unwrap();
+    // Records 0–3 (record 3 ends at 125 ms): committed 4 at 133; 4–7 (ends 285): 8 at 293;
+    // 8–9, then empty polls every 100 ms from 365: the one at 465 finds the transaction (begun
+    // at 320) 145 ms old, ≥ 100: 10 at 473.
+    assert_eq!(steps_of(&run, 0), vec![(133, 4), (293, 8), (473, 10)]);
+    value["service"]["commit.interval.ms"] = json!(1000);
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value).unwrap()).unwrap();
+    // The tail waits for an empty poll at least 1000 ms after 320: 365 + 10 · 100 = 1365.
+    assert_eq!(steps_of(&run, 0), vec![(133, 4), (293, 8), (1373, 10)]);
+    assert_eq!(refused(json!({"service": {"commit_records": 4}})).0, "service.commit_records");
+}
+
+#[test]
+fn a_crash_in_the_flush_leaves_no_offsets_pending() {
+    // Crash at 127 ms: inside record 0–3's flush (125–129): outputs open, no offsets sent. The
+    // restart (new transactional.id) joins at 1127; the dead member's session (last heartbeat
+    // at 0) expires at 6000: the new owner reads committed nothing → 0 at once.
+    let s = PipelineScenario::from_value(&age_rule_scenario(Some(127.0))).unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    let stalls: Vec<_> =
+        run.input_stalls[0].stalls.iter().map(|x| (x.from_us / 1000, x.to_us.map(|t| t / 1000))).collect();
+    assert_eq!(stalls, vec![(127, Some(6000))]);
+    assert_eq!(run.readers[0].seen.twice, 4);
+    // Crash at 131 ms: after sendOffsetsToTransaction (129), before EndTxn (133): the offsets
+    // stay pending until the scan after 5 + 10000 ms (11000): UNSTABLE_OFFSET_COMMIT 6000–11000.
+    let s = PipelineScenario::from_value(&age_rule_scenario(Some(131.0))).unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    let stalls: Vec<_> =
+        run.input_stalls[0].stalls.iter().map(|x| (x.from_us / 1000, x.to_us.map(|t| t / 1000))).collect();
+    assert_eq!(stalls, vec![(131, Some(6000)), (6000, Some(11000))]);
+    assert_eq!(run.timed_out_aborts[0].aborted_at_us, 11_000_000);
+    assert_eq!(run.readers[0].seen.twice, 4);
+}
+
+#[test]
+fn the_commit_phase_moves_the_first_commit() {
+    let value = |phase: u64| {
+        json!({
+            "input": {"partitions": 1, "records_per_partition": 10, "rate_per_s": 25},
+            "service": {"kind": "kafka_streams", "processing.guarantee": "exactly_once_v2",
+                        "commit.interval.ms": 100, "record_processing_ms": 5, "commit_phase_ms": phase},
+            "horizon_ms": 2000
+        })
+    };
+    // Phase 0: due at 101 ms (idle after record 2, 85 ms): committed 3 at 101.
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value(0)).unwrap()).unwrap();
+    assert_eq!(steps_of(&run, 0)[0], (101, 3));
+    // Phase 60: due at 41 ms, record 1 runs 40–45: committed 2 at 45; next due 146: 4 at 146.
+    let run = simulate_pipeline(&PipelineScenario::from_value(&value(60)).unwrap()).unwrap();
+    assert_eq!(&steps_of(&run, 0)[..2], &[(45, 2), (146, 4)]);
+    assert_eq!(
+        refused(json!({"service": {"kind": "kafka_streams", "commit_phase_ms": 30000}})).0,
+        "service.commit_phase_ms"
+    );
+    assert_eq!(
+        refused(json!({"service": {"kind": "kafka_streams", "commit_rule": "transaction_age"}})).0,
+        "service.commit_rule"
+    );
+}
+
 fn random_scenario(
     (streams, eos): (bool, bool),
     (partitions, instances, records, rate): (u32, u32, u32, u32),
     (processing_ms, interval_ms, window_ms, session_s): (u64, u64, u64, u64),
     (keeps, side): (bool, bool),
     events: Vec<(u64, u32, bool, Option<u64>, u64)>,
+    (rule, flush_ms, phase_ms): (u8, u64, u64),
+    join_ms: Option<u64>,
 ) -> Value {
     let mut next_free = vec![0u64; instances as usize];
     let mut list = Vec::new();
+    // Scale-out: the last instance (never instance 0) joins, before any other event of its own.
+    if let (Some(at), true) = (join_ms, instances > 1) {
+        let i = instances as usize - 1;
+        list.push(json!({"at_ms": at, "instance": i, "kind": "join"}));
+        next_free[i] = at;
+    }
     for (at_ms, instance, crash, restart_ms, hang_ms) in events {
         let i = (instance % instances) as usize;
         if next_free[i] == u64::MAX {
@@ -218,7 +361,20 @@ fn random_scenario(
         "offsets_to_end_txn_ms": window_ms,
         "side_effect": side,
     });
-    if !eos {
+    match (streams, rule % 3) {
+        (false, 1) => {
+            service["commit_rule"] = json!("transaction_age");
+            service["commit_phase_ms"] = json!(phase_ms % interval_ms);
+        }
+        (false, 2) => {
+            service["commit_rule"] = json!("transaction_records");
+            service["commit_records"] = json!(1 + phase_ms % 7);
+        }
+        _ => service["commit_phase_ms"] = json!(phase_ms % interval_ms),
+    }
+    if eos {
+        service["flush_ms"] = json!(flush_ms);
+    } else {
         service["processing.guarantee"] = json!("at_least_once");
         service.as_object_mut().unwrap().remove("offsets_to_end_txn_ms");
     }
@@ -254,8 +410,10 @@ proptest! {
         flags in (any::<bool>(), any::<bool>()),
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+        rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
+        join_ms in proptest::option::of(0u64..=8_000),
     ) {
-        let value = random_scenario((streams, true), shape, timing, flags, events);
+        let value = random_scenario((streams, true), shape, timing, flags, events, rules, join_ms);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         let rc = run.reader("rc").unwrap();
@@ -295,8 +453,10 @@ proptest! {
         flags in (any::<bool>(), any::<bool>()),
         events in proptest::collection::vec(
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
+        rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
+        join_ms in proptest::option::of(0u64..=8_000),
     ) {
-        let value = random_scenario((streams, false), shape, timing, flags, events);
+        let value = random_scenario((streams, false), shape, timing, flags, events, rules, join_ms);
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         for r in &run.readers {

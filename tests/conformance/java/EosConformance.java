@@ -54,9 +54,10 @@ import org.apache.kafka.streams.kstream.Produced;
  *   and a transactional KafkaProducer (transactional.id = txn_id). initTransactions() first, then
  *   the loop: poll(100 ms); each record: beginTransaction() if none is open, sleep
  *   record_processing_ms, send one output (same partition of the output topic, value = the input
- *   value); once the open transaction is commit.interval.ms old (checked after every record and every
- *   poll): flush(), sendOffsetsToTransaction(next offsets, consumer.groupMetadata()),
- *   commitTransaction(). onPartitionsRevoked commits the open transaction first. A failed commit
+ *   value); once the open transaction is commit.interval.ms old (commit_rule=transaction_age, checked
+ *   after every record and every poll) or holds commit_records records (transaction_records,
+ *   checked after every record; or a poll returned nothing and it is commit.interval.ms old): flush(),
+ *   sendOffsetsToTransaction(next offsets, consumer.groupMetadata()), commitTransaction(). onPartitionsRevoked commits the open transaction first. A failed commit
  *   (KafkaException) aborts and seeks back to the committed offsets. With die_at_ms (the
  *   scenario's crash instant), the first transaction whose commit comes at or after it stops after
  *   sendOffsetsToTransaction() returned (outputs acknowledged, offsets pending in the group:
@@ -67,7 +68,7 @@ import org.apache.kafka.streams.kstream.Produced;
  *     begin t k                   beginTransaction() of this process's transaction k
  *     proc t k p o                record p:o processed, its output sent in transaction k
  *     offsets t k p=o,p=o         sendOffsetsToTransaction returned (TxnOffsetCommit done)
- *     commit t0 t1 k | abort t k reason
+ *     commit t0 t1 k | abort t k exception message
  *     dying t k                   waits for SIGKILL
  *
  * mode=streams  one Kafka Streams instance: source(input) -> mapValues -> sink(output, the input's
@@ -180,6 +181,10 @@ public class EosConformance {
     static void ctp() throws Exception {
         String in = a.get("topic"), out = a.get("out_topic");
         long interval = Long.parseLong(a.get("commit.interval.ms"));
+        // commit_rule transaction_age: commit once the open transaction is commit.interval.ms old;
+        // transaction_records: once it holds commit_records records, or after an empty poll.
+        final boolean byRecords = a.getOrDefault("commit_rule", "transaction_age").equals("transaction_records");
+        final long commitRecords = Long.parseLong(a.getOrDefault("commit_records", "1"));
         long procMs = Long.parseLong(a.getOrDefault("record_processing_ms", "0"));
         final double[] dieAt = {Double.parseDouble(a.getOrDefault("die_at_ms", "-1"))};
         Path stop = Path.of(a.get("stop_file"));
@@ -211,8 +216,8 @@ public class EosConformance {
         log("init " + t0 + " " + now());
         KafkaConsumer<String, String> consumer = new KafkaConsumer<>(cp);
         Map<TopicPartition, OffsetAndMetadata> pending = new HashMap<>();
-        // [open, k, beganAt]
-        final double[] txn = {0, -1, 0};
+        // [open, k, beganAt, records]
+        final double[] txn = {0, -1, 0, 0};
         // die_point: after_offsets (the default: between sendOffsetsToTransaction and
         // commitTransaction, the offsets pending in the group) or before_offsets (outputs only).
         final boolean dieBeforeOffsets = a.getOrDefault("die_point", "after_offsets").equals("before_offsets");
@@ -235,6 +240,7 @@ public class EosConformance {
             producer.commitTransaction();
             log("commit " + c0 + " " + now() + " " + (long) txn[1]);
             txn[0] = 0;
+            txn[3] = 0;
             pending.clear();
         };
         consumer.subscribe(List.of(in), new ConsumerRebalanceListener() {
@@ -269,16 +275,19 @@ public class EosConformance {
                     producer.send(new ProducerRecord<>(out, r.partition(), null, r.value()));
                     pending.put(new TopicPartition(r.topic(), r.partition()), new OffsetAndMetadata(r.offset() + 1));
                     log("proc " + now() + " " + (long) txn[1] + " " + r.partition() + " " + r.offset());
-                    if (nowMs() - txn[2] >= interval) commit.run();
+                    txn[3] += 1;
+                    if (byRecords ? txn[3] >= commitRecords : nowMs() - txn[2] >= interval) commit.run();
                 }
-                if (txn[0] == 1 && nowMs() - txn[2] >= interval) commit.run();
+                if (txn[0] == 1 && (!byRecords || recs.isEmpty()) && nowMs() - txn[2] >= interval) commit.run();
             } catch (ProducerFencedException e) {
                 log("fenced " + now() + " " + e);
                 break;
             } catch (KafkaException e) {
-                log("abort " + now() + " " + (long) txn[1] + " " + e.getClass().getSimpleName());
+                log("abort " + now() + " " + (long) txn[1] + " " + e.getClass().getSimpleName() + " "
+                        + String.valueOf(e.getMessage()).replaceAll("\\s+", " "));
                 if (txn[0] == 1) producer.abortTransaction();
                 txn[0] = 0;
+                txn[3] = 0;
                 pending.clear();
                 for (var e2 : consumer.committed(consumer.assignment()).entrySet()) {
                     if (e2.getValue() != null) consumer.seek(e2.getKey(), e2.getValue().offset());

@@ -8,7 +8,7 @@
 //! owners' offset fetches, and each instance's loop (in instance order) up to the point where
 //! it waits for time to pass.
 
-use super::scenario::{EventKind, PipelineScenario, ServiceKind, MAX_PIPELINE_STEPS};
+use super::scenario::{CommitRule, EventKind, PipelineScenario, ServiceKind, MAX_PIPELINE_STEPS};
 use super::{
     ByInput, InputCommitted, InputStall, OutputEntry, OutputState, PartitionStalls, PipelineReader,
     PipelineRun, PipelineTimedOutAbort, Rebalance, SeenCounts, SideEffects, StallReason,
@@ -65,6 +65,23 @@ struct Inst {
     last_commit_us: u64,
     /// EndTxn reaches the coordinator at this instant (`offsets_to_end_txn_ms`).
     ending: Option<u64>,
+    /// The commit's `flush()` ends and `sendOffsetsToTransaction` goes out at this instant
+    /// (`flush_ms`).
+    flushing: Option<u64>,
+    /// `since_last_commit`: subtracted from the first commit timer's due instant
+    /// (`commit_phase_ms`); 0 once a commit or a restart set `last_commit_us`.
+    timer_phase_us: u64,
+    /// `transaction_age`: when the open transaction's first record started (beginTransaction).
+    began_us: Option<u64>,
+    /// `transaction_age` / `transaction_records`: a record just ended or a poll just returned
+    /// empty: the loop checks its transaction now.
+    check: bool,
+    /// The check is an empty poll's.
+    empty_poll: bool,
+    /// Records processed in the open transaction (since the last commit).
+    txn_records: u32,
+    /// `transaction_age`: the idle poll returns empty at this instant.
+    poll_deadline: Option<u64>,
     fenced: bool,
     zombie: bool,
     frozen_at_us: u64,
@@ -104,6 +121,9 @@ struct Engine<'a> {
     steps: u64,
 }
 
+/// `transaction_age`: the loop's `poll(Duration.ofMillis(100))` (EosConformance `mode=ctp`).
+const AGE_RULE_POLL_US: u64 = 100 * crate::keys::US_PER_MS;
+
 fn fmt(us: u64) -> String {
     crate::keys::format_millis(us)
 }
@@ -112,9 +132,11 @@ impl<'a> Engine<'a> {
     fn new(s: &'a PipelineScenario) -> Self {
         let n = s.service.instances;
         let records = s.input.records_per_partition as u64;
+        // An instance with a join event does not run before it (model.md §14.3).
+        let joins = s.joining();
         let insts = (0..n)
             .map(|i| Inst {
-                life: Life::Running,
+                life: if joins[i as usize].is_some() { Life::Dead } else { Life::Running },
                 member: i as usize,
                 producer: 0,
                 owned: BTreeSet::new(),
@@ -126,6 +148,13 @@ impl<'a> Engine<'a> {
                 dirty: BTreeMap::new(),
                 last_commit_us: 0,
                 ending: None,
+                flushing: None,
+                timer_phase_us: s.service.commit_phase_us,
+                began_us: None,
+                check: false,
+                empty_poll: false,
+                txn_records: 0,
+                poll_deadline: None,
                 fenced: false,
                 zombie: false,
                 frozen_at_us: 0,
@@ -133,7 +162,12 @@ impl<'a> Engine<'a> {
             })
             .collect();
         let members = (0..n)
-            .map(|i| Member { instance: i, in_group: true, expires_at_us: None, since_us: 0 })
+            .map(|i| Member {
+                instance: i,
+                in_group: joins[i as usize].is_none(),
+                expires_at_us: None,
+                since_us: 0,
+            })
             .collect();
         let parts = (0..s.input.partitions)
             .map(|_| Part {
@@ -284,7 +318,12 @@ impl<'a> Engine<'a> {
             if inst.member != mi || inst.life != Life::Running {
                 return;
             }
-            if self.eager() && (!inst.revoking.is_empty() || inst.ending.is_some() || inst.busy.is_some()) {
+            if self.eager()
+                && (!inst.revoking.is_empty()
+                    || inst.ending.is_some()
+                    || inst.flushing.is_some()
+                    || inst.busy.is_some())
+            {
                 return;
             }
         }
@@ -353,10 +392,45 @@ impl<'a> Engine<'a> {
         }
         let dirty: Vec<(u32, u64)> = self.insts[i].dirty.iter().map(|(&p, &o)| (p, o)).collect();
         if self.eos() {
-            let Some(x) = self.open_txn_of(i as u32) else { return };
-            self.txns[x].pending = dirty;
+            if self.open_txn_of(i as u32).is_none() {
+                return;
+            }
             // Streams sets lastCommitMs to the `now` its commit started at.
-            self.insts[i].last_commit_us = t;
+            self.set_last_commit(i, t);
+            let flush = self.s.service.flush_us;
+            if flush > 0 {
+                // flush() first: outputs only, no offsets in the transaction yet.
+                self.insts[i].flushing = Some(t + flush);
+                self.changes += 1;
+            } else {
+                self.send_offsets(i, t);
+            }
+        } else {
+            for (p, o) in dirty {
+                self.set_committed(p, t, o);
+            }
+            self.insts[i].dirty.clear();
+            self.set_last_commit(i, t);
+            self.insts[i].began_us = None;
+            self.insts[i].txn_records = 0;
+            self.changes += 1;
+        }
+    }
+
+    fn set_last_commit(&mut self, i: usize, t: u64) {
+        let inst = &mut self.insts[i];
+        inst.last_commit_us = t;
+        inst.timer_phase_us = 0;
+    }
+
+    /// `sendOffsetsToTransaction` of the processed positions (the offsets pending in the
+    /// group from now), then EndTxn at once or `offsets_to_end_txn_ms` later.
+    fn send_offsets(&mut self, i: usize, t: u64) {
+        self.insts[i].flushing = None;
+        let Some(x) = self.open_txn_of(i as u32) else { return };
+        let dirty: Vec<(u32, u64)> = self.insts[i].dirty.iter().map(|(&p, &o)| (p, o)).collect();
+        self.txns[x].pending = dirty;
+        {
             let window = self.s.service.offsets_to_end_txn_us;
             if window > 0 {
                 self.insts[i].ending = Some(t + window);
@@ -364,13 +438,6 @@ impl<'a> Engine<'a> {
             } else {
                 self.finish_commit(i, t);
             }
-        } else {
-            for (p, o) in dirty {
-                self.set_committed(p, t, o);
-            }
-            self.insts[i].dirty.clear();
-            self.insts[i].last_commit_us = t;
-            self.changes += 1;
         }
     }
 
@@ -382,6 +449,8 @@ impl<'a> Engine<'a> {
         let inst = &mut self.insts[i];
         inst.txn = None;
         inst.dirty.clear();
+        inst.began_us = None;
+        inst.txn_records = 0;
         self.changes += 1;
     }
 
@@ -391,7 +460,13 @@ impl<'a> Engine<'a> {
         inst.busy = None;
         inst.dirty.clear();
         inst.ending = None;
+        inst.flushing = None;
         inst.txn = None;
+        inst.began_us = None;
+        inst.check = false;
+        inst.empty_poll = false;
+        inst.txn_records = 0;
+        inst.poll_deadline = None;
     }
 
     /// A zombie's commit is refused by the group (TxnOffsetCommit or OffsetCommit: UNKNOWN_MEMBER_ID
@@ -419,7 +494,7 @@ impl<'a> Engine<'a> {
         self.insts[i].waiting = false;
         self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None, since_us: t });
         self.insts[i].member = self.members.len() - 1;
-        self.insts[i].last_commit_us = t;
+        self.set_last_commit(i, t);
         let what = if self.eos() {
             "its TxnOffsetCommit is refused by the group (UNKNOWN_MEMBER_ID, as the group removed it; a member of \
              an older generation would get ILLEGAL_GENERATION): CommitFailedException, it aborts its transaction"
@@ -448,8 +523,8 @@ impl<'a> Engine<'a> {
         let inst = &mut self.insts[i];
         inst.fenced = false;
         inst.producer += 1;
-        inst.last_commit_us = t;
-        let owned: Vec<u32> = inst.owned.iter().copied().collect();
+        self.set_last_commit(i, t);
+        let owned: Vec<u32> = self.insts[i].owned.iter().copied().collect();
         for p in owned {
             let part = &mut self.parts[p as usize];
             part.pos = part.committed.unwrap_or(0);
@@ -465,12 +540,40 @@ impl<'a> Engine<'a> {
     /// Streams' `maybeCommit`: `lastCommitMs + commitTimeMs < now` on a millisecond clock, so
     /// the first instant a whole millisecond past the interval.
     fn commit_due_at(&self, i: usize) -> u64 {
-        self.insts[i].last_commit_us + self.s.service.commit_interval_us + crate::keys::US_PER_MS
+        let inst = &self.insts[i];
+        (inst.last_commit_us + self.s.service.commit_interval_us + crate::keys::US_PER_MS)
+            .saturating_sub(inst.timer_phase_us)
+    }
+
+    /// The suite's loop (`transaction_age`, `transaction_records`): checks after each record and
+    /// each empty `poll(100 ms)`, never while blocked in a poll.
+    fn age_rule(&self) -> bool {
+        self.s.service.commit_rule != CommitRule::SinceLastCommit
     }
 
     fn commit_due(&self, i: usize, t: u64) -> bool {
         let inst = &self.insts[i];
-        !inst.dirty.is_empty() && t >= self.commit_due_at(i)
+        if inst.dirty.is_empty() {
+            return false;
+        }
+        match self.s.service.commit_rule {
+            // After a record or an empty poll: `now - began >= commit.interval.ms`.
+            CommitRule::TransactionAge => {
+                inst.check
+                    && inst
+                        .began_us
+                        .is_some_and(|b| t + inst.timer_phase_us >= b + self.s.service.commit_interval_us)
+            }
+            // After a record: `commit_records` in the transaction; after an empty poll: once it
+            // is commit.interval.ms old (the input's tail).
+            CommitRule::TransactionRecords => {
+                inst.check
+                    && (inst.txn_records >= self.s.service.commit_records
+                        || inst.empty_poll
+                            && inst.began_us.is_some_and(|b| t >= b + self.s.service.commit_interval_us))
+            }
+            CommitRule::SinceLastCommit => t >= self.commit_due_at(i),
+        }
     }
 
     /// Instance `i`'s loop at `t`, until it waits for time to pass.
@@ -484,6 +587,18 @@ impl<'a> Engine<'a> {
             if self.insts[i].life != Life::Running {
                 self.insts[i].wake_us = None;
                 return;
+            }
+            if let Some(end) = self.insts[i].flushing {
+                if end > t {
+                    self.insts[i].wake_us = Some(end);
+                    return;
+                }
+                if self.insts[i].fenced {
+                    self.fenced_restarts(i, t);
+                } else {
+                    self.send_offsets(i, t);
+                }
+                continue;
             }
             if let Some(end) = self.insts[i].ending {
                 if end > t {
@@ -504,6 +619,8 @@ impl<'a> Engine<'a> {
                 }
                 self.insts[i].busy = None;
                 self.complete(i, p, o, t);
+                self.insts[i].check = true;
+                self.insts[i].txn_records += 1;
                 continue;
             }
             if self.insts[i].zombie {
@@ -536,9 +653,33 @@ impl<'a> Engine<'a> {
                 return;
             } else if self.insts[i].inhand.is_empty() {
                 self.poll(i, t);
+                if self.age_rule() {
+                    if !self.insts[i].inhand.is_empty() {
+                        self.insts[i].poll_deadline = None;
+                    } else {
+                        match self.insts[i].poll_deadline {
+                            Some(d) if d <= t => {
+                                // poll(100 ms) returned empty: the loop checks, then polls again.
+                                self.insts[i].poll_deadline = Some(t + AGE_RULE_POLL_US);
+                                if !self.insts[i].check && !self.insts[i].dirty.is_empty() {
+                                    self.insts[i].check = true;
+                                    self.insts[i].empty_poll = true;
+                                    continue;
+                                }
+                            }
+                            None => self.insts[i].poll_deadline = Some(t + AGE_RULE_POLL_US),
+                            _ => {}
+                        }
+                    }
+                }
             }
+            self.insts[i].check = false;
+            self.insts[i].empty_poll = false;
             if let Some((p, o)) = self.insts[i].inhand.pop_front() {
                 self.insts[i].busy = Some((t + proc_us, p, o));
+                if self.insts[i].began_us.is_none() {
+                    self.insts[i].began_us = Some(t);
+                }
                 self.changes += 1;
                 continue;
             }
@@ -552,8 +693,11 @@ impl<'a> Engine<'a> {
                 }
             }
             if !self.insts[i].dirty.is_empty() {
-                let due = self.commit_due_at(i);
-                wake = Some(wake.map_or(due, |w| w.min(due)));
+                let due =
+                    if self.age_rule() { self.insts[i].poll_deadline } else { Some(self.commit_due_at(i)) };
+                if let Some(due) = due {
+                    wake = Some(wake.map_or(due, |w| w.min(due)));
+                }
             }
             self.insts[i].wake_us = wake.filter(|&w| w > t);
             return;
@@ -638,6 +782,19 @@ impl<'a> Engine<'a> {
         }
     }
 
+    /// Scale-out: instance `i` starts and joins as a new member. The rebalance moves partitions
+    /// to it: eager (consume_transform_produce, RangeAssignor) every member revokes everything,
+    /// committing first; cooperative (Kafka Streams) only the moving partitions' owners revoke
+    /// them, committing first (14.3).
+    fn join(&mut self, i: usize, t: u64) {
+        self.members.push(Member { instance: i as u32, in_group: true, expires_at_us: None, since_us: t });
+        let inst = &mut self.insts[i];
+        inst.member = self.members.len() - 1;
+        inst.life = Life::Running;
+        self.set_last_commit(i, t);
+        self.start_rebalance(t, format!("instance {i} joins the group (scale-out)"));
+    }
+
     fn restart(&mut self, i: usize, t: u64) {
         if self.eos() {
             let open: Vec<usize> =
@@ -673,6 +830,7 @@ impl<'a> Engine<'a> {
         inst.fenced = false;
         inst.zombie = false;
         inst.last_commit_us = t;
+        inst.timer_phase_us = 0;
         self.start_rebalance(t, format!("instance {i} restarts and joins as a new member"));
     }
 
@@ -694,6 +852,12 @@ impl<'a> Engine<'a> {
         }
         if let Some(e) = inst.ending.as_mut() {
             *e += frozen;
+        }
+        if let Some(e) = inst.flushing.as_mut() {
+            *e += frozen;
+        }
+        if let Some(d) = inst.poll_deadline.as_mut() {
+            *d += frozen;
         }
         let m = inst.member;
         if self.members[m].in_group {
@@ -811,12 +975,14 @@ impl<'a> Engine<'a> {
                 match e.kind {
                     EventKind::Crash => self.crash(i, t),
                     EventKind::Hang => self.freeze(i, t),
+                    EventKind::Join => self.join(i, t),
                 }
             }
             if e.end_us() == Some(t) {
                 match e.kind {
                     EventKind::Crash => self.restart(i, t),
                     EventKind::Hang => self.resume(i, t),
+                    EventKind::Join => {}
                 }
             }
         }

@@ -28,7 +28,7 @@ mod engine;
 pub mod scenario;
 
 pub use scenario::{
-    Event, EventKind, Guarantee, Input, PipelineScenario, Service, ServiceKind, EVENT_FIELDS,
+    CommitRule, Event, EventKind, Guarantee, Input, PipelineScenario, Service, ServiceKind, EVENT_FIELDS,
     MAX_PIPELINE_STEPS, PIPELINE_KEYS, PIPELINE_KEY_HELP, SERVICE_FIELDS,
 };
 

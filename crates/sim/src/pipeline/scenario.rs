@@ -48,6 +48,24 @@ named_enum! {
 }
 
 named_enum! {
+    /// When the service's loop commits (model.md §14.2).
+    CommitRule {
+        /// Kafka Streams' `StreamThread.maybeCommit`: once `lastCommit + commit.interval.ms <
+        /// now` with work processed, checked after each record and while idle (`lastCommit`:
+        /// the instant the last commit began).
+        SinceLastCommit = "since_last_commit", "commit.interval.ms after the last commit began",
+        /// A consume-transform-produce loop that commits its transaction once it is
+        /// `commit.interval.ms` old (from the start of its first record), checked after each
+        /// record and when a `poll(100 ms)` returns empty (the suite's `EosConformance` loop).
+        TransactionAge = "transaction_age", "the open transaction is commit.interval.ms old",
+        /// The same loop, committing once the open transaction holds `commit_records` records
+        /// (checked after each record), or when a `poll(100 ms)` returns empty and it is
+        /// `commit.interval.ms` old (the input's tail).
+        TransactionRecords = "transaction_records", "the open transaction holds commit_records records",
+    }
+}
+
+named_enum! {
     /// `processing.guarantee` (model.md §14.1).
     Guarantee {
         /// Transactions: outputs and input offsets committed together (KIP-447).
@@ -67,6 +85,9 @@ named_enum! {
         /// heartbeats, no processing; it resumes where it stopped — a zombie if the group
         /// removed it meanwhile.
         Hang = "hang", "freeze for duration_ms",
+        /// Scale-out: the instance is not running before and starts now, joining the group as a
+        /// new member (its first event; it takes partitions from the others in the rebalance).
+        Join = "join", "a new instance joins",
     }
 }
 
@@ -123,6 +144,17 @@ pub struct Service {
     /// exactly_once_v2: from `sendOffsetsToTransaction` (the TxnOffsetCommit landing) to
     /// EndTxn reaching the coordinator, µs. A crash or hang inside leaves offsets pending.
     pub offsets_to_end_txn_us: u64,
+    /// When the loop commits (*ours*; kafka_streams: always `since_last_commit`).
+    pub commit_rule: CommitRule,
+    /// `since_last_commit`: the first instances' commit timer is this far into its interval at
+    /// 0 ms (their `lastCommit` is −phase; Kafka Streams' runs from its thread's start);
+    /// `transaction_age`: their first transaction counts as this much older, µs.
+    pub commit_phase_us: u64,
+    /// `transaction_records`: records per transaction.
+    pub commit_records: u32,
+    /// exactly_once_v2: from the commit's start (`flush()`) to `sendOffsetsToTransaction`, µs.
+    /// The instance blocks; a crash inside leaves its outputs open and no offsets pending.
+    pub flush_us: u64,
 }
 
 /// One event. JSON: `{"at_ms": 5000, "instance": 1, "kind": "crash", "restart_after_ms": 2000}`.
@@ -146,6 +178,7 @@ impl Event {
         match self.kind {
             EventKind::Crash => self.restart_after_us.map(|d| self.at_us + d),
             EventKind::Hang => Some(self.at_us + self.duration_us),
+            EventKind::Join => Some(self.at_us),
         }
     }
 }
@@ -275,6 +308,26 @@ pub const SERVICE_FIELDS: &[FieldHelp] = &[
         default: "0",
         help: "exactly_once_v2: sendOffsetsToTransaction to EndTxn; a crash inside leaves offsets pending (UNSTABLE_OFFSET_COMMIT)",
     },
+    FieldHelp {
+        spec: KeySpec { name: "commit_rule", kind: KeyKind::Choice(CommitRule::NAMES), unit: "" },
+        default: "\"since_last_commit\"",
+        help: "consume_transform_produce: since_last_commit (Streams' rule), transaction_age (commit once the open transaction is commit.interval.ms old) or transaction_records (once it holds commit_records records); both checked after each record and each empty poll(100 ms)",
+    },
+    FieldHelp {
+        spec: KeySpec { name: "commit_records", kind: KeyKind::Count { min: 1, max: 100_000 }, unit: "records" },
+        default: "1",
+        help: "transaction_records: records per transaction (an empty poll commits fewer once the transaction is commit.interval.ms old)",
+    },
+    FieldHelp {
+        spec: KeySpec { name: "commit_phase_ms", kind: KeyKind::Millis { min_us: 0, max_us: DAY_US }, unit: "ms" },
+        default: "0",
+        help: "the first instances' commit timer is this far into its interval at 0 ms (since_last_commit; transaction_age: their first transaction counts as this much older); below commit.interval.ms",
+    },
+    FieldHelp {
+        spec: KeySpec { name: "flush_ms", kind: KeyKind::Millis { min_us: 0, max_us: 60_000 * MS }, unit: "ms" },
+        default: "0",
+        help: "exactly_once_v2: the commit's flush() before sendOffsetsToTransaction; a crash inside leaves no offsets pending",
+    },
 ];
 
 /// An event's fields.
@@ -292,7 +345,7 @@ pub const EVENT_FIELDS: &[FieldHelp] = &[
     FieldHelp {
         spec: KeySpec { name: "kind", kind: KeyKind::Choice(EventKind::NAMES), unit: "" },
         default: "required",
-        help: "crash (kill -9) or hang (the process frozen); rebalance and deploy are not modelled",
+        help: "crash (kill -9), hang (the process frozen) or join (scale-out: a new instance starts, its first event); deploy is not modelled",
     },
     FieldHelp {
         spec: KeySpec {
@@ -391,6 +444,10 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
             "offsets_to_end_txn_ms" => {
                 s.offsets_to_end_txn_us = read_at(&here, f("offsets_to_end_txn_ms"), v)?
             }
+            "commit_rule" => s.commit_rule = read_at(&here, f("commit_rule"), v)?,
+            "commit_phase_ms" => s.commit_phase_us = read_at(&here, f("commit_phase_ms"), v)?,
+            "commit_records" => s.commit_records = read_at(&here, f("commit_records"), v)?,
+            "flush_ms" => s.flush_us = read_at(&here, f("flush_ms"), v)?,
             _ => return Err(unknown_field(&here, SERVICE_FIELDS, "the service")),
         }
     }
@@ -404,11 +461,36 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
         ));
     }
     if guarantee == Guarantee::AtLeastOnce {
-        for key in ["transaction.timeout.ms", "offsets_to_end_txn_ms"] {
+        for key in ["transaction.timeout.ms", "offsets_to_end_txn_ms", "flush_ms"] {
             if map.contains_key(key) {
                 return Err(err(&at(key), "is an exactly_once_v2 field: at_least_once runs no transaction"));
             }
         }
+    }
+    if s.commit_rule == CommitRule::TransactionAge && kind != ServiceKind::ConsumeTransformProduce {
+        return Err(err(
+            "service.commit_rule",
+            "transaction_age and transaction_records are consume_transform_produce rules: Kafka Streams commits by its own (since_last_commit)",
+        ));
+    }
+    if map.contains_key("commit_phase_ms") && s.commit_rule == CommitRule::TransactionRecords {
+        return Err(err(
+            "service.commit_phase_ms",
+            "has no meaning under transaction_records: it counts records",
+        ));
+    }
+    if map.contains_key("commit_records") && s.commit_rule != CommitRule::TransactionRecords {
+        return Err(err("service.commit_records", "is a transaction_records field"));
+    }
+    if s.commit_phase_us >= s.commit_interval_us {
+        return Err(err(
+            "service.commit_phase_ms",
+            format!(
+                "must be below commit.interval.ms ({} ms) (got {})",
+                crate::keys::format_millis(s.commit_interval_us),
+                crate::keys::format_millis(s.commit_phase_us)
+            ),
+        ));
     }
     if guarantee == Guarantee::ExactlyOnceV2 && s.commit_interval_us >= s.transaction_timeout_us {
         return Err(err(
@@ -450,6 +532,10 @@ impl Service {
             state_store: false,
             restart_keeps_transactional_id: true,
             offsets_to_end_txn_us: 0,
+            commit_rule: CommitRule::SinceLastCommit,
+            commit_phase_us: 0,
+            commit_records: 1,
+            flush_us: 0,
         }
     }
 
@@ -479,6 +565,15 @@ impl Service {
         if self.eos() {
             m.insert("transaction.timeout.ms".into(), ms(self.transaction_timeout_us));
             m.insert("offsets_to_end_txn_ms".into(), ms(self.offsets_to_end_txn_us));
+            m.insert("flush_ms".into(), ms(self.flush_us));
+        }
+        if self.kind == ServiceKind::ConsumeTransformProduce {
+            m.insert("commit_rule".into(), self.commit_rule.name().into());
+        }
+        if self.commit_rule == CommitRule::TransactionRecords {
+            m.insert("commit_records".into(), self.commit_records.into());
+        } else {
+            m.insert("commit_phase_ms".into(), ms(self.commit_phase_us));
         }
         m.insert("session.timeout.ms".into(), ms(self.session_timeout_us));
         m.insert("heartbeat.interval.ms".into(), ms(self.heartbeat_interval_us));
@@ -503,7 +598,7 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
                 &format!("{path}.kind"),
                 format!(
                     "{kind:?} is not modelled in the pipeline (model.md §14.7): a crash with a restart shows a \
-                     member leaving and joining; use one of \"crash\", \"hang\""
+                     member leaving and joining, a join a new member; use one of \"crash\", \"hang\", \"join\""
                 ),
             ));
         }
@@ -537,6 +632,10 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
             Err(err(&format!("{path}.restart_after_ms"), "is a crash's field; a hang takes duration_ms"))
         }
         EventKind::Hang if duration.is_none() => Err(need("duration_ms")),
+        EventKind::Join if duration.is_some() || restart.is_some() => Err(err(
+            &format!("{path}.{}", if duration.is_some() { "duration_ms" } else { "restart_after_ms" }),
+            "is not a join's field: a join takes at_ms and instance",
+        )),
         _ => Ok(e),
     }
 }
@@ -621,8 +720,10 @@ impl PipelineScenario {
                 ),
             ));
         }
-        // Per instance: its events one after another, nothing after a crash without restart.
+        // Per instance: its events one after another, nothing after a crash without restart; a
+        // join first (the instance does not run before it).
         let mut back_at: Vec<Option<u64>> = vec![Some(0); self.service.instances as usize];
+        let joins = self.joining();
         let mut order: Vec<usize> = (0..self.events.len()).collect();
         order.sort_by_key(|&i| (self.events[i].at_us, i));
         for i in order {
@@ -635,6 +736,25 @@ impl PipelineScenario {
                         self.service.instances, e.instance
                     ),
                 ));
+            }
+            if let Some(j) = joins[e.instance as usize] {
+                if e.kind == EventKind::Join && j != i {
+                    return Err(err(
+                        &format!("events[{i}].kind"),
+                        format!("instance {} joins once (events[{j}] already joins it)", e.instance),
+                    ));
+                }
+                if e.kind != EventKind::Join && e.at_us <= self.events[j].at_us {
+                    return Err(err(
+                        &format!("events[{i}].at_ms"),
+                        format!(
+                            "instance {} joins at {} ms (events[{j}]): nothing can happen to it before (got {})",
+                            e.instance,
+                            fmt(self.events[j].at_us),
+                            fmt(e.at_us)
+                        ),
+                    ));
+                }
             }
             match back_at[e.instance as usize] {
                 None => {
@@ -684,6 +804,19 @@ impl PipelineScenario {
         Ok(())
     }
 
+    /// Per instance, the index of its `join` event (the instance runs from that instant, not 0).
+    pub fn joining(&self) -> Vec<Option<usize>> {
+        let mut out = vec![None; self.service.instances as usize];
+        for (k, e) in self.events.iter().enumerate() {
+            if e.kind == EventKind::Join {
+                if let Some(slot) = out.get_mut(e.instance as usize) {
+                    slot.get_or_insert(k);
+                }
+            }
+        }
+        out
+    }
+
     /// Records processed (each record once, and once more per event), their outputs and commits
     /// handed to each reader, and the readers' polls: what time and memory grow with.
     pub fn estimated_steps(&self) -> u64 {
@@ -713,6 +846,7 @@ impl PipelineScenario {
                         m.insert("restart_after_ms".into(), e.restart_after_us.map_or(Value::Null, ms))
                     }
                     EventKind::Hang => m.insert("duration_ms".into(), ms(e.duration_us)),
+                    EventKind::Join => None,
                 };
                 Value::Object(m)
             })
