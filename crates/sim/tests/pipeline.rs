@@ -316,6 +316,10 @@ fn the_commit_phase_moves_the_first_commit() {
         refused(json!({"service": {"kind": "kafka_streams", "commit_rule": "transaction_age"}})).0,
         "service.commit_rule"
     );
+    assert_eq!(
+        refused(json!({"service": {"kind": "kafka_streams", "commit_rule": "transaction_records"}})).0,
+        "service.commit_rule"
+    );
 }
 
 fn random_scenario(

@@ -467,7 +467,7 @@ fn parse_service(value: &Value) -> Result<Service, ScenarioError> {
             }
         }
     }
-    if s.commit_rule == CommitRule::TransactionAge && kind != ServiceKind::ConsumeTransformProduce {
+    if s.commit_rule != CommitRule::SinceLastCommit && kind != ServiceKind::ConsumeTransformProduce {
         return Err(err(
             "service.commit_rule",
             "transaction_age and transaction_records are consume_transform_produce rules: Kafka Streams commits by its own (since_last_commit)",
