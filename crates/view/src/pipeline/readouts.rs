@@ -158,6 +158,9 @@ pub fn event_text(scenario: &PipelineScenario, index: usize) -> String {
             seconds_text(e.at_us),
             seconds_text(e.duration_us)
         ),
+        offset_window_sim::pipeline::EventKind::Join => {
+            format!("instance {} joins the group at {} s", e.instance, seconds_text(e.at_us))
+        }
     }
 }
 
