@@ -3,10 +3,11 @@
 //! their instants; then each downstream reader runs over the output log as in §13.
 //!
 //! One instant at a time, in this order: the transaction coordinator's timeout aborts, the
-//! scenario's events (crashes, restarts, freezes, resumes, in list order), the group's session
-//! expiries; then, until nothing changes, the rebalance's completion, the partitions' new
-//! owners' offset fetches, and each instance's loop (in instance order) up to the point where
-//! it waits for time to pass.
+//! scenario's events (crashes, restarts, freezes, resumes, joins, deploy turns, in list order),
+//! the group's session expiries; then, until nothing changes, a deploy's restarts, the
+//! rebalance's completion, the partitions' new owners' offset fetches, and each instance's loop
+//! (in instance order) up to the point where it waits for time to pass — a deploy's close
+//! included (model.md §14.3).
 
 use super::scenario::{CommitRule, EventKind, PipelineScenario, ServiceKind, MAX_PIPELINE_STEPS};
 use super::{
