@@ -644,6 +644,23 @@ impl<'a> Engine<'a> {
                 self.insts[i].txn_records += 1;
                 continue;
             }
+            if self.insts[i].closing
+                && self.insts[i].inhand.is_empty()
+                && !self.eager()
+                && !self.insts[i].zombie
+                && self.pending_rebalance.is_some()
+                && self.members[self.insts[i].member].in_group
+            {
+                // Kafka Streams' thread, told to shut down with its records done, keeps polling
+                // while its rebalance is in progress (StreamThread.runLoop: `while (isRunning()
+                // || taskManager.rebalanceInProgress())`), processing and committing nothing (it
+                // returns after the poll), and shuts down once the rebalance completes.
+                if self.insts[i].close_wait_from.is_none() {
+                    self.insts[i].close_wait_from = Some(t);
+                }
+                self.insts[i].wake_us = None;
+                return;
+            }
             if self.insts[i].zombie {
                 if self.insts[i].inhand.is_empty() || self.commit_due(i, t) {
                     if self.insts[i].closing {
@@ -675,20 +692,7 @@ impl<'a> Engine<'a> {
                 self.changes += 1;
                 continue;
             } else if self.insts[i].closing && self.insts[i].inhand.is_empty() {
-                // The records in hand are done: the close. Kafka Streams' thread keeps polling
-                // while its rebalance is in progress (StreamThread.runLoop: `while (isRunning()
-                // || taskManager.rebalanceInProgress())`), processing nothing, and only then
-                // shuts down: no commit meanwhile (its loop returns before maybeCommit).
-                if !self.eager()
-                    && self.pending_rebalance.is_some()
-                    && self.members[self.insts[i].member].in_group
-                {
-                    if self.insts[i].close_wait_from.is_none() {
-                        self.insts[i].close_wait_from = Some(t);
-                    }
-                    self.insts[i].wake_us = None;
-                    return;
-                }
+                // The records in hand are done: the close.
                 if !self.insts[i].dirty.is_empty() && (!self.eos() || self.open_txn_of(i as u32).is_some()) {
                     self.insts[i].close_committed = true;
                     self.commit(i, t);
