@@ -273,6 +273,28 @@ fn a_deploy_is_refused_naming_its_bad_key() {
 }
 
 #[test]
+fn a_zombie_whose_flush_ends_after_its_removal_is_refused() {
+    // Found by the exactly-once property: instance 0 freezes during its commit's flush() and the
+    // group removes it; when it resumes, its sendOffsetsToTransaction (TxnOffsetCommit) goes out
+    // as a removed member's: refused, so it aborts. (It used to commit, while the new owner had
+    // already re-processed from the committed offset: read_committed saw an input twice.)
+    let s = PipelineScenario::from_value(&json!({
+        "input": {"partitions": 3, "records_per_partition": 7, "rate_per_s": 13},
+        "service": {"kind": "consume_transform_produce", "instances": 2, "commit.interval.ms": 50,
+                    "commit_phase_ms": 43, "flush_ms": 1, "offsets_to_end_txn_ms": 3, "record_processing_ms": 8,
+                    "restart_keeps_transactional.id": false, "session.timeout.ms": 6000},
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms": 5000,
+        "events": [{"at_ms": 470, "instance": 0, "kind": "hang", "duration_ms": 5531}],
+        "readers": [{"name": "rc", "isolation.level": "read_committed", "poll_interval_ms": 50}],
+        "horizon_ms": 400_000
+    }))
+    .unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    assert_eq!((run.readers[0].seen.once, run.readers[0].seen.twice), (21, 0));
+    assert!(run.notes.iter().any(|n| n.contains("TxnOffsetCommit is refused")), "{:?}", run.notes);
+}
+
+#[test]
 fn a_join_is_the_instance_s_first_event() {
     let base = |events: Value| json!({"service": {"instances": 2}, "events": events});
     let crash_before = base(json!([{"at_ms": 500, "instance": 1, "kind": "crash"},

@@ -616,6 +616,13 @@ impl<'a> Engine<'a> {
                 }
                 if self.insts[i].fenced {
                     self.fenced_restarts(i, t);
+                } else if self.insts[i].zombie {
+                    // Its TxnOffsetCommit goes out after the group removed it: refused.
+                    if self.insts[i].closing {
+                        self.close(i, t);
+                    } else {
+                        self.zombie_rejoins(i, t);
+                    }
                 } else {
                     self.send_offsets(i, t);
                 }
