@@ -1,4 +1,4 @@
-//! Exactly-once pipelines (model.md §14): the reference scenarios P1–P6 as exact numbers (the
+//! Exactly-once pipelines (model.md §14): the reference scenarios P1–P9 as exact numbers (the
 //! `scenarios/eos-*` files, read here from disk), bad input refused naming its key, and
 //! invariants over random scenarios: under exactly_once_v2 every input record's output is
 //! seen exactly once by a `read_committed` reader whatever the crash or hang instant, aborted
@@ -133,6 +133,168 @@ fn p7_a_joining_instance_takes_a_partition_after_the_owner_commits() {
 }
 
 #[test]
+fn p8_a_rolling_deploy_of_the_loop_commits_then_leaves_the_group() {
+    let run = run_file("eos-ctp-rolling-deploy.json");
+    // Each close commits the open transaction (the listener's commit), then LeaveGroup: the
+    // survivor revokes and commits at once, takes both partitions, and gives one back at the
+    // restart. Four rebalances, none waiting; no stall; nothing aborted or repeated.
+    assert_eq!(
+        steps_of(&run, 0),
+        vec![(1010, 11), (1550, 16), (2050, 21), (3051, 31), (3550, 36), (4050, 40)]
+    );
+    assert_eq!(run.rebalances.len(), 4);
+    assert!(run.rebalances.iter().all(|r| r.completed_at_us == Some(r.started_at_us)));
+    assert!(run.rebalances[0].trigger.contains("LeaveGroup"));
+    assert_eq!(run.output_log.len(), 90);
+    assert!(data_states(&run).iter().all(|&(_, s)| s == OutputState::Committed));
+    assert!(run.input_stalls.iter().all(|p| p.stalls.is_empty()));
+    // at_least_once: the close's commitSync, the same offsets; every output once.
+    let (mut s, _) = scenario_file("eos-ctp-rolling-deploy.json");
+    s.service.guarantee = offset_window_sim::pipeline::Guarantee::AtLeastOnce;
+    let run = simulate_pipeline(&s).unwrap();
+    assert_eq!(steps_of(&run, 0)[1], (1550, 16));
+    assert_eq!((run.readers[0].seen.once, run.readers[1].seen.once), (80, 80));
+}
+
+#[test]
+fn p9_a_rolling_deploy_of_streams_waits_for_the_sessions() {
+    let run = run_file("eos-streams-rolling-deploy.json");
+    // No LeaveGroup: instance 0's restart (3050 ms) waits for its old member's session (10000);
+    // instance 1, told to close at 3150, polls on until then without committing, commits at
+    // 10000 and its partition waits for its own session (19000).
+    assert_eq!(
+        steps_of(&run, 1),
+        vec![(1010, 11), (2011, 21), (3012, 31), (10000, 32), (19010, 33), (20011, 40)]
+    );
+    assert_eq!(run.rebalances.len(), 2);
+    assert!(run.notes.iter().any(|n| n.contains("waited for the group's rebalance from 3150 ms")));
+    assert!(data_states(&run).iter().all(|&(_, s)| s == OutputState::Committed));
+    assert_eq!((run.readers[0].seen.once, run.readers[1].seen.once), (80, 80));
+    // The loop's rule instead (LeaveGroup): nothing stalls for a session.
+    let (mut s, _) = scenario_file("eos-streams-rolling-deploy.json");
+    s.service.kind = offset_window_sim::pipeline::ServiceKind::ConsumeTransformProduce;
+    s.service.restart_keeps_transactional_id = true;
+    s.service.state_store = false;
+    s.service.transaction_timeout_us = 60_000_000;
+    s.service.max_poll_records = 500;
+    let run = simulate_pipeline(&s).unwrap();
+    assert!(run.input_stalls.iter().all(|p| p.stalls.is_empty()), "{:?}", run.input_stalls);
+    assert_eq!(run.readers[0].seen.once, 80);
+}
+
+#[test]
+fn a_deploy_is_refused_naming_its_bad_key() {
+    let base = |instances: u32, events: Value| json!({"service": {"instances": instances}, "events": events});
+    let deploy = |extra: Value| {
+        let mut d = json!({"at_ms": 1000, "kind": "deploy", "restart_after_ms": 500, "deploy_step_ms": 1000});
+        for (k, v) in extra.as_object().unwrap() {
+            d[k] = v.clone();
+        }
+        d
+    };
+    for (value, key, words) in [
+        (base(2, json!([deploy(json!({"instance": 1}))])), "events[0].instance", "every instance in turn"),
+        (
+            base(2, json!([deploy(json!({"restart_after_ms": null}))])),
+            "events[0].restart_after_ms",
+            "every instance",
+        ),
+        (base(2, json!([deploy(json!({"restart_after_ms": -1}))])), "events[0].restart_after_ms", "86400000"),
+        (base(2, json!([deploy(json!({"deploy_step_ms": "soon"}))])), "events[0].deploy_step_ms", "86400000"),
+        (
+            base(2, json!([deploy(json!({"deploy_step_ms": 86_400_001}))])),
+            "events[0].deploy_step_ms",
+            "86400000",
+        ),
+        (base(2, json!([deploy(json!({"duration_ms": 5}))])), "events[0].duration_ms", "hang"),
+        (
+            base(2, json!([deploy(json!({"shutdown_mode": "abrupt"}))])),
+            "events[0].shutdown_mode",
+            "records in hand",
+        ),
+        (
+            base(2, json!([{"at_ms": 1, "kind": "deploy", "deploy_step_ms": 1000}])),
+            "events[0].restart_after_ms",
+            "needs",
+        ),
+        (
+            base(2, json!([{"at_ms": 5, "instance": 0, "kind": "crash", "deploy_step_ms": 5}])),
+            "events[0].deploy_step_ms",
+            "deploy's field",
+        ),
+        // Instance 1's turn (2000 ms) while it is frozen until 2500.
+        (
+            base(
+                2,
+                json!([{"at_ms": 500, "instance": 1, "kind": "hang", "duration_ms": 2000}, deploy(json!({}))]),
+            ),
+            "events[1].deploy_step_ms",
+            "frozen until 2500",
+        ),
+        // Instance 0's turn while it is down; nothing after a turn.
+        (
+            base(
+                2,
+                json!([{"at_ms": 900, "instance": 0, "kind": "crash", "restart_after_ms": 200}, deploy(json!({}))]),
+            ),
+            "events[1].at_ms",
+            "down or frozen until 1100",
+        ),
+        (
+            base(2, json!([deploy(json!({})), {"at_ms": 9000, "instance": 0, "kind": "crash"}])),
+            "events[1].at_ms",
+            "nothing may follow its turn",
+        ),
+        (
+            base(2, json!([deploy(json!({})), deploy(json!({"at_ms": 5000}))])),
+            "events[1].at_ms",
+            "nothing may follow",
+        ),
+        // A joining instance must join before its turn.
+        (
+            base(2, json!([{"at_ms": 5000, "instance": 1, "kind": "join"}, deploy(json!({}))])),
+            "events[1].deploy_step_ms",
+            "joins at 5000 ms",
+        ),
+    ] {
+        let (k, message) = refused(value.clone());
+        assert_eq!(k, key, "{value}: {message}");
+        assert!(message.contains(words), "{value}: {message}");
+    }
+    // The JSON form reads back; a deploy without deploy_step_ms takes the group model's 30000.
+    let s = PipelineScenario::from_value(&base(
+        2,
+        json!([{"at_ms": 1, "kind": "deploy", "restart_after_ms": 0}]),
+    ))
+    .unwrap();
+    s.validate().unwrap();
+    assert_eq!(s.events[0].deploy_step_us, 30_000_000);
+    assert_eq!(PipelineScenario::from_value(&s.to_json_value()).unwrap(), s);
+}
+
+#[test]
+fn a_zombie_whose_flush_ends_after_its_removal_is_refused() {
+    // Found by the exactly-once property: instance 0 freezes during its commit's flush() and the
+    // group removes it; when it resumes, its sendOffsetsToTransaction (TxnOffsetCommit) goes out
+    // as a removed member's: refused, so it aborts. (It used to commit, while the new owner had
+    // already re-processed from the committed offset: read_committed saw an input twice.)
+    let s = PipelineScenario::from_value(&json!({
+        "input": {"partitions": 3, "records_per_partition": 7, "rate_per_s": 13},
+        "service": {"kind": "consume_transform_produce", "instances": 2, "commit.interval.ms": 50,
+                    "commit_phase_ms": 43, "flush_ms": 1, "offsets_to_end_txn_ms": 3, "record_processing_ms": 8,
+                    "restart_keeps_transactional.id": false, "session.timeout.ms": 6000},
+        "transaction.abort.timed.out.transaction.cleanup.interval.ms": 5000,
+        "events": [{"at_ms": 470, "instance": 0, "kind": "hang", "duration_ms": 5531}],
+        "readers": [{"name": "rc", "isolation.level": "read_committed", "poll_interval_ms": 50}],
+        "horizon_ms": 400_000
+    }))
+    .unwrap();
+    let run = simulate_pipeline(&s).unwrap();
+    assert_eq!((run.readers[0].seen.once, run.readers[0].seen.twice), (21, 0));
+    assert!(run.notes.iter().any(|n| n.contains("TxnOffsetCommit is refused")), "{:?}", run.notes);
+}
+
+#[test]
 fn a_join_is_the_instance_s_first_event() {
     let base = |events: Value| json!({"service": {"instances": 2}, "events": events});
     let crash_before = base(json!([{"at_ms": 500, "instance": 1, "kind": "crash"},
@@ -196,6 +358,7 @@ fn bad_input_is_refused_naming_the_key() {
         (with("service/state_store", json!(true)), "service.state_store"),
         (with("events", json!([{"at_ms": 1, "instance": 3, "kind": "crash"}])), "events[0].instance"),
         (with("events", json!([{"at_ms": 1, "instance": 0, "kind": "rebalance"}])), "events[0].kind"),
+        (with("events", json!([{"at_ms": 1, "kind": "redeploy"}])), "events[0].kind"),
         (with("events", json!([{"at_ms": 1, "instance": 0, "kind": "hang"}])), "events[0].duration_ms"),
         (
             with(
@@ -329,7 +492,7 @@ fn random_scenario(
     (keeps, side): (bool, bool),
     events: Vec<(u64, u32, bool, Option<u64>, u64)>,
     (rule, flush_ms, phase_ms): (u8, u64, u64),
-    join_ms: Option<u64>,
+    (join_ms, deploy): (Option<u64>, Option<(u64, u64, u64)>),
 ) -> Value {
     let mut next_free = vec![0u64; instances as usize];
     let mut list = Vec::new();
@@ -354,6 +517,17 @@ fn random_scenario(
             list.push(json!({"at_ms": at, "instance": i, "kind": "hang", "duration_ms": hang_ms}));
             next_free[i] = at + hang_ms;
         }
+    }
+    // A rolling deploy (at, deploy_step_ms, restart_after_ms): every instance's turn after its
+    // other events; none when an instance never comes back.
+    if let Some((at_ms, step_ms, restart_ms)) = deploy.filter(|_| next_free.iter().all(|&f| f != u64::MAX)) {
+        let step = step_ms;
+        let at = (0..instances as u64)
+            .map(|k| (next_free[k as usize] + 1).saturating_sub(k * step))
+            .fold(at_ms, u64::max);
+        list.push(
+            json!({"at_ms": at, "kind": "deploy", "deploy_step_ms": step, "restart_after_ms": restart_ms}),
+        );
     }
     let mut service = json!({
         "kind": if streams { "kafka_streams" } else { "consume_transform_produce" },
@@ -416,8 +590,9 @@ proptest! {
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
         rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
         join_ms in proptest::option::of(0u64..=8_000),
+        deploy in proptest::option::of((0u64..=10_000, 0u64..=10_000, 0u64..=5_000)),
     ) {
-        let value = random_scenario((streams, true), shape, timing, flags, events, rules, join_ms);
+        let value = random_scenario((streams, true), shape, timing, flags, events, rules, (join_ms, deploy));
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         let rc = run.reader("rc").unwrap();
@@ -459,8 +634,9 @@ proptest! {
             (0u64..=8_000, 0u32..3, any::<bool>(), proptest::option::of(0u64..=5_000), 1u64..=30_000), 0..4),
         rules in (any::<u8>(), 0u64..=20, 0u64..=1_000),
         join_ms in proptest::option::of(0u64..=8_000),
+        deploy in proptest::option::of((0u64..=10_000, 0u64..=10_000, 0u64..=5_000)),
     ) {
-        let value = random_scenario((streams, false), shape, timing, flags, events, rules, join_ms);
+        let value = random_scenario((streams, false), shape, timing, flags, events, rules, (join_ms, deploy));
         let s = PipelineScenario::from_value(&value).unwrap_or_else(|e| panic!("{value}: {e}"));
         let run = simulate_pipeline(&s).unwrap();
         for r in &run.readers {

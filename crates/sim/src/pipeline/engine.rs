@@ -3,10 +3,11 @@
 //! their instants; then each downstream reader runs over the output log as in §13.
 //!
 //! One instant at a time, in this order: the transaction coordinator's timeout aborts, the
-//! scenario's events (crashes, restarts, freezes, resumes, in list order), the group's session
-//! expiries; then, until nothing changes, the rebalance's completion, the partitions' new
-//! owners' offset fetches, and each instance's loop (in instance order) up to the point where
-//! it waits for time to pass.
+//! scenario's events (crashes, restarts, freezes, resumes, joins, deploy turns, in list order),
+//! the group's session expiries; then, until nothing changes, a deploy's restarts, the
+//! rebalance's completion, the partitions' new owners' offset fetches, and each instance's loop
+//! (in instance order) up to the point where it waits for time to pass — a deploy's close
+//! included (model.md §14.3).
 
 use super::scenario::{CommitRule, EventKind, PipelineScenario, ServiceKind, MAX_PIPELINE_STEPS};
 use super::{
@@ -86,6 +87,16 @@ struct Inst {
     zombie: bool,
     frozen_at_us: u64,
     wake_us: Option<u64>,
+    /// A deploy told it to close: it finishes the records in hand, commits, closes.
+    closing: bool,
+    /// Kafka Streams: its close waits for the group's rebalance since this instant.
+    close_wait_from: Option<u64>,
+    /// A deploy restarts it at this instant (its close's return + `restart_after_ms`).
+    restart_at: Option<u64>,
+    /// The deploy's `restart_after_ms`.
+    restart_after_us: u64,
+    /// Its close committed work (the listener's commit, `TaskManager.shutdown(clean)`).
+    close_committed: bool,
 }
 
 struct Part {
@@ -159,6 +170,11 @@ impl<'a> Engine<'a> {
                 zombie: false,
                 frozen_at_us: 0,
                 wake_us: None,
+                closing: false,
+                close_wait_from: None,
+                restart_at: None,
+                restart_after_us: 0,
+                close_committed: false,
             })
             .collect();
         let members = (0..n)
@@ -519,6 +535,11 @@ impl<'a> Engine<'a> {
     /// the epoch): its next send or commit fails; it drops its work, takes a new producer
     /// (initTransactions), seeks its partitions to their committed offsets and rejoins.
     fn fenced_restarts(&mut self, i: usize, t: u64) {
+        if self.insts[i].closing {
+            // Told to close: it closes instead of rejoining.
+            self.close(i, t);
+            return;
+        }
         self.drop_work(i);
         let inst = &mut self.insts[i];
         inst.fenced = false;
@@ -595,6 +616,13 @@ impl<'a> Engine<'a> {
                 }
                 if self.insts[i].fenced {
                     self.fenced_restarts(i, t);
+                } else if self.insts[i].zombie {
+                    // Its TxnOffsetCommit goes out after the group removed it: refused.
+                    if self.insts[i].closing {
+                        self.close(i, t);
+                    } else {
+                        self.zombie_rejoins(i, t);
+                    }
                 } else {
                     self.send_offsets(i, t);
                 }
@@ -623,12 +651,37 @@ impl<'a> Engine<'a> {
                 self.insts[i].txn_records += 1;
                 continue;
             }
+            if self.insts[i].closing
+                && self.insts[i].inhand.is_empty()
+                && !self.eager()
+                && !self.insts[i].zombie
+                && self.pending_rebalance.is_some()
+                && self.members[self.insts[i].member].in_group
+            {
+                // Kafka Streams' thread, told to shut down with its records done, keeps polling
+                // while its rebalance is in progress (StreamThread.runLoop: `while (isRunning()
+                // || taskManager.rebalanceInProgress())`), processing and committing nothing (it
+                // returns after the poll), and shuts down once the rebalance completes.
+                if self.insts[i].close_wait_from.is_none() {
+                    self.insts[i].close_wait_from = Some(t);
+                }
+                self.insts[i].wake_us = None;
+                return;
+            }
             if self.insts[i].zombie {
                 if self.insts[i].inhand.is_empty() || self.commit_due(i, t) {
+                    if self.insts[i].closing {
+                        self.close(i, t);
+                        continue;
+                    }
                     self.zombie_rejoins(i, t);
                 }
             } else if self.insts[i].fenced {
-                self.fenced_restarts(i, t);
+                if self.insts[i].closing {
+                    self.close(i, t);
+                } else {
+                    self.fenced_restarts(i, t);
+                }
                 continue;
             } else if !self.insts[i].revoking.is_empty() {
                 if !self.insts[i].dirty.is_empty() {
@@ -644,6 +697,15 @@ impl<'a> Engine<'a> {
                 }
                 self.insts[i].inhand.retain(|(p, _)| !revoking.contains(p));
                 self.changes += 1;
+                continue;
+            } else if self.insts[i].closing && self.insts[i].inhand.is_empty() {
+                // The records in hand are done: the close.
+                if !self.insts[i].dirty.is_empty() && (!self.eos() || self.open_txn_of(i as u32).is_some()) {
+                    self.insts[i].close_committed = true;
+                    self.commit(i, t);
+                } else {
+                    self.close(i, t);
+                }
                 continue;
             } else if self.commit_due(i, t) {
                 self.commit(i, t);
@@ -795,6 +857,100 @@ impl<'a> Engine<'a> {
         self.start_rebalance(t, format!("instance {i} joins the group (scale-out)"));
     }
 
+    /// A deploy's turn: instance `i` is told to close (a shutdown hook's `wakeup()`, or
+    /// `KafkaStreams.close()`): it polls no more, finishes the records in hand (committing as its
+    /// rule says meanwhile), then commits and closes ([`Engine::close`]).
+    fn begin_close(&mut self, i: usize, t: u64, restart_after_us: u64) {
+        let inst = &mut self.insts[i];
+        inst.closing = true;
+        inst.restart_after_us = restart_after_us;
+        self.changes += 1;
+        let what = if self.eager() {
+            "wakeup(): the loop finishes the records in hand, then calls close()"
+        } else {
+            "KafkaStreams.close(): the stream thread finishes the records it polled, then shuts down"
+        };
+        self.notes.push(format!("{} ms: deploy, instance {i} is told to close: {what}", fmt(t)));
+    }
+
+    /// Instance `i`'s close, once its records in hand are done and its work committed (model.md
+    /// §14.3). consume_transform_produce: `KafkaConsumer.close()` runs `onLeavePrepare` — the
+    /// rebalance listener's `onPartitionsRevoked`, whose commit came first — then LeaveGroup (a
+    /// dynamic member, `CloseOptions` DEFAULT): the group rebalances at once. Kafka Streams:
+    /// `TaskManager.shutdown(clean)` committed its tasks; `KafkaStreams.close()` closes the
+    /// consumer with REMAIN_IN_GROUP: no LeaveGroup under the classic protocol, so its
+    /// partitions wait for its session to expire. Either way the producer's `close()` aborts a
+    /// transaction still open (`Sender.run`: "Aborting incomplete transaction due to
+    /// shutdown") — a zombie's, whose commit the group refused. The instance starts again
+    /// `restart_after_ms` later.
+    fn close(&mut self, i: usize, t: u64) {
+        let mut what = Vec::new();
+        if let Some(x) = self.open_txn_of(i as u32) {
+            self.end_txn(x, t, true);
+            what.push(if self.insts[i].zombie {
+                "its commit is refused by the group (it was removed while frozen): the producer's close() aborts its \
+                 transaction"
+            } else {
+                "the producer's close() aborts its open transaction"
+            });
+        }
+        if self.insts[i].fenced {
+            what.push(
+                "its producer was fenced (its transaction aborted for its timeout): its work is dropped",
+            );
+        }
+        if let Some(from) = self.insts[i].close_wait_from.take() {
+            self.notes.push(format!(
+                "{} ms: instance {i}'s stream thread waited for the group's rebalance from {} ms before shutting down \
+                 (StreamThread.runLoop polls on while a rebalance is in progress)",
+                fmt(t),
+                fmt(from)
+            ));
+        }
+        self.drop_work(i);
+        let m = self.insts[i].member;
+        let inst = &mut self.insts[i];
+        inst.closing = false;
+        inst.life = Life::Dead;
+        inst.zombie = false;
+        inst.fenced = false;
+        inst.revoking.clear();
+        inst.waiting = false;
+        inst.restart_at = Some(t + inst.restart_after_us);
+        let in_group = self.members[m].in_group;
+        if self.eager() {
+            let owned = std::mem::take(&mut self.insts[i].owned);
+            for p in owned {
+                if self.parts[p as usize].held_by == Some(i as u32) {
+                    self.parts[p as usize].held_by = None;
+                }
+            }
+            if in_group {
+                self.members[m].in_group = false;
+                self.members[m].expires_at_us = None;
+                what.push("KafkaConsumer.close(): onLeavePrepare revoked its partitions, then LeaveGroup");
+                self.start_rebalance(
+                    t,
+                    format!("instance {i} leaves the group (close() in the deploy: LeaveGroup)"),
+                );
+            }
+        } else if in_group {
+            self.stop_heartbeats(m, t);
+            what.push(
+                "KafkaStreams.close() sends no LeaveGroup under the classic protocol (REMAIN_IN_GROUP): its \
+                 partitions wait for its session to expire",
+            );
+        }
+        self.changes += 1;
+        let committed = match (std::mem::take(&mut self.insts[i].close_committed), self.eos()) {
+            (true, true) => " (its open transaction committed first)",
+            (true, false) => " (its offsets committed first)",
+            (false, _) => "",
+        };
+        let what = if what.is_empty() { String::new() } else { format!(": {}", what.join("; ")) };
+        self.notes.push(format!("{} ms: instance {i} closes{committed}{what}", fmt(t)));
+    }
+
     fn restart(&mut self, i: usize, t: u64) {
         if self.eos() {
             let open: Vec<usize> =
@@ -881,9 +1037,15 @@ impl<'a> Engine<'a> {
             let state = match part.held_by {
                 Some(h) => {
                     let inst = &self.insts[h as usize];
-                    if inst.life == Life::Running && !inst.zombie && !inst.waiting {
+                    if inst.life == Life::Running
+                        && !inst.zombie
+                        && !inst.waiting
+                        && inst.close_wait_from.is_none()
+                    {
                         None
-                    } else if inst.waiting {
+                    } else if inst.waiting || inst.life == Life::Running && inst.close_wait_from.is_some() {
+                        // An eager survivor's wait, or a Streams thread told to close that polls
+                        // on, processing nothing, until the rebalance completes.
                         Some(StallReason::Rebalance)
                     } else {
                         Some(StallReason::OwnerDown)
@@ -945,9 +1107,20 @@ impl<'a> Engine<'a> {
             }
         }
         for e in &self.s.events {
+            if e.kind == EventKind::Deploy {
+                for k in 0..self.insts.len() {
+                    see(e.turn_us(k as u32));
+                }
+                continue;
+            }
             see(e.at_us);
             if let Some(end) = e.end_us() {
                 see(end);
+            }
+        }
+        for inst in &self.insts {
+            if let Some(r) = inst.restart_at {
+                see(r);
             }
         }
         next
@@ -971,18 +1144,27 @@ impl<'a> Engine<'a> {
         for k in 0..self.s.events.len() {
             let e = self.s.events[k].clone();
             let i = e.instance as usize;
+            if e.kind == EventKind::Deploy {
+                for k in 0..self.insts.len() {
+                    if e.turn_us(k as u32) == t {
+                        self.begin_close(k, t, e.restart_after_us.unwrap_or(0));
+                    }
+                }
+                continue;
+            }
             if e.at_us == t {
                 match e.kind {
                     EventKind::Crash => self.crash(i, t),
                     EventKind::Hang => self.freeze(i, t),
                     EventKind::Join => self.join(i, t),
+                    EventKind::Deploy => {}
                 }
             }
             if e.end_us() == Some(t) {
                 match e.kind {
                     EventKind::Crash => self.restart(i, t),
                     EventKind::Hang => self.resume(i, t),
-                    EventKind::Join => {}
+                    EventKind::Join | EventKind::Deploy => {}
                 }
             }
         }
@@ -1004,6 +1186,13 @@ impl<'a> Engine<'a> {
         // 4. Until nothing changes: the rebalance, the offset fetches, each instance's loop.
         for _ in 0..256 {
             let before = self.changes;
+            // A deploy's restarts (a close with `restart_after_ms` 0 restarts at once).
+            for i in 0..self.insts.len() {
+                if self.insts[i].restart_at == Some(t) {
+                    self.insts[i].restart_at = None;
+                    self.restart(i, t);
+                }
+            }
             self.try_complete_rebalance(t);
             self.acquire();
             for i in 0..self.insts.len() {

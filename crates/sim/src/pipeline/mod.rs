@@ -1,8 +1,8 @@
 //! Exactly-once pipelines (model.md §14): an input topic → a consume-transform-produce service
 //! or a Kafka Streams application in a consumer group → an output topic → downstream readers.
-//! Crashes and hangs of the service's instances show, per input record, how many times each
-//! reader saw its output (once, twice, never), where the input's committed offset was, when an
-//! input partition stalled, and the output log with its markers.
+//! Crashes, hangs, joins and rolling deploys of the service's instances show, per input record,
+//! how many times each reader saw its output (once, twice, never), where the input's committed
+//! offset was, when an input partition stalled, and the output log with its markers.
 //!
 //! Same promises as the other models: pure (no I/O, no clock, no RNG, no hash-map order
 //! reaching the output), integer microseconds, bounded ([`MAX_PIPELINE_STEPS`]), every bad input

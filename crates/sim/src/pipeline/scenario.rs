@@ -29,6 +29,8 @@ pub const MAX_INPUT_RECORDS: u64 = 100_000;
 pub const MAX_INSTANCES: u32 = 16;
 /// Most events.
 pub const MAX_EVENTS: usize = 64;
+/// A deploy's `deploy_step_ms` when left out: the group model's (model.md §10.3).
+pub const DEFAULT_DEPLOY_STEP_US: u64 = 30_000 * MS;
 /// Most downstream readers.
 pub const MAX_PIPELINE_READERS: usize = 16;
 /// Most steps one run may take (records processed and handed, commits, polls); a scenario
@@ -88,6 +90,11 @@ named_enum! {
         /// Scale-out: the instance is not running before and starts now, joining the group as a
         /// new member (its first event; it takes partitions from the others in the rebalance).
         Join = "join", "a new instance joins",
+        /// A rolling deploy: instance k is told to close at `at_ms` + k · `deploy_step_ms`; it
+        /// finishes the records in hand, closes gracefully (commit, then the consumer's close:
+        /// LeaveGroup for the consume-transform-produce loop, none for Kafka Streams under the
+        /// classic protocol) and starts again `restart_after_ms` after its close returned.
+        Deploy = "deploy", "rolling deploy: each instance closed and restarted in turn",
     }
 }
 
@@ -170,16 +177,26 @@ pub struct Event {
     pub restart_after_us: Option<u64>,
     /// hang: how long the process is frozen, µs.
     pub duration_us: u64,
+    /// deploy: from one instance's turn to the next one's, µs (`instance` is unused: every
+    /// instance in turn, from 0; `restart_after_us` counts from each close's return).
+    pub deploy_step_us: u64,
 }
 
 impl Event {
-    /// When the instance is back (`None`: a crash without restart).
+    /// When the instance is back (`None`: a crash without restart; a deploy, whose restarts
+    /// count from each close's return, known only as it runs).
     pub fn end_us(&self) -> Option<u64> {
         match self.kind {
             EventKind::Crash => self.restart_after_us.map(|d| self.at_us + d),
             EventKind::Hang => Some(self.at_us + self.duration_us),
             EventKind::Join => Some(self.at_us),
+            EventKind::Deploy => None,
         }
+    }
+
+    /// deploy: the instant instance `k` is told to close (`at_ms` + k · `deploy_step_ms`).
+    pub fn turn_us(&self, k: u32) -> u64 {
+        self.at_us.saturating_add(k as u64 * self.deploy_step_us)
     }
 }
 
@@ -207,7 +224,8 @@ const INPUT_RANGE: &str =
                            in all), \"rate_per_s\": 1–1000000}";
 const SERVICE_RANGE: &str = "an object of the service's fields (below)";
 const EVENTS_RANGE: &str = "a list of at most 64 events, each {\"at_ms\", \"instance\", \"kind\": \"crash\" \
-                            (\"restart_after_ms\") or \"hang\" (\"duration_ms\")}";
+                            (\"restart_after_ms\"), \"hang\" (\"duration_ms\") or \"join\"}, or {\"at_ms\", \
+                            \"kind\": \"deploy\", \"restart_after_ms\", \"deploy_step_ms\"}";
 const READERS_RANGE: &str = "a list of at most 16 readers of the output topic, each {\"name\", \
                              \"isolation.level\", …} as a transactions reader (model.md §13.1)";
 
@@ -236,7 +254,7 @@ pub const PIPELINE_KEY_HELP: &[&str] = &[
     "the service between the input and the output topic (fields below)",
     "the broker's scan for timed-out transactions runs this often",
     "the first scan's instant (scans at phase + k · interval); below the interval",
-    "crashes and hangs of the service's instances (fields below)",
+    "crashes, hangs, joins and rolling deploys of the service's instances (fields below)",
     "consumers of the output topic, each in a group of its own (a transactions reader's fields)",
     "simulated time",
 ];
@@ -339,13 +357,13 @@ pub const EVENT_FIELDS: &[FieldHelp] = &[
     },
     FieldHelp {
         spec: KeySpec { name: "instance", kind: KeyKind::Count { min: 0, max: 15 }, unit: "" },
-        default: "required",
+        default: "required (not for deploy)",
         help: "which instance, from 0",
     },
     FieldHelp {
         spec: KeySpec { name: "kind", kind: KeyKind::Choice(EventKind::NAMES), unit: "" },
         default: "required",
-        help: "crash (kill -9), hang (the process frozen) or join (scale-out: a new instance starts, its first event); deploy is not modelled",
+        help: "crash (kill -9), hang (the process frozen), join (scale-out: a new instance starts, its first event) or deploy (every instance closed gracefully and restarted in turn, its last event)",
     },
     FieldHelp {
         spec: KeySpec {
@@ -353,8 +371,8 @@ pub const EVENT_FIELDS: &[FieldHelp] = &[
             kind: KeyKind::OptionalMillis { min_us: 0, max_us: DAY_US },
             unit: "ms",
         },
-        default: "null (never)",
-        help: "crash: the process starts again this long after",
+        default: "null (never); required (deploy)",
+        help: "crash: the process starts again this long after; deploy: each instance starts again this long after its close() returned",
     },
     FieldHelp {
         spec: KeySpec {
@@ -364,6 +382,15 @@ pub const EVENT_FIELDS: &[FieldHelp] = &[
         },
         default: "required (hang)",
         help: "hang: how long the process is frozen",
+    },
+    FieldHelp {
+        spec: KeySpec {
+            name: "deploy_step_ms",
+            kind: KeyKind::Millis { min_us: 0, max_us: DAY_US },
+            unit: "ms",
+        },
+        default: "30000 (deploy)",
+        help: "deploy: instance k is told to close at at_ms + k · deploy_step_ms",
     },
 ];
 
@@ -593,17 +620,17 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
         object(path, value, r#"{"at_ms": 5000, "instance": 0, "kind": "crash", "restart_after_ms": 2000}"#)?;
     let f = |name| field_spec(EVENT_FIELDS, name);
     if let Some(kind) = map.get("kind").and_then(Value::as_str) {
-        if matches!(kind, "rebalance" | "deploy") {
+        if kind == "rebalance" {
             return Err(err(
                 &format!("{path}.kind"),
-                format!(
-                    "{kind:?} is not modelled in the pipeline (model.md §14.7): a crash with a restart shows a \
-                     member leaving and joining, a join a new member; use one of \"crash\", \"hang\", \"join\""
-                ),
+                "\"rebalance\" is not modelled in the pipeline (model.md §14.7): a crash with a restart shows a \
+                 member leaving and joining, a join a new member, a deploy members leaving on purpose; use one of \
+                 \"crash\", \"hang\", \"join\", \"deploy\"",
             ));
         }
     }
     let (mut at_us, mut instance, mut kind, mut restart, mut duration) = (None, None, None, None, None);
+    let mut step = None;
     for (key, v) in map {
         let here = format!("{path}.{}", shorten(key));
         match key.as_str() {
@@ -612,17 +639,59 @@ fn parse_event(path: &str, value: &Value) -> Result<Event, ScenarioError> {
             "kind" => kind = Some(read_at::<EventKind>(&here, f("kind"), v)?),
             "restart_after_ms" => restart = Some(read_at::<Option<u64>>(&here, f("restart_after_ms"), v)?),
             "duration_ms" => duration = Some(read_at::<u64>(&here, f("duration_ms"), v)?),
+            "deploy_step_ms" => step = Some(read_at::<u64>(&here, f("deploy_step_ms"), v)?),
+            "shutdown_mode" => {
+                return Err(err(
+                    &here,
+                    "is not a pipeline field: a deploy's instance always finishes the records in hand, then closes \
+                     (the group model's wakeup mode)",
+                ))
+            }
             _ => return Err(unknown_field(&here, EVENT_FIELDS, "an event")),
         }
     }
     let need = |what: &str| err(&format!("{path}.{what}"), format!("an event needs {what}"));
     let kind = kind.ok_or_else(|| need("kind"))?;
+    if kind == EventKind::Deploy {
+        let at = |what: &str| format!("{path}.{what}");
+        if instance.is_some() {
+            return Err(err(
+                &at("instance"),
+                "is not a deploy's field: a deploy closes every instance in turn, instance k at at_ms + k · deploy_step_ms",
+            ));
+        }
+        if duration.is_some() {
+            return Err(err(
+                &at("duration_ms"),
+                "is a hang's field; a deploy takes restart_after_ms and deploy_step_ms",
+            ));
+        }
+        let Some(restart) = restart else { return Err(need("restart_after_ms")) };
+        let Some(restart) = restart else {
+            return Err(err(
+                &at("restart_after_ms"),
+                "must be a number of ms from 0 to 86400000 for a deploy: every instance starts again (got null)",
+            ));
+        };
+        return Ok(Event {
+            at_us: at_us.ok_or_else(|| need("at_ms"))?,
+            instance: 0,
+            kind,
+            restart_after_us: Some(restart),
+            duration_us: 0,
+            deploy_step_us: step.unwrap_or(DEFAULT_DEPLOY_STEP_US),
+        });
+    }
+    if step.is_some() {
+        return Err(err(&format!("{path}.deploy_step_ms"), "is a deploy's field"));
+    }
     let e = Event {
         at_us: at_us.ok_or_else(|| need("at_ms"))?,
         instance: instance.ok_or_else(|| need("instance"))?,
         kind,
         restart_after_us: restart.flatten(),
         duration_us: duration.unwrap_or(0),
+        deploy_step_us: 0,
     };
     match kind {
         EventKind::Crash if duration.is_some() => {
@@ -721,65 +790,98 @@ impl PipelineScenario {
             ));
         }
         // Per instance: its events one after another, nothing after a crash without restart; a
-        // join first (the instance does not run before it).
+        // join first (the instance does not run before it); a deploy's turn last (its restart
+        // counts from its close's return, known only as the run goes).
         let mut back_at: Vec<Option<u64>> = vec![Some(0); self.service.instances as usize];
+        let mut deployed: Vec<Option<usize>> = vec![None; self.service.instances as usize];
         let joins = self.joining();
-        let mut order: Vec<usize> = (0..self.events.len()).collect();
-        order.sort_by_key(|&i| (self.events[i].at_us, i));
-        for i in order {
+        // (instant, event index, instance): a deploy stands for one item per instance.
+        let mut order: Vec<(u64, usize, u32)> = Vec::new();
+        for (i, e) in self.events.iter().enumerate() {
+            if e.kind == EventKind::Deploy {
+                order.extend((0..self.service.instances).map(|k| (e.turn_us(k), i, k)));
+            } else {
+                order.push((e.at_us, i, e.instance));
+            }
+        }
+        order.sort_by_key(|&(at, i, k)| (at, i, k));
+        for (at_us, i, instance) in order {
             let e = &self.events[i];
-            if e.instance >= self.service.instances {
+            let deploy = e.kind == EventKind::Deploy;
+            let at_key = format!("events[{i}].{}", if deploy { "deploy_step_ms" } else { "at_ms" });
+            let at_key = if deploy && instance == 0 { format!("events[{i}].at_ms") } else { at_key };
+            let whose = if deploy {
+                format!("instance {instance}'s turn at {} ms", fmt(at_us))
+            } else {
+                String::new()
+            };
+            if instance >= self.service.instances {
                 return Err(err(
                     &format!("events[{i}].instance"),
                     format!(
                         "must be below service.instances, {} (instances are numbered from 0) (got {})",
-                        self.service.instances, e.instance
+                        self.service.instances, instance
                     ),
                 ));
             }
-            if let Some(j) = joins[e.instance as usize] {
+            if let Some(d) = deployed[instance as usize] {
+                return Err(err(
+                    &at_key,
+                    format!(
+                        "instance {instance} is closed and restarted by the deploy of events[{d}] before: nothing \
+                         may follow its turn (its restart counts from its close's return){}",
+                        if deploy { format!(" ({whose})") } else { String::new() }
+                    ),
+                ));
+            }
+            if let Some(j) = joins[instance as usize] {
                 if e.kind == EventKind::Join && j != i {
                     return Err(err(
                         &format!("events[{i}].kind"),
-                        format!("instance {} joins once (events[{j}] already joins it)", e.instance),
+                        format!("instance {} joins once (events[{j}] already joins it)", instance),
                     ));
                 }
-                if e.kind != EventKind::Join && e.at_us <= self.events[j].at_us {
+                if e.kind != EventKind::Join && at_us <= self.events[j].at_us {
                     return Err(err(
-                        &format!("events[{i}].at_ms"),
+                        &at_key,
                         format!(
                             "instance {} joins at {} ms (events[{j}]): nothing can happen to it before (got {})",
-                            e.instance,
+                            instance,
                             fmt(self.events[j].at_us),
-                            fmt(e.at_us)
+                            if deploy { whose.clone() } else { fmt(at_us) }
                         ),
                     ));
                 }
             }
-            match back_at[e.instance as usize] {
+            match back_at[instance as usize] {
                 None => {
                     return Err(err(
-                        &format!("events[{i}].at_ms"),
+                        &at_key,
                         format!(
-                            "instance {} crashed earlier and never restarts: nothing can happen to it",
-                            e.instance
+                            "instance {} crashed earlier and never restarts: nothing can happen to it{}",
+                            instance,
+                            if deploy { format!(" ({whose})") } else { String::new() }
                         ),
                     ))
                 }
-                Some(back) if e.at_us <= back && back > 0 => {
+                Some(back) if at_us <= back && back > 0 => {
                     return Err(err(
-                        &format!("events[{i}].at_ms"),
+                        &at_key,
                         format!(
                             "instance {} is down or frozen until {} ms: an event must come after (got {})",
-                            e.instance,
+                            instance,
                             fmt(back),
-                            fmt(e.at_us)
+                            if deploy { whose } else { fmt(at_us) }
                         ),
                     ))
                 }
                 _ => {}
             }
-            back_at[e.instance as usize] = e.end_us();
+            if deploy {
+                deployed[instance as usize] = Some(i);
+            } else {
+                back_at[instance as usize] = e.end_us();
+            }
         }
         let mut names: Vec<&str> = Vec::new();
         for (i, r) in self.readers.iter().enumerate() {
@@ -821,7 +923,12 @@ impl PipelineScenario {
     /// handed to each reader, and the readers' polls: what time and memory grow with.
     pub fn estimated_steps(&self) -> u64 {
         let records = self.input.partitions as u64 * self.input.records_per_partition as u64;
-        let processings = records * (1 + self.events.len() as u64);
+        let events: u64 = self
+            .events
+            .iter()
+            .map(|e| if e.kind == EventKind::Deploy { self.service.instances as u64 } else { 1 })
+            .sum();
+        let processings = records * (1 + events);
         let polls: u64 = self.readers.iter().map(|r| self.horizon_us / r.poll_interval_us + 1).sum();
         processings * 2 * (1 + self.readers.len() as u64) + polls
     }
@@ -839,7 +946,9 @@ impl PipelineScenario {
             .map(|e| {
                 let mut m = Map::new();
                 m.insert("at_ms".into(), ms(e.at_us));
-                m.insert("instance".into(), e.instance.into());
+                if e.kind != EventKind::Deploy {
+                    m.insert("instance".into(), e.instance.into());
+                }
                 m.insert("kind".into(), e.kind.name().into());
                 match e.kind {
                     EventKind::Crash => {
@@ -847,6 +956,10 @@ impl PipelineScenario {
                     }
                     EventKind::Hang => m.insert("duration_ms".into(), ms(e.duration_us)),
                     EventKind::Join => None,
+                    EventKind::Deploy => {
+                        m.insert("restart_after_ms".into(), e.restart_after_us.map_or(Value::Null, ms));
+                        m.insert("deploy_step_ms".into(), ms(e.deploy_step_us))
+                    }
                 };
                 Value::Object(m)
             })

@@ -158,6 +158,16 @@ pub fn event_text(scenario: &PipelineScenario, index: usize) -> String {
             seconds_text(e.at_us),
             seconds_text(e.duration_us)
         ),
+        offset_window_sim::pipeline::EventKind::Join => {
+            format!("instance {} joins the group at {} s", e.instance, seconds_text(e.at_us))
+        }
+        offset_window_sim::pipeline::EventKind::Deploy => format!(
+            "rolling deploy from {} s: each instance closed {} s after the previous one, restarted {} s after \
+             its close",
+            seconds_text(e.at_us),
+            seconds_text(e.deploy_step_us),
+            seconds_text(e.restart_after_us.unwrap_or(0))
+        ),
     }
 }
 
