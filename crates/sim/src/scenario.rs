@@ -497,6 +497,18 @@ scenario_keys! {
         share_delivery_count_limit: u32 = 5,
             key "group.share.delivery.count.limit", KeyKind::Count { min: 2, max: 10 }, "deliveries",
             "share groups: deliveries of a record before it is archived instead of offered again (a broker setting)";
+        /// Share groups: how a `ShareFetch` acquires records (`share.acquire.mode`, KIP-1206,
+        /// a consumer setting; model.md §11.2). The model's default is `record_limit`, what
+        /// the conformance cases measure; Kafka's is `batch_optimized`.
+        share_acquire_mode: ShareAcquireMode = ShareAcquireMode::RecordLimit,
+            key "share.acquire.mode", KeyKind::Choice(ShareAcquireMode::NAMES), "",
+            "share groups: a poll acquires at most max.poll.records (record_limit) or goes on to the end of the producer batch (batch_optimized); the model's default is record_limit, Kafka's is batch_optimized";
+        /// The records of one producer batch (model.md §11.2): the log is written in batches of
+        /// this many records (the backlog's last one may be shorter), and the produced records
+        /// reach the log a batch at a time.
+        records_per_producer_batch: u32 = 1,
+            key "records_per_producer_batch", KeyKind::Count { min: 1, max: 10_000 }, "records",
+            "records in one producer batch: the log grows a batch at a time (Kafka's batch.size counts bytes; the model counts records)";
         /// Share groups: where a new share group starts (model.md §11).
         share_auto_offset_reset: OffsetReset = OffsetReset::Earliest,
             key "share.auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "",
@@ -529,6 +541,18 @@ named_enum! {
         Implicit = "implicit", "implicit (the next poll accepts the last batch)",
         /// The application calls `acknowledge(record, type)` for each record.
         Explicit = "explicit", "explicit (acknowledge() each record)",
+    }
+}
+
+named_enum! {
+    /// `share.acquire.mode` (KIP-1206, kafka-clients 4.2+ `ShareAcquireMode`; default
+    /// `batch_optimized` in Kafka, `ConsumerConfig.DEFAULT_SHARE_ACQUIRE_MODE`).
+    ShareAcquireMode {
+        /// A `ShareFetch` acquires at most `max.poll.records` records.
+        RecordLimit = "record_limit", "record limit (at most max.poll.records a poll)",
+        /// A `ShareFetch` acquires whole producer batches: past `max.poll.records` to the end
+        /// of the batch it reached.
+        BatchOptimized = "batch_optimized", "batch optimized (whole producer batches; Kafka's default)",
     }
 }
 
@@ -904,6 +928,9 @@ impl Scenario {
                     Some("the application commits itself; no auto-commit timer runs")
                 }
             }
+            "share.acquire.mode" if !self.share_group() => {
+                Some("read only by a share group (consumption share_group)")
+            }
             "error_retries" if self.on_error != OnError::Retry => Some("read only with on_error \"retry\""),
             "error_retry_backoff_ms" if !matches!(self.on_error, OnError::Retry | OnError::RetryBatch) => {
                 Some("read only with on_error \"retry\" or \"retry_batch\"")
@@ -1115,7 +1142,23 @@ impl Scenario {
         let rate = self.produce_rate_milli_per_s;
         let (q, r) = (at_us / 1_000_000_000, at_us % 1_000_000_000);
         let produced = rate.saturating_mul(q).saturating_add(rate.saturating_mul(r) / 1_000_000_000);
-        self.log_end_offset.saturating_add(produced)
+        // Produced records reach the log a producer batch at a time (model.md §11.2).
+        let batch = u64::from(self.records_per_producer_batch.max(1));
+        self.log_end_offset.saturating_add(produced / batch * batch)
+    }
+
+    /// The end (exclusive) of the producer batch holding `offset` (model.md §11.2): the
+    /// backlog below `log_end_offset` is in batches of `records_per_producer_batch` from
+    /// offset 0, its last one ending at `log_end_offset`; produced records are in batches of
+    /// that many from `log_end_offset`.
+    pub(crate) fn producer_batch_end(&self, offset: u64) -> u64 {
+        let batch = u64::from(self.records_per_producer_batch.max(1));
+        let backlog = self.log_end_offset;
+        if offset < backlog {
+            (offset / batch + 1).saturating_mul(batch).min(backlog)
+        } else {
+            backlog.saturating_add(((offset - backlog) / batch + 1).saturating_mul(batch))
+        }
     }
 
     /// Where `auto.offset.reset` resolves at `now_us` (model.md §8.9): the log start

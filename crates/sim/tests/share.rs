@@ -4,7 +4,7 @@
 #![cfg(all(feature = "group", not(target_arch = "wasm32")))]
 
 use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
-use offset_window_sim::scenario::{Consumption, OnError, ShareAcknowledgementMode};
+use offset_window_sim::scenario::{Consumption, OnError, ShareAcknowledgementMode, ShareAcquireMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{simulate, MarkKind, Run, Scenario, Strategy as CommitStrategy};
 use proptest::prelude::*;
@@ -60,10 +60,14 @@ fn s2_a_released_record_is_archived_at_the_delivery_limit() {
     assert_eq!(share.archived, 1);
 }
 
-/// Kafka's delivery throttling (`SharePartition.acquire`, `shouldThrottleRecordsDelivery`;
-/// seen on Apache Kafka 4.3.1, conformance share-release-archived): a record already delivered
-/// max(2, ⌈limit / 2⌉) times is delivered alone. Records 0 and 1 always fail and are RELEASEd:
-/// from their 4th delivery (limit 5) each comes alone, 0 before 1, and no new record rides along.
+/// Kafka's delivery throttling (Kafka 4.3.1 `SharePartition.acquire`,
+/// `shouldThrottleRecordsDelivery`, `acquireSubsetBatchRecords`; model.md §11.2). Records 0
+/// and 1 always fail and are RELEASEd; the first poll made 0–4 one in-flight batch. Once a
+/// record of it has max(2, ⌈limit / 2⌉) deliveries, a poll takes nothing outside it, and at
+/// most max(1, 5 >> (d − threshold + 1)) of its records: both at their first throttled
+/// delivery (5 >> 1 = 2), then each alone; a record's last delivery is always alone (so with
+/// limit 3 both go alone at once). Seen alone on Apache Kafka 4.3.1 with one failing record
+/// (conformance share-release-archived).
 #[test]
 fn a_record_delivered_half_the_limit_times_is_delivered_alone() {
     for limit in [3u32, 5, 10] {
@@ -83,10 +87,16 @@ fn a_record_delivered_half_the_limit_times_is_delivered_alone() {
         for &(at, offset, delivery) in &acquired {
             if delivery > throttle {
                 late += 1;
-                let same_poll = acquired.iter().filter(|a| a.0 == at).count();
+                let same_poll: Vec<_> = acquired.iter().filter(|a| a.0 == at).collect();
+                let together = if delivery == throttle + 1 && delivery < limit { 2 } else { 1 };
                 assert_eq!(
-                    same_poll, 1,
-                    "limit {limit}: offset {offset}, delivery {delivery} at {at} not alone"
+                    same_poll.len(),
+                    together,
+                    "limit {limit}: offset {offset}, delivery {delivery} at {at}"
+                );
+                assert!(
+                    same_poll.iter().all(|a| a.1 <= 1 && a.2 == delivery),
+                    "limit {limit}: {same_poll:?}"
                 );
             }
         }
@@ -211,8 +221,8 @@ fn s4_renewals_keep_a_long_record_locked() {
     assert_eq!((acquired_by_1(15_000), acquired_by_1(30_000)), (true, true));
 }
 
-/// Random share groups: 1–4 members and partitions, both acknowledgement modes, failures
-/// released or rejected, renewed locks, crashes, hangs and shutdowns, tight locks and delivery
+/// Random share groups: 1–4 members and partitions, both acknowledgement modes, both acquire
+/// modes over producer batches of 1–8 records, failures released or rejected, renewed locks, crashes, hangs and shutdowns, tight locks and delivery
 /// limits.
 fn share_scenarios() -> impl Strategy<Value = Scenario> {
     (
@@ -222,14 +232,14 @@ fn share_scenarios() -> impl Strategy<Value = Scenario> {
             (0u64..=20_000, 1u16..=4, 0usize..3, any::<bool>(), proptest::option::of(0u64..=5_000)),
             0..4,
         ),
-        (0u64..=30, any::<u64>(), proptest::option::of(1_000u64..=20_000)),
+        (0u64..=30, any::<u64>(), proptest::option::of(1_000u64..=20_000), 1u32..=8, any::<bool>()),
     )
         .prop_map(
             |(
                 (members, partitions, mpr, processing_us, explicit, strategy),
                 (failures, failure_permille, on_error, limit),
                 events,
-                (rate_per_s, seed, renew_ms),
+                (rate_per_s, seed, renew_ms, per_batch, batch_optimized),
             )| {
                 let explicit_mode = explicit;
                 let on_error =
@@ -275,6 +285,12 @@ fn share_scenarios() -> impl Strategy<Value = Scenario> {
                     share_record_lock_duration_us: 15_000 * MS,
                     share_renew_every_us: renew_ms.filter(|_| explicit_mode).map(|ms| ms * MS),
                     share_partition_max_record_locks: 100,
+                    share_acquire_mode: if batch_optimized {
+                        ShareAcquireMode::BatchOptimized
+                    } else {
+                        ShareAcquireMode::RecordLimit
+                    },
+                    records_per_producer_batch: per_batch,
                     log_end_offset: 60,
                     produce_rate_milli_per_s: rate_per_s * 1_000_000,
                     group_events,
@@ -344,8 +360,58 @@ proptest! {
                 _ => {}
             }
         }
+        // The window may pass the cap by the rest of a producer batch (model.md §11.2).
+        let over = u64::from(scenario.records_per_producer_batch) - 1;
+        let cap = u64::from(scenario.share_partition_max_record_locks) + over;
         let t = scenario.horizon_us;
-        prop_assert!(run.share_state_at(t).in_flight <= u64::from(scenario.partitions) * u64::from(scenario.share_partition_max_record_locks));
+        prop_assert!(run.share_state_at(t).in_flight <= u64::from(scenario.partitions) * cap);
+    }
+
+    /// model.md §11.2: one member's first poll over a backlog of `backlog` records in producer
+    /// batches of `per_batch`: `record_limit` takes min(max.poll.records, backlog) records;
+    /// `batch_optimized` goes on to the end of the producer batch it reached, so it never takes
+    /// fewer, and ends on a batch boundary (or the log end).
+    #[test]
+    fn batch_optimized_takes_whole_producer_batches(
+        per_batch in 1u32..=20,
+        mpr in 1u32..=20,
+        backlog in 1u64..=60,
+        rate in 0u64..=50,
+    ) {
+        let polls = |mode: ShareAcquireMode| {
+            let scenario = Scenario {
+                consumption: Consumption::ShareGroup,
+                share_acquire_mode: mode,
+                records_per_producer_batch: per_batch,
+                max_poll_records: mpr,
+                log_end_offset: backlog,
+                produce_rate_milli_per_s: rate * 1_000_000,
+                horizon_us: 5_000 * MS,
+                ..Scenario::default()
+            };
+            simulate(&scenario)
+                .unwrap()
+                .marks
+                .iter()
+                .filter_map(|m| match m.kind {
+                    MarkKind::Poll { from, records } if records > 0 => Some((m.at_us, from, u64::from(records))),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+        };
+        let (limited, whole) = (polls(ShareAcquireMode::RecordLimit), polls(ShareAcquireMode::BatchOptimized));
+        let first = mpr.min(backlog as u32) as u64;
+        prop_assert_eq!(limited[0], (0, 0, first));
+        let n = u64::from(per_batch);
+        let batch_end = ((first - 1) / n + 1) * n;
+        prop_assert_eq!(whole[0], (0, 0, batch_end.min(backlog)));
+        for &(at_us, from, records) in &whole {
+            // Every poll ends at a producer batch's end: the backlog's are multiples of
+            // `per_batch` (its last one ends at the backlog's end), the produced ones follow it.
+            let end = from + records;
+            let boundary = if end <= backlog { end % n == 0 || end == backlog } else { (end - backlog) % n == 0 };
+            prop_assert!(boundary, "poll at {} µs took {}..{}", at_us, from, end);
+        }
     }
 
     #[test]
@@ -374,4 +440,71 @@ fn a_waiting_fetch_takes_a_released_record_at_once() {
         })
         .collect();
     assert_eq!(acquired, [(0, 0, 0, 1), (1, 0, 1, 1), (0, 6_005, 1, 2)]);
+}
+
+/// model.md §11.2, throttling inside an in-flight batch (Kafka 4.3.1
+/// `SharePartition.acquireSubsetBatchRecords`): one producer batch of 8 records that all throw
+/// and are released, delivery count limit 5 (threshold 3). Deliveries 1–3 take the batch whole;
+/// the fourth takes 8 >> 1 = 4 records (0–3), and the next poll, while 0–3 are still held (their
+/// RELEASEs land 5 ms after it), the other 4 (4–7); a record's fifth delivery is its last and
+/// goes alone (0, 1, …, 7 one by one). `record_limit` does the same: throttling works on the
+/// broker's in-flight batch, here 0–7 in both modes.
+#[test]
+fn throttling_halves_an_in_flight_batch() {
+    let polls = |mode: &str| {
+        let run = run(&format!(
+            r#"{{"consumption":"share_group","share.acknowledgement.mode":"explicit","record_failures":[0,1,2,3,4,5,6,7],
+            "on_error":"release","records_per_producer_batch":8,"max.poll.records":8,"log_end_offset":8,
+            "share.acquire.mode":"{mode}","horizon_ms":60000}}"#
+        ));
+        run.marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::Poll { from, records } if records > 0 => Some((from, records)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        polls("batch_optimized"),
+        [
+            (0, 8),
+            (0, 8),
+            (0, 8),
+            (0, 4),
+            (4, 4),
+            (0, 1),
+            (1, 1),
+            (2, 1),
+            (3, 1),
+            (4, 1),
+            (5, 1),
+            (6, 1),
+            (7, 1)
+        ]
+    );
+    // The in-flight batch is the same 0–7 under `record_limit` (its first fetch took 8).
+    assert_eq!(polls("record_limit"), polls("batch_optimized"));
+}
+
+/// S5: S1 with producer batches of 3 and `batch_optimized`: the poll reaching offset 4 takes
+/// its batch 3–5, so 6 records a poll, 1.2 s of work; a crash at 8.1 s finds 36–41 (the 7.2 s
+/// poll), 36–39 done. `record_limit`: 5 a poll, nothing repeats at 8.1 s, and the window runs
+/// to the end of the batch reached (45).
+#[test]
+fn s5_batch_optimized_takes_whole_producer_batches() {
+    let at = |mode: &str| {
+        let run = run(&format!(
+            r#"{{"consumption":"share_group","records_per_producer_batch":3,"share.acquire.mode":"{mode}"}}"#
+        ));
+        let share = ShareSummary::new(&run, 8_100 * MS);
+        (
+            share.worst_duplicated,
+            share.worst_duplicated_at_ms,
+            share.at_crash.duplicated,
+            share.at_crash.in_flight,
+        )
+    };
+    assert_eq!(at("batch_optimized"), (6, Some(1_200.001), 4, 6));
+    assert_eq!(at("record_limit"), (5, Some(1_000.001), 0, 5));
 }

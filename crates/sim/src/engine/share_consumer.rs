@@ -10,7 +10,7 @@ use super::world::World;
 use crate::events::{GroupEventKind, ShutdownMode};
 use crate::keys::{format_millis, ScenarioError};
 use crate::output::{MarkKind, MemberId, MemberStatus, Output, PartitionId, Sink};
-use crate::scenario::{OnError, ShareAcknowledgementMode, Strategy};
+use crate::scenario::{OnError, ShareAcknowledgementMode, ShareAcquireMode, Strategy};
 
 /// Where the loop is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -425,7 +425,17 @@ impl ShareConsumer {
             self.fetching = false;
             self.fetch(cx, world)
         } else {
-            let n = self.prefetched.len().min(cx.s.max_poll_records as usize);
+            let s = cx.s;
+            let mut n = self.prefetched.len().min(s.max_poll_records as usize);
+            // `batch_optimized` (model.md §11.2): the poll reads on to the end of the producer
+            // batch it is in (`ShareCompletedFetch.fetchRecords`, `currentBatchHasMoreRecords`).
+            if s.share_acquire_mode == ShareAcquireMode::BatchOptimized && n > 0 {
+                let (partition, last) = self.prefetched[n - 1];
+                let end = s.producer_batch_end(last);
+                while self.prefetched.get(n).is_some_and(|&(p, o)| p == partition && o < end) {
+                    n += 1;
+                }
+            }
             self.prefetched.drain(..n).collect()
         };
         if let Some(&(partition, from)) = self.batch.first() {

@@ -8,7 +8,7 @@
 use super::cx::Cx;
 use super::queue::{Event, Phase};
 use crate::output::{MarkKind, MemberId, Output, PartitionId, Sink};
-use crate::scenario::Scenario;
+use crate::scenario::{Scenario, ShareAcquireMode};
 use std::collections::{BTreeMap, VecDeque};
 
 /// How a member acknowledges a record (`AcknowledgeType`).
@@ -57,6 +57,9 @@ struct InFlight {
     deliveries: u32,
     /// A run of the record has completed.
     has_run: bool,
+    /// The broker's in-flight batch holding the record, `first..end` (model.md §11.2): what one
+    /// fetch's new records were cut into (`SharePartition.createBatches`); throttling works on it.
+    batch: (u64, u64),
     /// While acquired: when its lock expires (set by [`SharePartition::lock`]; a RENEW moves it
     /// on).
     lock_until_us: u64,
@@ -112,52 +115,106 @@ impl SharePartition {
                 && (self.window.len() as u32) < s.share_partition_max_record_locks)
     }
 
-    /// `ShareFetch`: `member` acquires up to `max` available records, lowest offsets first,
-    /// extending the window up to the log end and the lock cap; each is locked for
-    /// `group.share.record.lock.duration.ms` and counts a delivery. Returns the offsets
-    /// acquired.
+    /// `ShareFetch` (model.md §11.2; Kafka 4.3.1 `SharePartition.acquire`): `member` acquires
+    /// available records lowest offsets first, in-flight batch by in-flight batch, then new
+    /// records up to the log end and the lock cap; `max` (`max.poll.records`) bounds a
+    /// `record_limit` fetch, while `batch_optimized` takes whole in-flight and producer
+    /// batches past it. Each record taken is locked for `group.share.record.lock.duration.ms`
+    /// and counts a delivery. Returns the offsets acquired.
     pub(crate) fn acquire<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, max: u32) -> Vec<u64> {
         let s = cx.s;
         let log_end = s.log_end_at(cx.now_us);
-        let mut taken = Vec::new();
-        // model.md §11.2, Kafka's delivery throttling (`SharePartition.acquire`,
-        // `shouldThrottleRecordsDelivery`): a record already delivered at least
-        // max(2, ⌈limit / 2⌉) times is delivered alone — a poll that has taken something stops
-        // before it, and one that takes it takes nothing else.
+        let record_limit = s.share_acquire_mode == ShareAcquireMode::RecordLimit;
+        let max = u64::from(max);
+        let mut taken: Vec<(u64, u32)> = Vec::new();
+        // Delivery throttling (`shouldThrottleRecordsDelivery`, Kafka 4.2 and later): an
+        // in-flight batch with an available record delivered at least max(2, ⌈limit / 2⌉)
+        // times is acquired alone (a fetch that has taken something stops before it), and only
+        // partly (`acquireSubsetBatchRecords`).
         let throttle = s.share_delivery_count_limit.div_ceil(2).max(2);
+        let limit = s.share_delivery_count_limit;
         let mut throttled = false;
-        for (i, record) in self.window.iter_mut().enumerate() {
-            if taken.len() as u32 == max {
-                break;
-            }
-            if record.state == State::Available {
-                if record.deliveries >= throttle {
+        let start = self.start;
+        let mut i = 0;
+        while i < self.window.len() && (taken.len() as u64) < max {
+            let (first, end) = self.window[i].batch;
+            let last = ((end.max(start + i as u64 + 1) - start) as usize).min(self.window.len());
+            let offset = start + i as u64;
+            if self.window.range(i..last).any(|r| r.state == State::Available && r.deliveries >= throttle) {
+                if !taken.is_empty() {
                     throttled = true;
-                    if !taken.is_empty() {
-                        break;
-                    }
-                }
-                record.state = State::Acquired { member };
-                record.deliveries += 1;
-                taken.push((self.start + i as u64, record.deliveries));
-                if throttled {
                     break;
                 }
+                let cap = if record_limit { max } else { u64::MAX };
+                let batch = self.window.range_mut(i..last);
+                if Self::acquire_throttled(
+                    batch,
+                    offset,
+                    member,
+                    end - first,
+                    throttle,
+                    limit,
+                    cap,
+                    &mut taken,
+                ) {
+                    throttled = true;
+                    break;
+                }
+            } else {
+                // Not throttled: every available record of the in-flight batch (a whole
+                // available batch is acquired as one), `record_limit` stopping at `max`.
+                for (j, record) in self.window.range_mut(i..last).enumerate() {
+                    if record_limit && taken.len() as u64 == max {
+                        break;
+                    }
+                    if record.state == State::Available {
+                        record.state = State::Acquired { member };
+                        record.deliveries += 1;
+                        taken.push((offset + j as u64, record.deliveries));
+                    }
+                }
             }
+            i = last;
         }
-        while !throttled
-            && (taken.len() as u32) < max
-            && self.end() < log_end
-            && (self.window.len() as u32) < s.share_partition_max_record_locks
-        {
-            let offset = self.end();
-            self.window.push_back(InFlight {
-                state: State::Acquired { member },
-                deliveries: 1,
-                has_run: false,
-                lock_until_us: 0,
-            });
-            taken.push((offset, 1));
+        // New records (`acquireNewBatchRecords`): `m` = min(max, cap − in flight) − taken, up to
+        // the end of the producer batch holding the m-th (`lastOffsetFromBatchWithRequestOffset`).
+        let cap = u64::from(s.share_partition_max_record_locks);
+        let room = max.min(cap.saturating_sub(self.window.len() as u64)).saturating_sub(taken.len() as u64);
+        let first_new = self.end();
+        let m = room.min(log_end.saturating_sub(first_new));
+        if !throttled && m > 0 {
+            let last_new = s.producer_batch_end(first_new + m - 1).min(log_end);
+            // `createBatches`: `record_limit` makes one in-flight batch of it and acquires its
+            // first m records (the rest stay available); `batch_optimized` acquires them all,
+            // cut at producer batches once `max.poll.records` (the request's batch size) are in.
+            let mut batch_first = first_new;
+            let mut cuts = Vec::new();
+            if !record_limit && last_new - first_new > max {
+                let mut b = first_new;
+                while b < last_new {
+                    if b - batch_first >= max {
+                        cuts.push((batch_first, b));
+                        batch_first = b;
+                    }
+                    b = s.producer_batch_end(b);
+                }
+            }
+            cuts.push((batch_first, last_new));
+            for (first, end) in cuts {
+                for offset in first..end {
+                    let acquired = !record_limit || offset < first_new + m;
+                    self.window.push_back(InFlight {
+                        state: if acquired { State::Acquired { member } } else { State::Available },
+                        deliveries: u32::from(acquired),
+                        has_run: false,
+                        batch: (first, end),
+                        lock_until_us: 0,
+                    });
+                    if acquired {
+                        taken.push((offset, 1));
+                    }
+                }
+            }
         }
         for &(offset, delivery) in &taken {
             cx.emit(Output::Mark {
@@ -171,6 +228,49 @@ impl SharePartition {
             cx.emit(Output::Position { partition: self.partition, position: Some(self.end()) });
         }
         taken.into_iter().map(|(offset, _)| offset).collect()
+    }
+
+    /// A throttled in-flight batch (model.md §11.2): `member` acquires from `batch` — the
+    /// window's records of an in-flight batch of `size` records, from offset `first` on, one
+    /// of them delivered at least `throttle` times — as Kafka 4.3.1's
+    /// `SharePartition.acquireSubsetBatchRecords` does: its available records in order, up to
+    /// max(1, size >> (d − throttle + 1)) of them, d the deliveries of the first that reached
+    /// the threshold, and at most `cap` (`record_limit`'s `max.poll.records`); with a delivery
+    /// count `limit` above 2, a record on its last delivery goes alone (the fetch stops before
+    /// it once it has taken one, and after it). Returns whether it took anything.
+    #[allow(clippy::too_many_arguments)]
+    fn acquire_throttled<'a>(
+        batch: impl Iterator<Item = &'a mut InFlight>,
+        first: u64,
+        member: MemberId,
+        size: u64,
+        throttle: u32,
+        limit: u32,
+        cap: u64,
+        taken: &mut Vec<(u64, u32)>,
+    ) -> bool {
+        let mut halved: Option<u64> = None;
+        let mut count = 0u64;
+        for (j, record) in batch.enumerate() {
+            if record.state != State::Available {
+                continue;
+            }
+            let d = record.deliveries;
+            if limit > 2 && d == limit - 1 && count > 0 {
+                break;
+            }
+            if d >= throttle && halved.is_none() {
+                halved = Some((size >> (d - throttle + 1).min(63)).max(1));
+            }
+            record.state = State::Acquired { member };
+            record.deliveries += 1;
+            taken.push((first + j as u64, record.deliveries));
+            count += 1;
+            if (limit > 2 && record.deliveries == limit) || count == cap || halved == Some(count) {
+                break;
+            }
+        }
+        count > 0
     }
 
     /// `member`'s lock on `delivery` of `offset` runs `group.share.record.lock.duration.ms` from

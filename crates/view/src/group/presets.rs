@@ -134,6 +134,8 @@ presets! {
         "Record 0 throws every time and is released: delivered 5 times, then archived — lost.";
     embed "s11-s3-three-members-one-partition", true, "S3: three share consumers on one partition",
         "Each acquires its own 5 records: 180 processed by 12 s, 60 each, where a consumer group would leave two idle.";
+    fetch "s11-s5-batch-optimized-whole-producer-batches", true, "S5: batch_optimized takes whole producer batches",
+        "Batches of 3 records: the poll that reaches offset 4 takes its batch 3–5 too, 6 records a poll where record_limit takes 5.";
     fetch "share-commit-sync-record", true, "Share group: commitSync() after each record",
         "Every acceptance lands before the next record starts: a crash repeats at most one record, for a round trip per record.";
     embed "share-crash-releases-at-once", true, "Share group: a member is killed",

@@ -10,7 +10,7 @@ use crate::kit::run::simulate;
 use crate::kit::text::fixed;
 use crate::kit::text::{escape, left_out_html};
 use offset_window_sim::compare::{share_modes_left_out, GroupComparisonRow, LeftOut, GROUP_LIBRARIES};
-use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode};
+use offset_window_sim::scenario::{Assignor, OnError, ShareAcknowledgementMode, ShareAcquireMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::{Client, Run, Scenario, Strategy};
 
@@ -327,6 +327,7 @@ pub fn choice_options(key: &str, share: bool) -> Vec<(&'static str, &'static str
             ShareAcknowledgementMode::label,
         ),
         "share.auto.offset.reset" => all(OffsetReset::ALL, OffsetReset::name, OffsetReset::label),
+        "share.acquire.mode" => all(ShareAcquireMode::ALL, ShareAcquireMode::name, ShareAcquireMode::label),
         _ => Vec::new(),
     }
 }

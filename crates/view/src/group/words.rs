@@ -177,6 +177,7 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("group.share.partition.max.record.locks", "group.share.partition.max.record.locks", true, "records", "the most records in flight per partition (a broker setting)", None, true), Shown::Share),
     (f("share_renew_every_ms", "renew the locks every", false, "ms", "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with RENEW", None, true), Shown::Share),
     (f("max.poll.records", "max.poll.records", true, "records", "records one poll() returns", None, false), Shown::Always),
+    (f("records_per_producer_batch", "records per producer batch", false, "records", "the log is written in batches of this many records; batch optimized acquisition takes whole batches", None, true), Shown::Share),
     (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", None, false), Shown::Always),
     (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", None, true), Shown::Consumer),
     (f("record_size_bytes", "record size", false, "bytes", "one record as fetched (a fetched chunk is max.partition.fetch.bytes of them)", None, true), Shown::Consumer),
@@ -192,6 +193,7 @@ pub const CHOICES: &[(&str, &str, Shown)] = &[
     ("share.acknowledgement.mode", "share.acknowledgement.mode", Shown::Share),
     ("strategy", "when acknowledgements are sent", Shown::Share),
     ("share.auto.offset.reset", "share.auto.offset.reset", Shown::Share),
+    ("share.acquire.mode", "share.acquire.mode", Shown::Share),
 ];
 
 /// Labels of the page's other keys (flags, the toggle, the events).
