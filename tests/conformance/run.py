@@ -719,6 +719,40 @@ SHARE_CASES = [
          note="model.md §11.3 (KIP-1222): two 20 s records against the 15 s lock, renewed every 7 s: a renewal's "
               "ShareFetch takes record 1 before the application has it, its lock runs out, and the fetch the next "
               "renewal left waiting takes it back at once (delivery 2); record 1 is processed twice"),
+    # Issue 30 (model.md §11.2, KIP-1206): producer batches of 8, max.poll.records 5, under each
+    # share.acquire.mode; compared: the records of every poll (`poll_sizes`). Whole suite only.
+    dict(name="share-acquire-batch-optimized", kind="share", client="java_classic",
+         file="s11-s5-batch-optimized-whole-producer-batches.json",
+         scenario={"members": 1, "records_per_producer_batch": 8, "share.acquire.mode": "batch_optimized",
+                   "record_processing_ms": 50, "log_end_offset": 40, "horizon_ms": 30000},
+         poll_sizes=True, full=True,
+         note="model.md §11.2: batch_optimized (Kafka's default) reads on to the end of the producer batch "
+              "holding the 5th record: each poll returns a whole batch of 8, five polls"),
+    dict(name="share-acquire-record-limit", kind="share", client="java_classic",
+         file="s11-s5-batch-optimized-whole-producer-batches.json",
+         scenario={"members": 1, "records_per_producer_batch": 8, "share.acquire.mode": "record_limit",
+                   "record_processing_ms": 50, "log_end_offset": 40, "horizon_ms": 30000},
+         poll_sizes=True, full=True,
+         note="model.md §11.2: record_limit acquires 5 of the batch of 8 (the other 3 stay available in the "
+              "in-flight batch) and the next fetch takes those 3 and 2 new: eight polls of 5"),
+    dict(name="share-acquire-throttled-batch", kind="share", client="java_classic",
+         file="s11-s5-batch-optimized-whole-producer-batches.json",
+         scenario={"members": 1, "records_per_producer_batch": 8, "share.acquire.mode": "batch_optimized",
+                   "max.poll.records": 8, "share.acknowledgement.mode": "explicit",
+                   "record_failures": [0, 1, 2, 3, 4, 5, 6, 7], "on_error": "release",
+                   "record_processing_ms": 50, "log_end_offset": 8, "horizon_ms": 30000},
+         poll_sizes=True, full=True,
+         note="model.md §11.2 (SharePartition.acquireSubsetBatchRecords): one producer batch of 8 that fails and "
+              "is RELEASEd every time: delivered whole 3 times, then halved (8 >> 1 = 4: 0-3, then 4-7), "
+              "then each record's last delivery alone; all 8 archived"),
+    dict(name="share-throttle-two-failing", kind="share", client="java_classic",
+         file="s11-s2-release-until-archived.json",
+         scenario={"share.acknowledgement.mode": "explicit", "record_failures": [0, 1], "on_error": "release",
+                   "record_processing_ms": 50, "log_end_offset": 10, "horizon_ms": 30000},
+         poll_sizes=True, full=True,
+         note="model.md §11.2: record_limit, one record per producer batch; 0 and 1 fail every time in the "
+              "in-flight batch 0-4 of the first fetch: their 4th deliveries come together (5 >> 1 = 2), the 5th "
+              "alone"),
 ]
 CASES += SHARE_CASES
 

@@ -8,8 +8,12 @@ How a share case runs (README "Share-group cases"):
   (`share.auto.offset.reset` earliest, as the model's default; a case may set
   `share.record.lock.duration.ms` or `share.delivery.count.limit`). The broker keeps its
   defaults (`group.share.record.lock.duration.ms` 30000, minimum 15000; delivery count limit 5).
-* **consumer-1** polls with `share.acquire.mode=record_limit` (the model's acquisition: at most
-  `max.poll.records` per poll; Kafka's default `batch_optimized` follows the producer's batches),
+* **producer** — the backlog is written before any member joins, one record per producer batch,
+  or `records_per_producer_batch` records per batch (librdkafka `batch.num.messages`, a long
+  `linger.ms` and a flush after each batch; model.md §11.2).
+* **consumer-1** polls with the case's `share.acquire.mode`, `record_limit` unless set (the
+  model's default: at most `max.poll.records` per fetch; Kafka's default `batch_optimized`
+  takes whole producer batches),
   processes each record by sleeping, and logs each poll's records with their delivery counts.
 * **event** — as the one-consumer kills: triggered by consumer-1's own N-th finished record
   plus a delay that puts it mid-record. `crash`: SIGKILL. `hang`: consumer-1 itself stops
@@ -28,7 +32,9 @@ How a share case runs (README "Share-group cases"):
 * **verdict** — counts, never instants: which offsets were delivered again and with which
   delivery counts, deliveries, redeliveries, records processed per member, what a crash of the
   whole group at the event would repeat (`duplicated`) and what ended unprocessed (`lost`),
-  RELEASEs that landed, and nothing delivered in the 2 s after the end. The model's
+  RELEASEs that landed, and nothing delivered in the 2 s after the end; for a case with
+  `poll_sizes`, the records of each of consumer-1's polls (the model's `Poll` marks) and each
+  failing offset's deliveries (its `ShareAcquired` marks). The model's
   redelivered offsets are read from its result: a crashed member's records are the window at the crash instant
   (`at_crash.committed` = the start offset … `at_crash.position` = the window's end, §11.1).
 """
@@ -80,6 +86,7 @@ def start_member(ctx, sc, broker, workdir, topic, group, epoch_ns, name, extra=N
         "share.acknowledgement.mode": sc.get("share.acknowledgement.mode", "implicit"),
         "strategy": sc.get("strategy", "auto_commit"),
         "renew_every_ms": sc.get("share_renew_every_ms") or 0,
+        "share.acquire.mode": sc.get("share.acquire.mode", "record_limit"),
     }
     on_error = sc.get("on_error")
     if sc.get("record_failures"):
@@ -133,12 +140,20 @@ def wait_for(procs, pred, what, timeout):
     raise RuntimeError("no %s within %d s" % (what, timeout))
 
 
-def produce(broker, topic, n):
-    # One record per request: each record its own producer batch.
-    p = Producer({"bootstrap.servers": broker.addr, "linger.ms": 0, "log_level": 0})
+def produce(broker, topic, n, per_batch=1):
+    # One record per request: each record its own producer batch. With `per_batch` > 1 (the
+    # scenario's records_per_producer_batch), batches of that many: nothing leaves before the
+    # flush (linger.ms 10 s), and a batch holds at most `batch.num.messages`; the last may be
+    # shorter (model.md §11.2: the backlog's last batch ends at the log end).
+    if per_batch == 1:
+        p = Producer({"bootstrap.servers": broker.addr, "linger.ms": 0, "log_level": 0})
+    else:
+        p = Producer({"bootstrap.servers": broker.addr, "linger.ms": 10000, "batch.num.messages": per_batch,
+                      "log_level": 0})
     for i in range(n):
         p.produce(topic, value=str(i).encode())
-        p.flush(30)
+        if (i + 1) % per_batch == 0 or i == n - 1:
+            p.flush(30)
 
 
 # ---------------------------------------------------------------- the model side
@@ -217,7 +232,17 @@ def run_share_case(ctx, case, broker, workdir, attempt):
     broker.set_group_config(group, "share.auto.offset.reset", "earliest")
     for k, v in case.get("group_configs", {}).items():
         broker.set_group_config(group, k, v)
-    produce(broker, topic, n_records)
+    produce(broker, topic, n_records, sc.get("records_per_producer_batch", 1))
+    if case.get("poll_sizes"):
+        # model.md §11.2: the records each of the model's polls returned (its Poll marks).
+        marks = ctx.model_marks(sc)["marks"]
+        m["poll sizes (consumer-1)"] = [k["records"] for k in marks
+                                        if k["kind"] == "poll" and k["member"] == 1 and k["records"] > 0]
+        # Each offset's deliveries, in order (its ShareAcquired marks), for the failing offsets.
+        m["deliveries by offset"] = {}
+        for k in marks:
+            if k["kind"] == "share_acquired":
+                m["deliveries by offset"].setdefault(k["offset"], []).append(k["delivery"])
 
     epoch = time.monotonic_ns()
     real = {}
@@ -343,6 +368,8 @@ def analyse(sc, kind, logs, real):
             if ds and ds[-1] >= limit and real.get("polls_after_end", 0) == 0:
                 v["archived"] += 1
             v["lost"] += 1
+    # The records of each poll of consumer-1 that returned some (compared when the case asks).
+    v["poll sizes (consumer-1)"] = [len(recs) for _, recs in all_polls.get("consumer-1", []) if recs]
     if kind in ("crash", "hang"):
         v["redelivered (offset:delivery)"] = ["%d:%d" % od for od in sorted(set((o, d) for o, d in deliveries if d > 1))]
         d1 = set(done(logs["consumer-1"]))
@@ -394,6 +421,10 @@ def compare(case, sc, m, real):
         if o >= sc["log_end_offset"]:
             mv["offset %d deliveries" % o] = None  # past the log end: never delivered
             continue
+        if "deliveries by offset" in m:
+            # Several failing offsets: each one's own deliveries, from the model's marks.
+            mv["offset %d deliveries" % o] = m["deliveries by offset"].get(o)
+            continue
         again = m["share"]["redeliveries"] - window
         mv["offset %d deliveries" % o] = list(range(1, 2 + again))
         if "redelivered (offset:delivery)" in mv:
@@ -401,6 +432,8 @@ def compare(case, sc, m, real):
                 mv["redelivered (offset:delivery)"] + ["%d:%d" % (o, d) for d in range(2, 2 + again)],
                 key=lambda od: tuple(int(x) for x in od.split(":")))
     mv["deliveries after the end"] = 0
+    if "poll sizes (consumer-1)" in m:
+        mv["poll sizes (consumer-1)"] = m["poll sizes (consumer-1)"]
     return [(k, mv[k], real.get(k)) for k in sorted(mv)]
 
 

@@ -88,8 +88,9 @@ public class ShareConformanceConsumer {
         p.put("key.deserializer", StringDeserializer.class.getName());
         p.put("value.deserializer", StringDeserializer.class.getName());
         p.put("max.poll.records", a.getOrDefault("max.poll.records", "5"));
-        // docs/model.md §11.2: the model acquires at most max.poll.records per poll.
-        p.put("share.acquire.mode", "record_limit");
+        // docs/model.md §11.2: the model's default acquisition is record_limit (at most
+        // max.poll.records a fetch); a case may ask for Kafka's default, batch_optimized.
+        p.put("share.acquire.mode", a.getOrDefault("share.acquire.mode", "record_limit"));
         p.put("share.acknowledgement.mode", explicit ? "explicit" : "implicit");
 
         KafkaShareConsumer<String, String> c = new KafkaShareConsumer<>(p);
