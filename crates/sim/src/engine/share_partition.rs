@@ -125,7 +125,11 @@ impl SharePartition {
         let s = cx.s;
         let log_end = s.log_end_at(cx.now_us);
         let record_limit = s.share_acquire_mode == ShareAcquireMode::RecordLimit;
-        let max = u64::from(max);
+        // `lastOffsetAndMaxRecordsToAcquire`: min(max, cap − in flight) while the window has
+        // room; a full window still gives back up to `max` records offered again.
+        let cap = u64::from(s.share_partition_max_record_locks);
+        let room = cap.saturating_sub(self.window.len() as u64);
+        let max = if room > 0 { u64::from(max).min(room) } else { u64::from(max) };
         let mut taken: Vec<(u64, u32)> = Vec::new();
         // Delivery throttling (`shouldThrottleRecordsDelivery`, Kafka 4.2 and later): an
         // in-flight batch with an available record delivered at least max(2, ⌈limit / 2⌉)
@@ -176,12 +180,12 @@ impl SharePartition {
             }
             i = last;
         }
-        // New records (`acquireNewBatchRecords`): `m` = min(max, cap − in flight) − taken, up to
-        // the end of the producer batch holding the m-th (`lastOffsetFromBatchWithRequestOffset`).
-        let cap = u64::from(s.share_partition_max_record_locks);
-        let room = max.min(cap.saturating_sub(self.window.len() as u64)).saturating_sub(taken.len() as u64);
+        // New records (`acquireNewBatchRecords`), none with a full window: `m` = min(max, cap −
+        // in flight) − taken, up to the end of the producer batch holding the m-th
+        // (`lastOffsetFromBatchWithRequestOffset`).
         let first_new = self.end();
-        let m = room.min(log_end.saturating_sub(first_new));
+        let m = if room > 0 { max.saturating_sub(taken.len() as u64) } else { 0 };
+        let m = m.min(log_end.saturating_sub(first_new));
         if !throttled && m > 0 {
             let last_new = s.producer_batch_end(first_new + m - 1).min(log_end);
             // `createBatches`: `record_limit` makes one in-flight batch of it and acquires its
