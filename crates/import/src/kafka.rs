@@ -116,6 +116,9 @@ fn rule(dialect: Dialect, name: &str) -> Rule {
         "share.acknowledgement.mode" => NotModelled(
             "a share consumer's setting (KIP-932): the import reads a consumer group's consumer; for a share group pass --set consumption=share_group and --set share.acknowledgement.mode=…",
         ),
+        "share.acquire.mode" => NotModelled(
+            "a share consumer's setting (KIP-1206): the import reads a consumer group's consumer; for a share group pass --set consumption=share_group and --set share.acquire.mode=…",
+        ),
         "consume.callback.max.messages" | "fetch.queue.backoff.ms" => NotModelled(
             "how librdkafka's background thread fills its queue: the model's backlog is always there to fetch",
         ),
