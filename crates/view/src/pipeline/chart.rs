@@ -203,7 +203,7 @@ pub fn frames(run: &PipelineRun, scenario: &PipelineScenario, size: (u32, u32), 
     let lanes = (run.readers.len() + usize::from(run.side_effects.is_some())).max(1) as f64;
     // The downstream lanes need room for a name and a row of ticks each.
     let down = (avail * 0.3).max(lanes * 42.0 * s).min(avail * 0.55);
-    let share = if input_lanes(scenario) > 1 { 0.45 } else { 0.35 };
+    let share = if input_lanes(scenario) > 1 { 0.55 } else { 0.35 };
     let input = (avail - down) * share;
     let output = avail - down - input;
     let mut top = title;
@@ -403,13 +403,14 @@ pub fn draw<DB: DrawingBackend>(
     };
     for lane in 0..parts {
         let f = lane_of(lane);
-        offsets_axis(root, &f, scenario.input.records_per_partition as u64)?;
+        // Only the lowest lane labels its 0: above, it would sit on the next lane's end.
+        offsets_axis(root, &f, scenario.input.records_per_partition as u64, lane + 1 == parts)?;
         if lane + 1 < parts {
             let (l, r, b) = (f.left as i32, f.right as i32, f.bottom as i32);
             root.draw(&PathElement::new(vec![(l, b), (r, b)], axis_style))?;
         }
     }
-    offsets_axis(root, &output, run.output_log.len() as u64)?;
+    offsets_axis(root, &output, run.output_log.len() as u64, true)?;
 
     // The input: stalls, records, committed offsets.
     for ps in &run.input_stalls {
@@ -453,14 +454,13 @@ pub fn draw<DB: DrawingBackend>(
 
     // The rebalances: a bar along the input band's top from each one's start to its
     // completion; then each partition's new owner in its lane (one partition, or a lane each).
+    // (Drawn after the first event's line, which may stand at the same instant.)
     let mut owners: Vec<(String, Frame, i32)> = Vec::new();
-    let rebalance = reason_color(StallReason::Rebalance, input.dark);
+    let mut rebalance_bars: Vec<(i32, i32)> = Vec::new();
     for r in &run.rebalances {
         let to = r.completed_at_us.unwrap_or(scenario.horizon_us);
         let (x0, x1) = (x(&input, r.started_at_us), x(&input, to));
-        let y = input.top as i32;
-        let bar = [(x0, y), (x1.max(x0 + input.px(3.0) as i32), y + input.px(5.0) as i32)];
-        root.draw(&Rectangle::new(bar, rebalance.filled()))?;
+        rebalance_bars.push((x0, x1));
         if r.completed_at_us.is_some() && (parts > 1 || scenario.input.partitions == 1) {
             for (instance, partitions) in r.assignment.iter().enumerate() {
                 for &p in partitions {
@@ -603,6 +603,18 @@ pub fn draw<DB: DrawingBackend>(
             }
         }
     }
+    let rebalance = reason_color(StallReason::Rebalance, input.dark);
+    for &(x0, x1) in &rebalance_bars {
+        let y = input.top as i32;
+        let bar = [(x0, y), (x1.max(x0 + 1), y + input.px(5.0) as i32)];
+        root.draw(&Rectangle::new(bar, rebalance.filled()))?;
+        // A short one (a scale-out's) is a mark pointing down at its instant as well.
+        if x1 - x0 < input.px(8.0) as i32 {
+            let (d, h) = (input.px(6.0) as i32, input.px(9.0) as i32);
+            let mid = (x0 + x1) / 2;
+            root.draw(&Polygon::new(vec![(mid - d, y), (mid + d, y), (mid, y + h)], rebalance.filled()))?;
+        }
+    }
     // The band titles (in the gaps between the bands) and the lanes' names last, the names
     // on the background: no line runs through them.
     let pad = input.px(2.0) as i32;
@@ -626,15 +638,16 @@ pub fn draw<DB: DrawingBackend>(
             text_on_background(&format!("partition {lane}"), &label, at)?;
         }
     }
-    // The new owners: right of the rebalance's end, at the lane's foot (where the records,
-    // rising, have left room); left of it when the right edge is near.
+    // The new owners: left of the rebalance's end at the lane's top (the records rise from the
+    // lane's foot left to right, so the top left of an instant is mostly free); right of it
+    // when the lane's name is in the way.
+    let name_w = root.estimate_text_size("partition 0", &label).map_or(0, |(w, _)| w as i32);
     for (text, f, x_end) in &owners {
-        let (tw, th) = root.estimate_text_size(text, &label).unwrap_or((0, 0));
-        let gap = f.px(4.0) as i32;
-        let left =
-            if x_end + gap + tw as i32 > f.right as i32 { x_end - gap - tw as i32 } else { x_end + gap };
-        let top = f.bottom as i32 - f.px(2.0) as i32 - th as i32;
-        text_on_background(text, &label, (left, top))?;
+        let (tw, _) = root.estimate_text_size(text, &label).unwrap_or((0, 0));
+        let gap = f.px(6.0) as i32;
+        let room = f.left as i32 + if parts > 1 { name_w + 2 * gap } else { gap };
+        let left = if x_end - gap - (tw as i32) < room { x_end + gap } else { x_end - gap - tw as i32 };
+        text_on_background(text, &label, (left, f.top as i32 + f.px(2.0) as i32))?;
     }
     root.present()?;
     Ok(())
@@ -642,7 +655,12 @@ pub fn draw<DB: DrawingBackend>(
 
 /// The offsets' labels left of a band (one in every few, 14 CSS px apart at least) and faint
 /// grid lines at them.
-fn offsets_axis<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Frame, end: u64) -> DrawResult<DB> {
+fn offsets_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    end: u64,
+    zero: bool,
+) -> DrawResult<DB> {
     let p = f.pal();
     let band = (f.bottom - f.top) / f.y_max;
     let nice = [
@@ -656,7 +674,9 @@ fn offsets_axis<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Frame, en
     for o in (0..=end).filter(|o| o % every == 0) {
         let y = f.y(o as f64).round() as i32;
         root.draw(&PathElement::new(vec![(f.left as i32, y), (f.right as i32, y)], grid))?;
-        root.draw_text(&o.to_string(), &left_of, (f.left as i32 - tick, y))?;
+        if o > 0 || zero {
+            root.draw_text(&o.to_string(), &left_of, (f.left as i32 - tick, y))?;
+        }
     }
     Ok(())
 }
