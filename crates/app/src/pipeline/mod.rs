@@ -216,6 +216,7 @@ fn key(run: &PipelineRun, scenario: &PipelineScenario, dark: bool) -> Html {
                 Some(EventKind::Crash) => swatch("g-crash", "the crash (thin: restart)"),
                 Some(EventKind::Hang) => swatch("g-crash", "the hang (thin: wakes)"),
                 Some(EventKind::Join) => swatch("g-join", "the join"),
+                Some(EventKind::Deploy) => swatch("g-join", "the deploy's first close"),
                 None => html! {},
             } }
         </ul>

@@ -590,7 +590,8 @@ pub fn draw<DB: DrawingBackend>(
     // the instant the instance is back.
     if let Some(i) = super::state::first_event(scenario) {
         let e = &scenario.events[i];
-        let join = e.kind == EventKind::Join;
+        // A join or a deploy is a planned change, drawn in the position colour, with no restart.
+        let join = matches!(e.kind, EventKind::Join | EventKind::Deploy);
         let color = if join { p.position } else { p.crash };
         let back = e.end_us().filter(|&end| end <= scenario.horizon_us && !join);
         for f in [&input, &output, &down] {
@@ -712,8 +713,8 @@ mod tests {
             for r in &run.readers {
                 assert!(out.contains(&r.name), "{} {}", p.file, r.name);
             }
-            // The crash (or hang) line; a join's in the position colour.
-            let join = p.file.contains("join");
+            // The crash (or hang) line; a join's or a deploy's in the position colour.
+            let join = p.file.contains("join") || p.file.contains("deploy");
             let line = if join { draw::POSITION } else { draw::CRASH };
             assert!(out.contains(&css(line).to_uppercase()), "{}", p.file);
         }

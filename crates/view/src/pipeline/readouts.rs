@@ -159,13 +159,14 @@ pub fn rebalance_text(r: &Rebalance) -> String {
     text
 }
 
-/// What the crash slider moves, by the first event's kind: "crash", "hang" or "join" (its
+/// What the crash slider moves, by the first event's kind: "crash", "hang", "join" or "deploy" (its
 /// label: "The join: 1.050 s").
 pub fn event_word(kind: EventKind) -> &'static str {
     match kind {
         EventKind::Crash => "crash",
         EventKind::Hang => "hang",
         EventKind::Join => "join",
+        EventKind::Deploy => "deploy",
     }
 }
 
@@ -204,10 +205,7 @@ pub fn event_text(scenario: &PipelineScenario, index: usize) -> String {
             seconds_text(e.at_us),
             seconds_text(e.duration_us)
         ),
-        offset_window_sim::pipeline::EventKind::Join => {
-            format!("instance {} joins the group at {} s", e.instance, seconds_text(e.at_us))
-        }
-        offset_window_sim::pipeline::EventKind::Deploy => format!(
+        EventKind::Deploy => format!(
             "rolling deploy from {} s: each instance closed {} s after the previous one, restarted {} s after \
              its close",
             seconds_text(e.at_us),
