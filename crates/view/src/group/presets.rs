@@ -108,6 +108,8 @@ presets! {
         "Losing orders-1 mid-poll, consumer-1 commits 5, where the poll started, and finishes 5–9 anyway: consumer-2 runs all five again.";
     fetch "group-kafka-go-kill", false, "kafka-go: a member is killed, the other rejoins at its heartbeat",
         "consumer-1's heartbeat ends its generation mid-message; it retakes orders-0 from the committed offset before that message's commit: it runs twice.";
+    fetch "group-keda-scale-out-and-in", false, "An autoscaler scales a group from 8 to 32 members and back",
+        "24 members join at 30 s: each of the 8 holders revokes the partition it was reading three polls after its last commit, so its new owner repeats 300 records (2,400 in all); at the scale-in the freed partitions wait up to 68 s.";
     fetch "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
     fetch "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a stale member epoch",
