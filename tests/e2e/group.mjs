@@ -512,7 +512,7 @@ test('a big group (64 members, 512 partitions, a rolling deploy): an overview, r
   // Zoom: 16 partitions' lanes with their lines, then one member's partitions, then back.
   assert.equal(await phone.page.$eval('#lanes', (c) => c.dataset.lanes), '512');
   const frame = () => phone.page.$eval('#lanes', (c) => Number(c.dataset.frame));
-  for (const [choice, lanes, legend] of [['from-16', '16', /partition lanes: position/], ['member-0', null, /partition lanes: position/], ['all', '512', /partition rows/]]) {
+  for (const [choice, lanes, legend] of [['from-16', '16', /partition lanes: position/], ['member-1', null, /partition lanes: position/], ['all', '512', /partition rows/]]) {
     const before = await frame();
     await phone.page.selectOption('#lanes-zoom', choice);
     await phone.page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, before);

@@ -83,7 +83,7 @@ enum Sweep {
 }
 
 /// What the form boxes show: the state without what they do not show (the share crash and
-/// its field, the strip's place, the preset, the tour, the mode, the notices), so that a
+/// its field, the strip's place, the preset, the tour, the zoom, the mode, the notices), so that a
 /// change of those leaves them alone. `events: false` leaves out the events too (the
 /// settings box).
 fn form_state(state: &GroupState, events: bool) -> Rc<GroupState> {
@@ -101,6 +101,7 @@ fn form_state(state: &GroupState, events: bool) -> Rc<GroupState> {
         preset: None,
         projector: false,
         tour: None,
+        zoom: Zoom::All,
         drafts: state.drafts.iter().filter(|d| keep(d)).cloned().collect(),
         errors: state.errors.iter().filter(|e| keep(e)).cloned().collect(),
         notices: Vec::new(),
@@ -189,18 +190,17 @@ pub fn GroupApp() -> Html {
     let notices = shell::notices(&state.notices);
     let r = &run.0;
     let crash = share.then_some(state.crash_at_us);
-    // A big group's lanes: the overview, or a zoom into some of its partitions (kept while
-    // the page is open, not in the link).
-    let zoom = use_state_eq(|| Zoom::All);
-    let overview = lanes::is_overview(r.partitions.len(), share) && *zoom == Zoom::All;
+    // A big group's lanes: the overview, or a zoom into some of its partitions (in the link).
+    let zoom = state.zoom;
+    let overview = lanes::is_overview(r.partitions.len(), share) && zoom == Zoom::All;
     let legend =
         legend(share, overview, r.scenario.member_count(), dark, overview && mode == Mode::Projector);
     let lanes = html! {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
-            { zoom_control(r, share, &zoom) }
+            { zoom_control(r, share, zoom, &dispatch) }
             <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
-                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} zoom={*zoom} />
+                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} {zoom} />
             // On the projector screen the legend goes below it, with the rest.
             if !projector { { legend.clone() } }
         </figure>
@@ -481,17 +481,14 @@ fn legend(share: bool, overview: bool, members: u32, dark: bool, on_screen: bool
 /// A big consumer group's choice of what its lanes show: the overview, a range of partitions
 /// or one member's partitions ([`lanes::zoom_choices`]); nothing for a group that has a lane
 /// for every partition anyway.
-fn zoom_control(run: &offset_window_sim::Run, share: bool, zoom: &UseStateHandle<Zoom>) -> Html {
+fn zoom_control(run: &offset_window_sim::Run, share: bool, zoom: Zoom, dispatch: &Dispatch) -> Html {
     if !lanes::is_overview(run.partitions.len(), share) {
         return html! {};
     }
-    let onchange = {
-        let zoom = zoom.clone();
-        Callback::from(move |e: Event| {
-            let select: HtmlSelectElement = e.target_unchecked_into();
-            zoom.set(Zoom::from_value(&select.value()));
-        })
-    };
+    let onchange = dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        GroupAction::SetZoom(Zoom::from_value(&select.value()))
+    });
     let chosen = zoom.value();
     html! {
         <p class="lanes-zoom">

@@ -109,22 +109,48 @@ pub enum Zoom {
 }
 
 impl Zoom {
-    /// The zoom as its choice's value (`all`, `from-16`, `member-2`), for a select.
+    /// The zoom as its choice's value and its link's (`all`, `from-16` for the lanes from
+    /// `orders-16`, `member-2` for the partitions `consumer-2` owned), for a select and the URL.
     pub fn value(self) -> String {
         match self {
             Zoom::All => "all".to_string(),
             Zoom::From(p) => format!("from-{p}"),
-            Zoom::Member(m) => format!("member-{m}"),
+            Zoom::Member(m) => format!("member-{}", u32::from(m) + 1),
+        }
+    }
+
+    /// The zoom a value names, written as [`Zoom::value`] writes it (plain decimal numbers,
+    /// members from 1); `None` for any other text.
+    pub fn parse(text: &str) -> Option<Zoom> {
+        let number = |prefix: &str| {
+            let digits = text.strip_prefix(prefix)?;
+            let n = digits.parse::<u32>().ok()?;
+            (n.to_string() == digits).then_some(n)
+        };
+        match (text, number("from-"), number("member-")) {
+            ("all", _, _) => Some(Zoom::All),
+            (_, Some(p), _) => Some(Zoom::From(p as usize)),
+            (_, _, Some(m)) if (1..=u32::from(MemberId::MAX)).contains(&m) => {
+                Some(Zoom::Member((m - 1) as MemberId))
+            }
+            _ => None,
         }
     }
 
     /// The zoom a choice's value names; [`Zoom::All`] for any other text.
     pub fn from_value(text: &str) -> Zoom {
-        let number = |prefix: &str| text.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
-        match (number("from-"), number("member-")) {
-            (Some(p), _) => Zoom::From(p as usize),
-            (_, Some(m)) => Zoom::Member(m as MemberId),
-            _ => Zoom::All,
+        Zoom::parse(text).unwrap_or(Zoom::All)
+    }
+
+    /// Whether the lanes of a group of `partitions` partitions and `members` members (a share
+    /// group if `share`) can show this zoom: [`Zoom::All`] always, a range or a member only in
+    /// an overview ([`is_overview`]), from one of its partitions, of one of its members.
+    pub fn fits(self, partitions: usize, members: usize, share: bool) -> bool {
+        match self {
+            Zoom::All => true,
+            _ if !is_overview(partitions, share) => false,
+            Zoom::From(p) => p < partitions,
+            Zoom::Member(m) => usize::from(m) < members,
         }
     }
 }
@@ -1090,8 +1116,18 @@ mod tests {
         assert_eq!(choices[4].1, "the partitions consumer-1 owned");
         for (zoom, _) in choices {
             assert_eq!(Zoom::from_value(&zoom.value()), zoom);
+            assert!(zoom.fits(49, 3, false), "{}", zoom.value());
         }
+        assert_eq!(Zoom::Member(0).value(), "member-1", "members counted from 1, as their names");
         assert_eq!(Zoom::from_value("from-x"), Zoom::All);
+        for bad in ["from-x", "from-+1", "from-01", "member-0", "member-", "member-65536", "All", "from-16 "]
+        {
+            assert_eq!(Zoom::parse(bad), None, "{bad}");
+        }
+        assert!(!Zoom::From(16).fits(48, 3, false), "no overview to zoom into");
+        assert!(!Zoom::From(16).fits(64, 3, true), "a share group keeps its lanes");
+        assert!(!Zoom::From(64).fits(64, 3, false) && Zoom::From(63).fits(64, 3, false));
+        assert!(!Zoom::Member(3).fits(64, 3, false) && Zoom::Member(2).fits(64, 3, false));
     }
 
     #[test]
