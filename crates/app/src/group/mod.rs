@@ -624,11 +624,12 @@ fn story(state: &GroupState, run: &offset_window_sim::Run) -> Html {
                 if s.group_events.is_empty() { <li>{ "No group events: add one from the list." }</li> }
             </ul>
             if let Some(g) = &run.group {
+                // A big group's thousands of handovers: the first ones, then a count.
                 <ul class="sentences" id="handovers">
-                    { for g.handovers.iter().map(|h| html! { <li>{ words::handover_sentence(h, s.horizon_us) }</li> }) }
+                    { for words::capped_sentences(&g.handovers, "handovers", |h| words::handover_sentence(h, s.horizon_us)).into_iter().map(|w| html! { <li>{ w }</li> }) }
                 </ul>
                 <ul class="sentences" id="partition-sentences">
-                    { for g.partitions.iter().map(|p| html! { <li>{ words::partition_sentence(p) }</li> }) }
+                    { for words::capped_sentences(&g.partitions, "partitions", words::partition_sentence).into_iter().map(|w| html! { <li>{ w }</li> }) }
                 </ul>
             }
         </section>
