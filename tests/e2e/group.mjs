@@ -542,11 +542,12 @@ test('a big group (64 members, 512 partitions, a rolling deploy): an overview, r
   await room.context.close();
 });
 
-// Text as the page sets it: every visible element with text of its own, its font size.
-const smallestText = (page, within) => page.evaluate((within) => Math.min(...[...document.querySelectorAll(`${within} *`)].filter((e) => {
+// Text as the page sets it: every visible element with text of its own, its font size (a
+// reduce, not Math.min(...list): a big group's page has more elements than a call's arguments).
+const smallestText = (page, within) => page.evaluate((within) => [...document.querySelectorAll(`${within} *`)].filter((e) => {
   const visible = e.offsetParent !== null;
   return visible && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-}).map((e) => parseFloat(getComputedStyle(e).fontSize))), within);
+}).reduce((least, e) => Math.min(least, parseFloat(getComputedStyle(e).fontSize)), Infinity), within);
 
 // Issue 28's presets at scale: each drawn as an overview, its readouts those of
 // `offset-window run` on the same file, readable on a phone and a projector.

@@ -76,8 +76,19 @@ pub fn group_readouts(g: &GroupReport) -> Vec<Readout> {
             g.duplicated(),
         ),
         r("g-rebalances", "", "rebalances", g.rebalances.to_string(), u64::from(g.rebalances)),
-        r("g-stalled", "", "partitions stalled (sum)", duration_text(stalled_us), stalled_us / 1_000),
+        r("g-stalled", "", "partitions stalled (sum)", readout_duration(stalled_us), stalled_us / 1_000),
     ]
+}
+
+/// A readout's duration in big type, short enough for a phone's readout box: seconds up to
+/// 10,000 s, then hours with one decimal ("146.2 h" for S-A's 526,290 s summed over 1,024
+/// partitions); the exact value stays in the readout's `data-value`, in ms.
+pub fn readout_duration(us: u64) -> String {
+    if us < 10_000_000_000 {
+        return duration_text(us);
+    }
+    let tenths = (us + 180_000_000) / 360_000_000;
+    format!("{}.{} h", tenths / 10, tenths % 10)
 }
 
 /// The worst of the sweep in a sentence: "Worst over every instant of the first event: 0
@@ -451,6 +462,9 @@ mod tests {
         assert_eq!(event_tag(&stop), "stop 2");
         assert_eq!(duration_text(44_815_000), "44.815 s");
         assert_eq!(duration_text(10_010_000), "10.01 s");
+        assert_eq!(readout_duration(2_359_760_000), "2359.76 s");
+        assert_eq!(readout_duration(526_290_085_000), "146.2 h");
+        assert_eq!(readout_duration(10_000_000_000), "2.8 h");
     }
 
     #[test]
