@@ -136,10 +136,10 @@ pub fn GroupApp() -> Html {
     // state only holds scenarios that run).
     let run: RunRef = Shared(state.run.clone());
     // The run shown serves its own side of the consumer-vs-share table (one more simulation:
-    // the other kind of group).
+    // the other kind of group, left out for a group drawn as an overview).
     let versus = use_memo(s.clone(), {
         let run = run.clone();
-        move |s| tables::versus(s, Some(&run.0))
+        move |s| tables::versus_on_page(s, &run.0)
     });
     // The sweep of the first event comes from the worker module (web/group-worker.js), in the
     // background: the link it was swept for and what came back. The lanes and totals never
@@ -936,7 +936,7 @@ struct CompareBox {
     /// consumer group's stays put).
     crash_at_us: u64,
     /// The consumer group and the share group side by side.
-    versus: Shared<Vec<tables::VersusRow>>,
+    versus: Shared<(Vec<tables::VersusRow>, bool)>,
     /// The scenario's link (the page's scenario keys): a consumer group's table of every
     /// protocol and assignor is the worker module's for it.
     scenario: Shared<String>,
@@ -961,6 +961,7 @@ impl Part for CompareBox {
         };
         let s = &p.run.0.scenario;
         let share = s.share_group();
+        let (versus_rows, versus_left_out) = &*p.versus.0;
         // A consumer group's table: an empty box that names the scenario while the table is
         // open; web/group-worker.js fills it from the worker module (crates/group-worker),
         // fetched on first use, so the page's wasm carries neither the variants nor the table.
@@ -979,7 +980,10 @@ impl Part for CompareBox {
         html! {
             <section class="compare" aria-labelledby="compare-title">
                 <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
-                <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(&p.versus, share))) }</div>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus_rows, share))) }</div>
+                if *versus_left_out {
+                    <p class="hint" id="versus-left-out">{ "The other kind of group is not simulated on this page for a group drawn as an overview (seconds at every change): offset-window run with the other consumption gives it." }</p>
+                }
                 <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
                 <details id="compare-details" open={p.open} {ontoggle}>
                     <summary>{ if share { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>
