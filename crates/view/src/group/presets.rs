@@ -630,7 +630,7 @@ mod tests {
             let run = simulate(&read.scenario).unwrap();
             // A big group's result (S-A: 131,064 handovers) and the sweep of its first event take
             // seconds in a debug build and write no other fields than a small one's: read once.
-            let big = read.scenario.partitions as usize > crate::group::lanes::OVERVIEW_PARTITIONS;
+            let big = read.scenario.partitions as usize > crate::group::zoom::OVERVIEW_PARTITIONS;
             let profile = if big { None } else { first_event_profile(&read.scenario).unwrap() };
             let instants = if big {
                 vec![read.crash_at_us]

@@ -8,8 +8,8 @@
 //! a message naming the field in words and its range. Event fields are keyed
 //! `group_events[i].field`, as the core names them.
 
-use super::lanes::Zoom;
 use super::words;
+use super::zoom::Zoom;
 use crate::kit::run::Checked;
 use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 use offset_window_sim::scenario::{Consumption, OnError, DEFAULT_CRASH_AT_US};

@@ -221,12 +221,12 @@ pub fn versus(s: &Scenario, shown: Option<&Run>) -> Vec<VersusRow> {
 }
 
 /// The comparison as the page shows it beside the run `shown` of `s`: both kinds of group,
-/// except for a group drawn as an overview ([`super::lanes::is_overview`]), whose other kind
+/// except for a group drawn as an overview ([`super::zoom::is_overview`]), whose other kind
 /// would be simulated on the page's thread at every change (seconds for issue 28's S-D:
 /// 1,024 partitions as a share group): its row only, and `true` for "the other side is left
 /// out".
 pub fn versus_on_page(s: &Scenario, shown: &Run) -> (Vec<VersusRow>, bool) {
-    let big = super::lanes::is_overview(s.partitions as usize, s.share_group());
+    let big = super::zoom::is_overview(s.partitions as usize, s.share_group());
     (versus_sides(s, Some(shown), !big), big)
 }
 

@@ -9,8 +9,8 @@
 //! value in a link shows the same message as a bad value typed into its field, as a notice
 //! naming it; nothing in a link can make the page panic.
 
-use super::lanes::{is_overview, Zoom, OVERVIEW_PARTITIONS, ZOOM_PARTITIONS};
 use super::state::{default_scenario, GroupAction, GroupState};
+use super::zoom::{is_overview, Zoom, OVERVIEW_PARTITIONS, ZOOM_PARTITIONS};
 use crate::kit::link::{encode, pairs};
 use offset_window_sim::keys::KeyKind;
 use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
@@ -277,7 +277,7 @@ pub fn state_from(fragment: &str) -> GroupState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::group::lanes::Zoom;
+    use crate::group::zoom::Zoom;
     use crate::kit::link::decode;
     use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 
