@@ -527,6 +527,38 @@ GROUP_CASES = [
                           "orders-1.committed": [0]}),
          note="scale-out under cooperative-sticky (model.md §10.5): consumer-2 joins; consumer-1 keeps "
               "processing, revokes orders-1 after the first round and rejoins; the second round hands it over"),
+    # Issue 28 (model.md §10.5, "What a cooperative scale-out repeats"): the KEDA-like scale-out's
+    # duplicates in miniature. consumer-1 holds both partitions; a fetch brings four five-record
+    # batches of a partition (250-byte values, max.partition.fetch.bytes 6000: 20 records, four
+    # polls), so every poll finds records buffered, as polls of 100 from 1 MiB chunks do. consumer-2
+    # joins while orders-1 is in turn; consumer-1 commits in the poll that starts its rejoin
+    # (onJoinPrepare), takes one step of the join per poll while it hands out orders-1's chunk, and
+    # revokes orders-1 in onJoinComplete with no commit: consumer-2 takes orders-1 from the earlier
+    # commit and repeats what consumer-1 processed of it since (the model: 15).
+    dict(name="group-cooperative-join-repeats-the-moved-partition", kind="group", client="java_classic",
+         file="group-keda-scale-out-and-in.json",
+         scenario={"partitions": 2, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+                   "record_processing_ms": 400, "max.poll.records": 5, "max.partition.fetch.bytes": 20480,
+                   "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000},
+         value_bytes=250, client_props={"max.partition.fetch.bytes": 6000},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 21), delay=300)],
+         # consumer-1 dies in orders-0's next chunk, after its rejoin's commit (20) and before the
+         # second round completes (its timing differs by a poll: the real rejoin commit can land
+         # inside the revoking poll); consumer-2 takes both when consumer-1's session expires.
+         final=[dict(member=1, after=("done", 1, 43), delay=200),
+                dict(member=2, after=("assigned", 2, 1), delay=300)],
+         full=True,
+         known=dict(why="the real revoking poll found no records buffered and took the whole second round "
+                        "inside it (a response wakes a poll that waits for a fetch, and the loop takes the next "
+                        "step), so orders-0 stays with consumer-1; the model's second round takes two more polls "
+                        "and consumer-1 dies in it (model.md §10.5, 'What a cooperative scale-out repeats')",
+                    # orders-1, the rule under test, agrees exactly (committed 5, 15 repeated); only
+                    # whether orders-0 passes to consumer-2 before the end differs, not its counts.
+                    real={"orders-0 handovers (from,to,committed,lost,dup)": [[[1, None, 20, 0, 3]]]}),
+         note="cooperative scale-out with the moved partition in turn (model.md §10.5): consumer-1's rejoin "
+              "commit comes three polls before it revokes orders-1 with no commit, so consumer-2 repeats what "
+              "consumer-1 processed of orders-1 in between"),
     dict(name="group-kip848-crash", kind="group", client="java_consumer_protocol",
          file="g1-crash-waits-out-the-session.json",
          scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 4000,

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execFileSync } from 'node:child_process';
 import { runTests } from './runner.mjs';
 import { watch } from './watch.mjs';
 
@@ -12,6 +13,9 @@ const BASE = process.argv[2] ?? process.env.BASE_URL;
 if (!BASE) throw new Error('usage: node tests/e2e/group.mjs BASE_URL');
 const URL_GROUP = new URL('group/', BASE).href;
 const OUT = path.join(path.dirname(fileURLToPath(import.meta.url)), 'output');
+const ROOT = path.join(path.dirname(fileURLToPath(import.meta.url)), '../..');
+// The CLI the readouts are checked against (scripts/test-web.sh builds it).
+const CLI = process.env.OFFSET_WINDOW_CLI ?? path.join(ROOT, 'target/debug/offset-window');
 fs.mkdirSync(OUT, { recursive: true });
 
 const problems = [];
@@ -512,7 +516,7 @@ test('a big group (64 members, 512 partitions, a rolling deploy): an overview, r
   // Zoom: 16 partitions' lanes with their lines, then one member's partitions, then back.
   assert.equal(await phone.page.$eval('#lanes', (c) => c.dataset.lanes), '512');
   const frame = () => phone.page.$eval('#lanes', (c) => Number(c.dataset.frame));
-  for (const [choice, lanes, legend] of [['from-16', '16', /partition lanes: position/], ['member-0', null, /partition lanes: position/], ['all', '512', /partition rows/]]) {
+  for (const [choice, lanes, legend] of [['from-16', '16', /partition lanes: position/], ['member-1', null, /partition lanes: position/], ['all', '512', /partition rows/]]) {
     const before = await frame();
     await phone.page.selectOption('#lanes-zoom', choice);
     await phone.page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, before);
@@ -536,6 +540,99 @@ test('a big group (64 members, 512 partitions, a rolling deploy): an overview, r
   assert.ok(key.side && key.bottom <= key.side + 0.5 && key.side <= 720, `the legend ends at ${key.bottom} px, its box at ${key.side}`);
   await room.page.screenshot({ path: path.join(OUT, 'group-big-projector-1280x720.png') });
   await room.context.close();
+});
+
+// Text as the page sets it: every visible element with text of its own, its font size (a
+// reduce, not Math.min(...list): a big group's page has more elements than a call's arguments).
+const smallestText = (page, within) => page.evaluate((within) => [...document.querySelectorAll(`${within} *`)].filter((e) => {
+  const visible = e.offsetParent !== null;
+  return visible && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
+}).reduce((least, e) => Math.min(least, parseFloat(getComputedStyle(e).fontSize)), Infinity), within);
+
+// Issue 28's presets at scale: each drawn as an overview, its readouts those of
+// `offset-window run` on the same file, readable on a phone and a projector.
+const BIG_PRESETS = [
+  ['group-keda-scale-out-and-in', 'An autoscaler scales a group from 8 to 32 members and back', 'keda'],
+  ['group-scale-rolling-deploy-128-members', 'A rolling deploy of 128 members on 1,024 partitions (eager)', 's-a'],
+  ['group-posthog-pool-rolling-deploy', "PostHog's shape: a rolling deploy of 16 members on 1,024 partitions with background batches", 's-d'],
+];
+
+/** Chooses preset `label` and waits until its lanes are drawn; the ms it took. */
+async function choosePreset(page, label) {
+  const before = await page.$eval('#lanes', (c) => Number(c.dataset.frame));
+  const t0 = Date.now();
+  await page.selectOption('#preset', { label });
+  await page.waitForSelector('#preset-checks li', { timeout: 120000 });
+  await page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, before, { timeout: 120000 });
+  return Date.now() - t0;
+}
+
+test('the presets at scale: an overview each, the readouts of `offset-window run`, readable on a phone and a projector', async (browser) => {
+  for (const [file, label, tag] of BIG_PRESETS) {
+    const cli = JSON.parse(execFileSync(CLI, ['run', path.join(ROOT, 'scenarios', `${file}.json`)], { encoding: 'utf8', maxBuffer: 1 << 30 })).group;
+    const partitions = cli.partitions.length;
+    const desk = await open(browser);
+    const took = await choosePreset(desk.page, label);
+    for (const [id, want] of [['duplicated', cli.duplicated], ['lost', cli.lost], ['rebalances', cli.rebalances]]) {
+      assert.equal(await value(desk.page, `ro-g-${id}`), want, `${file}: ${id} as offset-window run says`);
+    }
+    assert.equal(await desk.page.$$eval('#preset-checks li.ok', (l) => l.length) > 0, true, `${file}: its expectations`);
+    assert.equal(await desk.page.$$eval('#preset-checks li:not(.ok)', (l) => l.length), 0, `${file}: every expectation met`);
+    assert.equal(await desk.page.$eval('#lanes', (c) => c.dataset.lanes), String(partitions), `${file}: a row per partition`);
+    assert.match(await desk.page.textContent('#legend'), /partition rows, one per partition/, file);
+    // The page answers while the sweep runs in its Web Worker: a zoom redraws at once.
+    const before = await desk.page.$eval('#lanes', (c) => Number(c.dataset.frame));
+    const t0 = Date.now();
+    await desk.page.selectOption('#lanes-zoom', 'from-16');
+    await desk.page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, before);
+    const zoomed = Date.now() - t0;
+    assert.equal(await desk.page.$eval('#lanes', (c) => c.dataset.lanes), '16', `${file}: zoomed to 16 lanes`);
+    await desk.page.waitForFunction(() => location.hash.endsWith('&zoom=from-16'));
+    await desk.page.selectOption('#lanes-zoom', 'all');
+    await desk.page.waitForFunction(() => !location.hash.includes('zoom='));
+    await desk.page.waitForSelector('#g-worst', { timeout: 120000 });
+    await desk.page.waitForFunction(() => document.querySelector('#g-worst').getAttribute('aria-busy') !== 'true', null, { timeout: 180000 });
+    console.log(`    ${file}: preset drawn in ${took} ms, a zoom in ${zoomed} ms`);
+    await desk.page.screenshot({ path: path.join(OUT, `group-${tag}-desktop-1440x900.png`) });
+    const hash = await desk.page.evaluate(() => location.hash);
+    await desk.context.close();
+
+    const phone = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, hash);
+    assert.equal(await value(phone.page, 'ro-g-duplicated'), cli.duplicated, `${file}: the link reproduces it`);
+    assert.ok(await smallestText(phone.page, '.page') >= 12, `${file}: no text under 12 px on a phone`);
+    assert.ok(await phone.page.evaluate(() => document.scrollingElement.scrollWidth <= 390), `${file}: no sideways scrolling`);
+    const lanes = await phone.page.$eval('#lanes', (c) => c.getBoundingClientRect());
+    assert.ok(lanes.width <= 390 && lanes.height < 900, `${file}: the overview is ${lanes.width}×${lanes.height} px`);
+    await phone.page.$eval('#group-lanes', (e) => e.scrollIntoView());
+    await phone.page.screenshot({ path: path.join(OUT, `group-${tag}-phone-390x844.png`) });
+    await phone.context.close();
+
+    const room = await open(browser, { viewport: { width: 1280, height: 720 } }, hash + '&projector=1');
+    const scale = await room.page.$eval('#lanes', (c) => Number(c.dataset.typeScale));
+    assert.ok(12 * scale >= 16, `${file}: the lanes' labels at ${12 * scale} px`);
+    assert.ok(await smallestText(room.page, '.screen') >= 16, `${file}: no text under 16 px on the projector screen`);
+    const key = await room.page.$eval('#legend', (e) => {
+      const box = e.closest('.screen-side');
+      return { bottom: e.getBoundingClientRect().bottom, side: box && box.getBoundingClientRect().bottom };
+    });
+    assert.ok(key.side && key.bottom <= key.side + 0.5 && key.side <= 720, `${file}: the legend ends at ${key.bottom} px`);
+    await room.page.screenshot({ path: path.join(OUT, `group-${tag}-projector-1280x720.png`) });
+    await room.context.close();
+  }
+});
+
+test('a zoom in the link is drawn, and a bad one is named with what it may be', async (browser) => {
+  const big = '#members=4&partitions=64';
+  const { page, context } = await open(browser, {}, `${big}&zoom=member-2`);
+  assert.equal(await page.inputValue('#lanes-zoom'), 'member-2');
+  assert.ok(Number(await page.$eval('#lanes', (c) => c.dataset.lanes)) < 64, 'consumer-2\'s partitions only');
+  await page.goto(URL_GROUP + `${big}&zoom=member-9`);
+  await page.reload();
+  await page.waitForSelector('#lanes[data-frame]');
+  assert.equal(await page.inputValue('#lanes-zoom'), 'all');
+  const notice = await page.textContent('.notices');
+  assert.match(notice, /The link's zoom=member-9 was not used: it is all \(every partition\), from-N .*N from 0 to 63.* member-N .*N from 1 to 4/);
+  await context.close();
 });
 
 test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share group', async (browser) => {

@@ -28,6 +28,7 @@ const PRESETS = [
   ['zombie', 'eos-ctp-zombie-refused-by-generation.json'],
   ['streams-at-least-once', 'eos-streams-at-least-once-kill.json'],
   ['streams-exactly-once', 'eos-streams-exactly-once-kill.json'],
+  ['scale-out', 'eos-ctp-scale-out-join.json'],
 ];
 
 const problems = [];
@@ -172,6 +173,52 @@ test('a bad link names its keys and keeps a working page; a crash past the horiz
   ({ page, context } = await open(browser, {}, '#crash=500'));
   assert.match(await page.textContent('#notices'), /crash=500 is outside 0 to 80 s/);
   assert.equal(await page.textContent('#crash-shown'), '80.000 s');
+  await context.close();
+});
+
+test('P7, a scale-out: the slider moves the join, the rebalance in words, the numbers of the CLI; screenshots', async (browser) => {
+  const file = 'eos-ctp-scale-out-join.json';
+  const run = cli(file);
+  const layouts = [
+    ['desktop-1440x900', { viewport: { width: 1440, height: 900 } }, ''],
+    ['phone-390x844', { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 }, ''],
+    ['projector-1280x720', { viewport: { width: 1280, height: 720 } }, '&projector=1'],
+  ];
+  for (const [name, options, extra] of layouts) {
+    const { page, context } = await open(browser, options, `#preset=scale-out${extra}`);
+    await page.waitForFunction((f) => document.body.textContent.includes(`scenarios/${f}`), file);
+    await page.waitForSelector('#pipe-chart canvas[data-crash-us="1050000"]');
+    const want = run.readers.map((r) => ({ name: r.name, isolation: r['isolation.level'], seen: r.seen }));
+    assert.deepEqual(await downstream(page), want, name);
+    assert.equal(await page.textContent('label[for=crash]'), 'The join: 1.050 s', name);
+    assert.equal(await page.$('#events-0--restart-after-ms'), null, 'no restart field for a join');
+    const r = run.rebalances[0];
+    assert.match(await page.textContent('#rebalances'), new RegExp(`^${(r.started_at_ms / 1000).toFixed(3)} s to ${(r.completed_at_ms / 1000).toFixed(3)} s`));
+    assert.match(await page.textContent('#rebalances'), /partition 0 → instance 0, partition 1 → instance 1/);
+    // The key to the chart is on the first screen: under the chart, beside it on the projector.
+    const key = await page.locator(`${extra ? '.screen ' : ''}#pipe-key`).boundingBox();
+    assert.ok(key && key.height > 0, `${name}: the key is shown`);
+    if (extra) {
+      assert.ok(key.y + key.height <= 720.5, `${name}: the key is on the projector screen`);
+      // Each isolation level on one line.
+      const fit = await page.$$eval('.screen #downstream tbody th', (ths) => ths.map((t) => {
+        const range = document.createRange();
+        range.selectNodeContents(t);
+        return range.getClientRects().length === 1 && t.scrollWidth <= t.clientWidth + 0.5;
+      }));
+      assert.ok(fit.every(Boolean), `${name}: each reader's isolation level on one line, inside its cell (${fit})`);
+    }
+    await page.screenshot({ path: path.join(OUT, `pipeline-p7-${name}.png`) });
+    await context.close();
+  }
+  // Moving the join moves the rebalance; nothing repeats.
+  const { page, context } = await open(browser, {}, '#preset=scale-out');
+  await page.waitForSelector('#pipe-chart canvas[data-crash-us="1050000"]');
+  await page.fill('#crash-seconds', '1.5');
+  await page.waitForSelector('#pipe-chart canvas[data-crash-us="1500000"]');
+  assert.match(await page.textContent('#rebalances'), /^1\.500 s to 1\.500 s/);
+  assert.deepEqual((await downstream(page)).map((d) => d.seen.once), [40, 40]);
+  await page.waitForFunction(() => location.hash.includes('crash=1.5'));
   await context.close();
 });
 

@@ -504,3 +504,24 @@ async fn a_members_crash_and_the_whole_groups_at_the_same_instant_both_read() {
         );
     }
 }
+
+/// Issue 28: a big group's zoom is part of the link, both ways; a bad one is named.
+#[wasm_bindgen_test]
+async fn the_zoom_is_read_from_and_written_to_the_link() {
+    let view = mount_at("members=4&partitions=64&zoom=member-2").await;
+    let select: HtmlSelectElement = view.find("#lanes-zoom").dyn_into().unwrap();
+    assert_eq!(select.value(), "member-2");
+    let lanes = view.find("#lanes").get_attribute("data-lanes").unwrap();
+    assert!(lanes.parse::<u32>().unwrap() < 64, "consumer-2's partitions: {lanes}");
+    view.select("#lanes-zoom", "from-48").await;
+    assert_eq!(view.find("#lanes").get_attribute("data-lanes").as_deref(), Some("16"));
+    // (The page writes the link a moment later: the end-to-end test reads it there.)
+    drop(view);
+    let view = mount_at("members=4&partitions=64&zoom=from-99").await;
+    let notices = view.find("#notices").text_content().unwrap();
+    assert!(
+        notices.contains("The link's zoom=from-99 was not used: it is all (every partition), from-N"),
+        "{notices}"
+    );
+    assert!(notices.contains("N from 0 to 63") && notices.contains("N from 1 to 4"), "{notices}");
+}

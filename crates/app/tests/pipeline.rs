@@ -2,7 +2,7 @@
 //! read what downstream saw per isolation level and outside Kafka, move the crash with the
 //! slider and the exact seconds field, open a preset, turn the guarantee to at_least_once, and
 //! type values the core refuses: each is named under its field with the allowed range while
-//! the page keeps its run.
+//! the page keeps its run; P7, whose first event is a join the slider moves.
 //!
 //! `cargo test -p offset-window-app --target wasm32-unknown-unknown --test pipeline`
 //! (with `CHROMEDRIVER=/usr/bin/chromedriver`; flags in `webdriver.json`).
@@ -110,4 +110,24 @@ async fn a_link_past_the_horizon_is_clamped_and_said() {
     let v = mount_at("crash=500").await;
     assert!(v.text("#notices").contains("crash=500 is outside 0 to 80 s"), "{}", v.text("#notices"));
     assert_eq!(v.text("#crash-shown"), "80.000 s");
+}
+
+#[wasm_bindgen_test]
+async fn p7_a_scale_out_the_slider_moves_the_join() {
+    let v = mount_at("preset=scale-out").await;
+    assert!(v.text("#preset-story").contains("scale-out"), "{}", v.text("#preset-story"));
+    assert_eq!(v.counts(0), ["40", "0", "0", "0"]);
+    assert_eq!(v.counts(1), ["40", "0", "0", "0"]);
+    assert_eq!(v.text("label[for=crash]"), "The join: 1.050 s");
+    assert!(v.text("#crash-what").starts_with("instance 1 joins at 1.050 s"), "{}", v.text("#crash-what"));
+    assert!(v.root.query_selector("#events-0--restart-after-ms").unwrap().is_none(), "no restart field");
+    assert!(v.text("#rebalances").contains("partition 0 → instance 0, partition 1 → instance 1"));
+    assert!(v.text("#pipe-key").contains("the join"));
+    assert_eq!(v.find("#pipe-chart canvas").get_attribute("data-crash-us").as_deref(), Some("1050000"));
+    v.type_into("#crash-seconds", "1.5").await;
+    assert_eq!(v.text("#crash-shown"), "1.500 s");
+    assert!(v.text("#rebalances").starts_with("1.500 s to 1.500 s"), "{}", v.text("#rebalances"));
+    assert_eq!(v.counts(0)[0], "40");
+    v.type_into("#crash-seconds", "6").await;
+    assert!(v.text("#crash-error").contains("the join must be 0 to 5 s"), "{}", v.text("#crash-error"));
 }

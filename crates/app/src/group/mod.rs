@@ -83,7 +83,7 @@ enum Sweep {
 }
 
 /// What the form boxes show: the state without what they do not show (the share crash and
-/// its field, the strip's place, the preset, the tour, the mode, the notices), so that a
+/// its field, the strip's place, the preset, the tour, the zoom, the mode, the notices), so that a
 /// change of those leaves them alone. `events: false` leaves out the events too (the
 /// settings box).
 fn form_state(state: &GroupState, events: bool) -> Rc<GroupState> {
@@ -101,6 +101,7 @@ fn form_state(state: &GroupState, events: bool) -> Rc<GroupState> {
         preset: None,
         projector: false,
         tour: None,
+        zoom: Zoom::All,
         drafts: state.drafts.iter().filter(|d| keep(d)).cloned().collect(),
         errors: state.errors.iter().filter(|e| keep(e)).cloned().collect(),
         notices: Vec::new(),
@@ -135,10 +136,10 @@ pub fn GroupApp() -> Html {
     // state only holds scenarios that run).
     let run: RunRef = Shared(state.run.clone());
     // The run shown serves its own side of the consumer-vs-share table (one more simulation:
-    // the other kind of group).
+    // the other kind of group, left out for a group drawn as an overview).
     let versus = use_memo(s.clone(), {
         let run = run.clone();
-        move |s| tables::versus(s, Some(&run.0))
+        move |s| tables::versus_on_page(s, &run.0)
     });
     // The sweep of the first event comes from the worker module (web/group-worker.js), in the
     // background: the link it was swept for and what came back. The lanes and totals never
@@ -189,18 +190,17 @@ pub fn GroupApp() -> Html {
     let notices = shell::notices(&state.notices);
     let r = &run.0;
     let crash = share.then_some(state.crash_at_us);
-    // A big group's lanes: the overview, or a zoom into some of its partitions (kept while
-    // the page is open, not in the link).
-    let zoom = use_state_eq(|| Zoom::All);
-    let overview = lanes::is_overview(r.partitions.len(), share) && *zoom == Zoom::All;
+    // A big group's lanes: the overview, or a zoom into some of its partitions (in the link).
+    let zoom = state.zoom;
+    let overview = lanes::is_overview(r.partitions.len(), share) && zoom == Zoom::All;
     let legend =
         legend(share, overview, r.scenario.member_count(), dark, overview && mode == Mode::Projector);
     let lanes = html! {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
-            { zoom_control(r, share, &zoom) }
+            { zoom_control(r, share, zoom, &dispatch) }
             <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
-                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} zoom={*zoom} />
+                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} {zoom} />
             // On the projector screen the legend goes below it, with the rest.
             if !projector { { legend.clone() } }
         </figure>
@@ -481,17 +481,14 @@ fn legend(share: bool, overview: bool, members: u32, dark: bool, on_screen: bool
 /// A big consumer group's choice of what its lanes show: the overview, a range of partitions
 /// or one member's partitions ([`lanes::zoom_choices`]); nothing for a group that has a lane
 /// for every partition anyway.
-fn zoom_control(run: &offset_window_sim::Run, share: bool, zoom: &UseStateHandle<Zoom>) -> Html {
+fn zoom_control(run: &offset_window_sim::Run, share: bool, zoom: Zoom, dispatch: &Dispatch) -> Html {
     if !lanes::is_overview(run.partitions.len(), share) {
         return html! {};
     }
-    let onchange = {
-        let zoom = zoom.clone();
-        Callback::from(move |e: Event| {
-            let select: HtmlSelectElement = e.target_unchecked_into();
-            zoom.set(Zoom::from_value(&select.value()));
-        })
-    };
+    let onchange = dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        GroupAction::SetZoom(Zoom::from_value(&select.value()))
+    });
     let chosen = zoom.value();
     html! {
         <p class="lanes-zoom">
@@ -627,11 +624,12 @@ fn story(state: &GroupState, run: &offset_window_sim::Run) -> Html {
                 if s.group_events.is_empty() { <li>{ "No group events: add one from the list." }</li> }
             </ul>
             if let Some(g) = &run.group {
+                // A big group's thousands of handovers: the first ones, then a count.
                 <ul class="sentences" id="handovers">
-                    { for g.handovers.iter().map(|h| html! { <li>{ words::handover_sentence(h, s.horizon_us) }</li> }) }
+                    { for words::capped_sentences(&g.handovers, "handovers", |h| words::handover_sentence(h, s.horizon_us)).into_iter().map(|w| html! { <li>{ w }</li> }) }
                 </ul>
                 <ul class="sentences" id="partition-sentences">
-                    { for g.partitions.iter().map(|p| html! { <li>{ words::partition_sentence(p) }</li> }) }
+                    { for words::capped_sentences(&g.partitions, "partitions", words::partition_sentence).into_iter().map(|w| html! { <li>{ w }</li> }) }
                 </ul>
             }
         </section>
@@ -938,7 +936,7 @@ struct CompareBox {
     /// consumer group's stays put).
     crash_at_us: u64,
     /// The consumer group and the share group side by side.
-    versus: Shared<Vec<tables::VersusRow>>,
+    versus: Shared<(Vec<tables::VersusRow>, bool)>,
     /// The scenario's link (the page's scenario keys): a consumer group's table of every
     /// protocol and assignor is the worker module's for it.
     scenario: Shared<String>,
@@ -963,6 +961,7 @@ impl Part for CompareBox {
         };
         let s = &p.run.0.scenario;
         let share = s.share_group();
+        let (versus_rows, versus_left_out) = &*p.versus.0;
         // A consumer group's table: an empty box that names the scenario while the table is
         // open; web/group-worker.js fills it from the worker module (crates/group-worker),
         // fetched on first use, so the page's wasm carries neither the variants nor the table.
@@ -981,7 +980,10 @@ impl Part for CompareBox {
         html! {
             <section class="compare" aria-labelledby="compare-title">
                 <h2 id="compare-title">{ "Consumer group vs share group: the same workload, the same events" }</h2>
-                <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(&p.versus, share))) }</div>
+                <div class="table-scroll" tabindex="0" role="region" aria-label="consumer group vs share group (scrolls sideways)">{ Html::from_html_unchecked(AttrValue::from(tables::versus_html(versus_rows, share))) }</div>
+                if *versus_left_out {
+                    <p class="hint" id="versus-left-out">{ "The other kind of group is not simulated on this page for a group drawn as an overview (seconds at every change): offset-window run with the other consumption gives it." }</p>
+                }
                 <p class="hint">{ "Lost: a consumer group's records skipped at a handover; a share group's records that ended without a run (archived or rejected). Processed twice: completed runs of a record that had run before. Throughput: completed runs per simulated second." }</p>
                 <details id="compare-details" open={p.open} {ontoggle}>
                     <summary>{ if share { "Each acknowledgement mode and commit strategy" } else { "Each protocol and assignor, dynamic and static" } }</summary>

@@ -1,6 +1,6 @@
 //! The three logs on their time axis: a canvas drawn by `offset_window_view::pipeline::chart`,
 //! redrawn when the run, the size or the colours change. A click or tap on it moves the first
-//! crash or hang there.
+//! event (a crash, a hang or a join) there.
 
 use crate::shell::{self, use_size, Shared};
 use offset_window_sim::pipeline::{PipelineRun, PipelineScenario};
@@ -59,7 +59,7 @@ pub fn PipeChart(p: &PipeChartProps) -> Html {
     html! {
         <div class="canvas-box">
             <canvas ref={canvas} {onclick} role="img"
-                aria-label="The pipeline over time in three bands: the input topic's records, committed offset and stalls; the output topic's records, commit and abort markers and last stable offset; downstream, how many times each reader saw each input record. Click to move the crash there. The tables and the lists below say the same in words."></canvas>
+                aria-label="The pipeline over time in three bands: the input topic's records, committed offset and stalls; the output topic's records, commit and abort markers and last stable offset; downstream, how many times each reader saw each input record. Click to move the crash (or the hang, or the join) there. The tables and the lists below say the same in words."></canvas>
         </div>
     }
 }

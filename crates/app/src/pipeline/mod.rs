@@ -81,15 +81,23 @@ pub fn PipelineApp() -> Html {
     notices.extend(state.error(LINK_KEY).cloned());
     notices.extend(state.error(PRESET_KEY).cloned());
     let notices = shell::notices(&notices);
+    let chart_key = key(&state.run, &state.scenario, dark);
     let chart = html! {
         <figure class="chart pipe-chart" id="pipe-chart">
             <figcaption><h2 class="chart-title">{ "Input, output and downstream over time" }</h2></figcaption>
             <PipeChart run={run.clone()} scenario={scenario.clone()} {dark} {projector} dispatch={dispatch.clone()} />
+            if !projector { { chart_key.clone() } }
         </figure>
     };
-    let legend = legend(dark);
+    let legend = legend();
     let control = crash_control(&state, &dispatch);
     let side = part(DownstreamBox { run: run.clone(), compact: projector });
+    // The projector screen's chart keeps its height: the key goes beside it, under downstream.
+    let side = if projector {
+        html! { <>{ side }{ chart_key }</> }
+    } else {
+        side
+    };
     if mode == Mode::Embed {
         let body = html! { <>{ chart }{ control }{ side }{ shell::full_link(&fragment) }</> };
         return shell::embed(classes!("page", "pipe", "embed", dark.then_some("dark")), notices, body);
@@ -161,37 +169,65 @@ pub fn PipelineApp() -> Html {
     Frame { classes, header, notices, lead: html! {}, main, footer }.view()
 }
 
-fn legend(dark: bool) -> Html {
+/// The key to the chart: a glyph and a few words for each mark the run draws (only those), so
+/// it fits under the chart on a phone and beside it on the projector screen.
+fn key(run: &PipelineRun, scenario: &PipelineScenario, dark: bool) -> Html {
+    use offset_window_sim::pipeline::{EventKind, StallReason as R};
     let swatch = |class: &'static str, text: &'static str| {
         html! { <li><span class={classes!("glyph", class)} aria-hidden="true"></span>{ text }</li> }
     };
-    let colored = |color: String, text: String| {
-        html! { <li><span class="glyph" aria-hidden="true" style={format!("background:{color}")}></span>{ text }</li> }
+    let colored = |style: String, text: &'static str| {
+        html! { <li><span class="glyph" aria-hidden="true" style={style}></span>{ text }</li> }
     };
-    use offset_window_sim::pipeline::StallReason as R;
+    let stalled = |r: R| run.input_stalls.iter().flat_map(|p| &p.stalls).any(|s| s.reason == r);
+    let out = |f: &dyn Fn(&offset_window_sim::pipeline::OutputEntry) -> bool| run.output_log.iter().any(f);
+    let mut counts = [false; 4];
+    let by_inputs =
+        run.readers.iter().flat_map(|r| &r.by_input).chain(run.side_effects.iter().flat_map(|s| &s.by_input));
+    for c in by_inputs.flat_map(|b| &b.counts) {
+        counts[(*c as usize).min(3)] = true;
+    }
+    let waits = run.readers.iter().any(|r| !r.stalled.is_empty());
+    let event = first_event(scenario).map(|i| scenario.events[i].kind);
+    let shade = |r: R| {
+        let c = css(reason_color(r, dark));
+        format!("background:{c}33; border-left: 3px solid {c}")
+    };
+    html! {
+        <ul class="glyphs pipe-key" id="pipe-key" aria-label="Key to the chart">
+            { swatch("g-input", "input record") }
+            { swatch("g-lso", "committed offset; output: last stable offset") }
+            if stalled(R::OwnerDown) { { colored(shade(R::OwnerDown), "shaded: partition stalled, owner down") } }
+            if stalled(R::Rebalance) { { colored(shade(R::Rebalance), "shaded: stalled in a rebalance") } }
+            if stalled(R::UnstableOffsetCommit) { { colored(shade(R::UnstableOffsetCommit), "shaded: UNSTABLE_OFFSET_COMMIT") } }
+            if !run.rebalances.is_empty() { { colored(format!("background:{}; height: 5px", css(reason_color(R::Rebalance, dark))), "top bar: rebalance (→ new owner)") } }
+            if out(&|e| e.state == Some(OutputState::Committed)) { { swatch("g-committed", "committed record") } }
+            if out(&|e| e.state == Some(OutputState::Aborted)) { { swatch("g-aborted", "red, struck: aborted record") } }
+            if out(&|e| e.kind == RecordKind::Data && e.state == Some(OutputState::Open)) { { swatch("g-open", "open record (no marker)") } }
+            if out(&|e| e.kind == RecordKind::CommitMarker) { { swatch("g-commit", "commit marker") } }
+            if out(&|e| e.kind == RecordKind::AbortMarker) {
+                { swatch("g-abort", if run.timed_out_aborts.is_empty() { "red ✕: abort marker" } else { "red ✕: abort marker (ringed: timeout)" }) }
+            }
+            { for [(1, "seen once"), (2, "twice"), (3, "3+ times"), (0, "never")].into_iter()
+                .filter(|(c, _)| counts[*c as usize])
+                .map(|(c, t)| colored(format!("background:{}", css(count_color(c, dark))), t)) }
+            if waits { { swatch("g-wait", "grey bar: waiting at the LSO") } }
+            { match event {
+                Some(EventKind::Crash) => swatch("g-crash", "the crash (thin: restart)"),
+                Some(EventKind::Hang) => swatch("g-crash", "the hang (thin: wakes)"),
+                Some(EventKind::Join) => swatch("g-join", "the join"),
+                Some(EventKind::Deploy) => swatch("g-join", "the deploy's first close"),
+                None => html! {},
+            } }
+        </ul>
+    }
+}
+
+/// What the key does not say: how the downstream ticks are placed, the cut time axis, the click.
+fn legend() -> Html {
     html! {
         <div class="pipe-legend" id="pipe-legend">
-            <ul class="glyphs" aria-label="input topic">
-                { swatch("g-input", "input record (at its append time)") }
-                { swatch("g-lso", "input's committed offset") }
-                { for [(R::OwnerDown, "stalled: owner down"), (R::Rebalance, "stalled: rebalance"), (R::UnstableOffsetCommit, "stalled: UNSTABLE_OFFSET_COMMIT")]
-                    .into_iter().map(|(r, t)| colored(format!("{}33; border-left: 3px solid {}", css(reason_color(r, dark)), css(reason_color(r, dark))), t.to_string())) }
-            </ul>
-            <ul class="glyphs" aria-label="output topic">
-                { swatch("g-committed", "committed record") }
-                { swatch("g-aborted", "aborted record (struck through)") }
-                { swatch("g-open", "open: no marker yet") }
-                { swatch("g-commit", "commit marker") }
-                { swatch("g-abort", "abort marker (ringed: the coordinator's timeout)") }
-                { swatch("g-lso", "last stable offset") }
-            </ul>
-            <ul class="glyphs" aria-label="downstream">
-                { for [(1, "seen once"), (2, "twice"), (3, "three times or more"), (0, "never")]
-                    .into_iter().map(|(c, t)| colored(css(count_color(c, dark)), t.to_string())) }
-                { swatch("g-wait", "waiting at the last stable offset") }
-                { swatch("g-crash", "the crash (thin: back)") }
-            </ul>
-            <p class="hint">{ "Downstream, each output a reader was handed is a tick at the instant it was written to the output topic, coloured by how many times that reader was handed its input record's output in all; the side effect's ticks are its writes outside Kafka, each at the end of a processing. Stretches where nothing happens are cut short and shaded; the labels on either side are real times. Click or tap the chart to move the crash there." }</p>
+            <p class="hint">{ "Downstream, each output a reader was handed is a tick at the instant it was written to the output topic, coloured by how many times that reader was handed its input record's output in all; the side effect's ticks are its writes outside Kafka, each at the end of a processing. Stretches where nothing happens are cut short and shaded; the labels on either side are real times. Click or tap the chart to move the crash (or the hang, or the join) there." }</p>
         </div>
     }
 }
@@ -214,15 +250,16 @@ fn crash_control(state: &State, dispatch: &UseReducerDispatcher<State>) -> Html 
     });
     let text = state.draft(CRASH_KEY).cloned().unwrap_or_else(|| seconds_field(at));
     let error = state.error(CRASH_KEY);
-    let hang = state.scenario.events[i].kind == offset_window_sim::pipeline::EventKind::Hang;
+    let kind = state.scenario.events[i].kind;
+    let word = readouts::event_word(kind);
     html! {
         <div class="crash-control pipe-crash" id="pipe-crash">
-            <label for="crash">{ if hang { "The hang: " } else { "The crash: " } }<strong id="crash-shown">{ format!("{} s", seconds_text(at)) }</strong></label>
+            <label for="crash">{ format!("The {word}: ") }<strong id="crash-shown">{ format!("{} s", seconds_text(at)) }</strong></label>
             <div class="crash-row">
                 <input type="range" id="crash" min="0" max={(horizon / 1_000).to_string()} step={step_ms.to_string()}
                     value={(at / 1_000).to_string()} {oninput}
                     aria-valuetext={format!("{} seconds", seconds_text(at))} />
-                <label class="sr-only" for="crash-seconds">{ "the crash, exact seconds" }</label>
+                <label class="sr-only" for="crash-seconds">{ format!("the {word}, exact seconds") }</label>
                 <input type="text" id="crash-seconds" class="num" inputmode="decimal" autocomplete="off" value={text}
                     oninput={on_text} aria-invalid={error.is_some().to_string()} aria-describedby="crash-unit crash-what" />
                 <span id="crash-unit">{ "s" }</span>
@@ -273,7 +310,7 @@ impl Part for DownstreamBox {
                                 data-once={r.seen.once.to_string()} data-twice={r.seen.twice.to_string()}
                                 data-more={r.seen.more.to_string()} data-never={r.seen.never.to_string()}>
                                 if self.compact {
-                                    <th scope="row">{ if r.isolation == "outside Kafka" { "side effect".to_string() } else { r.isolation.replace("read_", "read_\u{200B}") } }</th>
+                                    <th scope="row">{ if r.isolation == "outside Kafka" { "side effect" } else { r.isolation } }</th>
                                 } else {
                                     <th scope="row">{ &r.name }</th>
                                     <td data-label="isolation.level">{ r.isolation }</td>
@@ -485,12 +522,7 @@ impl Part for Words {
                 <h3>{ "Rebalances" }</h3>
                 <ul class="notes" id="rebalances">
                     if run.rebalances.is_empty() { <li>{ "none" }</li> }
-                    { for run.rebalances.iter().map(|r| html! { <li>{ format!(
-                        "{} s to {}: {}",
-                        seconds_text(r.started_at_us),
-                        r.completed_at_us.map_or("the horizon".into(), |t| format!("{} s", seconds_text(t))),
-                        r.trigger
-                    ) }</li> }) }
+                    { for run.rebalances.iter().map(|r| html! { <li>{ readouts::rebalance_text(r) }</li> }) }
                 </ul>
                 <h3>{ "Transactions the coordinator aborted for their timeout" }</h3>
                 <ul class="notes" id="timed-out">

@@ -12,6 +12,7 @@
 
 use super::timeline::{Activity, RecordLine, RecordState, Span};
 use super::words::{event_tag, member_name, partition_name};
+pub use super::zoom::{is_overview, zoom_choices, zoomed, Zoom, OVERVIEW_PARTITIONS, ZOOM_PARTITIONS};
 use crate::kit::draw::{self as charts, draw_bands, Frame, Hatch, Palette, DARK, LIGHT};
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::sweep::GroupProfile;
@@ -75,88 +76,12 @@ pub fn member_css(m: MemberId, dark: bool) -> String {
     format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2)
 }
 
-/// Above this many partitions the lanes are an overview (issue 28): one thin row per
-/// partition filled with its owner's colour, no lines, a label every few rows.
-pub const OVERVIEW_PARTITIONS: usize = 48;
 /// Above this many members their lanes are thin rows too, filled by what each is doing.
 pub const OVERVIEW_MEMBERS: usize = 32;
 /// The CSS height an overview's partitions share out.
 const OVERVIEW_PARTITIONS_H: f64 = 384.0;
 /// The CSS height an overview's members share out.
 const OVERVIEW_MEMBERS_H: f64 = 192.0;
-
-/// Whether the lanes of `partitions` partitions are drawn as an overview: a consumer group
-/// beyond [`OVERVIEW_PARTITIONS`] (a share group's partitions have no owner to colour a row by:
-/// they keep their lanes).
-pub fn is_overview(partitions: usize, share: bool) -> bool {
-    partitions > OVERVIEW_PARTITIONS && !share
-}
-
-/// How many partitions a zoom into a range of a big group shows, a lane each.
-pub const ZOOM_PARTITIONS: usize = 16;
-
-/// What the lanes show of a big group (beyond [`OVERVIEW_PARTITIONS`]): the overview, the
-/// lanes of [`ZOOM_PARTITIONS`] partitions from one, or of the partitions one member owned at
-/// some instant (issue 28).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Zoom {
-    /// Every partition (an overview when there are many).
-    All,
-    /// The partitions from this one on (index: `orders-N`).
-    From(usize),
-    /// The partitions this member owned at some instant.
-    Member(MemberId),
-}
-
-impl Zoom {
-    /// The zoom as its choice's value (`all`, `from-16`, `member-2`), for a select.
-    pub fn value(self) -> String {
-        match self {
-            Zoom::All => "all".to_string(),
-            Zoom::From(p) => format!("from-{p}"),
-            Zoom::Member(m) => format!("member-{m}"),
-        }
-    }
-
-    /// The zoom a choice's value names; [`Zoom::All`] for any other text.
-    pub fn from_value(text: &str) -> Zoom {
-        let number = |prefix: &str| text.strip_prefix(prefix).and_then(|n| n.parse::<u32>().ok());
-        match (number("from-"), number("member-")) {
-            (Some(p), _) => Zoom::From(p as usize),
-            (_, Some(m)) => Zoom::Member(m as MemberId),
-            _ => Zoom::All,
-        }
-    }
-}
-
-/// The partitions the lanes show for `zoom` over a run whose partitions' owners are `owners`
-/// (ascending indexes); `None` for all of them (and for a zoom that names nothing there).
-pub fn zoomed(owners: &[Vec<Span<Option<MemberId>>>], zoom: Zoom) -> Option<Vec<usize>> {
-    let shown: Vec<usize> = match zoom {
-        Zoom::All => return None,
-        Zoom::From(from) => (from..(from + ZOOM_PARTITIONS).min(owners.len())).collect(),
-        Zoom::Member(m) => {
-            (0..owners.len()).filter(|&i| owners[i].iter().any(|s| s.what == Some(m))).collect()
-        }
-    };
-    (!shown.is_empty()).then_some(shown)
-}
-
-/// The zoom choices for a consumer group of `partitions` partitions and `members` members,
-/// each with its words: the overview, every range of [`ZOOM_PARTITIONS`], every member.
-pub fn zoom_choices(partitions: usize, members: usize) -> Vec<(Zoom, String)> {
-    let ranges = (0..partitions).step_by(ZOOM_PARTITIONS).map(|from| {
-        let to = (from + ZOOM_PARTITIONS).min(partitions) - 1;
-        (Zoom::From(from), format!("{} to {}", partition_name(from as u32), partition_name(to as u32)))
-    });
-    let members = (0..members).map(|m| {
-        (Zoom::Member(m as MemberId), format!("the partitions {} owned", member_name(m as MemberId + 1)))
-    });
-    std::iter::once((Zoom::All, "every partition (the overview)".to_string()))
-        .chain(ranges)
-        .chain(members)
-        .collect()
-}
 
 /// One partition's and one member's lane for this many of each, CSS px: (lane, gap below it)
 /// each; an overview's rows have no gap.
@@ -1071,27 +996,6 @@ mod tests {
         // Small groups keep their lanes: each partition named.
         assert_eq!(label_step(20.0, 16.0), 1);
         assert!(css_height(OVERVIEW_PARTITIONS, 2) > css_height(OVERVIEW_PARTITIONS + 1, 2));
-    }
-
-    #[test]
-    fn a_zoom_picks_a_range_or_a_members_partitions() {
-        let span = |what| Span { from_us: 0, to_us: 1, what };
-        let owners: Vec<Vec<Span<Option<MemberId>>>> =
-            (0..40).map(|i| vec![span(Some((i % 4) as MemberId)), span(None)]).collect();
-        assert_eq!(zoomed(&owners, Zoom::All), None);
-        assert_eq!(zoomed(&owners, Zoom::From(32)), Some((32..40).collect()));
-        assert_eq!(zoomed(&owners, Zoom::From(16)), Some((16..32).collect()));
-        assert_eq!(zoomed(&owners, Zoom::From(40)), None, "past the last partition: all");
-        assert_eq!(zoomed(&owners, Zoom::Member(1)), Some((1..40).step_by(4).collect()));
-        assert_eq!(zoomed(&owners, Zoom::Member(9)), None);
-        let choices = zoom_choices(40, 3);
-        assert_eq!(choices.len(), 1 + 3 + 3);
-        assert_eq!(choices[3].1, "orders-32 to orders-39");
-        assert_eq!(choices[4].1, "the partitions consumer-1 owned");
-        for (zoom, _) in choices {
-            assert_eq!(Zoom::from_value(&zoom.value()), zoom);
-        }
-        assert_eq!(Zoom::from_value("from-x"), Zoom::All);
     }
 
     #[test]

@@ -39,3 +39,4 @@ pub mod tables;
 pub mod timeline;
 pub mod url;
 pub mod words;
+pub mod zoom;

@@ -9,6 +9,7 @@
 //! `group_events[i].field`, as the core names them.
 
 use super::words;
+use super::zoom::Zoom;
 use crate::kit::run::Checked;
 use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 use offset_window_sim::scenario::{Consumption, OnError, DEFAULT_CRASH_AT_US};
@@ -45,6 +46,9 @@ pub struct GroupState {
     /// ([`super::presets::SHARE_TOUR`], else [`super::presets::TOUR`]) and its step, from 0
     /// and below the tour's length; `None` when the tour is closed.
     pub tour: Option<(bool, usize)>,
+    /// What a big group's lanes show: the overview, a range of partitions or one member's
+    /// (always [`Zoom::All`] when it does not fit the scenario, [`Zoom::fits`]).
+    pub zoom: Zoom,
     /// Text last typed into a field, by key: the field shows it as typed, refused or not.
     pub drafts: Vec<(String, String)>,
     /// Why each draft (or move) was refused, by the same key.
@@ -65,11 +69,12 @@ impl PartialEq for GroupState {
             preset,
             projector,
             tour,
+            zoom,
             drafts,
             errors,
             notices,
         } = self;
-        (scenario, crash_at_us, partition, strip_from, preset, projector, tour, drafts, errors, notices)
+        (scenario, crash_at_us, partition, strip_from, preset, projector, tour, zoom, drafts, errors, notices)
             == (
                 &o.scenario,
                 &o.crash_at_us,
@@ -78,6 +83,7 @@ impl PartialEq for GroupState {
                 &o.preset,
                 &o.projector,
                 &o.tour,
+                &o.zoom,
                 &o.drafts,
                 &o.errors,
                 &o.notices,
@@ -133,10 +139,17 @@ impl GroupState {
             preset: None,
             projector: false,
             tour: None,
+            zoom: Zoom::All,
             drafts: Vec::new(),
             errors: Vec::new(),
             notices: Vec::new(),
         }
+    }
+
+    /// Whether the lanes of the scenario shown can show `zoom` ([`Zoom::fits`]).
+    pub fn zoom_fits(&self, zoom: Zoom) -> bool {
+        let s = &self.scenario;
+        zoom.fits(s.partitions as usize, s.member_count() as usize, s.share_group())
     }
 
     /// Whether the members form a share group (docs/model.md §11).
@@ -202,6 +215,9 @@ impl GroupState {
         next.partition = next.partition.min(scenario.partitions - 1);
         next.scenario = scenario;
         next.run = run;
+        if !next.zoom_fits(next.zoom) {
+            next.zoom = Zoom::All;
+        }
         next
     }
 
@@ -349,6 +365,8 @@ pub enum GroupAction {
     /// Open the tour at a step, `(share tour, step from 0)`, or close it (`None`); a step
     /// past the tour's end changes nothing. Its preset is loaded apart ([`Self::LoadPreset`]).
     SetTour(Option<(bool, usize)>),
+    /// What a big group's lanes show; a zoom that does not fit the scenario changes nothing.
+    SetZoom(Zoom),
     /// Replace the whole state (back and forward in the browser's history).
     Restore(Box<GroupState>),
     /// Back to the page's defaults (reference G1).
@@ -611,6 +629,8 @@ impl GroupState {
             GroupAction::SetProjector(on) => GroupState { projector: on, ..(*self).clone() },
             GroupAction::SetTour(Some((share, n))) if n >= super::presets::tour(share).len() => return self,
             GroupAction::SetTour(tour) => GroupState { tour, ..(*self).clone() },
+            GroupAction::SetZoom(zoom) if !self.zoom_fits(zoom) => return self,
+            GroupAction::SetZoom(zoom) => GroupState { zoom, ..(*self).clone() },
             GroupAction::Restore(state) => *state,
             GroupAction::Reset => GroupState { projector: self.projector, ..GroupState::default() },
         };

@@ -217,6 +217,20 @@ fn runs(run: &Run) -> (u64, u64) {
 /// `s` itself when the caller has it, serves the side that is `s` unchanged, so that only
 /// the other side is simulated (the page re-reads this table at every move of an event).
 pub fn versus(s: &Scenario, shown: Option<&Run>) -> Vec<VersusRow> {
+    versus_sides(s, shown, true)
+}
+
+/// The comparison as the page shows it beside the run `shown` of `s`: both kinds of group,
+/// except for a group drawn as an overview ([`super::zoom::is_overview`]), whose other kind
+/// would be simulated on the page's thread at every change (seconds for issue 28's S-D:
+/// 1,024 partitions as a share group): its row only, and `true` for "the other side is left
+/// out".
+pub fn versus_on_page(s: &Scenario, shown: &Run) -> (Vec<VersusRow>, bool) {
+    let big = super::zoom::is_overview(s.partitions as usize, s.share_group());
+    (versus_sides(s, Some(shown), !big), big)
+}
+
+fn versus_sides(s: &Scenario, shown: Option<&Run>, both: bool) -> Vec<VersusRow> {
     let mut consumer = s.clone();
     consumer.consumption = offset_window_sim::scenario::Consumption::ConsumerGroup;
     if matches!(consumer.on_error, OnError::Release | OnError::Reject) {
@@ -227,6 +241,9 @@ pub fn versus(s: &Scenario, shown: Option<&Run>) -> Vec<VersusRow> {
     let mut rows = Vec::new();
     for (is_share, scenario) in [(false, consumer), (true, share)] {
         if scenario.validate().is_err() {
+            continue;
+        }
+        if !both && scenario != *s {
             continue;
         }
         let simulated;
@@ -436,6 +453,13 @@ mod tests {
         let mut share = s.clone();
         super::super::state::make_shareable(&mut share);
         assert_eq!(versus(&share, Some(&simulate(&share).unwrap())), versus(&share, None));
+        // A small group shows both sides on the page; a big one (an overview) its own only.
+        assert_eq!(versus_on_page(&s, &simulate(&s).unwrap()), (rows.clone(), false));
+        let big = Scenario { partitions: 64, members: 4, ..s.clone() };
+        let (page_rows, left_out) = versus_on_page(&big, &simulate(&big).unwrap());
+        assert!(left_out);
+        assert_eq!(page_rows.len(), 1);
+        assert!(!page_rows[0].share);
         let (c, sh) = (&rows[0], &rows[1]);
         assert!(!c.share && sh.share);
         let g = simulate(&s).unwrap().group.unwrap();

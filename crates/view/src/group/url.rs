@@ -3,12 +3,14 @@
 //! differs from the page's defaults (reference G1) is written: scenario keys with their JSON
 //! names and values (percent-encoded as `encodeURIComponent` does, see [`crate::kit::link`]), then
 //! the share crash in µs (`crash_at_us`), the share strip's partition and first offset
-//! (`partition`, `from`), `projector=1`, and the tour's step (`tour=2`, the share group's tour
+//! (`partition`, `from`), a big group's zoom (`zoom=from-16`, `zoom=member-3`), `projector=1`,
+//! and the tour's step (`tour=2`, the share group's tour
 //! `tour=share-2`, counted from 1). Reading goes through the reducer, so a bad
 //! value in a link shows the same message as a bad value typed into its field, as a notice
 //! naming it; nothing in a link can make the page panic.
 
 use super::state::{default_scenario, GroupAction, GroupState};
+use super::zoom::{is_overview, Zoom, OVERVIEW_PARTITIONS, ZOOM_PARTITIONS};
 use crate::kit::link::{encode, pairs};
 use offset_window_sim::keys::KeyKind;
 use offset_window_sim::scenario::{key_spec, DEFAULT_CRASH_AT_US, KEYS};
@@ -22,6 +24,9 @@ pub const CRASH_KEY: &str = "crash_at_us";
 pub const PARTITION_KEY: &str = "partition";
 /// The key of the share strip's first offset.
 pub const FROM_KEY: &str = "from";
+/// The key of a big group's zoom: `all` (the default, not written), `from-N` (the lanes of
+/// [`ZOOM_PARTITIONS`] partitions from `orders-N`), `member-N` (the partitions `consumer-N` owned).
+pub const ZOOM_KEY: &str = "zoom";
 /// The key of projector mode (`projector=1`).
 pub const PROJECTOR_KEY: &str = "projector";
 /// The key of the tour's step, from 1: `tour=2`, or `tour=share-2` for the share group's tour.
@@ -61,6 +66,9 @@ pub fn join(scenario_part: &str, state: &GroupState) -> String {
     }
     if state.strip_from != 0 {
         parts.push(format!("{FROM_KEY}={}", state.strip_from));
+    }
+    if state.zoom != Zoom::All {
+        parts.push(format!("{ZOOM_KEY}={}", state.zoom.value()));
     }
     if state.projector {
         parts.push(format!("{PROJECTOR_KEY}=1"));
@@ -103,11 +111,32 @@ fn tour_step(value: &str) -> Result<(bool, usize), String> {
     }
 }
 
+/// A link's zoom for the lanes of `state`'s scenario, or the notice that names it and what it
+/// may be.
+fn zoom_of(value: &str, state: &GroupState) -> Result<Zoom, String> {
+    let s = &state.scenario;
+    let (partitions, members) = (s.partitions as usize, s.member_count() as usize);
+    match Zoom::parse(value) {
+        Some(zoom) if state.zoom_fits(zoom) => Ok(zoom),
+        _ if !is_overview(partitions, s.share_group()) => Err(format!(
+            "The link's {ZOOM_KEY}={value} was not used: only a consumer group of more than \
+             {OVERVIEW_PARTITIONS} partitions is drawn as an overview to zoom into, and this one shows a lane \
+             for each of its {partitions} partitions ({ZOOM_KEY} can only be all)."
+        )),
+        _ => Err(format!(
+            "The link's {ZOOM_KEY}={value} was not used: it is all (every partition), from-N (the lanes \
+             of {ZOOM_PARTITIONS} partitions from orders-N, N from 0 to {}) or member-N (the partitions \
+             consumer-N owned, N from 1 to {members}).",
+            partitions - 1
+        )),
+    }
+}
+
 /// The state a fragment describes: the defaults, then the link's scenario keys all at once
 /// (one check, one simulation); if the core refuses them together, applied as the reader
 /// would set them — over and over while one more of them is taken, since one key may need
 /// another first (`members` before the events naming a new member, or after the events that
-/// named a removed one) — then the crash, the strip, the screen and the tour's
+/// named a removed one) — then the crash, the strip, the zoom, the screen and the tour's
 /// step (a link with a step and no scenario key shows that step's case). A value the page
 /// refuses or does not know leaves a notice naming it.
 pub fn state_from(fragment: &str) -> GroupState {
@@ -119,7 +148,9 @@ pub fn state_from(fragment: &str) -> GroupState {
     for (key, value) in pairs {
         match key_spec(&key) {
             Some(spec) => pending.push((spec.name, value)),
-            None if [CRASH_KEY, PARTITION_KEY, FROM_KEY, PROJECTOR_KEY, TOUR_KEY].contains(&key.as_str()) => {
+            None if [CRASH_KEY, PARTITION_KEY, FROM_KEY, ZOOM_KEY, PROJECTOR_KEY, TOUR_KEY]
+                .contains(&key.as_str()) =>
+            {
                 rest.push((key, value))
             }
             None => {
@@ -207,6 +238,13 @@ pub fn state_from(fragment: &str) -> GroupState {
                     continue;
                 }
             },
+            ZOOM_KEY => match zoom_of(&value, &state) {
+                Ok(zoom) => GroupAction::SetZoom(zoom),
+                Err(notice) => {
+                    notices.push(notice);
+                    continue;
+                }
+            },
             TOUR_KEY => match tour_step(&value) {
                 Ok(step) => GroupAction::SetTour(Some(step)),
                 Err(notice) => {
@@ -239,6 +277,7 @@ pub fn state_from(fragment: &str) -> GroupState {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::group::zoom::Zoom;
     use crate::kit::link::decode;
     use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 
@@ -315,6 +354,48 @@ mod tests {
             assert_eq!(back.notices.len(), 1, "{bad}");
             assert!(back.notices[0].contains("was not used: the"), "{bad}: {:?}", back.notices);
         }
+    }
+
+    /// A big group's zoom (issue 28) is in the link and read back; a bad one is refused with a
+    /// notice naming the field and what it may be, and the page shows the overview.
+    #[test]
+    fn the_zoom_is_in_the_link_and_a_bad_one_is_named() {
+        let big = "members=4&partitions=64";
+        for zoom in [Zoom::From(16), Zoom::From(63), Zoom::Member(0), Zoom::Member(3)] {
+            let state = Rc::new(state_from(big)).apply(GroupAction::SetZoom(zoom));
+            assert_eq!(state.zoom, zoom);
+            let link = state_fragment(&state);
+            assert!(link.ends_with(&format!("&zoom={}", zoom.value())), "{link}");
+            let back = state_from(&link);
+            assert_eq!(back.notices, Vec::<String>::new(), "{link}");
+            assert_eq!(back, *state, "{link}");
+        }
+        assert_eq!(state_from("members=4&partitions=64&zoom=member-2").zoom, Zoom::Member(1));
+        assert_eq!(state_from("members=4&partitions=64&zoom=all").zoom, Zoom::All);
+        assert!(!state_fragment(&state_from(big)).contains("zoom"), "the overview is the default");
+        for bad in ["x", "from-64", "member-5", "member-0", "from-01", "from--1", "ALL", "from-16.5"] {
+            let back = state_from(&format!("{big}&zoom={bad}"));
+            assert_eq!(back.zoom, Zoom::All, "{bad}");
+            assert_eq!(back.scenario.partitions, 64, "{bad}: the rest of the link is used");
+            assert_eq!(back.notices.len(), 1, "{bad}: {:?}", back.notices);
+            let notice = &back.notices[0];
+            assert!(
+                notice.starts_with(&format!("The link's zoom={bad} was not used: it is all")),
+                "{notice}"
+            );
+            assert!(notice.contains("from-N") && notice.contains("N from 0 to 63"), "{notice}");
+            assert!(notice.contains("member-N") && notice.contains("N from 1 to 4"), "{notice}");
+        }
+        // A group with a lane per partition has no overview to zoom into.
+        let small = state_from("zoom=from-0");
+        assert_eq!(small.zoom, Zoom::All);
+        assert!(small.notices[0].contains("zoom can only be all"), "{:?}", small.notices);
+        // A scenario change that leaves the zoom nothing to show puts the overview back.
+        let state = Rc::new(state_from(big)).apply(GroupAction::SetZoom(Zoom::From(48)));
+        let fewer = state.apply(GroupAction::SetField { key: "partitions", text: "40".into() });
+        assert_eq!((fewer.scenario.partitions, fewer.zoom), (40, Zoom::All));
+        let state = Rc::new(state_from(big)).apply(GroupAction::SetZoom(Zoom::Member(9)));
+        assert_eq!(state.zoom, Zoom::All, "a member the group does not have");
     }
 
     #[test]

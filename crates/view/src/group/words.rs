@@ -76,8 +76,19 @@ pub fn group_readouts(g: &GroupReport) -> Vec<Readout> {
             g.duplicated(),
         ),
         r("g-rebalances", "", "rebalances", g.rebalances.to_string(), u64::from(g.rebalances)),
-        r("g-stalled", "", "partitions stalled (sum)", duration_text(stalled_us), stalled_us / 1_000),
+        r("g-stalled", "", "partitions stalled (sum)", readout_duration(stalled_us), stalled_us / 1_000),
     ]
+}
+
+/// A readout's duration in big type, short enough for a phone's readout box: seconds up to
+/// 10,000 s, then hours with one decimal ("146.2 h" for S-A's 526,290 s summed over 1,024
+/// partitions); the exact value stays in the readout's `data-value`, in ms.
+pub fn readout_duration(us: u64) -> String {
+    if us < 10_000_000_000 {
+        return duration_text(us);
+    }
+    let tenths = (us + 180_000_000) / 360_000_000;
+    format!("{}.{} h", tenths / 10, tenths % 10)
 }
 
 /// The worst of the sweep in a sentence: "Worst over every instant of the first event: 0
@@ -298,6 +309,38 @@ pub fn records(n: u64) -> String {
     }
 }
 
+/// How many handovers, and how many partitions, the page says in sentences before it counts the
+/// rest in one line (a big group has thousands: S-A 131,064 handovers; every one is in the
+/// result JSON).
+pub const STORY_SENTENCES: usize = 64;
+
+/// The first [`STORY_SENTENCES`] of `items` said by `say`, then a line counting the others
+/// (`what`: "handovers", "partitions").
+pub fn capped_sentences<T>(items: &[T], what: &str, say: impl Fn(&T) -> String) -> Vec<String> {
+    let mut said: Vec<String> = items.iter().take(STORY_SENTENCES).map(say).collect();
+    if items.len() > STORY_SENTENCES {
+        said.push(format!(
+            "… and {} more {what}, said here only up to {STORY_SENTENCES}: every one is in the result \
+             (“Download the result (JSON)” below).",
+            thousands(items.len() - STORY_SENTENCES)
+        ));
+    }
+    said
+}
+
+/// A whole number with a comma every three digits: 131,000.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
 /// A handover in one sentence (docs/model.md §10.7).
 pub fn handover_sentence(h: &Handover, horizon_us: u64) -> String {
     let p = partition_name(u32::from(h.partition));
@@ -421,6 +464,9 @@ mod tests {
         assert_eq!(event_tag(&stop), "stop 2");
         assert_eq!(duration_text(44_815_000), "44.815 s");
         assert_eq!(duration_text(10_010_000), "10.01 s");
+        assert_eq!(readout_duration(2_359_760_000), "2359.76 s");
+        assert_eq!(readout_duration(526_290_085_000), "146.2 h");
+        assert_eq!(readout_duration(10_000_000_000), "2.8 h");
     }
 
     #[test]
@@ -458,6 +504,22 @@ mod tests {
             "explicit acknowledgement: how often the poll loop renews the locks of the records in hand with \
              RENEW; empty for never, or 100 to 3600000 ms, at most 3 decimals"
         );
+    }
+
+    #[test]
+    fn a_big_groups_story_says_the_first_sentences_and_counts_the_rest() {
+        let items: Vec<usize> = (0..131_064).collect();
+        let said = capped_sentences(&items, "handovers", |i| format!("h{i}"));
+        assert_eq!(said.len(), STORY_SENTENCES + 1);
+        assert_eq!(said[STORY_SENTENCES - 1], format!("h{}", STORY_SENTENCES - 1));
+        assert!(
+            said[STORY_SENTENCES].starts_with("… and 131,000 more handovers"),
+            "{}",
+            said[STORY_SENTENCES]
+        );
+        assert_eq!(capped_sentences(&items[..3], "partitions", |i| format!("p{i}")), ["p0", "p1", "p2"]);
+        assert_eq!(thousands(1_000_000), "1,000,000");
+        assert_eq!(thousands(999), "999");
     }
 
     #[test]

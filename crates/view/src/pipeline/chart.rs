@@ -3,7 +3,10 @@
 //!
 //! * **the input topic**: its records at their append instants (faint dots, offset up), the
 //!   input's committed offset per partition as a step line, and the partition's stalls shaded
-//!   by their reason (owner down, rebalance, UNSTABLE_OFFSET_COMMIT);
+//!   by their reason (owner down, rebalance, UNSTABLE_OFFSET_COMMIT); two to four partitions
+//!   get a lane each ([`input_lanes`]). Each rebalance of the service's group is a bar along
+//!   the band's top (from its start to its completion) and, when it completes, each
+//!   partition's new owner ("→ instance 1") in the partition's lane;
 //! * **the output topic**: each record at (its write instant, its offset) by its state at the
 //!   horizon — committed (filled square), aborted (hollow, struck through), open (hollow) — the
 //!   commit marker (a diamond), the abort marker (a cross; ringed when the coordinator's timeout
@@ -16,12 +19,13 @@
 //!
 //! Stretches where nothing happens are cut short ([`TimeAxis`]).
 //!
-//! The first crash or hang is a line across the three bands; the instant the instance is back
-//! a thin one. Band titles and lane names are drawn (a few words each); the legend is HTML.
+//! The first event is a line across the three bands (a crash or a hang in the crash colour, a
+//! join in the position colour); the instant the instance is back a thin one. Band titles and
+//! lane names are drawn (a few words each); the legend is HTML.
 
 use crate::kit::draw::{self, DrawResult, Frame};
 use crate::kit::text::fixed;
-use offset_window_sim::pipeline::{OutputState, PipelineRun, PipelineScenario, StallReason};
+use offset_window_sim::pipeline::{EventKind, OutputState, PipelineRun, PipelineScenario, StallReason};
 use offset_window_sim::transactions::{OffsetStep, RecordKind};
 use offset_window_sim::Step;
 use plotters::coord::Shift;
@@ -176,6 +180,15 @@ impl TimeAxis {
     }
 }
 
+/// The lanes of the input band: one per partition for two to four partitions, else one for all
+/// (their records and committed offsets drawn over each other).
+pub fn input_lanes(scenario: &PipelineScenario) -> u32 {
+    match scenario.input.partitions {
+        p @ 2..=4 => p,
+        _ => 1,
+    }
+}
+
 /// The three bands' frames on a backend of `size` device px: input, output, downstream. They
 /// share the time axis (left, right, the drawn axis's length, [`TimeAxis`]); each has its own
 /// top, bottom and values.
@@ -190,7 +203,8 @@ pub fn frames(run: &PipelineRun, scenario: &PipelineScenario, size: (u32, u32), 
     let lanes = (run.readers.len() + usize::from(run.side_effects.is_some())).max(1) as f64;
     // The downstream lanes need room for a name and a row of ticks each.
     let down = (avail * 0.3).max(lanes * 42.0 * s).min(avail * 0.55);
-    let input = (avail - down) * 0.35;
+    let share = if input_lanes(scenario) > 1 { 0.55 } else { 0.35 };
+    let input = (avail - down) * share;
     let output = avail - down - input;
     let mut top = title;
     let mut band = |height: f64, y_max: f64| {
@@ -374,42 +388,85 @@ pub fn draw<DB: DrawingBackend>(
     };
     let at = (((down.left + down.right) / 2.0) as i32, b + tick + down.px(19.0) as i32);
     root.draw_text(title, &t, at)?;
-    offsets_axis(root, &input, scenario.input.records_per_partition as u64)?;
-    offsets_axis(root, &output, run.output_log.len() as u64)?;
+    // The input's lanes: one per partition (two to four), else the whole band.
+    let parts = input_lanes(scenario);
+    let lane_of = |p: u32| -> Frame {
+        if parts == 1 {
+            return input;
+        }
+        let h = (input.bottom - input.top) / parts as f64;
+        let gap = if p + 1 < parts { input.px(6.0) } else { 0.0 };
+        let mut f = input;
+        f.top = (input.top + h * p as f64).round();
+        f.bottom = (input.top + h * (p + 1) as f64 - gap).round();
+        f
+    };
+    for lane in 0..parts {
+        let f = lane_of(lane);
+        // Only the lowest lane labels its 0: above, it would sit on the next lane's end.
+        offsets_axis(root, &f, scenario.input.records_per_partition as u64, lane + 1 == parts)?;
+        if lane + 1 < parts {
+            let (l, r, b) = (f.left as i32, f.right as i32, f.bottom as i32);
+            root.draw(&PathElement::new(vec![(l, b), (r, b)], axis_style))?;
+        }
+    }
+    offsets_axis(root, &output, run.output_log.len() as u64, true)?;
 
     // The input: stalls, records, committed offsets.
     for ps in &run.input_stalls {
+        let f = lane_of(ps.partition);
         for s in &ps.stalls {
             let c = reason_color(s.reason, input.dark);
             let to = s.to_us.unwrap_or(scenario.horizon_us);
-            let (x0, x1) = (x(&input, s.from_us), x(&input, to));
-            let area = [(x0, input.top as i32), (x1.max(x0 + 1), input.bottom as i32)];
+            let (x0, x1) = (x(&f, s.from_us), x(&f, to));
+            let area = [(x0, f.top as i32), (x1.max(x0 + 1), f.bottom as i32)];
             root.draw(&Rectangle::new(area, c.mix(0.2).filled()))?;
             root.draw(&PathElement::new(
-                vec![(x0, input.top as i32), (x0, input.bottom as i32)],
+                vec![(x0, f.top as i32), (x0, f.bottom as i32)],
                 c.stroke_width(w(1.5)),
             ))?;
         }
     }
     let records = scenario.input.records_per_partition as u64;
     let dot = input.width_px(1.5);
-    if records <= 2_000 {
-        for k in 0..records {
-            let c = (x(&input, scenario.input.append_us(k)), input.y(k as f64 + 0.5).round() as i32);
-            root.draw(&Circle::new(c, dot, p.axis.mix(0.45).filled()))?;
+    for lane in 0..parts {
+        let f = lane_of(lane);
+        if records <= 2_000 {
+            for k in 0..records {
+                let c = (x(&f, scenario.input.append_us(k)), f.y(k as f64 + 0.5).round() as i32);
+                root.draw(&Circle::new(c, dot, p.axis.mix(0.45).filled()))?;
+            }
+        } else {
+            let last = scenario.input.append_us(records - 1);
+            let line = vec![(x(&f, 0), f.bottom as i32), (x(&f, last), f.y(records as f64) as i32)];
+            root.draw(&PathElement::new(line, p.axis.mix(0.45).stroke_width(w(1.5))))?;
         }
-    } else {
-        let last = scenario.input.append_us(records - 1);
-        let line =
-            vec![(x(&input, 0), input.bottom as i32), (x(&input, last), input.y(records as f64) as i32)];
-        root.draw(&PathElement::new(line, p.axis.mix(0.45).stroke_width(w(1.5))))?;
     }
     let n = run.input_committed.len() as f64;
     for (i, c) in run.input_committed.iter().enumerate() {
-        let shift = ((i as f64 - (n - 1.0) / 2.0) * input.px(2.0)).round() as i32;
-        for path in draw::step_paths(&to_steps(&c.steps, &axis), &input) {
+        let f = lane_of(c.partition);
+        let shift = if parts > 1 { 0 } else { ((i as f64 - (n - 1.0) / 2.0) * input.px(2.0)).round() as i32 };
+        for path in draw::step_paths(&to_steps(&c.steps, &axis), &f) {
             let moved: Vec<_> = path.into_iter().map(|(x, y)| (x, y + shift)).collect();
             root.draw(&PathElement::new(moved, p.committed.stroke_width(w(2.5))))?;
+        }
+    }
+
+    // The rebalances: a bar along the input band's top from each one's start to its
+    // completion; then each partition's new owner in its lane (one partition, or a lane each).
+    // (Drawn after the first event's line, which may stand at the same instant.)
+    let mut owners: Vec<(String, Frame, i32)> = Vec::new();
+    let mut rebalance_bars: Vec<(i32, i32)> = Vec::new();
+    for r in &run.rebalances {
+        let to = r.completed_at_us.unwrap_or(scenario.horizon_us);
+        let (x0, x1) = (x(&input, r.started_at_us), x(&input, to));
+        rebalance_bars.push((x0, x1));
+        if r.completed_at_us.is_some() && (parts > 1 || scenario.input.partitions == 1) {
+            for (instance, partitions) in r.assignment.iter().enumerate() {
+                for &p in partitions {
+                    owners.push((format!("→ instance {instance}"), lane_of(p), x1));
+                }
+            }
         }
     }
 
@@ -533,15 +590,30 @@ pub fn draw<DB: DrawingBackend>(
     // the instant the instance is back.
     if let Some(i) = super::state::first_event(scenario) {
         let e = &scenario.events[i];
-        let back = e.end_us().filter(|&end| end <= scenario.horizon_us);
+        // A join or a deploy is a planned change, drawn in the position colour, with no restart.
+        let join = matches!(e.kind, EventKind::Join | EventKind::Deploy);
+        let color = if join { p.position } else { p.crash };
+        let back = e.end_us().filter(|&end| end <= scenario.horizon_us && !join);
         for f in [&input, &output, &down] {
             let (t, b) = (f.top as i32, f.bottom as i32);
             let xc = x(f, e.at_us);
-            root.draw(&PathElement::new(vec![(xc, t), (xc, b)], p.crash.stroke_width(w(2.5))))?;
+            root.draw(&PathElement::new(vec![(xc, t), (xc, b)], color.stroke_width(w(2.5))))?;
             if let Some(end) = back {
                 let xe = x(f, end);
                 root.draw(&PathElement::new(vec![(xe, t), (xe, b)], p.crash.mix(0.8).stroke_width(w(1.0))))?;
             }
+        }
+    }
+    let rebalance = reason_color(StallReason::Rebalance, input.dark);
+    for &(x0, x1) in &rebalance_bars {
+        let y = input.top as i32;
+        let bar = [(x0, y), (x1.max(x0 + 1), y + input.px(5.0) as i32)];
+        root.draw(&Rectangle::new(bar, rebalance.filled()))?;
+        // A short one (a scale-out's) is a mark pointing down at its instant as well.
+        if x1 - x0 < input.px(8.0) as i32 {
+            let (d, h) = (input.px(6.0) as i32, input.px(9.0) as i32);
+            let mid = (x0 + x1) / 2;
+            root.draw(&Polygon::new(vec![(mid - d, y), (mid + d, y), (mid, y + h)], rebalance.filled()))?;
         }
     }
     // The band titles (in the gaps between the bands) and the lanes' names last, the names
@@ -560,13 +632,36 @@ pub fn draw<DB: DrawingBackend>(
     for (name, at) in &labels {
         text_on_background(name, &label, *at)?;
     }
+    if parts > 1 {
+        for lane in 0..parts {
+            let f = lane_of(lane);
+            let at = (f.left as i32 + f.px(4.0) as i32, f.top as i32 + f.px(2.0) as i32);
+            text_on_background(&format!("partition {lane}"), &label, at)?;
+        }
+    }
+    // The new owners: left of the rebalance's end at the lane's top (the records rise from the
+    // lane's foot left to right, so the top left of an instant is mostly free); right of it
+    // when the lane's name is in the way.
+    let name_w = root.estimate_text_size("partition 0", &label).map_or(0, |(w, _)| w as i32);
+    for (text, f, x_end) in &owners {
+        let (tw, _) = root.estimate_text_size(text, &label).unwrap_or((0, 0));
+        let gap = f.px(6.0) as i32;
+        let room = f.left as i32 + if parts > 1 { name_w + 2 * gap } else { gap };
+        let left = if x_end - gap - (tw as i32) < room { x_end + gap } else { x_end - gap - tw as i32 };
+        text_on_background(text, &label, (left, f.top as i32 + f.px(2.0) as i32))?;
+    }
     root.present()?;
     Ok(())
 }
 
 /// The offsets' labels left of a band (one in every few, 14 CSS px apart at least) and faint
 /// grid lines at them.
-fn offsets_axis<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Frame, end: u64) -> DrawResult<DB> {
+fn offsets_axis<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    f: &Frame,
+    end: u64,
+    zero: bool,
+) -> DrawResult<DB> {
     let p = f.pal();
     let band = (f.bottom - f.top) / f.y_max;
     let nice = [
@@ -580,7 +675,9 @@ fn offsets_axis<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, f: &Frame, en
     for o in (0..=end).filter(|o| o % every == 0) {
         let y = f.y(o as f64).round() as i32;
         root.draw(&PathElement::new(vec![(f.left as i32, y), (f.right as i32, y)], grid))?;
-        root.draw_text(&o.to_string(), &left_of, (f.left as i32 - tick, y))?;
+        if o > 0 || zero {
+            root.draw_text(&o.to_string(), &left_of, (f.left as i32 - tick, y))?;
+        }
     }
     Ok(())
 }
@@ -616,8 +713,10 @@ mod tests {
             for r in &run.readers {
                 assert!(out.contains(&r.name), "{} {}", p.file, r.name);
             }
-            // The crash line.
-            assert!(out.contains(&css(draw::CRASH).to_uppercase()), "{}", p.file);
+            // The crash (or hang) line; a join's or a deploy's in the position colour.
+            let join = p.file.contains("join") || p.file.contains("deploy");
+            let line = if join { draw::POSITION } else { draw::CRASH };
+            assert!(out.contains(&css(line).to_uppercase()), "{}", p.file);
         }
         // P1: aborted records (red), duplicates downstream (amber), the owner-down stall.
         let p1 = svg(0, false);
@@ -626,6 +725,19 @@ mod tests {
                 && p1.contains(&css(draw::DUPLICATED).to_uppercase())
         );
         assert!(svg(0, true).contains(&css(draw::DARK.background).to_uppercase()));
+    }
+
+    #[test]
+    fn p7_two_partition_lanes_the_rebalance_and_the_join() {
+        let out = svg(6, false);
+        assert!(out.contains("partition 0") && out.contains("partition 1"));
+        assert_eq!(out.matches("→ instance").count(), 2, "each partition's new owner");
+        assert!(out.contains("→ instance 1"));
+        // The join's line in the position colour, no crash line.
+        assert!(out.contains(&css(draw::POSITION).to_uppercase()));
+        assert!(!out.contains(&css(draw::CRASH).to_uppercase()));
+        // P1 (one partition): no lane names.
+        assert!(!svg(0, false).contains("partition 0"));
     }
 
     #[test]

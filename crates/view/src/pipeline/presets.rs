@@ -1,5 +1,5 @@
 //! The pipeline page's presets: every `scenarios/eos-*.json` file (docs/model.md §14.6,
-//! P1–P6), by title, with a one-line story naming the question it answers. The page carries
+//! P1–P7), by title, with a one-line story naming the question it answers. The page carries
 //! the first (its defaults) and fetches the others on the first one chosen (`presets.json`,
 //! [`all_json`], written beside the page by the first-frame binary), as the other pages do.
 //! Links carry the whole scenario, so a link never waits for the fetch.
@@ -36,7 +36,7 @@ macro_rules! file {
 }
 
 /// Every preset; the first is the page's default.
-pub const PRESETS: [Preset; 6] = [
+pub const PRESETS: [Preset; 9] = [
     Preset {
         slug: "killed-restarts",
         file: "eos-ctp-killed-mid-transaction-restarts.json",
@@ -84,6 +84,30 @@ pub const PRESETS: [Preset; 6] = [
         story: "Why does a restarted Streams app not abort its own transaction? Without a persistent store it comes back with a new process id and a new transactional.id, so the old transaction waits for the timeout scan at 20 s; read_committed sees every record once, after that wait.",
         producer_story: true,
         json: file!(fetch, "eos-streams-exactly-once-kill.json"),
+    },
+    Preset {
+        slug: "scale-out",
+        file: "eos-ctp-scale-out-join.json",
+        title: "Scale-out: a second instance joins, the partitions move without a repeat",
+        story: "Does a scale-out repeat work under exactly_once_v2? No: instance 1 joins at 1.05 s; instance 0 revokes both partitions, committing its open transaction first (partition 1 committed at 11 at 1.050 s), and instance 1 starts partition 1 at 11: every reader sees each of the 40 inputs once, nothing aborted.",
+        producer_story: false,
+        json: file!(fetch, "eos-ctp-scale-out-join.json"),
+    },
+    Preset {
+        slug: "rolling-deploy",
+        file: "eos-ctp-rolling-deploy.json",
+        title: "A rolling deploy of a consume-transform-produce service: nothing repeated",
+        story: "Does a rolling deploy repeat work under exactly_once_v2? Not with a listener that commits: each instance's close runs onPartitionsRevoked, which commits its open transaction, then leaves the group, so the group rebalances at once: nothing aborted, no input partition stalls, every input seen once.",
+        producer_story: false,
+        json: file!(fetch, "eos-ctp-rolling-deploy.json"),
+    },
+    Preset {
+        slug: "streams-rolling-deploy",
+        file: "eos-streams-rolling-deploy.json",
+        title: "A rolling deploy of Kafka Streams: each close waits out a session",
+        story: "Why does a rolling deploy of Kafka Streams stall its partitions? KafkaStreams.close() commits its tasks but sends no LeaveGroup: partition 0 waits for the closed instance's session until 10 s; instance 1, told to close at 3.15 s, polls on without processing until that rebalance ends, and its partition then waits for its own session until 19 s. Nothing is repeated.",
+        producer_story: false,
+        json: file!(fetch, "eos-streams-rolling-deploy.json"),
     },
 ];
 

@@ -5,7 +5,9 @@
 //! figures, worded (the e2e test holds them equal to `offset-window pipeline`).
 
 use crate::kit::text::seconds_text;
-use offset_window_sim::pipeline::{OutputState, PipelineRun, PipelineScenario, SeenCounts, StallReason};
+use offset_window_sim::pipeline::{
+    EventKind, OutputState, PipelineRun, PipelineScenario, Rebalance, SeenCounts, StallReason,
+};
 use offset_window_sim::transactions::{RecordKind, Stall};
 
 /// One row of the downstream table: a reader, or the writes outside Kafka.
@@ -135,11 +137,56 @@ pub fn input_stalls(run: &PipelineRun) -> Vec<String> {
         .collect()
 }
 
-/// The first event in words: "instance 0 killed at 4.500 s, restarted 1.000 s later".
+/// A rebalance in words: "1.050 s to 1.050 s: instance 1 joins the group (scale-out); then
+/// partition 0 → instance 0, partition 1 → instance 1" (the owners once it completes).
+pub fn rebalance_text(r: &Rebalance) -> String {
+    let mut text = format!(
+        "{} s to {}: {}",
+        seconds_text(r.started_at_us),
+        r.completed_at_us.map_or("the horizon".into(), |t| format!("{} s", seconds_text(t))),
+        r.trigger
+    );
+    if r.completed_at_us.is_some() {
+        let mut owners: Vec<(u32, usize)> =
+            r.assignment.iter().enumerate().flat_map(|(i, ps)| ps.iter().map(move |&p| (p, i))).collect();
+        owners.sort_unstable();
+        let owners: Vec<String> =
+            owners.iter().map(|(p, i)| format!("partition {p} → instance {i}")).collect();
+        if !owners.is_empty() {
+            text.push_str(&format!("; then {}", owners.join(", ")));
+        }
+    }
+    text
+}
+
+/// What the crash slider moves, by the first event's kind: "crash", "hang", "join" or "deploy" (its
+/// label: "The join: 1.050 s").
+pub fn event_word(kind: EventKind) -> &'static str {
+    match kind {
+        EventKind::Crash => "crash",
+        EventKind::Hang => "hang",
+        EventKind::Join => "join",
+        EventKind::Deploy => "deploy",
+    }
+}
+
+/// The slider's label for the first event of `kind` at `at_us`: "The crash: 4.500 s".
+pub fn event_label(kind: EventKind, at_us: u64) -> String {
+    let word = event_word(kind);
+    format!("The {word}: {} s", seconds_text(at_us))
+}
+
+/// The first event in words: "instance 0 killed at 4.500 s, restarted 1.000 s later",
+/// "instance 1 joins at 1.050 s (scale-out)".
 pub fn event_text(scenario: &PipelineScenario, index: usize) -> String {
     let e = &scenario.events[index];
     match e.kind {
-        offset_window_sim::pipeline::EventKind::Crash => match e.restart_after_us {
+        EventKind::Join => format!(
+            "instance {} joins at {} s (scale-out: a new member, the group rebalances)",
+            e.instance,
+            seconds_text(e.at_us)
+        ),
+        EventKind::Crash => match e.restart_after_us {
             Some(d) => format!(
                 "instance {} killed (kill -9) at {} s, restarted {} s later",
                 e.instance,
@@ -152,16 +199,13 @@ pub fn event_text(scenario: &PipelineScenario, index: usize) -> String {
                 seconds_text(e.at_us)
             ),
         },
-        offset_window_sim::pipeline::EventKind::Hang => format!(
+        EventKind::Hang => format!(
             "instance {} frozen at {} s for {} s",
             e.instance,
             seconds_text(e.at_us),
             seconds_text(e.duration_us)
         ),
-        offset_window_sim::pipeline::EventKind::Join => {
-            format!("instance {} joins the group at {} s", e.instance, seconds_text(e.at_us))
-        }
-        offset_window_sim::pipeline::EventKind::Deploy => format!(
+        EventKind::Deploy => format!(
             "rolling deploy from {} s: each instance closed {} s after the previous one, restarted {} s after \
              its close",
             seconds_text(e.at_us),
@@ -190,6 +234,23 @@ mod tests {
         assert_eq!((o.aborted, o.abort_markers, o.open, o.lso, o.end), (4, 1, 0, 111, 111));
         assert_eq!(input_stalls(&run), ["partition 0: owner down from 4.500 s to 48.000 s"]);
         assert_eq!(event_text(&s, 0), "instance 0 killed (kill -9) at 4.500 s, restarted 1.000 s later");
+    }
+
+    #[test]
+    fn p7_the_join_in_words_and_the_sliders_label() {
+        let s = scenario(6).unwrap();
+        assert_eq!(
+            event_text(&s, 0),
+            "instance 1 joins at 1.050 s (scale-out: a new member, the group rebalances)"
+        );
+        assert_eq!(event_label(s.events[0].kind, s.events[0].at_us), "The join: 1.050 s");
+        assert_eq!(event_label(EventKind::Crash, 4_500_000), "The crash: 4.500 s");
+        assert_eq!(event_label(EventKind::Hang, 4_500_000), "The hang: 4.500 s");
+        let run = simulate_pipeline(&s).unwrap();
+        assert_eq!(rebalance_text(&run.rebalances[0]), "1.050 s to 1.050 s: instance 1 joins the group (scale-out); then partition 0 → instance 0, partition 1 → instance 1");
+        let d = downstream(&run);
+        assert_eq!((d.len(), d[0].seen.once, d[1].seen.once), (2, 40, 40));
+        assert!(input_stalls(&run).is_empty());
     }
 
     #[test]

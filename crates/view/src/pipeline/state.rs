@@ -62,8 +62,8 @@ fn help(list: &[offset_window_sim::transactions::FieldHelp], name: &str) -> Stri
     }
 }
 
-/// The index of the first crash or hang (the earliest; the first given among equals): the
-/// event the crash slider moves.
+/// The index of the first event — a crash, a hang or a join (the earliest; the first given
+/// among equals): the event the crash slider moves.
 pub fn first_event(scenario: &PipelineScenario) -> Option<usize> {
     (0..scenario.events.len()).min_by_key(|&i| (scenario.events[i].at_us, i))
 }
@@ -258,9 +258,16 @@ impl State {
         }
     }
 
-    /// The first event's instant, µs (`None`: no crash or hang).
+    /// The first event's instant, µs (`None`: no event).
     pub fn crash_us(&self) -> Option<u64> {
         first_event(&self.scenario).map(|i| self.scenario.events[i].at_us)
+    }
+
+    /// The word for what the slider moves: "crash", "hang" or "join" ("crash" when there is no
+    /// event).
+    pub fn event_word(&self) -> &'static str {
+        first_event(&self.scenario)
+            .map_or("crash", |i| super::readouts::event_word(self.scenario.events[i].kind))
     }
 
     fn set(&self, key: &str, text: String) -> State {
@@ -325,9 +332,9 @@ pub enum Action {
         /// What was typed or chosen.
         text: String,
     },
-    /// Move the first crash or hang to this instant, µs.
+    /// Move the first event (a crash, a hang or a join) to this instant, µs.
     Crash(u64),
-    /// The crash's exact seconds field.
+    /// The first event's exact seconds field.
     CrashText(String),
     /// Projector mode on or off.
     Projector(bool),
@@ -367,13 +374,21 @@ impl State {
                     Ok(us) if us <= horizon => self.crash_at(us),
                     Ok(_) => {
                         let mut next = (*self).clone();
-                        let e = format!("the crash must be 0 to {} s (the horizon)", seconds_field(horizon));
+                        let e = format!(
+                            "the {} must be 0 to {} s (the horizon)",
+                            self.event_word(),
+                            seconds_field(horizon)
+                        );
                         put(&mut next.errors, CRASH_KEY, Some(e));
                         next
                     }
                     Err(e) => {
                         let mut next = (*self).clone();
-                        put(&mut next.errors, CRASH_KEY, Some(format!("the crash instant: {e}")));
+                        put(
+                            &mut next.errors,
+                            CRASH_KEY,
+                            Some(format!("the {} instant: {e}", self.event_word())),
+                        );
                         next
                     }
                 };
@@ -497,6 +512,23 @@ mod tests {
         assert_eq!(s.crash_us(), Some(80_000_000), "clamped to the horizon");
         assert!(s.error(CRASH_KEY).is_none());
         assert_eq!(apply(s, [Action::Reset]), State::default());
+    }
+
+    #[test]
+    fn p7_the_slider_moves_the_join_and_there_is_no_restart_field() {
+        let s = State::of_preset(6).unwrap();
+        assert_eq!((s.crash_us(), s.event_word()), (Some(1_050_000), "join"));
+        assert!(!fields(&s.scenario).iter().any(|f| f.key.contains("restart")));
+        assert_eq!(s.run.readers[0].seen.once, 40);
+        assert_eq!(s.run.rebalances[0].assignment, [vec![0], vec![1]]);
+        let s = apply(s, [Action::CrashText("1.5".into())]);
+        assert!(s.errors.is_empty(), "{:?}", s.errors);
+        assert_eq!(s.crash_us(), Some(1_500_000));
+        assert_eq!(s.run.rebalances[0].started_at_us, 1_500_000);
+        assert_eq!((s.run.readers[0].seen.once, s.run.readers[1].seen.once), (40, 40));
+        let s = apply(s, [Action::CrashText("6".into())]);
+        assert!(s.error(CRASH_KEY).unwrap().contains("the join must be 0 to 5 s"), "{:?}", s.errors);
+        assert_eq!(s.crash_us(), Some(1_500_000));
     }
 
     #[test]

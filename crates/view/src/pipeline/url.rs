@@ -1,7 +1,8 @@
 //! The pipeline page's link (the URL fragment): the preset it started from
 //! (`preset=zombie`; none for the first), the scenario's top-level keys that differ from that
 //! preset's (`key=value`: strings as they are, other values as JSON, as the other pages write
-//! theirs), the first crash or hang's instant when only it moved (`crash=6.25`, seconds) and
+//! theirs), the first event's instant (a crash, a hang or a join) when only it moved (`crash=6.25`,
+//! seconds) and
 //! `projector=1`. A link naming a preset whose file the page has not fetched yet asks for it
 //! ([`State::pending_preset`]; the page fetches it and reads the link again). A bad pair is
 //! named and left out, the rest applies; a crash past the horizon is clamped to it, and the
@@ -15,7 +16,7 @@ use offset_window_sim::keys::json_text;
 use offset_window_sim::pipeline::PipelineScenario;
 use serde_json::Value;
 
-/// The link key of the first crash or hang's instant, seconds.
+/// The link key of the first event's instant (crash, hang or join), seconds.
 pub const CRASH_LINK: &str = "crash";
 
 fn base(preset: usize) -> Value {
@@ -112,13 +113,14 @@ pub fn state_from(fragment: &str) -> State {
         match (parse_seconds(&value), first_event(&state.scenario)) {
             (Err(e), _) => refused.push(format!("The link's {CRASH_LINK}={value} was not used: {e}")),
             (Ok(_), None) => refused.push(format!(
-                "The link's {CRASH_LINK}={value} was not used: this scenario has no crash or hang"
+                "The link's {CRASH_LINK}={value} was not used: this scenario has no crash, hang or join"
             )),
             (Ok(us), Some(i)) => {
                 let at = if us > horizon {
                     refused.push(format!(
-                        "The link's {CRASH_LINK}={value} is outside 0 to {} s (the horizon): the crash is at {} s.",
+                        "The link's {CRASH_LINK}={value} is outside 0 to {} s (the horizon): the {} is at {} s.",
                         seconds_field(horizon),
+                        state.event_word(),
                         seconds_field(horizon)
                     ));
                     horizon
@@ -174,6 +176,18 @@ mod tests {
         let z = Rc::new(State::of_preset(3).unwrap()).apply(Action::Crash(5_000_000));
         let back = state_from(&fragment(&z));
         assert_eq!((back.preset, back.crash_us()), (3, Some(5_000_000)));
+    }
+
+    #[test]
+    fn a_moved_join_is_a_crash_pair_and_reopens() {
+        let s = Rc::new(State::of_preset(6).unwrap()).apply(Action::Crash(1_500_000));
+        let link = fragment(&s);
+        assert_eq!(link, "preset=scale-out&crash=1.5");
+        let back = state_from(&format!("#{link}"));
+        assert_eq!(back, *s);
+        assert_eq!((back.preset, back.crash_us(), back.event_word()), (6, Some(1_500_000), "join"));
+        let e = state_from("preset=scale-out&crash=9").error(LINK_KEY).cloned().unwrap();
+        assert!(e.contains("outside 0 to 5 s (the horizon): the join is at 5 s"), "{e}");
     }
 
     #[test]
