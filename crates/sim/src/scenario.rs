@@ -1151,6 +1151,7 @@ impl Scenario {
     /// backlog below `log_end_offset` is in batches of `records_per_producer_batch` from
     /// offset 0, its last one ending at `log_end_offset`; produced records are in batches of
     /// that many from `log_end_offset`.
+    #[cfg(feature = "group")]
     pub(crate) fn producer_batch_end(&self, offset: u64) -> u64 {
         let batch = u64::from(self.records_per_producer_batch.max(1));
         let backlog = self.log_end_offset;
