@@ -29,6 +29,8 @@ const PRESETS = [
   ['streams-at-least-once', 'eos-streams-at-least-once-kill.json'],
   ['streams-exactly-once', 'eos-streams-exactly-once-kill.json'],
   ['scale-out', 'eos-ctp-scale-out-join.json'],
+  ['rolling-deploy', 'eos-ctp-rolling-deploy.json'],
+  ['streams-rolling-deploy', 'eos-streams-rolling-deploy.json'],
 ];
 
 const problems = [];
@@ -73,6 +75,7 @@ test('each preset\'s readouts equal `offset-window pipeline` on its file (preset
   const { page, context } = await open(browser);
   let fetched = 0;
   page.on('request', (r) => { if (r.url().endsWith('/presets.json')) fetched++; });
+  assert.equal(await page.$$eval('#preset option', (o) => o.length), PRESETS.length, 'the page\'s presets are this test\'s');
   for (const [i, [slug, file]] of PRESETS.entries()) {
     await page.selectOption('#preset', String(i));
     await page.waitForFunction((f) => document.body.textContent.includes(`scenarios/${f}`), file);
