@@ -44,6 +44,20 @@ pub fn pairs(fragment: &str) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The preset a link names (`preset=SLUG` among `pairs`): its index in `slugs`; 0 when the
+/// link names none, or names one not in `slugs` — then `refused` gets a notice naming the
+/// allowed ones. The transactions and pipeline pages read their presets so.
+pub fn preset_index(pairs: &[(String, String)], slugs: &[&str], refused: &mut Vec<String>) -> usize {
+    let Some((_, slug)) = pairs.iter().find(|(k, _)| k == "preset") else {
+        return 0;
+    };
+    slugs.iter().position(|s| s == slug).unwrap_or_else(|| {
+        refused
+            .push(format!("The link's preset={slug} was not used: a preset is one of {}", slugs.join(", ")));
+        0
+    })
+}
+
 /// A notice with the link's key and value it echoes ("The link's KEY=VALUE was not used…")
 /// cut to 60 characters each, as the core's messages echo input: a link's 2 MB value is
 /// not shown back whole.

@@ -140,11 +140,6 @@ pub fn scenario(index: usize) -> Option<PipelineScenario> {
     PipelineScenario::from_value(file.get("scenario")?).ok()
 }
 
-/// The index of the preset named `slug`.
-pub fn by_slug(slug: &str) -> Option<usize> {
-    PRESETS.iter().position(|p| p.slug == slug)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,7 +158,7 @@ mod tests {
         assert_eq!(files, ours);
         for (i, p) in PRESETS.iter().enumerate() {
             assert!(scenario(i).is_some(), "{}", p.file);
-            assert_eq!(by_slug(p.slug), Some(i));
+            assert_eq!(PRESETS.iter().position(|q| q.slug == p.slug), Some(i), "slugs are unique");
         }
     }
 

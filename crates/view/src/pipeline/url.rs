@@ -10,7 +10,7 @@
 
 use super::presets::{self, PRESETS};
 use super::state::{first_event, State, LINK_KEY};
-use crate::kit::link::{echo_cut_short, encode, pairs};
+use crate::kit::link::{echo_cut_short, encode, pairs, preset_index};
 use crate::kit::text::{parse_seconds, seconds_field};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::pipeline::PipelineScenario;
@@ -71,17 +71,8 @@ pub fn fragment(state: &State) -> String {
 pub fn state_from(fragment: &str) -> State {
     let pairs = pairs(fragment.trim());
     let mut refused = Vec::new();
-    let preset = match pairs.iter().find(|(k, _)| k == "preset") {
-        Some((_, slug)) => presets::by_slug(slug).unwrap_or_else(|| {
-            let names: Vec<_> = PRESETS.iter().map(|p| p.slug).collect();
-            refused.push(format!(
-                "The link's preset={slug} was not used: a preset is one of {}",
-                names.join(", ")
-            ));
-            0
-        }),
-        None => 0,
-    };
+    let slugs: Vec<&str> = PRESETS.iter().map(|p| p.slug).collect();
+    let preset = preset_index(&pairs, &slugs, &mut refused);
     let Some(mut state) = State::of_preset(preset) else {
         // Its file is not here yet: the page fetches it, then reads the link again.
         return State { pending_preset: Some(preset), ..State::default() };

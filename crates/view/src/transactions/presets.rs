@@ -65,11 +65,6 @@ pub fn scenario(index: usize) -> Option<TxnScenario> {
     TxnScenario::from_value(file.get("scenario")?).ok()
 }
 
-/// The index of the preset named `slug`.
-pub fn by_slug(slug: &str) -> Option<usize> {
-    PRESETS.iter().position(|p| p.slug == slug)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -88,7 +83,7 @@ mod tests {
         assert_eq!(files, ours);
         for (i, p) in PRESETS.iter().enumerate() {
             assert!(scenario(i).is_some(), "{}", p.file);
-            assert_eq!(by_slug(p.slug), Some(i));
+            assert_eq!(PRESETS.iter().position(|q| q.slug == p.slug), Some(i), "slugs are unique");
         }
     }
 }

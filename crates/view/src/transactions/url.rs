@@ -6,7 +6,7 @@
 
 use super::presets::{self, PRESETS};
 use super::state::{State, LINK_KEY};
-use crate::kit::link::{echo_cut_short, encode, pairs};
+use crate::kit::link::{echo_cut_short, encode, pairs, preset_index};
 use crate::kit::text::{parse_seconds, seconds_field};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::transactions::TxnScenario;
@@ -44,17 +44,8 @@ pub fn fragment(state: &State) -> String {
 pub fn state_from(fragment: &str) -> State {
     let pairs = pairs(fragment.trim());
     let mut refused = Vec::new();
-    let preset = match pairs.iter().find(|(k, _)| k == "preset") {
-        Some((_, slug)) => presets::by_slug(slug).unwrap_or_else(|| {
-            let names: Vec<_> = PRESETS.iter().map(|p| p.slug).collect();
-            refused.push(format!(
-                "The link's preset={slug} was not used: a preset is one of {}",
-                names.join(", ")
-            ));
-            0
-        }),
-        None => 0,
-    };
+    let slugs: Vec<&str> = PRESETS.iter().map(|p| p.slug).collect();
+    let preset = preset_index(&pairs, &slugs, &mut refused);
     let mut state = State::of_preset(preset);
     let mut json = state.scenario.to_json_value();
     for (key, value) in &pairs {
