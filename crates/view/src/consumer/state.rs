@@ -337,14 +337,7 @@ pub enum Action {
     Reset,
 }
 
-#[cfg(feature = "yew")]
-impl yew::Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        State::apply(self, action)
-    }
-}
+crate::kit::reducible!(State, Action);
 
 impl State {
     /// The reducer: the state after `action`. Returns `self` itself (the same `Rc`) when

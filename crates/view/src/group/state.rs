@@ -373,14 +373,7 @@ pub enum GroupAction {
     Reset,
 }
 
-#[cfg(feature = "yew")]
-impl yew::Reducible for GroupState {
-    type Action = GroupAction;
-
-    fn reduce(self: Rc<Self>, action: GroupAction) -> Rc<Self> {
-        GroupState::apply(self, action)
-    }
-}
+crate::kit::reducible!(GroupState, GroupAction);
 
 /// Where [`GroupAction::AddEvent`] puts a new event: the middle of the horizon, on a whole
 /// second when the horizon is long enough.

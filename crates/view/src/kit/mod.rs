@@ -1,10 +1,11 @@
 //! What every page needs, written once: drawing primitives ([`draw`]) over one chart
 //! [`backend`] (canvas or SVG), exact time and number text ([`text`]), the crash slider's
 //! keys and drags ([`crash`]), the field type of every page's table ([`fields`]), the link's
-//! percent-encoding ([`link`]), one counted simulation and a checked scenario with its run
+//! percent-encoding ([`link`]), a page's state as yew's reducer ([`reducible!`]), one counted simulation and a checked scenario with its run
 //! ([`run`]), what presets share ([`presets`]) and the first frame's
 //! helpers ([`first_frame`]). It imports the core (`offset_window_sim`) and nothing of a
-//! page: `consumer/`, `group/` and `producer/` import it, never each other.
+//! page: `consumer/`, `group/`, `producer/`, `transactions/` and `pipeline/` import it, never
+//! each other.
 
 #[cfg(any(feature = "svg", feature = "canvas"))]
 pub mod backend;
@@ -17,3 +18,19 @@ pub mod link;
 pub mod presets;
 pub mod run;
 pub mod text;
+
+/// Makes a page's `State` yew's reducer: `reduce` is the page's own `State::apply(self:
+/// Rc<Self>, action: Action) -> Rc<Self>`, which its tests call without yew.
+macro_rules! reducible {
+    ($state:ty, $action:ty) => {
+        #[cfg(feature = "yew")]
+        impl yew::Reducible for $state {
+            type Action = $action;
+
+            fn reduce(self: std::rc::Rc<Self>, action: $action) -> std::rc::Rc<Self> {
+                <$state>::apply(self, action)
+            }
+        }
+    };
+}
+pub(crate) use reducible;

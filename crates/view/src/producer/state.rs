@@ -223,14 +223,7 @@ pub enum Action {
     Reset,
 }
 
-#[cfg(feature = "yew")]
-impl yew::Reducible for State {
-    type Action = Action;
-
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        State::apply(self, action)
-    }
-}
+crate::kit::reducible!(State, Action);
 
 impl State {
     /// The state after `action` (the same `Rc` when nothing changes).
