@@ -58,6 +58,13 @@ pub fn preset_index(pairs: &[(String, String)], slugs: &[&str], refused: &mut Ve
     })
 }
 
+/// What a link's refused pairs say, as one notice (each cut short by [`echo_cut_short`]);
+/// `None` when nothing was refused.
+pub fn refused_notice(refused: Vec<String>) -> Option<String> {
+    let text: Vec<String> = refused.into_iter().map(echo_cut_short).collect();
+    (!text.is_empty()).then(|| text.join(" "))
+}
+
 /// A notice with the link's key and value it echoes ("The link's KEY=VALUE was not used…")
 /// cut to 60 characters each, as the core's messages echo input: a link's 2 MB value is
 /// not shown back whole.

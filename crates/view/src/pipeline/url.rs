@@ -10,7 +10,7 @@
 
 use super::presets::{self, PRESETS};
 use super::state::{first_event, State, LINK_KEY};
-use crate::kit::link::{echo_cut_short, encode, pairs, preset_index};
+use crate::kit::link::{encode, pairs, preset_index, refused_notice};
 use crate::kit::text::{parse_seconds, seconds_field};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::pipeline::PipelineScenario;
@@ -127,9 +127,8 @@ pub fn state_from(fragment: &str) -> State {
             }
         }
     }
-    if !refused.is_empty() {
-        let text: Vec<String> = refused.into_iter().map(echo_cut_short).collect();
-        state.errors.push((LINK_KEY.into(), text.join(" ")));
+    if let Some(text) = refused_notice(refused) {
+        state.errors.push((LINK_KEY.into(), text));
     }
     state
 }

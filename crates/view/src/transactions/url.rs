@@ -6,7 +6,7 @@
 
 use super::presets::{self, PRESETS};
 use super::state::{State, LINK_KEY};
-use crate::kit::link::{echo_cut_short, encode, pairs, preset_index};
+use crate::kit::link::{encode, pairs, preset_index, refused_notice};
 use crate::kit::text::{parse_seconds, seconds_field};
 use offset_window_sim::keys::json_text;
 use offset_window_sim::transactions::TxnScenario;
@@ -75,9 +75,8 @@ pub fn state_from(fragment: &str) -> State {
     if state.at_us.is_some_and(|t| t >= state.scenario.horizon_us) {
         state.at_us = None;
     }
-    if !refused.is_empty() {
-        let text: Vec<String> = refused.into_iter().map(echo_cut_short).collect();
-        state.errors.push((LINK_KEY.into(), text.join(" ")));
+    if let Some(text) = refused_notice(refused) {
+        state.errors.push((LINK_KEY.into(), text));
     }
     state
 }
