@@ -38,6 +38,8 @@ const SECTION_GAP: f64 = 10.0;
 /// The least a member's lane gets, CSS px, when the canvas is short (a projector, an embed):
 /// its label's line (12 px type), taken from the partitions' lanes.
 const MEMBER_LINE: f64 = 14.0;
+/// The least factor on the partitions' CSS heights when the canvas is short.
+const MIN_SHARE: f64 = 0.2;
 
 /// A member's colour in the light palette (the member lanes and the owner bars): distinct
 /// hues, each at least 3:1 against white (WCAG 1.4.11); the ninth member takes the first.
@@ -168,10 +170,19 @@ impl Lanes {
         } else {
             k.max(MEMBER_LINE.min(mh + mg) / (mh + mg)).min(k.max(1.0))
         };
+        // When the partitions' least share leaves the members less than their lines (an
+        // overview of many partitions with 9–32 members on a projector screen), the members
+        // get what is left and only some are named ([`draw_lanes`]), so every lane stays on the
+        // canvas.
+        let k_members = if partitions == 0 {
+            k_members
+        } else {
+            k_members.min(((room - MIN_SHARE * p_wanted) / m_wanted.max(1.0)).max(k))
+        };
         let k_partitions = if partitions == 0 {
             k
         } else {
-            ((room - m_wanted * k_members) / p_wanted).max(0.2).min(k.max(1.0))
+            ((room - m_wanted * k_members) / p_wanted).max(MIN_SHARE).min(k.max(1.0))
         };
         let mut y = EVENTS_H * scale;
         let events = (0.0, y);
@@ -338,7 +349,13 @@ pub fn draw_lanes<DB: DrawingBackend>(
         _ => 1.0,
     };
     let p_step = if overview { label_step(row(&l.partitions), l.px(16.0)) } else { 1 };
-    let m_step = if l.members.len() > OVERVIEW_MEMBERS { label_step(row(&l.members), l.px(16.0)) } else { 1 };
+    // Members' rows thinner than a label's line (a projector screen short of room) name
+    // every `m_step`-th too.
+    let m_step = if l.members.len() > OVERVIEW_MEMBERS {
+        label_step(row(&l.members), l.px(16.0))
+    } else {
+        label_step(row(&l.members) + 0.5, l.px(MEMBER_LINE))
+    };
     if overview {
         for (k, (&i, &(top, lane_bottom))) in l.shown.iter().zip(&l.partitions).enumerate() {
             if k % p_step == 0 {
@@ -834,6 +851,28 @@ mod tests {
         // With room to spare, the lanes keep the ratio of their CSS heights.
         let tall = Lanes::new((1800, 2000), 1.0, 90_000_000, 6, 3);
         assert_eq!(tall.members[0].1 - tall.members[0].0, tall.members[1].1 - tall.members[1].0);
+    }
+
+    #[test]
+    fn an_overview_with_sixteen_members_fits_a_projector_screen() {
+        // S-D on the projector at 1280 × 720: 1,024 partitions and 16 members in the lanes box
+        // (about 380 px, type × 1.5). Every member's lane stays above the axis, and those too
+        // thin for a label's line are named every other one (or fewer).
+        let h = 380;
+        let l = Lanes::new((1200, h), 1.5, 120_000_000, 1024, 16);
+        assert!(l.axis <= h as f64 - BOTTOM * 1.5 + 1.0, "the lanes fit: axis {}", l.axis);
+        assert!(l.members[15].1 <= l.axis, "{:?}", l.members);
+        let overview = l.partitions[1023].1 - l.partitions[0].0;
+        assert!(
+            overview >= MIN_SHARE * OVERVIEW_PARTITIONS_H * 1.5 - 2.0,
+            "the overview keeps its least share: {overview}"
+        );
+        let row = (l.members[15].1 - l.members[0].0) / 16.0;
+        assert!(label_step(row + 0.5, MEMBER_LINE * 1.5) > 1, "{row}");
+        // With room, each of the 16 keeps its line and its name.
+        let tall = Lanes::new((1200, 1400), 1.5, 120_000_000, 1024, 16);
+        let row = (tall.members[15].1 - tall.members[0].0) / 16.0;
+        assert_eq!(label_step(row + 0.5, MEMBER_LINE * 1.5), 1, "{row}");
     }
 
     /// WCAG 2.x contrast ratio of two sRGB colours (1 to 21).
