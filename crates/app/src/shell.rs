@@ -618,6 +618,82 @@ impl Screen {
     }
 }
 
+/// A page of one chart (the transactions and pipeline pages): the chart, the control that
+/// moves its instant and the readouts beside it, the presets and fields, the model in words;
+/// laid out as an embed, the projector screen with the rest below it, or the page.
+pub(crate) struct ChartPage {
+    /// The page's class (`txn`, `pipe`) beside `page`.
+    pub name: &'static str,
+    /// The mode, and the dark palette.
+    pub mode: Mode,
+    pub dark: bool,
+    /// The link's fragment (the embed links to the full page at it).
+    pub fragment: String,
+    /// The [`notices`].
+    pub notices: Html,
+    /// The chart, the control under it and the readouts beside it.
+    pub chart: Html,
+    pub control: Html,
+    pub side: Html,
+    /// The presets and fields (the `.panel` aside), and the model in words.
+    pub panel: Html,
+    pub words: Html,
+    /// The page's stage: (what it holds for a screen reader, its parts in order, the chart,
+    /// control and readouts among them).
+    pub stage: (&'static str, Html),
+    /// Under the projector screen: (what it holds, its parts).
+    pub below_screen: (&'static str, Html),
+    /// The projector screen: what it holds for a screen reader, its title, the preset's story.
+    pub screen: (&'static str, &'static str, &'static str),
+    /// The header's content (the links to the other views, the title, the lede).
+    pub header: Html,
+    /// The footer's note on where the numbers come from.
+    pub note: &'static str,
+    /// Asked for the other projector mode, and for the defaults.
+    pub on_projector: Callback<bool>,
+    pub on_reset: Callback<MouseEvent>,
+}
+
+impl ChartPage {
+    /// The page.
+    pub fn view(self) -> Html {
+        let ChartPage { name, mode, dark, fragment, notices, chart, control, side, panel, words, .. } = self;
+        if mode == Mode::Embed {
+            let body = html! { <>{ chart }{ control }{ side }{ full_link(&fragment) }</> };
+            return embed(classes!("page", name, "embed", dark.then_some("dark")), notices, body);
+        }
+        let projector = mode == Mode::Projector;
+        let button = projector_button(projector, self.on_projector);
+        let footer = footer(self.on_reset, html! { <span>{ self.note }</span> });
+        let classes = classes!("page", name, projector.then_some("projector"), dark.then_some("dark"));
+        if projector {
+            let (label, title, story) = self.screen;
+            let (below_label, below) = self.below_screen;
+            let tour = html! { <p class="tour off screen-story">{ story }</p> };
+            let screen = Screen { label, title, tour, button, chart_class: None, chart, control, side };
+            let main = html! {
+                <>
+                    { screen.view() }
+                    <div class="layout">
+                        <section class="stage" aria-label={below_label}>{ below }</section>
+                        { panel }
+                    </div>
+                </>
+            };
+            return Frame { classes, header: html! {}, notices, lead: html! {}, main, footer }.view();
+        }
+        let (stage_label, stage) = self.stage;
+        let main = html! {
+            <div class="layout">
+                <section class="stage" aria-label={stage_label}>{ stage }</section>
+                { panel }
+                { words }
+            </div>
+        };
+        Frame { classes, header: header(self.header, button), notices, lead: html! {}, main, footer }.view()
+    }
+}
+
 /// A part of a page drawn from its props alone: the type holds the props (compared with
 /// `PartialEq`; large values as [`Shared`]), [`Part::view`] draws them. Shown with [`part`],
 /// it renders again only when its props change, as a function component with those props

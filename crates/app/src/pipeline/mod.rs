@@ -6,7 +6,7 @@
 
 mod chart;
 
-use crate::shell::{self, hash, part, Frame, Mode, Part, Screen, Shared};
+use crate::shell::{self, hash, part, ChartPage, Mode, Part, Shared};
 use chart::PipeChart;
 use offset_window_sim::pipeline::{OutputState, PipelineRun, PipelineScenario};
 use offset_window_sim::transactions::RecordKind;
@@ -98,10 +98,6 @@ pub fn PipelineApp() -> Html {
     } else {
         side
     };
-    if mode == Mode::Embed {
-        let body = html! { <>{ chart }{ control }{ side }{ shell::full_link(&fragment) }</> };
-        return shell::embed(classes!("page", "pipe", "embed", dark.then_some("dark")), notices, body);
-    }
     let logs = part(LogsBox { run: run.clone(), scenario: scenario.clone() });
     let panel = html! {
         <aside class="panel">
@@ -115,58 +111,38 @@ pub fn PipelineApp() -> Html {
             { part(Words { run: run.clone() }) }
         </section>
     };
-    let projector_button =
-        shell::projector_button(projector, dispatch.to_callback().reform(Action::Projector));
-    let footer = shell::footer(
-        dispatch.to_callback().reform(|_| Action::Reset),
-        html! { <span>{ "Simulated time; every number comes from the offset-window pipeline model running in this page (docs/model.md §14)." }</span> },
-    );
-    let classes = classes!("page", "pipe", projector.then_some("projector"), dark.then_some("dark"));
-    if projector {
-        let main = html! {
-            <>
-                { Screen {
-                    label: "Projector screen: the three logs, the crash and what downstream saw",
-                    title: "Exactly-once pipelines",
-                    tour: html! { <p class="tour off screen-story">{ PRESETS[state.preset].story }</p> },
-                    button: projector_button,
-                    chart_class: None,
-                    chart,
-                    control,
-                    side,
-                }.view() }
-                <div class="layout">
-                    <section class="stage" aria-label="The legend, the logs and the pipeline in words">{ legend }{ logs }{ words }</section>
-                    { panel }
-                </div>
-            </>
-        };
-        return Frame { classes, header: html! {}, notices, lead: html! {}, main, footer }.view();
-    }
-    let header = shell::header(
-        html! {
+    let stage =
+        html! { <>{ chart.clone() }{ control.clone() }{ side.clone() }{ legend.clone() }{ logs.clone() }</> };
+    ChartPage {
+        name: "pipe",
+        mode,
+        dark,
+        fragment,
+        notices,
+        chart,
+        control,
+        side,
+        panel,
+        words: words.clone(),
+        stage: ("The three logs over time, the crash and what downstream saw", stage),
+        below_screen: ("The legend, the logs and the pipeline in words", html! { <>{ legend }{ logs }{ words }</> }),
+        screen: (
+            "Projector screen: the three logs, the crash and what downstream saw",
+            "Exactly-once pipelines",
+            PRESETS[state.preset].story,
+        ),
+        header: html! {
             <>
                 <p class="views"><a href="../">{ "← the consumer view" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a>{ " · " }<a href="../transactions/">{ "transactions in the log" }</a>{ " · " }<a href="../group/">{ "the consumer group view" }</a></p>
                 <h1>{ "Offset window: exactly-once pipelines" }</h1>
                 { Html::from_html_unchecked(AttrValue::Static(LEDE)) }
             </>
         },
-        projector_button,
-    );
-    let main = html! {
-        <div class="layout">
-            <section class="stage" aria-label="The three logs over time, the crash and what downstream saw">
-                { chart }
-                { control }
-                { side }
-                { legend }
-                { logs }
-            </section>
-            { panel }
-            { words }
-        </div>
-    };
-    Frame { classes, header, notices, lead: html! {}, main, footer }.view()
+        note: "Simulated time; every number comes from the offset-window pipeline model running in this page (docs/model.md §14).",
+        on_projector: dispatch.to_callback().reform(Action::Projector),
+        on_reset: dispatch.to_callback().reform(|_| Action::Reset),
+    }
+    .view()
 }
 
 /// The key to the chart: a glyph and a few words for each mark the run draws (only those), so

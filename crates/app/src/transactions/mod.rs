@@ -5,7 +5,7 @@
 
 mod chart;
 
-use crate::shell::{self, hash, part, Frame, Mode, Part, Screen, Shared};
+use crate::shell::{self, hash, part, ChartPage, Mode, Part, Shared};
 use chart::LogChart;
 use offset_window_sim::transactions::{DataState, RecordKind, TxnOutcome, TxnRun, TxnScenario};
 use offset_window_view::kit::crash::crash_key_step_us;
@@ -60,10 +60,6 @@ pub fn TxnApp() -> Html {
     let legend = legend();
     let control = instant_control(&state, &dispatch);
     let side = html! { <>{ head_readouts(&at) }{ part(ReadersBox { at: Shared(std::rc::Rc::new(at.clone())), dark, compact: projector }) }</> };
-    if mode == Mode::Embed {
-        let body = html! { <>{ chart }{ control }{ side }{ shell::full_link(&fragment) }</> };
-        return shell::embed(classes!("page", "txn", "embed", dark.then_some("dark")), notices, body);
-    }
     let panel = html! {
         <aside class="panel">
             { presets_box(state.preset, &dispatch) }
@@ -76,57 +72,37 @@ pub fn TxnApp() -> Html {
             { part(LogWords { run: run.clone(), scenario: Shared(std::rc::Rc::new(state.scenario.clone())) }) }
         </section>
     };
-    let projector_button =
-        shell::projector_button(projector, dispatch.to_callback().reform(Action::Projector));
-    let footer = shell::footer(
-        dispatch.to_callback().reform(|_| Action::Reset),
-        html! { <span>{ "Simulated time; every number comes from the offset-window transactions model running in this page (docs/model.md §13)." }</span> },
-    );
-    let classes = classes!("page", "txn", projector.then_some("projector"), dark.then_some("dark"));
-    if projector {
-        let main = html! {
-            <>
-                { Screen {
-                    label: "Projector screen: the log, the instant and the readers",
-                    title: "Transactions in the log",
-                    tour: html! { <p class="tour off screen-story">{ PRESETS[state.preset].story }</p> },
-                    button: projector_button,
-                    chart_class: None,
-                    chart,
-                    control,
-                    side,
-                }.view() }
-                <div class="layout">
-                    <section class="stage" aria-label="The legend and the log in words">{ legend }{ words }</section>
-                    { panel }
-                </div>
-            </>
-        };
-        return Frame { classes, header: html! {}, notices, lead: html! {}, main, footer }.view();
-    }
-    let header = shell::header(
-        html! {
+    let stage = html! { <>{ chart.clone() }{ legend.clone() }{ control.clone() }{ side.clone() }</> };
+    ChartPage {
+        name: "txn",
+        mode,
+        dark,
+        fragment,
+        notices,
+        chart,
+        control,
+        side,
+        panel,
+        words: words.clone(),
+        stage: ("The log over time and the readers", stage),
+        below_screen: ("The legend and the log in words", html! { <>{ legend }{ words }</> }),
+        screen: (
+            "Projector screen: the log, the instant and the readers",
+            "Transactions in the log",
+            PRESETS[state.preset].story,
+        ),
+        header: html! {
             <>
                 <p class="views"><a href="../">{ "← the consumer view" }</a>{ " · " }<a href="../producer/">{ "the producer view" }</a>{ " · " }<a href="../group/">{ "the consumer group view" }</a>{ " · " }<a href="../pipeline/">{ "exactly-once pipelines" }</a></p>
                 <h1>{ "Offset window: transactions in the log" }</h1>
                 { Html::from_html_unchecked(AttrValue::Static(LEDE)) }
             </>
         },
-        projector_button,
-    );
-    let main = html! {
-        <div class="layout">
-            <section class="stage" aria-label="The log over time and the readers">
-                { chart }
-                { legend }
-                { control }
-                { side }
-            </section>
-            { panel }
-            { words }
-        </div>
-    };
-    Frame { classes, header, notices, lead: html! {}, main, footer }.view()
+        note: "Simulated time; every number comes from the offset-window transactions model running in this page (docs/model.md §13).",
+        on_projector: dispatch.to_callback().reform(Action::Projector),
+        on_reset: dispatch.to_callback().reform(|_| Action::Reset),
+    }
+    .view()
 }
 
 /// Says where the time axis ends when it stops before the horizon.
