@@ -496,11 +496,7 @@ impl State {
                 next
             }
         };
-        if next == *self {
-            self
-        } else {
-            Rc::new(next)
-        }
+        crate::kit::same_or_new(self, next)
     }
 }
 
@@ -589,11 +585,7 @@ mod tests {
     use super::*;
 
     fn apply(state: State, actions: impl IntoIterator<Item = Action>) -> State {
-        let mut s = Rc::new(state);
-        for a in actions {
-            s = s.apply(a);
-        }
-        Rc::unwrap_or_clone(s)
+        crate::kit::apply_all(state, actions, State::apply)
     }
 
     #[test]

@@ -627,11 +627,7 @@ impl GroupState {
             GroupAction::Restore(state) => *state,
             GroupAction::Reset => GroupState { projector: self.projector, ..GroupState::default() },
         };
-        if next == *self {
-            self
-        } else {
-            Rc::new(next)
-        }
+        crate::kit::same_or_new(self, next)
     }
 
     /// [`GroupAction::AddEvent`]: `kind` at the middle of the horizon for the last member
@@ -721,11 +717,7 @@ mod tests {
     }
 
     fn apply(state: GroupState, actions: impl IntoIterator<Item = GroupAction>) -> GroupState {
-        let mut s = Rc::new(state);
-        for a in actions {
-            s = s.apply(a);
-        }
-        Rc::unwrap_or_clone(s)
+        crate::kit::apply_all(state, actions, GroupState::apply)
     }
 
     #[test]

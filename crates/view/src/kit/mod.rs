@@ -34,3 +34,25 @@ macro_rules! reducible {
     };
 }
 pub(crate) use reducible;
+
+/// What a page's `State::apply` returns for `next`: `old` itself when nothing changed (so yew
+/// renders nothing), else `next` in a new `Rc`.
+pub fn same_or_new<S: PartialEq>(old: std::rc::Rc<S>, next: S) -> std::rc::Rc<S> {
+    if next == *old {
+        old
+    } else {
+        std::rc::Rc::new(next)
+    }
+}
+
+/// `actions` applied in turn to `state` by `apply` (a page's `State::apply`): its tests' way
+/// to drive the reducer without yew.
+#[cfg(test)]
+pub fn apply_all<S: Clone, A>(
+    state: S,
+    actions: impl IntoIterator<Item = A>,
+    apply: impl Fn(std::rc::Rc<S>, A) -> std::rc::Rc<S>,
+) -> S {
+    let s = actions.into_iter().fold(std::rc::Rc::new(state), apply);
+    std::rc::Rc::unwrap_or_clone(s)
+}

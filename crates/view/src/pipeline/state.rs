@@ -392,11 +392,7 @@ impl State {
             Action::Restore(state) => *state,
             Action::Reset => State::default(),
         };
-        if next == *self {
-            self
-        } else {
-            Rc::new(next)
-        }
+        crate::kit::same_or_new(self, next)
     }
 }
 
@@ -405,11 +401,7 @@ mod tests {
     use super::*;
 
     fn apply(state: State, actions: impl IntoIterator<Item = Action>) -> State {
-        let mut s = Rc::new(state);
-        for a in actions {
-            s = s.apply(a);
-        }
-        (*s).clone()
+        crate::kit::apply_all(state, actions, State::apply)
     }
 
     fn set(key: &str, text: &str) -> Action {

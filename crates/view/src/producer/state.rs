@@ -268,11 +268,7 @@ impl State {
             },
             Action::Reset => State::default(),
         };
-        if next == *self {
-            self
-        } else {
-            Rc::new(next)
-        }
+        crate::kit::same_or_new(self, next)
     }
 }
 
@@ -386,11 +382,7 @@ mod tests {
     use super::*;
 
     fn apply(state: State, actions: impl IntoIterator<Item = Action>) -> State {
-        let mut s = Rc::new(state);
-        for a in actions {
-            s = s.apply(a);
-        }
-        (*s).clone()
+        crate::kit::apply_all(state, actions, State::apply)
     }
 
     #[test]
