@@ -884,8 +884,22 @@ impl Scenario {
         if self.worker_pool {
             return refuse("worker_pool", "the listener runs on the consumer's thread");
         }
-        if let Some(key) = self.group_key() {
-            return refuse(key, "one consumer on one partition only");
+        if self.share_group() {
+            return refuse("consumption", "a share group has no batch listener's retries");
+        }
+        if !self.group_mode() {
+            return Ok(());
+        }
+        // In a group (model.md §12.3): the error handler's paused polls under the classic
+        // protocol, the container's revocation committing nothing of a batch in retry.
+        if self.client != Client::JavaClassic {
+            return refuse("client", "in a group, modelled for java_classic (the classic protocol) only");
+        }
+        if self.on_revoke != OnRevoke::Nothing {
+            return refuse(
+                "on_revoke",
+                "leave it \"nothing\": Spring's container commits its pending acknowledgements at a revocation, and a batch listener's are committed at each batch's end",
+            );
         }
         Ok(())
     }

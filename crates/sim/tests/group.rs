@@ -360,3 +360,72 @@ fn a_commit_of_a_revoked_partition_moves_its_offset_back_under_the_new_owner() {
         assert!(error.contains("commit_revoked_partitions") && error.contains(message), "{error}");
     }
 }
+
+/// The batch retry scenario of model.md §12.3 in a group: consumer-1 holds orders-0 and
+/// orders-1 (chunks of five records, so its polls take them in turn), its Spring batch
+/// listener throws at record 12 of every batch that holds it, and `FallbackBatchErrorHandler`
+/// delivers the batch ten times, 0 ms apart. consumer-2 joins at `join_ms`.
+fn spring_retry_with_join(join_ms: u64) -> Run {
+    run(&format!(
+        r#"{{"partitions": 2, "members": 1, "max.partition.fetch.bytes": 5120, "record_failures": [12],
+            "on_error": "retry_batch", "error_retry_backoff_ms": 0, "strategy": "commit_sync_batch",
+            "horizon_ms": 30000, "group_events": [{{"at_ms": {join_ms}, "kind": "join", "member": 2}}]}}"#
+    ))
+}
+
+/// (ms, member) of every mark `kind` picks on `partition`.
+fn marks_on(run: &Run, partition: u32, kind: impl Fn(&MarkKind) -> bool) -> Vec<(u64, u32)> {
+    run.marks
+        .iter()
+        .filter(|m| m.partition as u32 == partition && kind(&m.kind))
+        .map(|m| (m.at_us / MS, m.member as u32))
+        .collect()
+}
+
+/// spring-kafka 4.1.2 (`ErrorHandlingUtils.retryBatch`, `FallbackBatchErrorHandler`) with
+/// kafka-clients 4.3.1, eager range (model.md §12.3, spring-kafka GH-2340): a rebalance during
+/// the retries. The paused `poll(Duration.ZERO)` between deliveries takes the group one step
+/// each; the retry then goes on calling the listener with orders-1's records after orders-1
+/// moved to consumer-2, which starts from the committed offset and runs them too; the batch's
+/// commit after the recovery carries orders-1 and the coordinator takes it (a current
+/// generation, ownership unchecked).
+#[test]
+fn a_batch_retry_goes_on_with_the_partition_a_rebalance_took() {
+    let moved = spring_retry_with_join(11_000);
+    let is = |k: MarkKind| move |m: &MarkKind| *m == k;
+    // orders-1's batch 10–14 fails first at 10.625 s. consumer-1 hears of the round at its
+    // 12 s heartbeat; its next paused poll, at the 12.425 s failure, revokes both partitions
+    // and sends JoinGroup; the one at 13.025 s sends SyncGroup; the one at 13.625 s takes the
+    // assignment, orders-0 alone (paused again).
+    let member_0 = |marks: Vec<(u64, u32)>| marks.into_iter().filter(|&(_, m)| m == 0).collect::<Vec<_>>();
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::JoinSent))).last(), Some(&(12_425, 0)));
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::SyncSent))), [(13_025, 0)]);
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::AssignmentReceived))), [(13_625, 0)]);
+    assert_eq!(marks_on(&moved, 1, is(MarkKind::Assigned)), [(13_030, 1)]);
+    // Both members run orders-1's records 10 and 11 from 13.03 s: consumer-1 to its tenth
+    // delivery (16.025 s), consumer-2 through ten of its own, from the committed 10.
+    let runs_of_10 = marks_on(&moved, 1, is(MarkKind::RecordDurable { offset: 10 }));
+    let by = |member| runs_of_10.iter().filter(|&&(_, m)| m == member).count();
+    assert_eq!((by(0), by(1)), (10, 10));
+    assert!(runs_of_10.contains(&(15_625, 0)) && runs_of_10.contains(&(15_630, 1)));
+    // consumer-1's commit after the recovery carries orders-1 at the batch's end; it lands
+    // while consumer-2 is still in its retries at 10, and consumer-2's own lands at 19.035 s.
+    let landed = marks_on(&moved, 1, is(MarkKind::CommitLanded { offset: 15 }));
+    assert_eq!(landed, [(16_030, 0), (19_035, 1)]);
+    assert_eq!((group(&moved).partitions[1].duplicated, group(&moved).duplicated()), (20, 20));
+
+    // Joining at 5 s, during orders-0's retries: the eager round gives orders-0 back to
+    // consumer-1 from its committed offset, 10. The recovery commits 15 at 10.02 s, but the
+    // position is 10: the next poll hands the batch out again, it fails ten times more, and
+    // the second recovery commits 15 again at 16.03 s.
+    let kept = spring_retry_with_join(5_000);
+    assert_eq!(marks_on(&kept, 0, is(MarkKind::Assigned)), [(7_620, 0)]);
+    assert_eq!(marks_on(&kept, 0, is(MarkKind::CommitLanded { offset: 15 })), [(10_025, 0), (16_030, 0)]);
+    assert_eq!(
+        marks_on(&kept, 0, |k| *k == MarkKind::Poll { from: 10, records: 5 }),
+        [(4_020, 0), (10_025, 0)]
+    );
+    let failed = marks_on(&kept, 0, is(MarkKind::RecordFailed { offset: 12 }));
+    assert_eq!((failed.len(), failed.last()), (20, Some(&(16_025, 0))));
+    assert_eq!(group(&kept).partitions[0].duplicated, 20);
+}

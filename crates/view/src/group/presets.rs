@@ -134,6 +134,8 @@ presets! {
         "127 eager rebalances in 10 minutes stop every partition each time; nothing is lost or repeated, but 889 partitions are not polled again before the end.";
     fetch "group-slow-batch-holds-the-rebalance", false, "One slow batch holds up a rebalance",
         "With 100 records a poll, members join only when their 20 s batch is done, and the new member waits until then.";
+    fetch "group-spring-batch-retry-during-a-rebalance", false, "Spring: a batch retry goes on after a rebalance took its partition",
+        "consumer-1's error handler retries orders-1's failing batch through the rebalance that moves orders-1 to consumer-2: both run its first records ten times, and consumer-1's commit of 15 lands while consumer-2 retries from 10.";
     fetch "s11-s1-implicit-window-is-one-batch", true, "S1: one share consumer, implicit acknowledgement",
         "Records 0–4 are done at 1 s and accepted at 1.005 s: a crash just before repeats those 5.";
     embed "s11-s2-release-until-archived", true, "S2: a failing record released until it is archived",
