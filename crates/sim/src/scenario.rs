@@ -509,6 +509,12 @@ scenario_keys! {
         records_per_producer_batch: u32 = 1,
             key "records_per_producer_batch", KeyKind::Count { min: 1, max: 10_000 }, "records",
             "records in one producer batch: the log grows a batch at a time (Kafka's batch.size counts bytes; the model counts records)";
+        /// Share groups: `fetch.max.bytes`, the `ShareFetch` request's MaxBytes (model.md §11.2):
+        /// the broker reads each partition's log up to an equal share of it, in whole producer
+        /// batches of `record_size_bytes` records, at least one batch.
+        fetch_max_bytes: u64 = 52_428_800,
+            key "fetch.max.bytes", KeyKind::Count { min: 1, max: 1 << 30 }, "bytes",
+            "share groups: most bytes one ShareFetch reads, shared equally by its partitions, whole producer batches of record_size_bytes records, at least one";
         /// Share groups: where a new share group starts (model.md §11).
         share_auto_offset_reset: OffsetReset = OffsetReset::Earliest,
             key "share.auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "",
@@ -942,7 +948,7 @@ impl Scenario {
                     Some("the application commits itself; no auto-commit timer runs")
                 }
             }
-            "share.acquire.mode" if !self.share_group() => {
+            "share.acquire.mode" | "fetch.max.bytes" if !self.share_group() => {
                 Some("read only by a share group (consumption share_group)")
             }
             "error_retries" if self.on_error != OnError::Retry => Some("read only with on_error \"retry\""),

@@ -150,6 +150,8 @@ presets! {
         "Its share session closes and its 5 records are released at once to consumer-2: nothing waits for a lock.";
     fetch "share-explicit-reject", true, "Share group: a record is rejected",
         "Record 12 throws and is rejected: it ends at once and is never delivered again — lost.";
+    fetch "share-fetch-max-bytes-bounds-a-poll", true, "Share group: fetch.max.bytes bounds a poll",
+        "300 bytes hold four 70-byte records: each poll takes 4 where max.poll.records is 5, so a crash repeats at most 4.";
     embed "share-hang-waits-for-the-lock", true, "Share group: a member hangs past its locks",
         "Its 5 records stay locked until group.share.record.lock.duration.ms runs out, then go to consumer-2; when it wakes, its acknowledgements are refused.";
     fetch "share-implicit-close-redelivers", true, "Share group: a graceful close delivers a batch again",
