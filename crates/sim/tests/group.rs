@@ -228,6 +228,42 @@ mod properties {
             prop_assert!(size as u64 <= 20 * scenario.estimated_events() + 100);
         }
 
+        /// model.md §12.3 in a group: the same checks with Spring batch listeners that retry
+        /// failing batches (`retry_batch`, java_classic, no pool) through random events.
+        #[test]
+        fn batch_retries_through_rebalances_are_deterministic_and_consistent(
+            scenario in scenarios(),
+            failures in proptest::collection::vec(0u64..=40, 1..3),
+            (backoff_ms, deliveries, dead_letter, asynchronous) in (0u64..=1_500, 2u32..=5, any::<bool>(), any::<bool>()),
+        ) {
+            use offset_window_sim::scenario::{OnError, OnRevoke};
+            let scenario = Scenario {
+                client: offset_window_sim::Client::JavaClassic,
+                worker_pool: false,
+                on_revoke: OnRevoke::Nothing,
+                commit_revoked_partitions: false,
+                strategy: if asynchronous { offset_window_sim::Strategy::CommitAsyncBatch } else { offset_window_sim::Strategy::CommitSyncBatch },
+                record_failures: failures,
+                on_error: OnError::RetryBatch,
+                error_retry_backoff_us: backoff_ms * MS,
+                max_deliveries: deliveries,
+                dead_letter,
+                ..scenario
+            };
+            let Ok(run) = simulate(&scenario) else { return Ok(()) };
+            prop_assert_eq!(&run, &simulate(&scenario).unwrap());
+            let Some(g) = run.group.as_ref() else { return Ok(()) };
+            for p in &g.partitions {
+                let handovers = g.handovers.iter().filter(|h| h.partition == p.partition);
+                let (lost, dup) = handovers.fold((0, 0), |(l, d), h| (l + h.lost, d + h.duplicated));
+                prop_assert_eq!((lost, dup), (p.lost, p.duplicated), "partition {} sums its handovers", p.partition);
+            }
+            let horizon = scenario.horizon_us;
+            for crash_at_us in [horizon / 3, horizon / 2 + 1, horizon] {
+                prop_assert_eq!(run.state_at(crash_at_us), crash_state_brute_force(&scenario, crash_at_us).unwrap());
+            }
+        }
+
         /// Members that each hold one partition and meet no event run exactly as the one
         /// consumer of model.md §§1–9 on that partition.
         #[test]
