@@ -429,39 +429,40 @@ fn marks_on(run: &Run, partition: u32, kind: impl Fn(&MarkKind) -> bool) -> Vec<
 fn a_batch_retry_goes_on_with_the_partition_a_rebalance_took() {
     let moved = spring_retry_with_join(11_000);
     let is = |k: MarkKind| move |m: &MarkKind| *m == k;
-    // orders-1's batch 10–14 fails first at 10.625 s. consumer-1 hears of the round at its
-    // 12 s heartbeat; its next paused poll, at the 12.425 s failure, revokes both partitions
-    // and sends JoinGroup; the one at 13.025 s sends SyncGroup; the one at 13.625 s takes the
-    // assignment, orders-0 alone (paused again).
+    // orders-1's batch 10–14 fails first at 10.715 s; each delivery takes 610 ms (600 ms of
+    // records, Spring's 10 ms sleep). consumer-1 hears of the round at its 12 s heartbeat; its
+    // paused poll at the 12.545 s failure revokes both partitions and sends JoinGroup; the one
+    // 10 ms later, before the listener, sends SyncGroup; the one at the 13.155 s failure takes
+    // the assignment, orders-0 alone (paused again).
     let member_0 = |marks: Vec<(u64, u32)>| marks.into_iter().filter(|&(_, m)| m == 0).collect::<Vec<_>>();
-    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::JoinSent))).last(), Some(&(12_425, 0)));
-    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::SyncSent))), [(13_025, 0)]);
-    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::AssignmentReceived))), [(13_625, 0)]);
-    assert_eq!(marks_on(&moved, 1, is(MarkKind::Assigned)), [(13_030, 1)]);
-    // Both members run orders-1's records 10 and 11 from 13.03 s: consumer-1 to its tenth
-    // delivery (16.025 s), consumer-2 through ten of its own, from the committed 10.
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::JoinSent))).last(), Some(&(12_545, 0)));
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::SyncSent))), [(12_555, 0)]);
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::AssignmentReceived))), [(13_155, 0)]);
+    assert_eq!(marks_on(&moved, 1, is(MarkKind::Assigned)), [(12_560, 1)]);
+    // Both members run orders-1's records 10 and 11 from 12.56 s: consumer-1 to its tenth
+    // delivery (16.205 s), consumer-2 through ten of its own, from the committed 10.
     let runs_of_10 = marks_on(&moved, 1, is(MarkKind::RecordDurable { offset: 10 }));
     let by = |member| runs_of_10.iter().filter(|&&(_, m)| m == member).count();
     assert_eq!((by(0), by(1)), (10, 10));
-    assert!(runs_of_10.contains(&(15_625, 0)) && runs_of_10.contains(&(15_630, 1)));
+    assert!(runs_of_10.contains(&(15_805, 0)) && runs_of_10.contains(&(15_810, 1)));
     // consumer-1's commit after the recovery carries orders-1 at the batch's end; it lands
-    // while consumer-2 is still in its retries at 10, and consumer-2's own lands at 19.035 s.
+    // while consumer-2 is still in its retries at 10, and consumer-2's own lands at 18.655 s.
     let landed = marks_on(&moved, 1, is(MarkKind::CommitLanded { offset: 15 }));
-    assert_eq!(landed, [(16_030, 0), (19_035, 1)]);
+    assert_eq!(landed, [(16_210, 0), (18_655, 1)]);
     assert_eq!((group(&moved).partitions[1].duplicated, group(&moved).duplicated()), (20, 20));
 
     // Joining at 5 s, during orders-0's retries: the eager round gives orders-0 back to
-    // consumer-1 from its committed offset, 10. The recovery commits 15 at 10.02 s, but the
+    // consumer-1 from its committed offset, 10. The recovery commits 15 at 10.115 s, but the
     // position is 10: the next poll hands the batch out again, it fails ten times more, and
-    // the second recovery commits 15 again at 16.03 s.
+    // the second recovery commits 15 again at 16.21 s.
     let kept = spring_retry_with_join(5_000);
-    assert_eq!(marks_on(&kept, 0, is(MarkKind::Assigned)), [(7_620, 0)]);
-    assert_eq!(marks_on(&kept, 0, is(MarkKind::CommitLanded { offset: 15 })), [(10_025, 0), (16_030, 0)]);
+    assert_eq!(marks_on(&kept, 0, is(MarkKind::Assigned)), [(7_060, 0)]);
+    assert_eq!(marks_on(&kept, 0, is(MarkKind::CommitLanded { offset: 15 })), [(10_115, 0), (16_210, 0)]);
     assert_eq!(
         marks_on(&kept, 0, |k| *k == MarkKind::Poll { from: 10, records: 5 }),
-        [(4_020, 0), (10_025, 0)]
+        [(4_020, 0), (10_115, 0)]
     );
     let failed = marks_on(&kept, 0, is(MarkKind::RecordFailed { offset: 12 }));
-    assert_eq!((failed.len(), failed.last()), (20, Some(&(16_025, 0))));
+    assert_eq!((failed.len(), failed.last()), (20, Some(&(16_205, 0))));
     assert_eq!(group(&kept).partitions[0].duplicated, 20);
 }

@@ -1689,7 +1689,7 @@ impl Member {
         self.mark(cx, partition, MarkKind::RecordFailed { offset });
         self.batch_deliveries += 1;
         if self.batch_deliveries < s.max_deliveries {
-            let resume_at = cx.now_us + s.error_retry_backoff_us;
+            let resume_at = cx.now_us + Self::spring_back_off_us(s);
             if let Some(a) = self.assigned_mut(partition) {
                 a.done.restart_at(from);
             }
@@ -1718,6 +1718,21 @@ impl Member {
         }
         self.pc = Pc::AfterBatch { partition, from, to: end };
         Flow::Next
+    }
+
+    /// Spring's sleep between two checks of a back-off (`ListenerUtils.conditionalSleepWithPoll`,
+    /// spring-kafka 4.1.2): 100 ms for a back-off over 500 ms, else 10 ms.
+    fn spring_sleep_interval_us(s: &Scenario) -> u64 {
+        let ms = if s.error_retry_backoff_us > 500 * crate::scenario::US_PER_MS { 100 } else { 10 };
+        ms * crate::scenario::US_PER_MS
+    }
+
+    /// How long Spring's batch retry waits before the next delivery (model.md §12.3): whole
+    /// sleeps until `error_retry_backoff_ms` has passed, at least one — a 0 ms back-off waits
+    /// 10 ms, one of 550 ms waits 600 ms (`conditionalSleepWithPoll` sleeps, then checks).
+    fn spring_back_off_us(s: &Scenario) -> u64 {
+        let interval_us = Self::spring_sleep_interval_us(s);
+        s.error_retry_backoff_us.div_ceil(interval_us).max(1) * interval_us
     }
 
     /// The loop gives up on record `offset`: it is skipped (lost), or with `seek_to_failed`
@@ -3410,11 +3425,9 @@ impl Member {
             self.pc = Pc::Process { partition, from, next: from, end };
             return Flow::Next;
         }
-        let interval_ms =
-            if cx.s.error_retry_backoff_us > 500 * crate::scenario::US_PER_MS { 100 } else { 10 };
-        let interval_us = interval_ms * crate::scenario::US_PER_MS;
+        let interval_us = Self::spring_sleep_interval_us(cx.s);
         // The sleeps count from the failure: the first ends without a poll.
-        let failed_us = resume_us - cx.s.error_retry_backoff_us;
+        let failed_us = resume_us - Self::spring_back_off_us(cx.s);
         let slept = (cx.now_us - failed_us) / interval_us;
         let next_us = (failed_us + (slept.max(1) + 1) * interval_us).min(resume_us);
         self.pc = Pc::RetryBackOff { partition, from, end, poll_us: next_us, resume_us };
