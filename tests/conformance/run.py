@@ -292,6 +292,12 @@ CASES = [
 # later) and the final SIGKILL of every member still alive (`final`), each in a quiet stretch
 # (after an assignment: + 300 ms, as the new owner's first poll comes 50–150 ms after its
 # onPartitionsAssigned and its first record 400 ms after that poll).
+# group-pool-drain-runs-out's other outcome (the revoking poll waited for its fetch): the real values
+# seen for each label that then differs from the model.
+KNOWN_POOL_DRAIN_22 = {"orders-1 handovers (from,to,committed,lost,dup)": [[[1, 2, 22, 0, 3], [2, None, 22, 0, 0]]],
+                       "orders-0 handovers (from,to,committed,lost,dup)": [[[1, None, 45, 0, 0]]],
+                       "orders-1.committed": [22], "orders-0.committed": [45]}
+
 GROUP_CASES = [
     dict(name="group-eager-kill", kind="group", client="java_classic", file="g1-crash-waits-out-the-session.json",
          scenario={"partitions": 2, "members": 2, "record_processing_ms": 400, "session.timeout.ms": 2000,
@@ -629,6 +635,36 @@ GROUP_CASES = [
          note="a drain on revoke under the consumer protocol (model.md §10.5, §10.6): the first poll after the "
               "target has nothing buffered and runs onPartitionsRevoked before its records; the drain waits "
               "750 ms for the pool, then commits what it finished"),
+    # Issue 30 (model.md §10.5 `on_revoke: drain`): the same drain under the classic protocol
+    # (cooperative-sticky). consumer-1's poll that sends JoinGroup returns orders-0's chunk; the
+    # failed commitSync after it (RebalanceInProgressException) reads the JoinGroup response if it
+    # has come and sends SyncGroup; the next poll returns orders-1's chunk, buffered by the same
+    # fetch; the revocation waits for the poll after, when the pool has room, and the drain
+    # commits orders-1 at 27. When orders-1's chunk is not buffered at that next poll, the poll
+    # waits for its fetch, the SyncGroup response wakes it and it revokes at once: 22 (the known
+    # outcome; the model fetches at once, model.md §10.5). consumer-2 is killed 200 ms after it
+    # got orders-1, as in the -kip848 case.
+    dict(name="group-pool-drain-runs-out", kind="group", client="java_classic",
+         file="group-scale-out.json",
+         scenario={"partitions": 2, "members": 1, "partition.assignment.strategy": "cooperative-sticky",
+                   "worker_pool": True, "pool_threads": 2, "pool_max_in_flight_batches": 4,
+                   "pool_commit": "contiguous_completed", "strategy": "commit_sync_batch",
+                   "record_processing_ms": 300, "max.poll.records": 5, "max.partition.fetch.bytes": 5120,
+                   "session.timeout.ms": 10000, "heartbeat.interval.ms": 1000, "on_revoke": "drain",
+                   "on_revoke_drain_ms": 750},
+         client_props={"max.partition.fetch.bytes": 200, "retry.backoff.ms": 5},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 32), delay=150)],
+         final=[dict(member=1, after=("member_done", 1, 70), delay=150),
+                dict(member=2, after=("assigned", 2, 1), delay=200)],
+         dones_at_poll="fifo", full=True,
+         known=dict(why="the poll after the one that sent JoinGroup found orders-1's next chunk not yet "
+                        "fetched, waited for it, and the SyncGroup response woke it: it revoked at once and "
+                        "the drain committed 22 (a poll waiting for its fetch is not modelled, model.md §10.5)",
+                    real=KNOWN_POOL_DRAIN_22),
+         note="a drain on revoke under the classic protocol (model.md §10.5): the revocation comes at the poll "
+              "after the one that returns orders-1's chunk; the drain waits 750 ms for the pool, then commits "
+              "what it finished"),
     # Issue 25 (model.md §10.1): across an incremental assignment a member keeps draining the
     # partition it was on (the fetch buffer keeps its chunk). consumer-1 dies; consumer-2, on
     # orders-1, receives orders-0 and goes on with orders-1's fetched records: orders-0 is not
@@ -777,6 +813,25 @@ SHARE_CASES = [
          note="model.md §11.2 (SharePartition.acquireSubsetBatchRecords): one producer batch of 8 that fails and "
               "is RELEASEd every time: delivered whole 3 times, then halved (8 >> 1 = 4: 0-3, then 4-7), "
               "then each record's last delivery alone; all 8 archived"),
+    # Issue 30 (model.md §11.2): the byte limit of a ShareFetch. share.py writes each record (a
+    # value of 1-2 bytes, no key) as its own producer batch, about 70 bytes on the log; 300 bytes
+    # hold four of them (a fifth would need 350), so polls of 4 where max.poll.records is 5.
+    dict(name="share-fetch-max-bytes", kind="share", client="java_classic",
+         file="share-fetch-max-bytes-bounds-a-poll.json",
+         scenario={"members": 1, "fetch.max.bytes": 300, "record_size_bytes": 70,
+                   "record_processing_ms": 50, "log_end_offset": 40, "horizon_ms": 30000},
+         poll_sizes=True,
+         note="model.md §11.2: fetch.max.bytes is the ShareFetch's MaxBytes; the broker reads whole producer "
+              "batches within it: four 70-byte records a poll, ten polls"),
+    # The same with fetch.max.bytes 1: the first batch of a read comes whatever its size
+    # (ReplicaManager.readFromLog, minOneMessage): a record a poll.
+    dict(name="share-fetch-max-bytes-one-batch", kind="share", client="java_classic",
+         file="share-fetch-max-bytes-bounds-a-poll.json",
+         scenario={"members": 1, "fetch.max.bytes": 1, "record_size_bytes": 70,
+                   "record_processing_ms": 50, "log_end_offset": 40, "horizon_ms": 30000},
+         poll_sizes=True,
+         note="model.md §11.2: a ShareFetch whose MaxBytes no batch fits still reads the first batch whole: "
+              "forty polls of one record"),
     dict(name="share-throttle-two-failing", kind="share", client="java_classic",
          file="s11-s2-release-until-archived.json",
          scenario={"share.acknowledgement.mode": "explicit", "record_failures": [0, 1], "on_error": "release",

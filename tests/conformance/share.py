@@ -87,6 +87,9 @@ def start_member(ctx, sc, broker, workdir, topic, group, epoch_ns, name, extra=N
         "strategy": sc.get("strategy", "auto_commit"),
         "renew_every_ms": sc.get("share_renew_every_ms") or 0,
         "share.acquire.mode": sc.get("share.acquire.mode", "record_limit"),
+        # docs/model.md §11.2: the ShareFetch's MaxBytes (the model's records are
+        # record_size_bytes each; the case picks it to match the records share.py produces).
+        "fetch.max.bytes": sc.get("fetch.max.bytes", 52428800),
     }
     on_error = sc.get("on_error")
     if sc.get("record_failures"):

@@ -92,7 +92,7 @@ fn rule(dialect: Dialect, name: &str) -> Rule {
             "a fetch waits for this many bytes: the model's polls hand out records at once while the backlog lasts (docs/model.md §1)",
         ),
         "fetch.max.bytes" => NotModelled(
-            "bytes of one fetch over all partitions: the model bounds a fetch per partition (max.partition.fetch.bytes)",
+            "bytes of one fetch over all partitions: the model bounds a consumer's fetch per partition (max.partition.fetch.bytes); it reads fetch.max.bytes for a share group only",
         ),
         "request.timeout.ms" | "socket.timeout.ms" => NotModelled(
             "how long a request may take: the model's commits always land one commit_latency_ms after they are sent, or fail as commit_failures says",

@@ -509,6 +509,12 @@ scenario_keys! {
         records_per_producer_batch: u32 = 1,
             key "records_per_producer_batch", KeyKind::Count { min: 1, max: 10_000 }, "records",
             "records in one producer batch: the log grows a batch at a time (Kafka's batch.size counts bytes; the model counts records)";
+        /// Share groups: `fetch.max.bytes`, the `ShareFetch` request's MaxBytes (model.md §11.2):
+        /// the broker reads each partition's log up to an equal share of it, in whole producer
+        /// batches of `record_size_bytes` records, at least one batch.
+        fetch_max_bytes: u64 = 52_428_800,
+            key "fetch.max.bytes", KeyKind::Count { min: 1, max: 1 << 30 }, "bytes",
+            "share groups: most bytes one ShareFetch reads, shared equally by its partitions, whole producer batches of record_size_bytes records, at least one";
         /// Share groups: where a new share group starts (model.md §11).
         share_auto_offset_reset: OffsetReset = OffsetReset::Earliest,
             key "share.auto.offset.reset", KeyKind::Choice(OffsetReset::NAMES), "",
@@ -884,8 +890,22 @@ impl Scenario {
         if self.worker_pool {
             return refuse("worker_pool", "the listener runs on the consumer's thread");
         }
-        if let Some(key) = self.group_key() {
-            return refuse(key, "one consumer on one partition only");
+        if self.share_group() {
+            return refuse("consumption", "a share group has no batch listener's retries");
+        }
+        if !self.group_mode() {
+            return Ok(());
+        }
+        // In a group (model.md §12.3): the error handler's paused polls under the classic
+        // protocol, the container's revocation committing nothing of a batch in retry.
+        if self.client != Client::JavaClassic {
+            return refuse("client", "in a group, modelled for java_classic (the classic protocol) only");
+        }
+        if self.on_revoke != OnRevoke::Nothing {
+            return refuse(
+                "on_revoke",
+                "leave it \"nothing\": Spring's container commits its pending acknowledgements at a revocation, and a batch listener's are committed at each batch's end",
+            );
         }
         Ok(())
     }
@@ -928,7 +948,7 @@ impl Scenario {
                     Some("the application commits itself; no auto-commit timer runs")
                 }
             }
-            "share.acquire.mode" if !self.share_group() => {
+            "share.acquire.mode" | "fetch.max.bytes" if !self.share_group() => {
                 Some("read only by a share group (consumption share_group)")
             }
             "error_retries" if self.on_error != OnError::Retry => Some("read only with on_error \"retry\""),

@@ -228,6 +228,42 @@ mod properties {
             prop_assert!(size as u64 <= 20 * scenario.estimated_events() + 100);
         }
 
+        /// model.md §12.3 in a group: the same checks with Spring batch listeners that retry
+        /// failing batches (`retry_batch`, java_classic, no pool) through random events.
+        #[test]
+        fn batch_retries_through_rebalances_are_deterministic_and_consistent(
+            scenario in scenarios(),
+            failures in proptest::collection::vec(0u64..=40, 1..3),
+            (backoff_ms, deliveries, dead_letter, asynchronous) in (0u64..=1_500, 2u32..=5, any::<bool>(), any::<bool>()),
+        ) {
+            use offset_window_sim::scenario::{OnError, OnRevoke};
+            let scenario = Scenario {
+                client: offset_window_sim::Client::JavaClassic,
+                worker_pool: false,
+                on_revoke: OnRevoke::Nothing,
+                commit_revoked_partitions: false,
+                strategy: if asynchronous { offset_window_sim::Strategy::CommitAsyncBatch } else { offset_window_sim::Strategy::CommitSyncBatch },
+                record_failures: failures,
+                on_error: OnError::RetryBatch,
+                error_retry_backoff_us: backoff_ms * MS,
+                max_deliveries: deliveries,
+                dead_letter,
+                ..scenario
+            };
+            let Ok(run) = simulate(&scenario) else { return Ok(()) };
+            prop_assert_eq!(&run, &simulate(&scenario).unwrap());
+            let Some(g) = run.group.as_ref() else { return Ok(()) };
+            for p in &g.partitions {
+                let handovers = g.handovers.iter().filter(|h| h.partition == p.partition);
+                let (lost, dup) = handovers.fold((0, 0), |(l, d), h| (l + h.lost, d + h.duplicated));
+                prop_assert_eq!((lost, dup), (p.lost, p.duplicated), "partition {} sums its handovers", p.partition);
+            }
+            let horizon = scenario.horizon_us;
+            for crash_at_us in [horizon / 3, horizon / 2 + 1, horizon] {
+                prop_assert_eq!(run.state_at(crash_at_us), crash_state_brute_force(&scenario, crash_at_us).unwrap());
+            }
+        }
+
         /// Members that each hold one partition and meet no event run exactly as the one
         /// consumer of model.md §§1–9 on that partition.
         #[test]
@@ -359,4 +395,74 @@ fn a_commit_of_a_revoked_partition_moves_its_offset_back_under_the_new_owner() {
         let error = Scenario::from_json(json).unwrap_err().to_string();
         assert!(error.contains("commit_revoked_partitions") && error.contains(message), "{error}");
     }
+}
+
+/// The batch retry scenario of model.md §12.3 in a group: consumer-1 holds orders-0 and
+/// orders-1 (chunks of five records, so its polls take them in turn), its Spring batch
+/// listener throws at record 12 of every batch that holds it, and `FallbackBatchErrorHandler`
+/// delivers the batch ten times, 0 ms apart. consumer-2 joins at `join_ms`.
+fn spring_retry_with_join(join_ms: u64) -> Run {
+    run(&format!(
+        r#"{{"partitions": 2, "members": 1, "max.partition.fetch.bytes": 5120, "record_failures": [12],
+            "on_error": "retry_batch", "error_retry_backoff_ms": 0, "strategy": "commit_sync_batch",
+            "horizon_ms": 30000, "group_events": [{{"at_ms": {join_ms}, "kind": "join", "member": 2}}]}}"#
+    ))
+}
+
+/// (ms, member) of every mark `kind` picks on `partition`.
+fn marks_on(run: &Run, partition: u32, kind: impl Fn(&MarkKind) -> bool) -> Vec<(u64, u32)> {
+    run.marks
+        .iter()
+        .filter(|m| m.partition as u32 == partition && kind(&m.kind))
+        .map(|m| (m.at_us / MS, m.member as u32))
+        .collect()
+}
+
+/// spring-kafka 4.1.2 (`ErrorHandlingUtils.retryBatch`, `FallbackBatchErrorHandler`) with
+/// kafka-clients 4.3.1, eager range (model.md §12.3, spring-kafka GH-2340): a rebalance during
+/// the retries. The paused `poll(Duration.ZERO)` between deliveries takes the group one step
+/// each; the retry then goes on calling the listener with orders-1's records after orders-1
+/// moved to consumer-2, which starts from the committed offset and runs them too; the batch's
+/// commit after the recovery carries orders-1 and the coordinator takes it (a current
+/// generation, ownership unchecked).
+#[test]
+fn a_batch_retry_goes_on_with_the_partition_a_rebalance_took() {
+    let moved = spring_retry_with_join(11_000);
+    let is = |k: MarkKind| move |m: &MarkKind| *m == k;
+    // orders-1's batch 10–14 fails first at 10.715 s; each delivery takes 610 ms (600 ms of
+    // records, Spring's 10 ms sleep). consumer-1 hears of the round at its 12 s heartbeat; its
+    // paused poll at the 12.545 s failure revokes both partitions and sends JoinGroup; the one
+    // 10 ms later, before the listener, sends SyncGroup; the one at the 13.155 s failure takes
+    // the assignment, orders-0 alone (paused again).
+    let member_0 = |marks: Vec<(u64, u32)>| marks.into_iter().filter(|&(_, m)| m == 0).collect::<Vec<_>>();
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::JoinSent))).last(), Some(&(12_545, 0)));
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::SyncSent))), [(12_555, 0)]);
+    assert_eq!(member_0(marks_on(&moved, 0, is(MarkKind::AssignmentReceived))), [(13_155, 0)]);
+    assert_eq!(marks_on(&moved, 1, is(MarkKind::Assigned)), [(12_560, 1)]);
+    // Both members run orders-1's records 10 and 11 from 12.56 s: consumer-1 to its tenth
+    // delivery (16.205 s), consumer-2 through ten of its own, from the committed 10.
+    let runs_of_10 = marks_on(&moved, 1, is(MarkKind::RecordDurable { offset: 10 }));
+    let by = |member| runs_of_10.iter().filter(|&&(_, m)| m == member).count();
+    assert_eq!((by(0), by(1)), (10, 10));
+    assert!(runs_of_10.contains(&(15_805, 0)) && runs_of_10.contains(&(15_810, 1)));
+    // consumer-1's commit after the recovery carries orders-1 at the batch's end; it lands
+    // while consumer-2 is still in its retries at 10, and consumer-2's own lands at 18.655 s.
+    let landed = marks_on(&moved, 1, is(MarkKind::CommitLanded { offset: 15 }));
+    assert_eq!(landed, [(16_210, 0), (18_655, 1)]);
+    assert_eq!((group(&moved).partitions[1].duplicated, group(&moved).duplicated()), (20, 20));
+
+    // Joining at 5 s, during orders-0's retries: the eager round gives orders-0 back to
+    // consumer-1 from its committed offset, 10. The recovery commits 15 at 10.115 s, but the
+    // position is 10: the next poll hands the batch out again, it fails ten times more, and
+    // the second recovery commits 15 again at 16.21 s.
+    let kept = spring_retry_with_join(5_000);
+    assert_eq!(marks_on(&kept, 0, is(MarkKind::Assigned)), [(7_060, 0)]);
+    assert_eq!(marks_on(&kept, 0, is(MarkKind::CommitLanded { offset: 15 })), [(10_115, 0), (16_210, 0)]);
+    assert_eq!(
+        marks_on(&kept, 0, |k| *k == MarkKind::Poll { from: 10, records: 5 }),
+        [(4_020, 0), (10_115, 0)]
+    );
+    let failed = marks_on(&kept, 0, is(MarkKind::RecordFailed { offset: 12 }));
+    assert_eq!((failed.len(), failed.last()), (20, Some(&(16_205, 0))));
+    assert_eq!(group(&kept).partitions[0].duplicated, 20);
 }

@@ -148,18 +148,28 @@ fn a_batch_listener_runs_the_whole_batch_again_then_skips_the_rest() {
 }
 
 #[test]
-fn retry_batch_is_a_spring_batch_listener_alone_on_its_partition() {
+fn retry_batch_is_a_spring_batch_listener_of_a_java_classic_consumer() {
     let mut refused = vec![
         (r#"{"on_error":"retry_batch","strategy":"commit_sync_record"}"#, "strategy"),
         (r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","client":"librdkafka"}"#, "client"),
         (r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","worker_pool":true}"#, "worker_pool"),
     ];
-    // Without the `group` feature two partitions are refused before (a group at all).
+    // Without the `group` feature two partitions are refused before (a group at all). In a
+    // group it is modelled for the classic protocol, the revocation committing nothing
+    // (model.md §12.3; `crates/sim/tests/group.rs`).
     if cfg!(feature = "group") {
         refused.push((
-            r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","partitions":2}"#,
-            "partitions",
+            r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","partitions":2,"client":"java_consumer_protocol"}"#,
+            "client",
         ));
+        refused.push((
+            r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","partitions":2,"on_revoke":"commit_sync"}"#,
+            "on_revoke",
+        ));
+        assert!(Scenario::from_json(
+            r#"{"on_error":"retry_batch","strategy":"commit_sync_batch","partitions":2}"#
+        )
+        .is_ok());
     }
     for (json, key) in refused {
         let err = Scenario::from_json(json).unwrap_err();

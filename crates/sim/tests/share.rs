@@ -291,6 +291,9 @@ fn share_scenarios() -> impl Strategy<Value = Scenario> {
                         ShareAcquireMode::RecordLimit
                     },
                     records_per_producer_batch: per_batch,
+                    // A ShareFetch's bytes (model.md §11.2), from the seed's high bits: Kafka's
+                    // default, one batch a read, or a few 1 KiB records.
+                    fetch_max_bytes: [52_428_800, 1, 3_000, 7_000][(seed >> 62) as usize],
                     log_end_offset: 60,
                     produce_rate_milli_per_s: rate_per_s * 1_000_000,
                     group_events,
@@ -507,4 +510,39 @@ fn s5_batch_optimized_takes_whole_producer_batches() {
     };
     assert_eq!(at("batch_optimized"), (6, Some(1_200.001), 4, 6));
     assert_eq!(at("record_limit"), (5, Some(1_000.001), 0, 5));
+}
+
+/// model.md §11.2, the byte limit of a `ShareFetch` (kafka-clients 4.3.1 sends `fetch.max.bytes`
+/// as the request's MaxBytes; `max.partition.fetch.bytes` is not sent; Apache Kafka 4.3.1 reads
+/// each partition up to an equal share of it, in whole producer batches, at least one):
+/// (from, records) of every poll.
+#[test]
+fn a_share_fetch_reads_whole_batches_within_fetch_max_bytes() {
+    let polls = |extra: &str| {
+        let run = run(&format!(
+            r#"{{"consumption":"share_group","record_processing_ms":50,"log_end_offset":40,"horizon_ms":30000{extra}}}"#
+        ));
+        run.marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::Poll { from, records } if records > 0 => Some((from, records)),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    // One 70-byte record a batch: four fit in 300 bytes, a poll of 4 where max.poll.records is 5.
+    let bytes = r#","fetch.max.bytes":300,"record_size_bytes":70"#;
+    let four: Vec<(u64, u32)> = (0..10).map(|k| (4 * k, 4)).collect();
+    assert_eq!(polls(bytes), four);
+    // Two partitions share the 300 bytes: 150 each, two records a fetch.
+    let two = polls(&format!(r#"{bytes},"partitions":2"#));
+    assert!(two.iter().all(|&(_, n)| n == 2) && two.len() == 40, "{two:?}");
+    // Batches of 8 records (560 bytes) are read whole, one a fetch: record_limit acquires 5,
+    // and the next fetch, from 5, reads the same batch and acquires its other 3 — nothing new.
+    let batches = polls(&format!(r#"{bytes},"records_per_producer_batch":8"#));
+    assert_eq!(&batches[..4], [(0, 5), (5, 3), (8, 5), (13, 3)]);
+    // Kafka's 50 MiB default never binds here: polls of 5, and of 5 then 5 with batches of 8.
+    let default: Vec<(u64, u32)> = (0..8).map(|k| (5 * k, 5)).collect();
+    assert_eq!(polls(""), default);
+    assert_eq!(&polls(r#","records_per_producer_batch":8"#)[..2], [(0, 5), (5, 5)]);
 }

@@ -92,6 +92,8 @@ public class ShareConformanceConsumer {
         // max.poll.records a fetch); a case may ask for Kafka's default, batch_optimized.
         p.put("share.acquire.mode", a.getOrDefault("share.acquire.mode", "record_limit"));
         p.put("share.acknowledgement.mode", explicit ? "explicit" : "implicit");
+        // docs/model.md §11.2: sent as the ShareFetch's MaxBytes (Kafka's default 50 MiB).
+        p.put("fetch.max.bytes", a.getOrDefault("fetch.max.bytes", "52428800"));
 
         KafkaShareConsumer<String, String> c = new KafkaShareConsumer<>(p);
         c.setAcknowledgementCommitCallback((offs, ex) -> {

@@ -59,6 +59,10 @@ pub(super) enum Pc {
     /// `on_revoke: drain`: `onPartitionsRevoked` waits until the pool has nothing in flight,
     /// or until `until_us`, then commits; then continue at `resume_pc` (model.md §10.5).
     Draining { until_us: u64 },
+    /// `on_error: retry_batch` in a group (model.md §12.3): Spring's error handler between two
+    /// deliveries of the batch `from..end`, the consumer paused; its next `poll(Duration.ZERO)`
+    /// is at `poll_us`, and the listener gets the batch again at `resume_us`.
+    RetryBackOff { partition: PartitionId, from: u64, end: u64, poll_us: u64, resume_us: u64 },
     /// Script: about to run step `step`.
     Script { step: usize },
     /// Script: processing (`left` more records after the one in progress), then step `step + 1`.
@@ -1421,6 +1425,9 @@ impl Member {
                 let value = Self::manual_value(cx.s, next + 1);
                 self.blocking_commit(cx, world, CommitKind::Sync, vec![(partition, value)])
             }
+            Pc::RetryBackOff { partition, from, end, poll_us, resume_us } => {
+                self.retry_back_off(cx, world, partition, from, end, poll_us, resume_us)
+            }
             Pc::Script { step } => self.run_script_step(cx, world, step),
             Pc::ScriptProcess { step, left } => {
                 let (partition, position, next) =
@@ -1682,12 +1689,18 @@ impl Member {
         self.mark(cx, partition, MarkKind::RecordFailed { offset });
         self.batch_deliveries += 1;
         if self.batch_deliveries < s.max_deliveries {
-            let resume_at = cx.now_us + s.error_retry_backoff_us;
-            // The paused polls of the back-off: the last one comes just before the listener.
-            self.last_poll_us = resume_at;
+            let resume_at = cx.now_us + Self::spring_back_off_us(s);
             if let Some(a) = self.assigned_mut(partition) {
                 a.done.restart_at(from);
             }
+            if self.group.is_some() {
+                // A group member polls the paused consumer for real: the group goes on.
+                let (poll_us, resume_us) = (cx.now_us, resume_at);
+                self.pc = Pc::RetryBackOff { partition, from, end, poll_us, resume_us };
+                return Flow::Next;
+            }
+            // The paused polls of the back-off: the last one comes just before the listener.
+            self.last_poll_us = resume_at;
             self.pc = Pc::Process { partition, from, next: from, end };
             cx.schedule(
                 resume_at,
@@ -1705,6 +1718,21 @@ impl Member {
         }
         self.pc = Pc::AfterBatch { partition, from, to: end };
         Flow::Next
+    }
+
+    /// Spring's sleep between two checks of a back-off (`ListenerUtils.conditionalSleepWithPoll`,
+    /// spring-kafka 4.1.2): 100 ms for a back-off over 500 ms, else 10 ms.
+    fn spring_sleep_interval_us(s: &Scenario) -> u64 {
+        let ms = if s.error_retry_backoff_us > 500 * crate::scenario::US_PER_MS { 100 } else { 10 };
+        ms * crate::scenario::US_PER_MS
+    }
+
+    /// How long Spring's batch retry waits before the next delivery (model.md §12.3): whole
+    /// sleeps until `error_retry_backoff_ms` has passed, at least one — a 0 ms back-off waits
+    /// 10 ms, one of 550 ms waits 600 ms (`conditionalSleepWithPoll` sleeps, then checks).
+    fn spring_back_off_us(s: &Scenario) -> u64 {
+        let interval_us = Self::spring_sleep_interval_us(s);
+        s.error_retry_backoff_us.div_ceil(interval_us).max(1) * interval_us
     }
 
     /// The loop gives up on record `offset`: it is skipped (lost), or with `seek_to_failed`
@@ -1774,6 +1802,14 @@ impl Member {
             .into_iter()
             .map(|(p, o)| (p, Self::manual_value(s, if p == partition { o.saturating_sub(tail) } else { o })))
             .collect();
+        if s.on_error == OnError::RetryBatch {
+            // Spring acknowledges the batch's records (`commitOffsetsIfNeededAfterHandlingError`):
+            // their partition at the batch's end, whether the member still holds it or a
+            // rebalance during the retries took it, or gave it back from the committed offset
+            // (model.md §12.3).
+            values.retain(|&(p, _)| p != partition);
+            values.push((partition, Self::manual_value(s, to.saturating_sub(tail))));
+        }
         if s.client.is_librdkafka() {
             // `commit()` without offsets: the stored offsets (model.md §8.3).
             self.retain_stored_past_committed(world, &mut values);
@@ -2825,7 +2861,9 @@ impl Member {
     /// → `ensureActiveGroup(time.timer(0))`).
     /// The member counts as waiting in a rebalance (§10.7) only while its `poll()` waits.
     fn wait_for_join<S: Sink>(&mut self, cx: &mut Cx<S>) -> Option<Flow> {
-        let waits = self.eager(cx.s) || !self.has_records(cx.s, cx.now_us);
+        // Spring's batch retry polls with `Duration.ZERO`: it never waits (model.md §12.3).
+        let paused = matches!(self.pc, Pc::RetryBackOff { .. });
+        let waits = !paused && (self.eager(cx.s) || !self.has_records(cx.s, cx.now_us));
         if waits != self.g().join_waits {
             self.status(cx, if waits { MemberStatus::Rebalancing } else { MemberStatus::Active });
         }
@@ -3355,6 +3393,48 @@ impl Member {
         true
     }
 
+    /// `on_error: retry_batch` in a group (model.md §12.3): one `poll(Duration.ZERO)` of the
+    /// paused consumer between two deliveries of the batch `from..end` (spring-kafka 4.1.2
+    /// `ErrorHandlingUtils.retryBatch`: one at the failure, then
+    /// `ListenerUtils.conditionalSleepWithPoll` one per sleep interval after the first — 100 ms
+    /// for a back-off over 500 ms, else 10 ms — and one just before the listener). It takes the
+    /// group's next step and returns at once with no records: `onJoinPrepare` and the JoinGroup,
+    /// the SyncGroup once the JoinGroup response is in, `onJoinComplete` once the assignment
+    /// is (`FallbackBatchErrorHandler.onPartitionsAssigned` pauses what it adds). Then the
+    /// listener gets the same records, whether the member still holds their partition or not.
+    #[allow(clippy::too_many_arguments)]
+    fn retry_back_off<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        from: u64,
+        end: u64,
+        poll_us: u64,
+        resume_us: u64,
+    ) -> Flow {
+        if cx.now_us < poll_us {
+            return Flow::Wait; // woken before its poll
+        }
+        self.last_poll_us = cx.now_us;
+        self.group_poll(cx, world);
+        if !matches!(self.pc, Pc::RetryBackOff { .. }) {
+            return Flow::Wait; // a wakeup: `close()` began
+        }
+        if cx.now_us >= resume_us {
+            self.pc = Pc::Process { partition, from, next: from, end };
+            return Flow::Next;
+        }
+        let interval_us = Self::spring_sleep_interval_us(cx.s);
+        // The sleeps count from the failure: the first ends without a poll.
+        let failed_us = resume_us - Self::spring_back_off_us(cx.s);
+        let slept = (cx.now_us - failed_us) / interval_us;
+        let next_us = (failed_us + (slept.max(1) + 1) * interval_us).min(resume_us);
+        self.pc = Pc::RetryBackOff { partition, from, end, poll_us: next_us, resume_us };
+        self.wake_at(cx, next_us);
+        Flow::Wait
+    }
+
     // ---------------------------------------------------------------- the process
 
     /// The process dies (model.md §10.3): nothing it had in flight lands; its partitions
@@ -3631,6 +3711,21 @@ impl Member {
 
     /// `onPartitionsRevoked` draining the pool: no revocation without a group.
     fn drain_step<S: Sink>(&mut self, _: &mut Cx<S>, _: &mut World, _: u64) -> Flow {
+        Flow::Wait
+    }
+
+    /// A group member's batch retry between deliveries: never without a group.
+    #[allow(clippy::too_many_arguments)]
+    fn retry_back_off<S: Sink>(
+        &mut self,
+        _: &mut Cx<S>,
+        _: &mut World,
+        _: PartitionId,
+        _: u64,
+        _: u64,
+        _: u64,
+        _: u64,
+    ) -> Flow {
         Flow::Wait
     }
 

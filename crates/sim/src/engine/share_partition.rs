@@ -130,6 +130,13 @@ impl SharePartition {
         let cap = u64::from(s.share_partition_max_record_locks);
         let room = cap.saturating_sub(self.window.len() as u64);
         let max = if room > 0 { u64::from(max).min(room) } else { u64::from(max) };
+        // The log read it acquires from (model.md §11.2): from the first available offset.
+        let from = self
+            .window
+            .iter()
+            .position(|r| r.state == State::Available)
+            .map_or(self.end(), |i| self.start + i as u64);
+        let read_end = self.read_end(s, from, log_end, max);
         let mut taken: Vec<(u64, u32)> = Vec::new();
         // Delivery throttling (`shouldThrottleRecordsDelivery`, Kafka 4.2 and later): an
         // in-flight batch with an available record delivered at least max(2, ⌈limit / 2⌉)
@@ -140,9 +147,10 @@ impl SharePartition {
         let mut throttled = false;
         let start = self.start;
         let mut i = 0;
-        while i < self.window.len() && (taken.len() as u64) < max {
+        let read_in_window = (read_end.saturating_sub(start) as usize).min(self.window.len());
+        while i < read_in_window && (taken.len() as u64) < max {
             let (first, end) = self.window[i].batch;
-            let last = ((end.max(start + i as u64 + 1) - start) as usize).min(self.window.len());
+            let last = ((end.max(start + i as u64 + 1) - start) as usize).min(read_in_window);
             let offset = start + i as u64;
             if self.window.range(i..last).any(|r| r.state == State::Available && r.deliveries >= throttle) {
                 if !taken.is_empty() {
@@ -185,7 +193,7 @@ impl SharePartition {
         // (`lastOffsetFromBatchWithRequestOffset`).
         let first_new = self.end();
         let m = if room > 0 { max.saturating_sub(taken.len() as u64) } else { 0 };
-        let m = m.min(log_end.saturating_sub(first_new));
+        let m = m.min(log_end.min(read_end).saturating_sub(first_new));
         if !throttled && m > 0 {
             let last_new = s.producer_batch_end(first_new + m - 1).min(log_end);
             // `createBatches`: `record_limit` makes one in-flight batch of it and acquires its
@@ -232,6 +240,30 @@ impl SharePartition {
             cx.emit(Output::Position { partition: self.partition, position: Some(self.end()) });
         }
         taken.into_iter().map(|(offset, _)| offset).collect()
+    }
+
+    /// The end of the log read a `ShareFetch` makes from `from` (model.md §11.2; Apache Kafka
+    /// 4.3.1 `DelayedShareFetch.readFromLog` → `ReplicaManager.readFromLog`): whole producer
+    /// batches of `record_size_bytes` records while they fit this partition's equal share of
+    /// `fetch.max.bytes` (`PartitionMaxBytesStrategy` UNIFORM), the first one whatever its size
+    /// (`minOneMessage`), never past the log end. The read stops once it holds more than the
+    /// fetch can acquire (the window from `from` and `max` new records), so its length follows
+    /// the records acquired, not the budget.
+    fn read_end(&self, s: &Scenario, from: u64, log_end: u64, max: u64) -> u64 {
+        let budget = s.fetch_max_bytes / u64::from(s.partitions.max(1));
+        let enough = self.end().max(from) + max;
+        let mut end = s.producer_batch_end(from).min(log_end).max(from);
+        let mut bytes = (end - from) * s.record_size_bytes;
+        while end < log_end && end < enough {
+            let next = s.producer_batch_end(end).min(log_end);
+            let more = (next - end) * s.record_size_bytes;
+            if bytes + more > budget {
+                break;
+            }
+            bytes += more;
+            end = next;
+        }
+        end
     }
 
     /// A throttled in-flight batch (model.md §11.2): `member` acquires from `batch` — the

@@ -134,6 +134,8 @@ presets! {
         "127 eager rebalances in 10 minutes stop every partition each time; nothing is lost or repeated, but 889 partitions are not polled again before the end.";
     fetch "group-slow-batch-holds-the-rebalance", false, "One slow batch holds up a rebalance",
         "With 100 records a poll, members join only when their 20 s batch is done, and the new member waits until then.";
+    fetch "group-spring-batch-retry-during-a-rebalance", false, "Spring: a batch retry goes on after a rebalance took its partition",
+        "consumer-1's error handler retries orders-1's failing batch through the rebalance that moves orders-1 to consumer-2: both run its first records ten times, and consumer-1's commit of 15 lands while consumer-2 retries from 10.";
     fetch "s11-s1-implicit-window-is-one-batch", true, "S1: one share consumer, implicit acknowledgement",
         "Records 0–4 are done at 1 s and accepted at 1.005 s: a crash just before repeats those 5.";
     embed "s11-s2-release-until-archived", true, "S2: a failing record released until it is archived",
@@ -148,6 +150,8 @@ presets! {
         "Its share session closes and its 5 records are released at once to consumer-2: nothing waits for a lock.";
     fetch "share-explicit-reject", true, "Share group: a record is rejected",
         "Record 12 throws and is rejected: it ends at once and is never delivered again — lost.";
+    fetch "share-fetch-max-bytes-bounds-a-poll", true, "Share group: fetch.max.bytes bounds a poll",
+        "300 bytes hold four 70-byte records: each poll takes 4 where max.poll.records is 5, so a crash repeats at most 4.";
     embed "share-hang-waits-for-the-lock", true, "Share group: a member hangs past its locks",
         "Its 5 records stay locked until group.share.record.lock.duration.ms runs out, then go to consumer-2; when it wakes, its acknowledgements are refused.";
     fetch "share-implicit-close-redelivers", true, "Share group: a graceful close delivers a batch again",

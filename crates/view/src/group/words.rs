@@ -191,7 +191,8 @@ pub const FIELDS: &[(Field, Shown)] = &[
     (f("records_per_producer_batch", "records per producer batch", false, "records", "the log is written in batches of this many records; batch optimized acquisition takes whole batches", None, true), Shown::Share),
     (f("record_processing_ms", "record processing time", false, "ms", "how long one record takes", None, false), Shown::Always),
     (f("max.partition.fetch.bytes", "max.partition.fetch.bytes", true, "bytes", "most bytes one fetch brings of one partition: a member hands out that chunk before its next partition", None, true), Shown::Consumer),
-    (f("record_size_bytes", "record size", false, "bytes", "one record as fetched (a fetched chunk is max.partition.fetch.bytes of them)", None, true), Shown::Consumer),
+    (f("record_size_bytes", "record size", false, "bytes", "one record as fetched (a fetched chunk is max.partition.fetch.bytes of them; a share fetch reads fetch.max.bytes of them)", None, true), Shown::Always),
+    (f("fetch.max.bytes", "fetch.max.bytes", true, "bytes", "most bytes one ShareFetch reads, shared by its partitions, in whole producer batches (at least one)", None, true), Shown::Share),
     (f("commit_latency_ms", "commit latency (one round trip)", false, "ms", "an OffsetCommit, JoinGroup, SyncGroup or acknowledgement round trip", None, true), Shown::Always),
 ];
 
