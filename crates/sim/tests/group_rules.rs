@@ -1128,6 +1128,28 @@ fn kafka_clients_4_2_0_returns_records_of_a_partition_being_revoked() {
     };
     assert_eq!(paused("java_consumer_protocol_4_2_0"), [10_000]);
     assert_eq!(paused("java_consumer_protocol"), [10_025]);
+    // The case group-kip848-4-2-0-poll-returns-a-revoked-partition (200 ms heartbeats): consumer-2
+    // takes orders-0 in its 8 s poll. A target revoking orders-1 that its 10 s poll reconciles
+    // finds orders-0's position still to be looked up: `collectFetch` waits for the event's
+    // positions stage, after the reconciliation check — orders-1 is paused first, as in 4.3.1.
+    // Reconciled in the 12 s poll, the records come first: orders-1 30–34, committed 35.
+    let case = |join_ms: u32| -> Vec<(u64, u32, u64)> {
+        let run = run(&format!(
+            r#"{{"client": "java_consumer_protocol_4_2_0", "strategy": "auto_commit", "record_processing_ms": 400,
+            "partitions": 2, "members": 2, "session.timeout.ms": 4000, "group.consumer.heartbeat.interval.ms": 200,
+            "horizon_ms": 20000, "group_events": [{{"at_ms": 2600, "member": 1, "kind": "shutdown"}},
+            {{"at_ms": {join_ms}, "member": 3, "kind": "join"}}]}}"#
+        ));
+        let polls = run.marks.iter().filter(|m| m.member == 1 && (9_000_000..13_000_000).contains(&m.at_us));
+        polls
+            .filter_map(|m| match m.kind {
+                MarkKind::Poll { from, .. } => Some((m.at_us / 1000, m.partition as u32, from)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(case(8600), [(10_000, 0, 10), (12_000, 0, 15)]);
+    assert_eq!(case(10_600), [(10_000, 1, 25), (12_000, 1, 30)]);
 }
 
 /// The group comparison runs every protocol on the scenario's broker: its version decides only

@@ -3377,9 +3377,14 @@ impl Member {
                 if cx.s.client == Client::JavaConsumerProtocol4_2_0
                     && self.strategy.is_auto()
                     && self.has_records(cx.s, cx.now_us)
+                    && self.awaiting_positions().is_empty()
                 {
                     // 4.2.0: this poll returns its records before the reconciliation check
-                    // commits and pauses ([`Member::reconcile_after_hand_out`]).
+                    // commits and pauses ([`Member::reconcile_after_hand_out`]) — unless a
+                    // position still awaits its look-up (a partition the previous poll added):
+                    // then `collectFetch` waits for the event's positions stage
+                    // (`PositionsValidator.canSkipUpdateFetchPositions` false,
+                    // `isValidatePositionsComplete`), which comes after the check.
                     let g = self.g();
                     g.after_hand_out = Some(revoke.clone());
                     g.reconciling = Some((revoke, assign, step));
