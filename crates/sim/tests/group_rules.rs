@@ -1075,6 +1075,16 @@ fn the_commit_before_a_revocation_is_retried_with_the_new_epoch() {
     let now = run(&scenario("4.3"));
     assert_eq!(commits(&now).1, []);
     assert_eq!(handovers(&now)[0], (0, Some(15), 0, 2));
+    // kafka-clients 3.9.2 (`maybeAutoCommitSyncBeforeRevocation`) retries it too. It reconciles at
+    // the 10 s heartbeat; with a 5.5 s round trip its commit is in flight at the 15 s heartbeat,
+    // and is sent again at 15.6 s with the new epoch and the position then (the crash at 17 s
+    // comes before it lands).
+    let pre_fix = run(&scenario("4.0")
+        .replace("java_consumer_protocol", "java_consumer_protocol_pre_fix")
+        .replace("\"commit_latency_ms\": 350", "\"commit_latency_ms\": 5500"));
+    let (sent, stale, _) = commits(&pre_fix);
+    assert!(stale.contains(&(15_500, 0, 15)), "{stale:?}");
+    assert!(sent.contains(&(15_600, 0, 20)), "{sent:?}");
 }
 
 /// model.md §10.6 (issue 30, KAFKA-20332): kafka-clients 4.2.0, the last release without

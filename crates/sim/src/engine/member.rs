@@ -2796,20 +2796,20 @@ impl Member {
     }
 
     /// Consumer protocol, with auto-commit: a commit of every position before a reconciliation
-    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`). kafka-clients 4.x waits for
-    /// it before the reconciliation's next step and retries it ([`Member::retry_before_rebalance`]).
+    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`; 3.9.2:
+    /// `maybeAutoCommitSyncBeforeRevocation`). The reconciliation's next step waits for it, and
+    /// it is retried ([`Member::retry_before_rebalance`]).
     fn commit_before_rebalance<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         if self.strategy.is_auto() {
             let positions = self.positions();
-            if self.send_commit(cx, world, CommitKind::AutoBackground, positions)
-                && cx.s.client.is_kip848_4x()
+            if self.send_commit(cx, world, CommitKind::AutoBackground, positions) && cx.s.consumer_protocol()
             {
                 self.g().before_rebalance = Some(world.commits.last_id());
             }
         }
     }
 
-    /// kafka-clients 4.x (model.md §10.6): the commit before a reconciliation, `id`, was refused
+    /// kafka-clients 4.x and 3.9.2 (model.md §10.6): the commit before a reconciliation, `id`, was refused
     /// with STALE_MEMBER_EPOCH. `CommitRequestManager.autoCommitSyncBeforeRebalanceWithRetries`
     /// retries it (`isStaleEpochErrorAndValidEpochAvailable`) after the request's backoff
     /// (`retry.backoff.ms`, doubling up to `retry.backoff.max.ms`; the model leaves out its 20 %
@@ -2824,7 +2824,7 @@ impl Member {
         world: &mut World,
         id: CommitId,
     ) -> bool {
-        if !cx.s.client.is_kip848_4x() || self.group.as_ref().is_none_or(|g| g.before_rebalance != Some(id)) {
+        if !cx.s.consumer_protocol() || self.group.as_ref().is_none_or(|g| g.before_rebalance != Some(id)) {
             return false;
         }
         let commit = world.commits.get(id);
@@ -3478,6 +3478,11 @@ impl Member {
             self.await_positions(cx.s, &assigned);
             self.status(cx, MemberStatus::Active);
             self.acknowledge_now(cx);
+        }
+        if self.g().before_rebalance.is_some() {
+            // kafka-clients 3.9: `onPartitionsRevoked` waits for the commit before the revocation
+            // (`MembershipManagerImpl`: `commitResult.whenComplete` → `revokeAndAssign`).
+            return false;
         }
         let revoked = std::mem::take(&mut self.g().revoking);
         if revoked.is_empty() {
