@@ -6,6 +6,7 @@
 #     .cache/lib/broker     Apache Kafka 4.3.1 (org.apache.kafka:kafka_2.13) + log4j-slf4j-impl  ≈ 44 MB
 #     .cache/lib/client431  kafka-clients 4.3.1 + slf4j-simple                                  ≈ 20 MB
 #     .cache/lib/client392  kafka-clients 3.9.2 + slf4j-simple                                  ≈ 19 MB
+#     .cache/lib/client420  kafka-clients 4.2.0 + slf4j-simple                                  ≈ 20 MB
 #     .cache/lib/streams431 kafka-streams 4.3.1 + kafka-clients 4.3.1 + slf4j-simple            ≈ 25 MB
 #   (Maven keeps its own copy in ~/.m2/repository, ≈ 85 MB more.)
 #   PyPI: confluent-kafka==2.16.1 (librdkafka 2.16 for Python 3.11, manylinux x86_64)     ≈ 14 MB
@@ -20,7 +21,7 @@ root="$(cd "$here/../.." && pwd)"
 cache="$here/.cache"
 mkdir -p "$cache/lib" "$cache/classes"
 
-for profile in broker client431 client392 streams431; do
+for profile in broker client431 client392 client420 streams431; do
   # A stamp per profile, newer than pom.xml: the copy finished for this pom.
   stamp="$cache/lib/$profile.done"
   if [ ! -f "$stamp" ] || [ "$here/pom.xml" -nt "$stamp" ]; then
@@ -40,7 +41,7 @@ fi
 
 # The consumer, compiled against each kafka-clients version it runs with.
 src="$here/java/ConformanceConsumer.java"
-for v in 431 392; do
+for v in 431 392 420; do
   out="$cache/classes/$v"
   if [ ! -f "$out/ConformanceConsumer.class" ] || [ "$src" -nt "$out/ConformanceConsumer.class" ] ||
     [ "$cache/lib/client$v.done" -nt "$out/ConformanceConsumer.class" ]; then

@@ -118,6 +118,12 @@ named_enum! {
         /// librdkafka before 1.9.0 (model.md §8.14): as `librdkafka`, but a stored offset
         /// survives a reassignment (fixed by librdkafka PR #3774).
         LibrdkafkaBefore1_9 = "librdkafka_before_1_9", "librdkafka before 1.9 (stale offset store)",
+        /// kafka-clients 4.2.0 with `group.protocol=consumer`: as `java_consumer_protocol` but
+        /// without the fix of KAFKA-20332 (apache/kafka#21897, first in 4.2.1 and 4.3.0): without
+        /// auto-commit its background thread reconciles a revocation as soon as a heartbeat
+        /// brings it, and a `poll()` does not wait for its own reconciliation check before it
+        /// returns buffered records (model.md §10.6).
+        JavaConsumerProtocol4_2_0 = "java_consumer_protocol_4_2_0", "Java client, consumer protocol 4.2.0 (before KAFKA-20332's fix)",
     }
 }
 
@@ -128,6 +134,7 @@ impl Client {
             Client::JavaClassic => "Java KafkaConsumer, group.protocol=classic (the default in Kafka 4.x): auto-commit only inside poll()",
             Client::JavaConsumerProtocol => "Java AsyncKafkaConsumer, group.protocol=consumer, with KAFKA-18641: auto-commit back inside poll()",
             Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
+            Client::JavaConsumerProtocol4_2_0 => "Java AsyncKafkaConsumer 4.2.0, group.protocol=consumer, before KAFKA-20332's fix: revocations reconciled in the background, a poll may return records of a partition being revoked",
             Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
             _ => note(self),
         }
@@ -160,8 +167,18 @@ impl Client {
     pub fn is_java(self) -> bool {
         matches!(
             self,
-            Client::JavaClassic | Client::JavaConsumerProtocol | Client::JavaConsumerProtocolPreFix
+            Client::JavaClassic
+                | Client::JavaConsumerProtocol
+                | Client::JavaConsumerProtocolPreFix
+                | Client::JavaConsumerProtocol4_2_0
         )
+    }
+
+    /// Whether this is kafka-clients 4.x on the consumer protocol (`java_consumer_protocol`, or
+    /// 4.2.0 before KAFKA-20332's fix): auto-commit inside `poll()`, a reconciliation's steps
+    /// run on the application thread, one per `poll()` (model.md §10.6).
+    pub fn is_kip848_4x(self) -> bool {
+        matches!(self, Client::JavaConsumerProtocol | Client::JavaConsumerProtocol4_2_0)
     }
 
     /// Whether this is librdkafka, before or after 1.9 (model.md §8.2, §8.14).

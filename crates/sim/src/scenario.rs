@@ -995,7 +995,12 @@ impl Scenario {
     /// Whether the members use the consumer protocol (KIP-848, `group.protocol=consumer`)
     /// rather than the classic one (model.md §10.2, §10.6).
     pub fn consumer_protocol(&self) -> bool {
-        matches!(self.client, Client::JavaConsumerProtocol | Client::JavaConsumerProtocolPreFix)
+        matches!(
+            self.client,
+            Client::JavaConsumerProtocol
+                | Client::JavaConsumerProtocolPreFix
+                | Client::JavaConsumerProtocol4_2_0
+        )
     }
 
     /// Every member that ever exists: those present at t = 0 and those a `join` event adds

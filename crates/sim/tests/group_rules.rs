@@ -1024,6 +1024,144 @@ fn a_commit_in_flight_across_an_epoch_bump_is_refused_before_kafka_4_3() {
     assert!(refused.unwrap_err().to_string().contains("broker_version"));
 }
 
+/// model.md §10.6 (issue 30): kafka-clients 4.3.1 retries the commit before a revocation
+/// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`) on STALE_MEMBER_EPOCH, after
+/// `retry.backoff.ms`, with the member's new epoch and what it has consumed by then
+/// (`requestAttempt.offsets = subscriptions.allConsumed()`), and the reconciliation waits for
+/// it. consumer-1 (auto-commit, 980 ms records, 350 ms commits) is told at 10 s to give orders-1
+/// to consumer-2, which joined at 9 s and leaves at 12 s; its 14.7 s poll commits orders-0 at 15
+/// with the old epoch, and its 15 s heartbeat, nothing left to revoke, moves it on. 4.0 refuses
+/// the commit at 15.05 s; the retry at 15.15 s carries 20 — the 14.7 s poll's records, still
+/// being processed — and lands: the crash at 17 s loses 17–19. Before (no retry): committed
+/// 0, 17 repeated. 4.3 takes the first commit: 15, 2 repeated.
+#[test]
+fn the_commit_before_a_revocation_is_retried_with_the_new_epoch() {
+    let scenario = |broker: &str| {
+        format!(
+            r#"{{"client": "java_consumer_protocol", "broker_version": "{broker}", "strategy": "auto_commit",
+            "commit_latency_ms": 350, "record_processing_ms": 980, "partitions": 2, "members": 1, "horizon_ms": 30000,
+            "group_events": [{{"at_ms": 9000, "member": 2, "kind": "join"}}, {{"at_ms": 12000, "member": 2, "kind": "shutdown"}},
+                             {{"at_ms": 17000, "member": 1, "kind": "crash"}}]}}"#
+        )
+    };
+    // (ms, partition, offset) of commits sent, refused as stale, landed.
+    type Commits = Vec<(u64, u32, u64)>;
+    let commits = |run: &Run| -> (Commits, Commits, Commits) {
+        let mut out = (Vec::new(), Vec::new(), Vec::new());
+        for m in run.marks.iter().filter(|m| m.at_us >= 14_000_000) {
+            let at = (m.at_us / 1000, m.partition as u32);
+            match m.kind {
+                MarkKind::CommitSent { offset, .. } => out.0.push((at.0, at.1, offset)),
+                MarkKind::CommitFailed { offset, reason: CommitFailure::StaleMemberEpoch } => {
+                    out.1.push((at.0, at.1, offset))
+                }
+                MarkKind::CommitLanded { offset } => out.2.push((at.0, at.1, offset)),
+                _ => {}
+            }
+        }
+        out
+    };
+    let before = run(&scenario("4.0"));
+    let (sent, stale, landed) = commits(&before);
+    // At 14.7 s the poll's interval auto-commit and the commit before the reconciliation; only
+    // the latter is sent again.
+    assert_eq!(
+        sent,
+        [(14_700, 0, 15), (14_700, 1, 0), (14_700, 0, 15), (14_700, 1, 0), (15_150, 0, 20), (15_150, 1, 0)]
+    );
+    assert_eq!(stale, [(15_050, 0, 15), (15_050, 1, 0), (15_050, 0, 15), (15_050, 1, 0)]);
+    assert_eq!(landed, [(15_500, 0, 20), (15_500, 1, 0)]);
+    assert_eq!(handovers(&before)[0], (0, Some(20), 3, 0));
+    let now = run(&scenario("4.3"));
+    assert_eq!(commits(&now).1, []);
+    assert_eq!(handovers(&now)[0], (0, Some(15), 0, 2));
+    // kafka-clients 3.9.2 (`maybeAutoCommitSyncBeforeRevocation`) retries it too. It reconciles at
+    // the 10 s heartbeat; with a 5.5 s round trip its commit is in flight at the 15 s heartbeat,
+    // and is sent again at 15.6 s with the new epoch and the position then (the crash at 17 s
+    // comes before it lands).
+    let pre_fix = run(&scenario("4.0")
+        .replace("java_consumer_protocol", "java_consumer_protocol_pre_fix")
+        .replace("\"commit_latency_ms\": 350", "\"commit_latency_ms\": 5500"));
+    let (sent, stale, _) = commits(&pre_fix);
+    assert!(stale.contains(&(15_500, 0, 15)), "{stale:?}");
+    assert!(sent.contains(&(15_600, 0, 20)), "{sent:?}");
+}
+
+/// model.md §10.6 (issue 30, KAFKA-20332): kafka-clients 4.2.0, the last release without
+/// apache/kafka#21897. consumer-1 leaves at 5 s; consumer-2, given orders-0 too, goes on with
+/// orders-1's fetched chunk; consumer-3 joins at 9 s and consumer-2 must give orders-1 up. With
+/// auto-commit its 12 s poll starts the reconciliation, and 4.2.0's `collectFetch` does not wait
+/// for it: the poll returns orders-1 30–34 and the commit before the revocation carries 35. Killed
+/// at 13.1 s, consumer-2 has done 30 and 31: 3 lost when consumer-3 takes orders-1 at 24 s.
+/// kafka-clients 4.3.1 pauses orders-1 before the hand-out and commits 30: consumer-3 takes it
+/// at 14 s, and the kill repeats 2 of orders-0. Without auto-commit 4.2.0's background thread
+/// reconciles at the heartbeat: orders-1 is paused at 10 s, not at the 10.025 s poll.
+#[test]
+fn kafka_clients_4_2_0_returns_records_of_a_partition_being_revoked() {
+    let scenario = |client: &str, strategy: &str| {
+        format!(
+            r#"{{"client": "{client}", "strategy": "{strategy}", "record_processing_ms": 400, "partitions": 2,
+            "members": 2, "session.timeout.ms": 10000, "horizon_ms": 40000,
+            "group_events": [{{"at_ms": 5000, "member": 1, "kind": "shutdown"}}, {{"at_ms": 9000, "member": 3, "kind": "join"}},
+                             {{"at_ms": 13100, "member": 2, "kind": "crash"}}]}}"#
+        )
+    };
+    // (ms, member, partition, what) of consumer-2's polls, commits sent and revocations at 12 s.
+    let at_12 = |run: &Run| -> Vec<(u32, u64, &'static str)> {
+        run.marks
+            .iter()
+            .filter(|m| m.at_us == 12_000_000 && m.member == 1)
+            .filter_map(|m| match m.kind {
+                MarkKind::Poll { from, .. } => Some((m.partition as u32, from, "poll")),
+                MarkKind::CommitSent { offset, .. } => Some((m.partition as u32, offset, "commit")),
+                MarkKind::Revoked => Some((m.partition as u32, 0, "revoked")),
+                _ => None,
+            })
+            .collect()
+    };
+    let old = run(&scenario("java_consumer_protocol_4_2_0", "auto_commit"));
+    // The poll's interval auto-commit, the hand-out of the partition being revoked, then the
+    // commit before the revocation and the pause.
+    assert_eq!(at_12(&old), [(1, 30, "commit"), (1, 30, "poll"), (1, 35, "commit"), (1, 0, "revoked")]);
+    assert_eq!(handovers(&old), [(0, Some(15), 0, 0), (1, Some(35), 3, 0)]);
+    let fixed = run(&scenario("java_consumer_protocol", "auto_commit"));
+    assert_eq!(at_12(&fixed), [(1, 30, "commit"), (1, 0, "revoked")]);
+    assert_eq!(handovers(&fixed), [(0, Some(15), 0, 0), (1, Some(30), 0, 0), (0, Some(15), 0, 2)]);
+    // Without auto-commit: paused at the heartbeat (4.2.0) or at the next poll (4.3.1).
+    let paused = |client: &str| -> Vec<u64> {
+        let run = run(&scenario(client, "commit_sync_batch"));
+        run.marks
+            .iter()
+            .filter(|m| m.kind == MarkKind::Revoked && m.partition == 1 && m.member == 1)
+            .map(|m| m.at_us / 1000)
+            .collect()
+    };
+    assert_eq!(paused("java_consumer_protocol_4_2_0"), [10_000]);
+    assert_eq!(paused("java_consumer_protocol"), [10_025]);
+    // The case group-kip848-4-2-0-poll-returns-a-revoked-partition (200 ms heartbeats): consumer-2
+    // takes orders-0 in its 8 s poll. A target revoking orders-1 that its 10 s poll reconciles
+    // finds orders-0's position still to be looked up: `collectFetch` waits for the event's
+    // positions stage, after the reconciliation check — orders-1 is paused first, as in 4.3.1.
+    // Reconciled in the 12 s poll, the records come first: orders-1 30–34, committed 35.
+    let case = |join_ms: u32| -> Vec<(u64, u32, u64)> {
+        let run = run(&format!(
+            r#"{{"client": "java_consumer_protocol_4_2_0", "strategy": "auto_commit", "record_processing_ms": 400,
+            "partitions": 2, "members": 2, "session.timeout.ms": 4000, "group.consumer.heartbeat.interval.ms": 200,
+            "horizon_ms": 20000, "group_events": [{{"at_ms": 2600, "member": 1, "kind": "shutdown"}},
+            {{"at_ms": {join_ms}, "member": 3, "kind": "join"}}]}}"#
+        ));
+        let polls = run.marks.iter().filter(|m| m.member == 1 && (9_000_000..13_000_000).contains(&m.at_us));
+        polls
+            .filter_map(|m| match m.kind {
+                MarkKind::Poll { from, .. } => Some((m.at_us / 1000, m.partition as u32, from)),
+                _ => None,
+            })
+            .collect()
+    };
+    assert_eq!(case(8600), [(10_000, 0, 10), (12_000, 0, 15)]);
+    assert_eq!(case(10_600), [(10_000, 1, 25), (12_000, 1, 30)]);
+}
+
 /// The group comparison runs every protocol on the scenario's broker: its version decides only
 /// the consumer protocol's commits (model.md §10.6), so the classic and library rows run on it
 /// too; a row the core refuses is named with the refusal, not dropped in silence.

@@ -812,6 +812,11 @@ impl Member {
     pub(crate) fn commit_retry<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) {
         self.retries_pending -= 1;
         if self.life != Life::Down {
+            #[cfg(feature = "group")]
+            if self.group.as_ref().is_some_and(|g| g.before_rebalance == Some(id)) {
+                self.retry_before_rebalance(cx, world, id);
+                return;
+            }
             self.dispatch_commit(cx, world, id);
         }
     }
@@ -875,6 +880,10 @@ impl Member {
         for &(partition, offset) in &offsets {
             self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
         }
+        #[cfg(feature = "group")]
+        if stale && self.schedule_before_rebalance_retry(cx, world, id) {
+            return;
+        }
         let s = cx.s;
         let retry_at = cx.now_us + commit.next_backoff_us;
         match commit.kind {
@@ -918,6 +927,14 @@ impl Member {
         // A join waiting inside poll() for onJoinPrepare's commit goes on (model.md §10.5).
         if world.commits.get(id).kind == CommitKind::JoinPrepare && self.pc == Pc::Poll {
             self.wake_at(cx, cx.now_us);
+        }
+        // So does a KIP-848 reconciliation waiting for its commit (model.md §10.6).
+        #[cfg(feature = "group")]
+        if self.group.as_ref().is_some_and(|g| g.before_rebalance == Some(id)) {
+            self.g().before_rebalance = None;
+            if self.pc == Pc::Poll {
+                self.wake_at(cx, cx.now_us);
+            }
         }
         if world.commits.get(id).kind.blocks_loop() && self.pc == Pc::Blocked {
             if let Some(since_us) = self.blocked_since_us.take() {
@@ -1329,7 +1346,7 @@ impl Member {
     /// buffer submits none (`AsyncKafkaConsumer.maybeClearPreviousInflightPoll`); a consumer
     /// alone on its partition is a group member as well.
     fn submit_poll_event(&mut self, s: &Scenario, now_us: u64) {
-        if s.client == Client::JavaConsumerProtocol {
+        if s.client.is_kip848_4x() {
             let keeps = self.poll_event && self.has_records(s, now_us) && self.completed_fetch_queued();
             self.poll_event = !keeps;
         }
@@ -1484,7 +1501,10 @@ impl Member {
             self.last_poll_us = cx.now_us;
             return flow;
         }
-        match self.poll(cx, world) {
+        let handed_out = self.poll(cx, world);
+        #[cfg(feature = "group")]
+        self.reconcile_after_hand_out(cx, world);
+        match handed_out {
             Some((partition, from, to)) if from < to => {
                 let handed_over = world.partitions[partition as usize].handovers;
                 self.batch_handed_over = handed_over;
@@ -2171,11 +2191,17 @@ impl Member {
             && self.pc != Pc::Blocked
             && self.pc != Pc::WaitingForRoom
         {
-            // Inside poll(), a join waits for the coordinator's answer instead.
+            // Inside poll(), a join waits for the coordinator's answer instead, and a KIP-848
+            // reconciliation for its commit (woken when it settles).
             let joining = self.group.as_ref().is_some_and(|g| g.join != Join::None);
+            #[cfg(feature = "group")]
+            let reconciling = self.group.as_ref().is_some_and(|g| g.before_rebalance.is_some());
+            #[cfg(not(feature = "group"))]
+            let reconciling = false;
             debug_assert!(
                 matches!(self.pc, Pc::ScriptAwaitCommits { .. })
                     || joining
+                    || reconciling
                     || queue.loop_event(self.id).is_some_and(|e| match e {
                         Event::LoopWake { incarnation, .. } | Event::RecordDone { incarnation, .. } => {
                             incarnation == self.incarnation
@@ -2265,6 +2291,16 @@ pub(crate) struct GroupClient {
     /// has records at hand; when it returns, the poll returns them, and `onPartitionsAssigned`
     /// waits for the next poll (model.md §10.6).
     pub(crate) returns_after_callback: bool,
+    /// kafka-clients 4.x with auto-commit: the commit before the reconciliation under way
+    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`), which the reconciliation's
+    /// next step waits for; on STALE_MEMBER_EPOCH it is sent again with the member's new epoch
+    /// (model.md §10.6, [`Member::retry_before_rebalance`]).
+    pub(crate) before_rebalance: Option<CommitId>,
+    /// `java_consumer_protocol_4_2_0` with auto-commit: the partitions a reconciliation this
+    /// `poll()` started revokes, paused — and the commit before it sent — only once the poll has
+    /// handed its records out (`collectFetch` does not wait for the reconciliation check before
+    /// KAFKA-20332's fix; [`Member::reconcile_after_hand_out`]).
+    pub(crate) after_hand_out: Option<Vec<PartitionId>>,
     /// `wakeup()` was called: the next blocking consumer call throws and `close()` starts.
     pub(crate) wakeup: bool,
     /// The loop does nothing until then (a hang, model.md §10.3).
@@ -2317,6 +2353,8 @@ impl GroupClient {
             to_reconcile: (Vec::new(), Vec::new()),
             reconciling: None,
             returns_after_callback: false,
+            before_rebalance: None,
+            after_hand_out: None,
             wakeup: false,
             hung_until_us: 0,
             restart_after_us: None,
@@ -2382,7 +2420,7 @@ impl Member {
     /// counts from this heartbeat (model.md §10.6; `AbstractMembershipManager.shouldHeartbeatNow`,
     /// `AbstractHeartbeatRequestManager.poll` → `makeHeartbeatRequest` → `resetTimer`).
     fn acknowledge_now<S: Sink>(&mut self, cx: &mut Cx<S>) {
-        if cx.s.client == Client::JavaConsumerProtocol {
+        if cx.s.client.is_kip848_4x() {
             self.schedule_heartbeat(cx, cx.now_us);
         }
     }
@@ -2756,10 +2794,22 @@ impl Member {
                     && !g.reconciling.as_ref().is_some_and(|(r, _, _)| r.contains(p))
             })
             .collect();
-        if cx.s.client == Client::JavaConsumerProtocol && (!revoke.is_empty() || self.strategy.is_auto()) {
+        let auto = self.strategy.is_auto();
+        if cx.s.client.is_kip848_4x() && (!revoke.is_empty() || auto) {
             let g = self.g();
-            g.to_reconcile.0.extend(revoke);
-            g.to_reconcile.1.extend(todo.assign);
+            let idle = g.reconciling.is_none() && g.to_reconcile.0.is_empty() && g.to_reconcile.1.is_empty();
+            if cx.s.client == Client::JavaConsumerProtocol4_2_0 && !auto && idle {
+                // kafka-clients 4.2.0 without auto-commit: the background thread reconciles at
+                // once, revocations included (`AbstractMembershipManager.poll` →
+                // `maybeReconcile(false)`, before KAFKA-20332's fix): what it revokes is paused
+                // now, and `onPartitionsRevoked` waits for the application's next `poll()`.
+                self.pause_for_revocation(cx, &revoke);
+                let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
+                self.g().reconciling = Some((revoke, todo.assign, step));
+            } else {
+                g.to_reconcile.0.extend(revoke);
+                g.to_reconcile.1.extend(todo.assign);
+            }
             if self.pc == Pc::Poll {
                 self.wake_at(cx, cx.now_us);
             }
@@ -2782,12 +2832,80 @@ impl Member {
     }
 
     /// Consumer protocol, with auto-commit: a commit of every position before a reconciliation
-    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`).
+    /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`; 3.9.2:
+    /// `maybeAutoCommitSyncBeforeRevocation`). The reconciliation's next step waits for it, and
+    /// it is retried ([`Member::retry_before_rebalance`]).
     fn commit_before_rebalance<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
         if self.strategy.is_auto() {
             let positions = self.positions();
-            self.send_commit(cx, world, CommitKind::AutoBackground, positions);
+            if self.send_commit(cx, world, CommitKind::AutoBackground, positions) && cx.s.consumer_protocol()
+            {
+                self.g().before_rebalance = Some(world.commits.last_id());
+            }
         }
+    }
+
+    /// kafka-clients 4.x and 3.9.2 (model.md §10.6): the commit before a reconciliation, `id`, was refused
+    /// with STALE_MEMBER_EPOCH. `CommitRequestManager.autoCommitSyncBeforeRebalanceWithRetries`
+    /// retries it (`isStaleEpochErrorAndValidEpochAvailable`) after the request's backoff
+    /// (`retry.backoff.ms`, doubling up to `retry.backoff.max.ms`; the model leaves out its 20 %
+    /// jitter) while its deadline — `max.poll.interval.ms` (the rebalance timeout) after the
+    /// reconciliation started, `getDeadlineMsForTimeout(rebalanceTimeoutMs)` — has not passed.
+    /// Returns whether a retry is scheduled (the commit stays unsettled, the reconciliation
+    /// waiting); otherwise the reconciliation goes on without it ("Will proceed with the
+    /// reconciliation anyway").
+    fn schedule_before_rebalance_retry<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        id: CommitId,
+    ) -> bool {
+        if !cx.s.consumer_protocol() || self.group.as_ref().is_none_or(|g| g.before_rebalance != Some(id)) {
+            return false;
+        }
+        let commit = world.commits.get(id);
+        let retry_at = cx.now_us + commit.next_backoff_us;
+        if retry_at >= commit.first_sent_us.saturating_add(cx.s.max_poll_interval_us) {
+            return false;
+        }
+        world.commits.get_mut(id).next_backoff_us =
+            (commit.next_backoff_us * 2).min(cx.s.retry_backoff_max_us);
+        self.retries_pending += 1;
+        cx.schedule(retry_at, Phase::Completion, 0, Event::CommitRetry { commit: id });
+        true
+    }
+
+    /// The retry of the commit before a reconciliation (model.md §10.6): the request is built
+    /// again with what the member has consumed now (`requestAttempt.offsets =
+    /// subscriptions.allConsumed()`) and the member epoch of its latest heartbeat
+    /// (`OffsetCommitRequestState.toUnsentRequest` reads `memberInfo.memberEpoch`).
+    fn retry_before_rebalance<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, old: CommitId) {
+        let (first_sent_us, backoff_us) = {
+            let c = world.commits.get(old);
+            (c.first_sent_us, c.next_backoff_us)
+        };
+        self.g().before_rebalance = None;
+        let positions = self.positions();
+        if self.send_commit(cx, world, CommitKind::AutoBackground, positions) {
+            let new = world.commits.last_id();
+            let c = world.commits.get_mut(new);
+            c.first_sent_us = first_sent_us;
+            c.next_backoff_us = backoff_us;
+            self.g().before_rebalance = Some(new);
+        }
+        self.commit_done(cx, world, old);
+    }
+
+    /// `java_consumer_protocol_4_2_0` with auto-commit (model.md §10.6): a reconciliation this
+    /// `poll()` started pauses what it revokes, and commits every position, once the poll has
+    /// handed its records out — the revoked partitions' included. kafka-clients 4.2.0's
+    /// `collectFetch` does not wait for the poll's reconciliation check (KAFKA-20332): the
+    /// application thread, already running, reads its buffered records while the background
+    /// thread wakes up for the poll's event; the model takes that order.
+    pub(super) fn reconcile_after_hand_out<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        let Some(revoke) = self.group.as_mut().and_then(|g| g.after_hand_out.take()) else { return };
+        self.commit_before_rebalance(cx, world);
+        self.pause_for_revocation(cx, &revoke);
     }
 
     /// Consumer protocol: `partitions` stop being fetched and stay assigned until
@@ -3230,8 +3348,8 @@ impl Member {
             return None;
         }
         // Read before this poll's steps and fetch change the chunk in hand.
-        let fetches = cx.s.client == Client::JavaConsumerProtocol && self.buffer_empty();
-        if cx.s.client == Client::JavaConsumerProtocol {
+        let fetches = cx.s.client.is_kip848_4x() && self.buffer_empty();
+        if cx.s.client.is_kip848_4x() {
             // The previous poll's event is held (it returned at once) and complete by now; with
             // another partition's completed fetch buffered this poll keeps it and submits none
             // — one that has nothing to return at once waits and submits one meanwhile.
@@ -3270,6 +3388,8 @@ impl Member {
         }
         // kafka-clients 4.3: a step of the reconciliation per poll that returns buffered records;
         // a poll with nothing to return waits for a fetch and runs the steps meanwhile.
+        // kafka-clients 4.2.0 without auto-commit starts one from its background thread.
+        let background = cx.s.client == Client::JavaConsumerProtocol4_2_0 && !self.strategy.is_auto();
         loop {
             let poll_event = self.poll_event;
             let g = self.g();
@@ -3280,7 +3400,7 @@ impl Member {
                     // poll (`AbstractMembershipManager.maybeReconcile`; random seed 13002).
                     return None;
                 }
-                if !poll_event {
+                if !poll_event && !background {
                     // Only a poll's `AsyncPollEvent` starts a reconciliation (random seed 12082).
                     if !g.to_reconcile.0.is_empty() || !g.to_reconcile.1.is_empty() {
                         self.mark(cx, 0, MarkKind::PollEventSkipped);
@@ -3291,9 +3411,25 @@ impl Member {
                 if revoke.is_empty() && assign.is_empty() {
                     return None;
                 }
+                let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
+                if cx.s.client == Client::JavaConsumerProtocol4_2_0
+                    && self.strategy.is_auto()
+                    && self.has_records(cx.s, cx.now_us)
+                    && self.awaiting_positions().is_empty()
+                {
+                    // 4.2.0: this poll returns its records before the reconciliation check
+                    // commits and pauses ([`Member::reconcile_after_hand_out`]) — unless a
+                    // position still awaits its look-up (a partition the previous poll added):
+                    // then `collectFetch` waits for the event's positions stage
+                    // (`PositionsValidator.canSkipUpdateFetchPositions` false,
+                    // `isValidatePositionsComplete`), which comes after the check.
+                    let g = self.g();
+                    g.after_hand_out = Some(revoke.clone());
+                    g.reconciling = Some((revoke, assign, step));
+                    return None;
+                }
                 self.commit_before_rebalance(cx, world);
                 self.pause_for_revocation(cx, &revoke);
-                let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
                 self.g().reconciling = Some((revoke, assign, step));
                 // Without auto-commit the reconciliation check itself queues `onPartitionsRevoked`
                 // (`AbstractMembershipManager.maybeReconcile` → `revokeAndAssign` →
@@ -3311,6 +3447,15 @@ impl Member {
                 }
                 continue;
             };
+            if let Some(commit) = self.g().before_rebalance {
+                // The commit before the reconciliation is not answered yet (or waits for its
+                // retry): the steps wait for it (`AbstractMembershipManager.maybeReconcile`:
+                // `commitResult.whenComplete` → `revokeAndAssign`). A poll with records returns
+                // them; one without waits, woken when the commit settles.
+                debug_assert!(!world.commits.is_resolved(commit));
+                self.g().reconciling = Some((revoke, assign, step));
+                return if self.has_records(cx.s, cx.now_us) { None } else { Some(Flow::Wait) };
+            }
             match step {
                 Step::Revoke => {
                     let waits = self.on_revoke_commit(cx, world, &revoke);
@@ -3354,7 +3499,7 @@ impl Member {
     /// kafka-clients 4.3: `partitions`, added inside this `poll()`, get their positions in the
     /// next one (model.md §10.6).
     fn await_positions(&mut self, s: &Scenario, partitions: &[PartitionId]) {
-        if s.client == Client::JavaConsumerProtocol {
+        if s.client.is_kip848_4x() {
             for a in self.assigned.iter_mut().filter(|a| partitions.contains(&a.partition)) {
                 a.awaiting_position = true;
             }
@@ -3371,6 +3516,11 @@ impl Member {
             self.await_positions(cx.s, &assigned);
             self.status(cx, MemberStatus::Active);
             self.acknowledge_now(cx);
+        }
+        if self.g().before_rebalance.is_some() {
+            // kafka-clients 3.9: `onPartitionsRevoked` waits for the commit before the revocation
+            // (`MembershipManagerImpl`: `commitResult.whenComplete` → `revokeAndAssign`).
+            return false;
         }
         let revoked = std::mem::take(&mut self.g().revoking);
         if revoked.is_empty() {

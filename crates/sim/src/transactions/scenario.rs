@@ -654,7 +654,12 @@ pub(crate) fn parse_reader(path: &str, index: usize, value: &Value) -> Result<Tx
         }
     }
     if let Some(why) = refused_client(r.client, r.commit) {
-        let at = if matches!(r.client, Client::JavaConsumerProtocolPreFix | Client::LibrdkafkaBefore1_9) {
+        let at = if matches!(
+            r.client,
+            Client::JavaConsumerProtocolPreFix
+                | Client::JavaConsumerProtocol4_2_0
+                | Client::LibrdkafkaBefore1_9
+        ) {
             "client"
         } else {
             "commit"
@@ -719,6 +724,11 @@ pub fn refused_client(client: Client, commit: CommitStyle) -> Option<String> {
         (Client::JavaConsumerProtocolPreFix, _) => Some(
             "java_consumer_protocol_pre_fix (kafka-clients 3.9.2) is refused: the model's transaction rules were read in \
              kafka-clients 4.3.1's fetch path (CompletedFetch, FetchCollector), not 3.9.2's; use java_consumer_protocol"
+                .to_string(),
+        ),
+        (Client::JavaConsumerProtocol4_2_0, _) => Some(
+            "java_consumer_protocol_4_2_0 is refused: it differs from java_consumer_protocol in a group's \
+             reconciliation only (model.md §10.6), which a transactions reader has none of; use java_consumer_protocol"
                 .to_string(),
         ),
         (Client::LibrdkafkaBefore1_9, _) => Some(

@@ -112,6 +112,10 @@ presets! {
         "24 members join at 30 s: each of the 8 holders revokes the partition it was reading three polls after its last commit, so its new owner repeats 300 records (2,400 in all); at the scale-in the freed partitions wait up to 68 s.";
     fetch "group-kill-9", false, "kill -9 of one member of three",
         "Its two partitions wait out session.timeout.ms (45 s), then the new owners repeat the 15 records it had not committed.";
+    fetch "group-kip848-4-2-0-poll-returns-a-revoked-partition", false, "kafka-clients 4.2.0: a poll returns a partition being revoked",
+        "Before KAFKA-20332's fix consumer-2's poll returns five records of orders-1 as it starts giving it up, and commits them before processing: killed mid-batch, 3 are lost.";
+    fetch "group-kip848-auto-commit-retries-stale-epoch", false, "KIP-848 before Kafka 4.3: auto-commit retries a stale epoch",
+        "consumer-1's commit before giving orders-1 up is refused when its epoch moves on; kafka-clients retries it with the new epoch and the records it is still processing: a crash at 17 s loses 3.";
     fetch "group-kip848-stale-member-epoch", false, "KIP-848 before Kafka 4.3: a stale member epoch",
         "A commitSync in flight when consumer-1's epoch moves on: a 4.0–4.2 broker refuses it, so a crash at 10.5 s repeats 7 records, not 2.";
     fetch "group-pool-commits-a-revoked-partition", false, "A pool's commits keep a partition it lost",
