@@ -85,6 +85,31 @@ pub(crate) struct Recorder<'a> {
     mark_instants: Vec<u64>,
 }
 
+/// How many marks a run reserves up front: one per record, three per poll (the poll and a
+/// commit sent and landed), and for a group each member's heartbeats, each partition's
+/// auto-commits (sent and landed) and each rebalance's revocations and assignments (a
+/// deploy's members leave and come back: two each). Capped like the records
+/// ([`Scenario::records_to_reserve`]); a run past it grows the vector.
+fn marks_to_reserve(s: &Scenario) -> usize {
+    let records = s.records_to_reserve() as u64;
+    let members = u64::from(s.member_count());
+    let polls = (records / u64::from(s.max_poll_records)).max(members * (s.horizon_us / s.fetch_max_wait_us));
+    let mut marks = records + 3 * polls + 1;
+    #[cfg(feature = "group")]
+    if s.group_mode() {
+        let partitions = u64::from(s.partitions);
+        let rebalances: u64 = 1 + s
+            .group_events
+            .iter()
+            .map(|e| if e.kind == crate::events::GroupEventKind::Deploy { 2 * members } else { 2 })
+            .sum::<u64>();
+        marks += members * (s.horizon_us / s.heartbeat_interval_us + 1)
+            + 2 * partitions * (s.horizon_us / s.auto_commit_interval_us + 1)
+            + rebalances * (2 * partitions + 3 * members);
+    }
+    marks.min(1 << 22) as usize
+}
+
 impl<'a> Recorder<'a> {
     pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
         Recorder::with_mode(scenario, partitions, false)
@@ -121,7 +146,7 @@ impl<'a> Recorder<'a> {
                 .collect(),
             touched: Vec::new(),
             following_log: 0,
-            marks: Vec::with_capacity(records + 3 * polls),
+            marks: Vec::with_capacity(if light { 0 } else { marks_to_reserve(scenario) }),
             blocked_on_commits_us: 0,
             polls: 0,
             commits_landed: 0,
