@@ -155,7 +155,7 @@ impl<'a> Recorder<'a> {
             #[cfg(feature = "group")]
             group: scenario
                 .group_mode()
-                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
+                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize, !light)),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
             light,
