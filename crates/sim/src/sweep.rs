@@ -57,7 +57,24 @@ pub fn first_event_profile_with_marks(
     scenario: &Scenario,
     marks: &[Mark],
 ) -> Result<Option<GroupProfile>, ScenarioError> {
-    profile(scenario, Some(marks))
+    // The run's own instants, each once (its marks come in time order: a run of S-B has
+    // 3.3 million of them, and sorting them was a tenth of `offset-window run`).
+    let mut instants: Vec<u64> = Vec::new();
+    for mark in marks {
+        if instants.last() != Some(&mark.at_us) {
+            instants.push(mark.at_us);
+        }
+    }
+    profile(scenario, Some(ascending(instants)))
+}
+
+/// As [`first_event_profile_with_marks`], given the instants of the run's marks (ascending,
+/// each once), as a recorder that keeps no marks collects them.
+pub(crate) fn first_event_profile_with_instants(
+    scenario: &Scenario,
+    instants: &[u64],
+) -> Result<Option<GroupProfile>, ScenarioError> {
+    profile(scenario, Some(ascending(instants.to_vec())))
 }
 
 /// `values` in ascending order (they come so from a run, which this checks).
@@ -155,7 +172,11 @@ fn run_fresh(moved: &Scenario) -> Option<(u64, u64)> {
     run_rest(engine, recorder, moved.horizon_us + 1)
 }
 
-fn profile(scenario: &Scenario, marks: Option<&[Mark]>) -> Result<Option<GroupProfile>, ScenarioError> {
+/// The profile; `own_instants`: the instants of the run's own marks (else it is walked).
+fn profile(
+    scenario: &Scenario,
+    own_instants: Option<Vec<u64>>,
+) -> Result<Option<GroupProfile>, ScenarioError> {
     scenario.validate()?;
     let Some(index) = first_event(scenario) else { return Ok(None) };
     let horizon = scenario.horizon_us;
@@ -178,18 +199,8 @@ fn profile(scenario: &Scenario, marks: Option<&[Mark]>) -> Result<Option<GroupPr
     let base_failed_at = walk.failed_at;
     let base_instants = std::mem::take(&mut walk.mark_instants);
     let base_instants = if base_failed_at.is_none() { ascending(base_instants) } else { Vec::new() };
-    // The run's own instants, each once (its marks come in time order: a run of S-B has
-    // 3.3 million of them, and sorting them was a tenth of `offset-window run`).
-    let own_instants = match marks {
-        Some(marks) => {
-            let mut own: Vec<u64> = Vec::new();
-            for mark in marks {
-                if own.last() != Some(&mark.at_us) {
-                    own.push(mark.at_us);
-                }
-            }
-            ascending(own)
-        }
+    let own_instants = match own_instants {
+        Some(instants) => instants,
         None => {
             let own = Walk::new(scenario);
             if own.failed_at.is_none() {
