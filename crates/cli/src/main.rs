@@ -48,7 +48,7 @@ use offset_window_sim::transactions::{
     simulate_transactions, FieldHelp, TxnRun, TxnScenario, PRODUCER_FIELDS, READER_FIELDS,
     SHARE_READER_FIELDS, TRANSACTION_FIELDS, TXN_KEYS, TXN_KEY_HELP,
 };
-use offset_window_sim::{simulate, Input, Summary};
+use offset_window_sim::{simulate, summarize, Input, Summary};
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::process::ExitCode;
@@ -497,24 +497,27 @@ fn run(file: &str, format: Format) -> Result<String, String> {
     let text = read_input(file)?;
     let input = Input::from_json(&text).map_err(|e| e.to_string())?;
     note_unread(file, &text, &input.scenario);
+    let summary_only = |summary: Summary| match format {
+        Format::Table => table(&summary),
+        _ => serde_json::to_string(&summary).expect("a summary always serialises"),
+    };
+    if !matches!(format, Format::Marks) {
+        // A group's run keeps no marks (`summarize`), and it is freed before the result's
+        // text is written (S-B's is 50 MB).
+        return summarize(&input.scenario, input.crash_at_us).map(summary_only).map_err(|e| e.to_string());
+    }
     let run = simulate(&input.scenario).map_err(|e| e.to_string())?;
     let summary = run.summary_at(input.crash_at_us);
-    Ok(match format {
-        Format::Json => serde_json::to_string(&summary).expect("a summary always serialises"),
-        Format::Table => table(&summary),
-        Format::Marks => {
-            let mut out = serde_json::to_value(&summary).expect("a summary always serialises");
-            let marks = run.marks.iter().map(|m| {
-                let mut v = serde_json::to_value(m.kind).expect("a mark always serialises");
-                v["at_ms"] = millis_value(m.at_us);
-                v["member"] = Value::from(m.member + 1);
-                v["partition"] = Value::from(m.partition);
-                v
-            });
-            out["marks"] = Value::Array(marks.collect());
-            out.to_string()
-        }
-    })
+    let mut out = serde_json::to_value(&summary).expect("a summary always serialises");
+    let marks = run.marks.iter().map(|m| {
+        let mut v = serde_json::to_value(m.kind).expect("a mark always serialises");
+        v["at_ms"] = millis_value(m.at_us);
+        v["member"] = Value::from(m.member + 1);
+        v["partition"] = Value::from(m.partition);
+        v
+    });
+    out["marks"] = Value::Array(marks.collect());
+    Ok(out.to_string())
 }
 
 fn produce_table(run: &ProduceRun) -> String {

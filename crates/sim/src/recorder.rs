@@ -82,15 +82,46 @@ pub(crate) struct Recorder<'a> {
     /// For the sweep (model.md §10.7): no lines, profile or marks, only the totals and the
     /// instants that had marks ([`Recorder::mark_instants`]).
     light: bool,
+    /// Whether the marks are kept (else only [`Recorder::mark_instants`]): not by a light
+    /// recorder, nor for a group's result JSON ([`crate::summarize`]).
+    keep_marks: bool,
     mark_instants: Vec<u64>,
+}
+
+/// How many marks a run reserves up front: one per record, three per poll (the poll and a
+/// commit sent and landed), and for a group each member's heartbeats, each partition's
+/// auto-commits (sent and landed) and each rebalance's revocations and assignments (a
+/// deploy's members leave and come back: two each). Capped like the records
+/// ([`Scenario::records_to_reserve`]); a run past it grows the vector.
+fn marks_to_reserve(s: &Scenario) -> usize {
+    let records = s.records_to_reserve() as u64;
+    let members = u64::from(s.member_count());
+    let polls = (records / u64::from(s.max_poll_records)).max(members * (s.horizon_us / s.fetch_max_wait_us));
+    #[cfg(feature = "group")]
+    let group = if s.group_mode() {
+        let partitions = u64::from(s.partitions);
+        let rebalances: u64 = 1 + s
+            .group_events
+            .iter()
+            .map(|e| if e.kind == crate::events::GroupEventKind::Deploy { 2 * members } else { 2 })
+            .sum::<u64>();
+        members * (s.horizon_us / s.heartbeat_interval_us + 1)
+            + 2 * partitions * (s.horizon_us / s.auto_commit_interval_us + 1)
+            + rebalances * (2 * partitions + 3 * members)
+    } else {
+        0
+    };
+    #[cfg(not(feature = "group"))]
+    let group = 0;
+    (records + 3 * polls + 1 + group).min(1 << 22) as usize
 }
 
 impl<'a> Recorder<'a> {
     pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
-        Recorder::with_mode(scenario, partitions, false)
+        Recorder::with_mode(scenario, partitions, false, true)
     }
 
-    fn with_mode(scenario: &'a Scenario, partitions: usize, light: bool) -> Self {
+    fn with_mode(scenario: &'a Scenario, partitions: usize, light: bool, keep_marks: bool) -> Self {
         // One durable step, one profile step and a mark or two per record: reserving them
         // up front saves copying the vectors as they grow (a third of a long run's time).
         let records = if light { 0 } else { scenario.records_to_reserve() / partitions };
@@ -121,7 +152,8 @@ impl<'a> Recorder<'a> {
                 .collect(),
             touched: Vec::new(),
             following_log: 0,
-            marks: Vec::with_capacity(records + 3 * polls),
+            marks: Vec::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
+            keep_marks,
             blocked_on_commits_us: 0,
             polls: 0,
             commits_landed: 0,
@@ -130,7 +162,7 @@ impl<'a> Recorder<'a> {
             #[cfg(feature = "group")]
             group: scenario
                 .group_mode()
-                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize)),
+                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize, !light)),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
             light,
@@ -142,10 +174,18 @@ impl<'a> Recorder<'a> {
     /// and, in place of the marks, the instants that had one; no lines, no profile.
     #[cfg(feature = "group")]
     pub(crate) fn light(scenario: &'a Scenario) -> Self {
-        Recorder::with_mode(scenario, scenario.partitions as usize, true)
+        Recorder::with_mode(scenario, scenario.partitions as usize, true, false)
     }
 
-    /// A light recorder's instants that had a mark, ascending (each once).
+    /// A recorder that keeps the lines and the profile but, of the marks, only their
+    /// instants ([`Recorder::mark_instants`]): for a group's result JSON ([`crate::summarize`]).
+    #[cfg(feature = "group")]
+    pub(crate) fn without_marks(scenario: &'a Scenario) -> Self {
+        Recorder::with_mode(scenario, scenario.partitions as usize, false, false)
+    }
+
+    /// The instants that had a mark, ascending (each once), of a recorder that does not keep
+    /// the marks.
     #[cfg(feature = "group")]
     pub(crate) fn mark_instants(&self) -> &[u64] {
         &self.mark_instants
@@ -171,7 +211,7 @@ impl<'a> Recorder<'a> {
 
     #[inline(always)]
     fn mark(&mut self, mark: Mark) {
-        if !self.light {
+        if self.keep_marks {
             self.marks.push(mark);
         } else if self.mark_instants.last() != Some(&mark.at_us) {
             self.mark_instants.push(mark.at_us);

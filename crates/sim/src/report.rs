@@ -103,6 +103,9 @@ struct PartitionBooks {
     last: Option<(u64, usize)>,
     /// Never-run offsets below the last handover's start, counted lost and not run since.
     lost_counted: u64,
+    /// The partition's handovers whose `lost` is above 0, in time order: each one's index in
+    /// the report's handovers and its `lost` (a late run takes one off the last).
+    lossy: Vec<(usize, u64)>,
     /// The owner stopped processing since its handover.
     stopped: bool,
     stalled_since_us: Option<u64>,
@@ -112,13 +115,16 @@ struct PartitionBooks {
 #[derive(Clone)]
 pub(crate) struct GroupRecorder {
     report: GroupReport,
+    /// Whether the report lists the handovers (the sweep's totals need none of them).
+    list_handovers: bool,
     books: Vec<PartitionBooks>,
     status: Vec<(MemberStatus, u64)>,
 }
 
 impl GroupRecorder {
-    pub(crate) fn new(partitions: usize, members: usize) -> Self {
+    pub(crate) fn new(partitions: usize, members: usize, list_handovers: bool) -> Self {
         GroupRecorder {
+            list_handovers,
             report: GroupReport {
                 partitions: (0..partitions)
                     .map(|p| PartitionDamage {
@@ -139,6 +145,7 @@ impl GroupRecorder {
                     owner_runs: Vec::new(),
                     last: None,
                     lost_counted: 0,
+                    lossy: Vec::new(),
                     stopped: false,
                     stalled_since_us: None,
                 })
@@ -167,19 +174,23 @@ impl GroupRecorder {
         let Some((start, index)) = books.last else { return };
         let damage = &mut self.report.partitions[p];
         if offset >= start {
-            self.report.handovers[index].duplicated += 1;
+            if self.list_handovers {
+                self.report.handovers[index].duplicated += 1;
+            }
             damage.duplicated += 1;
         } else if earlier_runs == 0 && books.lost_counted > 0 {
             // No longer lost: taken off the latest handover of the partition that counted
             // a loss (the last one may have counted none), so the totals stay its sums.
             books.lost_counted -= 1;
-            let counted = self.report.handovers[..=index]
-                .iter_mut()
-                .rev()
-                .find(|h| h.partition == partition && h.lost > 0);
-            if let Some(h) = counted {
-                h.lost -= 1;
+            if let Some((index, lost)) = books.lossy.last_mut() {
+                *lost -= 1;
+                if self.list_handovers {
+                    self.report.handovers[*index].lost -= 1;
+                }
                 damage.lost -= 1;
+                if *lost == 0 {
+                    books.lossy.pop();
+                }
             }
         }
     }
@@ -208,8 +219,14 @@ impl GroupRecorder {
         if at_us == 0 && from.is_none() {
             return; // the group's first assignment
         }
-        books.last = Some((start, self.report.handovers.len()));
-        self.report.handovers.push(Handover { at_us, partition, from, to, committed, lost, duplicated });
+        let index = self.report.handovers.len();
+        books.last = Some((start, index));
+        if lost > 0 {
+            books.lossy.push((index, lost));
+        }
+        if self.list_handovers {
+            self.report.handovers.push(Handover { at_us, partition, from, to, committed, lost, duplicated });
+        }
         let damage = &mut self.report.partitions[p];
         damage.lost += lost;
         damage.duplicated += duplicated;

@@ -12,6 +12,14 @@ impl Run {
     /// The result of model.md §6 for a crash at `crash_at_us`: what `offset-window run`
     /// prints and the page exports.
     pub fn summary_at(&self, crash_at_us: u64) -> Summary {
+        self.summary_with(crash_at_us, None)
+    }
+
+    /// [`Run::summary_at`] of a run recorded without its marks: a consumer group's sweep
+    /// takes the run's own instants from `mark_instants` (ascending, each once) instead.
+    pub(crate) fn summary_with(&self, crash_at_us: u64, mark_instants: Option<&[u64]>) -> Summary {
+        #[cfg(not(feature = "group"))]
+        let _ = mark_instants; // only a group's sweep reads them
         let worst = self.worst();
         let mut scenario = self.scenario.to_json_value();
         // One consumer, or a share group of one partition: the crash reading of §5 / §11.
@@ -22,8 +30,11 @@ impl Run {
         // A group reports its handovers, and the damage as a function of its first event.
         #[cfg(feature = "group")]
         let group = self.group.as_ref().map(|report| {
-            let profile =
-                crate::sweep::first_event_profile_with_marks(&self.scenario, &self.marks).ok().flatten();
+            let profile = match mark_instants {
+                Some(instants) => crate::sweep::first_event_profile_with_instants(&self.scenario, instants),
+                None => crate::sweep::first_event_profile_with_marks(&self.scenario, &self.marks),
+            };
+            let profile = profile.ok().flatten();
             GroupSummary::new(report, profile.as_ref())
         });
         Summary {

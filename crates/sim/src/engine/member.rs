@@ -377,7 +377,8 @@ impl Member {
             revoked_kept: Vec::new(),
             own_committed: Vec::new(),
             fetch_idle_until_us: 0,
-            fast_path: !s.group_mode()
+            // A kafkajs group member may stop a batch after any record (model.md §10.5).
+            fast_path: (!s.group_mode() || s.client != Client::Kafkajs)
                 && s.script.is_none()
                 && !s.worker_pool
                 && !s.record_failures_possible()
@@ -523,10 +524,19 @@ impl Member {
         // The common case without the step machine (the same steps as `resume` would take
         // through `Pc::AfterRecord` and `Pc::Process`; tested against it in `lib.rs`).
         if let (true, Pc::AfterRecord { partition, from, offset: o, end }) = (self.fast_path, self.pc) {
-            if o == offset && offset + 1 < end && matches!(self.life, Life::Running) {
+            if o == offset
+                && offset + 1 < end
+                && matches!(self.life, Life::Running)
+                && !self.record_failed
+                && !self.hung(cx.now_us)
+            {
                 world.complete_run(cx, self.id, partition, offset, self.batch_handed_over);
-                // One consumer: it holds partition 0 only.
-                self.assigned[0].done.restart_at(offset + 1);
+                // A group member may have lost the partition since its poll (it stays in the batch).
+                if let Some(a) = self.assigned_mut(partition) {
+                    a.done.restart_at(offset + 1);
+                }
+                self.failed_attempts = 0;
+                self.unacked_tail = 0;
                 self.records_since_commit += 1;
                 let next = offset + 1;
                 let done_at = cx.now_us + world.durations.of(cx.s, partition, next);
@@ -3644,6 +3654,12 @@ impl Member {
     }
 
     /// Whether the loop is hung now; then `event` waits for the hang's end.
+    /// Whether a hang holds the member's loop at `now_us`.
+    #[inline(always)]
+    pub(crate) fn hung(&self, now_us: u64) -> bool {
+        self.group.as_ref().is_some_and(|g| now_us < g.hung_until_us)
+    }
+
     pub(crate) fn deferred_by_hang<S: Sink>(&self, cx: &mut Cx<S>, event: Event) -> bool {
         match &self.group {
             Some(g) if cx.now_us < g.hung_until_us => {
@@ -3881,6 +3897,12 @@ impl Member {
 
     /// Whether a hang holds `event` back: a hang is a group event, so never.
     pub(crate) fn deferred_by_hang<S: Sink>(&self, _: &mut Cx<S>, _: Event) -> bool {
+        false
+    }
+
+    /// Whether a hang holds the member's loop: never without a group.
+    #[inline(always)]
+    pub(crate) fn hung(&self, _: u64) -> bool {
         false
     }
 
