@@ -267,3 +267,42 @@ mod d0_properties {
         }
     }
 }
+
+/// Found by the fast path's property test (session 22): consumer-1 was removed from the group
+/// while it worked through a batch (its rebalance timeout ran out), joined again as a new
+/// member still claiming both partitions, which consumer-2 held by then; the sticky assignor
+/// found no place left for a partition claimed twice and panicked. Kafka's
+/// `AbstractStickyAssignor` ignores the claims of an older generation: consumer-2 keeps what
+/// it holds down to its quota, consumer-1 gets the rest.
+#[cfg(feature = "group")]
+#[test]
+fn a_removed_members_stale_claims_give_way_to_the_groups() {
+    const STALE: &str = r#"{"members":2,"partitions":2,"horizon_ms":40000,"partition.assignment.strategy":"cooperative-sticky","strategy":"commit_sync_every_n","max.poll.records":20,"record_processing_ms":269.854,"record_processing_jitter":"exponential","seed":14230094258381293859,"max.poll.interval.ms":8000,"session.timeout.ms":10000,"group_events":[{"at_ms":6332,"duration_ms":5000,"kind":"hang","member":2}]}"#;
+    let g = run(STALE).group.unwrap();
+    let last: Vec<_> =
+        g.handovers.iter().filter(|h| h.at_us == 36_833_592).map(|h| (h.partition, h.from, h.to)).collect();
+    assert_eq!(
+        last,
+        [(0, Some(1), Some(0)), (1, Some(1), Some(1))],
+        "orders-0 to consumer-1, orders-1 stays with consumer-2"
+    );
+    assert_eq!((g.lost(), g.duplicated(), g.rebalances), (0, 20, 3));
+}
+
+/// Found by the same test: a restarted member whose join round waited past
+/// `max.poll.interval.ms` (the crashed process's entry kept it open) was evicted while its
+/// loop sat in `poll()` waiting for the round, and never polled again. A loop blocked in its
+/// join round is polling (model.md §8.7).
+#[cfg(feature = "group")]
+#[test]
+fn a_loop_blocked_in_its_join_round_is_not_evicted() {
+    const BLOCKED: &str = r#"{"members":1,"partitions":1,"client":"librdkafka_before_1_9","max.poll.records":1,"record_processing_ms":1,"horizon_ms":40000,"session.timeout.ms":10000,"max.poll.interval.ms":8000,"group_events":[{"at_ms":1,"member":1,"kind":"crash","restart_after_ms":0}]}"#;
+    let run = run(BLOCKED);
+    let g = run.group.as_ref().unwrap();
+    assert_eq!(
+        g.members[0].rebalancing.iter().map(|i| (i.from_us, i.to_us)).collect::<Vec<_>>(),
+        [(1_000, 8_016_000)],
+        "the round ends at the old entry's rebalance timeout"
+    );
+    assert_eq!(run.polls, 31_986, "and the member polls on after it");
+}

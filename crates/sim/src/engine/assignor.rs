@@ -45,8 +45,10 @@ pub(crate) fn round_robin(members: &[MemberId], partitions: u32) -> Vec<Vec<Part
 /// the others ⌊P/M⌋; members already holding ⌈P/M⌉ keep that many (in member order, while
 /// such places remain); every member keeps its lowest-numbered partitions up to its quota;
 /// the partitions left are dealt, lowest first, round-robin over the members below quota in
-/// member order. `owned[i]` is what `members[i]` holds now (ascending). From scratch this is
-/// partition i to the (i mod M)-th member.
+/// member order. `owned[i]` is what `members[i]` holds now (ascending); a partition claimed
+/// twice stays with the first claimant (the coordinator has already set aside the claims
+/// Kafka ignores, [`super::coordinator`]). From scratch this is partition i to the (i mod
+/// M)-th member.
 pub(crate) fn sticky(owned: &[Vec<PartitionId>], partitions: u32) -> Vec<Vec<PartitionId>> {
     let m = owned.len();
     let (floor, mut extra) = ((partitions as usize) / m, (partitions as usize) % m);
@@ -62,8 +64,12 @@ pub(crate) fn sticky(owned: &[Vec<PartitionId>], partitions: u32) -> Vec<Vec<Par
         .iter()
         .zip(&quota)
         .map(|(held, &q)| {
-            let kept: Vec<PartitionId> =
-                held.iter().copied().filter(|&p| (p as u32) < partitions).take(q).collect();
+            let kept: Vec<PartitionId> = held
+                .iter()
+                .copied()
+                .filter(|&p| (p as u32) < partitions && !taken[p as usize])
+                .take(q)
+                .collect();
             kept.iter().for_each(|&p| taken[p as usize] = true);
             kept
         })

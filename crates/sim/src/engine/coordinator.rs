@@ -603,6 +603,31 @@ impl Coordinator {
         }
     }
 
+    /// What each member's JoinGroup claims to hold, as the sticky assignors read it: a member
+    /// the group removed while it worked (its rebalance timeout ran out) joins again as new,
+    /// with no generation, still claiming what it held; Kafka's `AbstractStickyAssignor`
+    /// ignores the claims of a generation older than the newest (kafka-clients 4.3.1,
+    /// `allSubscriptionsEqual`), so a partition a member of the group claims is not the new
+    /// one's. Elsewhere the claims are what the members hold.
+    fn claims(&self) -> Vec<Vec<PartitionId>> {
+        let mut held = vec![false; self.partitions() as usize];
+        for p in self.entries.iter().filter(|e| !e.new).flat_map(|e| &e.owned) {
+            if let Some(h) = held.get_mut(*p as usize) {
+                *h = true;
+            }
+        }
+        self.entries
+            .iter()
+            .map(|e| {
+                let mut claim = e.owned.clone();
+                if e.new {
+                    claim.retain(|&p| !held.get(p as usize).copied().unwrap_or(false));
+                }
+                claim
+            })
+            .collect()
+    }
+
     /// Completes the join round if every member has joined (and the initial delay passed):
     /// a new generation and its assignment (model.md §10.5).
     fn try_complete<S: Sink>(&mut self, cx: &mut Cx<S>) {
@@ -614,7 +639,7 @@ impl Coordinator {
         self.generation += 1;
         let members: Vec<MemberId> = self.entries.iter().map(|e| e.member).collect();
         let owned: Vec<Vec<PartitionId>> = self.entries.iter().map(|e| e.owned.clone()).collect();
-        let mut assignment = self.assign(s, &members, &owned);
+        let mut assignment = self.assign(s, &members, &self.claims());
         if s.assignment_strategy == Assignor::CooperativeSticky {
             // A partition still held by another member is withheld from its new owner this
             // round: its holder revokes it, rejoins, and the next round hands it over.

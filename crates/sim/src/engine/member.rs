@@ -1167,7 +1167,23 @@ impl Member {
         if self.life == Life::Down || !self.in_group {
             return;
         }
-        let deadline = self.last_poll_us + cx.s.max_poll_interval_us;
+        // A loop blocked inside `poll()` on its join round is polling: Java's heartbeat thread,
+        // which would leave the group, is disabled from the JoinGroup to its response
+        // (`AbstractCoordinator.disableHeartbeatThread`), and librdkafka does not check the
+        // interval while the application is blocked in a poll (`rd_kafka_app_poll_blocking`).
+        #[cfg(feature = "group")]
+        let in_join = self.pc == Pc::Poll
+            && self
+                .group
+                .as_ref()
+                .is_some_and(|g| matches!(g.join, Join::MemberIdRequired | Join::Joining | Join::Syncing));
+        #[cfg(not(feature = "group"))]
+        let in_join = false;
+        let deadline = if in_join {
+            cx.now_us + cx.s.max_poll_interval_us
+        } else {
+            self.last_poll_us + cx.s.max_poll_interval_us
+        };
         if cx.now_us < deadline {
             self.poll_check_pending = true;
             cx.schedule(deadline, Phase::Background, self.id, Event::PollIntervalCheck { member: self.id });
