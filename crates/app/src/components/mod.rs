@@ -25,9 +25,8 @@ use yew::prelude::*;
 const FOOTER_NOTE: &str = concat!(
     "<span>Simulated time; every number comes from the offset-window simulator running in this page. ",
     "Checked against real clients on an Apache Kafka 4.3.1 broker (tests/conformance): kafka-clients ",
-    "4.3.1 (classic and consumer protocol), 3.9.2 (consumer protocol before KAFKA-18641), ",
-    "KafkaShareConsumer 4.3.1 and librdkafka 2.16.0 agree with it in 32 of 33 cases; the other ",
-    "is a documented race of the real client.</span>"
+    "4.3.1, 4.2.0 and 3.9.2, KafkaShareConsumer 4.3.1, librdkafka 2.16.0, sarama, franz-go, kafka-go ",
+    "and KafkaJS; the README lists the cases and the known disagreements.</span>"
 );
 
 /// The whole page.

@@ -467,11 +467,12 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
 fn legend(share: bool, overview: bool, members: u32, dark: bool, on_screen: bool) -> Html {
     html! {
         <ul class="gkey" id="legend">
-            { for words::legend_lines(share, overview).iter().map(|l| html! { <li>{ *l }</li> }) }
+            { for words::legend_lines(share, overview, members as usize > lanes::OVERVIEW_MEMBERS).iter().map(|l| html! { <li>{ *l }</li> }) }
             if !on_screen {
                 { for (0..members.min(8)).map(|m| html! {
                     <li><span class="sw" style={format!("background:{}", lanes::member_css(m as u16, dark))}></span>{ words::member_name(m as u16 + 1) }</li>
                 }) }
+                if members > 8 { <li>{ words::LEGEND_COLOURS_REPEAT }</li> }
                 <li>{ words::LEGEND_EVENTS }</li>
             }
         </ul>

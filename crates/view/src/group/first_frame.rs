@@ -93,7 +93,7 @@ pub fn first_frame(scenario: &Scenario) -> Result<String, String> {
         lanes_svg(&run, NARROW, "ff-narrow")?
     ));
     out.push_str(r#"<ul class="gkey">"#);
-    for line in words::legend_lines(false, false) {
+    for line in words::legend_lines(false, false, false) {
         out.push_str(&format!("<li>{}</li>", escape(line)));
     }
     for m in 0..run.scenario.member_count().min(8) as u16 {

@@ -421,9 +421,12 @@ pub fn draw_lanes<DB: DrawingBackend>(
                 // Only what cost, as a mark across the row.
                 let color = if h.lost > 0 { p.lost } else { p.duplicated };
                 if h.lost + h.duplicated > 0 {
+                    // At least 4 CSS px tall, centred on its row: an overview's rows can be a
+                    // fraction of a pixel.
                     let w = l.px(1.5) as i32;
+                    let (mid, half) = ((top + lane_bottom) / 2.0, ((lane_bottom - top) / 2.0).max(l.px(2.0)));
                     root.draw(&Rectangle::new(
-                        [(x - w, top as i32), (x + w, lane_bottom as i32)],
+                        [(x - w, (mid - half) as i32), (x + w, (mid + half) as i32)],
                         color.filled(),
                     ))?;
                 }

@@ -122,13 +122,20 @@ pub fn sweep_title(e: &GroupEvent) -> String {
 pub const SWEEP_HINT: &str = "Click or tap an instant to put the event there (or drag along it); with the keyboard, focus the chart and use the arrow keys.";
 
 /// The lanes' legend before the members' colours, for a share group, a consumer group, or a
-/// consumer group's overview (`lanes::is_overview`).
-pub fn legend_lines(share: bool, overview: bool) -> &'static [&'static str] {
-    if overview {
+/// consumer group's overview (`lanes::is_overview`), whose members are thin rows too beyond
+/// `lanes::OVERVIEW_MEMBERS` (`thin_members`).
+pub fn legend_lines(share: bool, overview: bool, thin_members: bool) -> &'static [&'static str] {
+    if overview && thin_members {
         &[
             "partition rows, one per partition: its owner's colour; blank = no owner (the partition waits)",
             "a red or orange mark across a row: a handover that lost records (red) or processed them twice (orange)",
             "member rows: its colour = processing, blank = no partition, orange = hung, dark grey = in a rebalance, light grey = down",
+        ]
+    } else if overview {
+        &[
+            "partition rows, one per partition: its owner's colour; blank = no owner (the partition waits)",
+            "a red or orange mark across a row: a handover that lost records (red) or processed them twice (orange)",
+            "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
         ]
     } else if share {
         &[
@@ -143,6 +150,9 @@ pub fn legend_lines(share: bool, overview: bool) -> &'static [&'static str] {
         ]
     }
 }
+
+/// After the first eight members' colours, in a bigger group.
+pub const LEGEND_COLOURS_REPEAT: &str = "the colours repeat every eight members: consumer-9 has consumer-1's, consumer-10 consumer-2's, and so on";
 
 /// The legend's last line, after the members' colours.
 pub const LEGEND_EVENTS: &str = "dashed lines with a tag: the events (drag them, or use their sliders)";
