@@ -277,10 +277,10 @@ async function timeMoves(page, selector, values, settledOn) {
 }
 
 // 6. The group page at scale (issue 28's S-A: 128 members, 1,024 partitions, 600 s, a rolling
-//    deploy): its preset chosen → the overview drawn; its deploy's slider moved → re-simulated
-//    and redrawn, median and p95 over 10 moves; and the background sweep done after the last
-//    move. Figures for the README's scale table (issue 28's targets: a move ≤ 16 ms median,
-//    ≤ 33 ms p95; the sweep within 2 s), not a pass/fail check.
+//    deploy): its preset chosen → the overview drawn, and → the background sweep done (moving
+//    the first event asks for no new sweep); its deploy's slider moved → re-simulated and
+//    redrawn, median and p95 over 10 moves. Figures for the README's scale table (issue 28's
+//    targets: a move ≤ 16 ms median, ≤ 33 ms p95; the sweep within 2 s), not a pass/fail check.
 {
   const browser = await chromium.launch({ ...CHROMIUM, headless: true });
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
@@ -292,7 +292,10 @@ async function timeMoves(page, selector, values, settledOn) {
   await page.selectOption('#preset', { label: 'A rolling deploy of 128 members on 1,024 partitions (eager)' });
   await page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, before, { timeout: 120000 });
   const chosen = Date.now() - t0;
-  const { times, swept } = await page.evaluate(async () => {
+  await page.waitForSelector('#g-worst', { timeout: 180000 });
+  await page.waitForFunction(() => document.querySelector('#g-worst').getAttribute('aria-busy') !== 'true', null, { timeout: 180000 });
+  const swept = Date.now() - t0;
+  const times = await page.evaluate(async () => {
     const input = document.querySelector('#event-0-slider');
     const lanes = document.querySelector('#lanes');
     const out = [];
@@ -307,15 +310,10 @@ async function timeMoves(page, selector, values, settledOn) {
       out.push(performance.now() - t0);
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
     }
-    const t1 = performance.now();
-    const worst = () => document.querySelector('#g-worst');
-    while ((!worst() || worst().getAttribute('aria-busy') === 'true') && performance.now() - t1 < 120000) {
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    return { times: out, swept: performance.now() - t1 };
+    return out;
   });
   console.log(`  group page, S-A (128 × 1,024 × 600 s, a rolling deploy): preset chosen → overview drawn in ${whole(chosen)}`);
   console.log(`  group page, S-A: its deploy's slider → re-simulated + redrawn: median ${ms(quantile(times, 0.5))}, p95 ${ms(quantile(times, 0.95))} (issue 28: ≤ 16 / 33 ms)`);
-  console.log(`  group page, S-A: the background sweep done ${whole(swept)} after the last move (issue 28: ≤ 2 s)`);
+  console.log(`  group page, S-A: preset chosen → the background sweep done in ${whole(swept)} (issue 28: ≤ 2 s)`);
   await browser.close();
 }

@@ -134,7 +134,7 @@ impl Client {
             Client::JavaClassic => "Java KafkaConsumer, group.protocol=classic (the default in Kafka 4.x): auto-commit only inside poll()",
             Client::JavaConsumerProtocol => "Java AsyncKafkaConsumer, group.protocol=consumer, with KAFKA-18641: auto-commit back inside poll()",
             Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
-            Client::JavaConsumerProtocol4_2_0 => "Java AsyncKafkaConsumer 4.2.0, group.protocol=consumer, before KAFKA-20332's fix: revocations reconciled in the background, a poll may return records of a partition being revoked",
+            Client::JavaConsumerProtocol4_2_0 => "Java AsyncKafkaConsumer 4.2.0, group.protocol=consumer, before KAFKA-20332's fix: a poll may return records of a partition being revoked",
             Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
             _ => note(self),
         }

@@ -152,7 +152,7 @@ pub fn legend_lines(share: bool, overview: bool, thin_members: bool) -> &'static
 }
 
 /// After the first eight members' colours, in a bigger group.
-pub const LEGEND_COLOURS_REPEAT: &str = "the colours repeat every eight members: consumer-9 has consumer-1's, consumer-10 consumer-2's, and so on";
+pub const LEGEND_COLOURS_REPEAT: &str = "the colours repeat every eight members (consumer-9 as consumer-1)";
 
 /// The legend's last line, after the members' colours.
 pub const LEGEND_EVENTS: &str = "dashed lines with a tag: the events (drag them, or use their sliders)";
