@@ -5,23 +5,23 @@
 /// `tour=share-2`). The consumer page's older links said `step=2`, still read.
 pub const TOUR_KEY: &str = "tour";
 
-use percent_encoding::{percent_decode_str, utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
+use percent_encoding::percent_decode_str;
 
-/// What `encodeURIComponent` leaves alone: letters, digits and `-_.!~*'()`.
-const COMPONENT: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'!')
-    .remove(b'~')
-    .remove(b'*')
-    .remove(b'\'')
-    .remove(b'(')
-    .remove(b')');
-
-/// A value percent-encoded as `encodeURIComponent` does.
+/// A value percent-encoded as `encodeURIComponent` does: letters, digits and `-_.!~*'()` left
+/// alone, every other byte of its UTF-8 as `%XX`. (Written here rather than with
+/// `percent_encoding::utf8_percent_encode`, whose 768-byte table of every `%XX` costs each
+/// page 0.34 KB of its brotli budget; the decoding stays the crate's.)
 pub fn encode(s: &str) -> String {
-    utf8_percent_encode(s, COMPONENT).to_string()
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.extend(['%', HEX[usize::from(b >> 4)] as char, HEX[usize::from(b & 15)] as char]);
+        }
+    }
+    out
 }
 
 /// A percent-encoded value decoded; text that is not valid UTF-8 once decoded is kept as it
@@ -80,4 +80,17 @@ pub fn echo_cut_short(notice: String) -> String {
     }
     let sep = if pair.contains('=') { "=" } else { "" };
     format!("{PREFIX}{}{sep}{}{tail}", short(key), short(value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn encode_is_encode_uri_component_and_decode_its_inverse() {
+        // What a browser's encodeURIComponent gives for the same text.
+        let text = "a b&c=ü€'()*~!._-#%/";
+        assert_eq!(encode(text), "a%20b%26c%3D%C3%BC%E2%82%AC'()*~!._-%23%25%2F");
+        assert_eq!(decode(&encode(text)), text);
+    }
 }
