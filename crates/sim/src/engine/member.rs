@@ -2355,8 +2355,12 @@ pub(crate) struct GroupClient {
     /// librdkafka's threads' wake-ups (model.md §10.4); `None` for the other clients.
     pub(crate) rdk: Option<RdkWakes>,
     /// librdkafka, cooperative: when the SyncGroup answer paused the member's partitions
-    /// until its rebalance callback (`rd_kafka_rebalance_op_incr`).
+    /// until its rebalance callback (`rd_kafka_rebalance_op_incr`); on the consumer protocol,
+    /// the heartbeat answer that started a reconciliation.
     pub(crate) rdk_paused_at_us: Option<u64>,
+    /// librdkafka on the consumer protocol: its fetcher's wake-ups (model.md §10.4, §10.6) —
+    /// its heartbeats have a timer of their own, so only the fetcher's grid is read.
+    pub(crate) rdk_fetcher: Option<RdkWakes>,
     /// kafka-go: a commit made between generations, which the next generation's commit loop
     /// sends (model.md §8.14, [`Member::kafka_go_generation_ends`]).
     pub(crate) parked: Option<(CommitKind, Vec<(PartitionId, u64)>)>,
@@ -2400,6 +2404,7 @@ impl GroupClient {
             draining: Vec::new(),
             rdk: None,
             rdk_paused_at_us: None,
+            rdk_fetcher: None,
             parked: None,
         }
     }
@@ -2480,6 +2485,9 @@ impl Member {
         if Self::rdk_threads(cx.s) {
             let auto = self.background_auto_commit_runs();
             self.g().rdk = Some(RdkWakes::at_zero(cx.s, auto));
+        } else if cx.s.client == Client::LibrdkafkaConsumerProtocol {
+            let auto = self.background_auto_commit_runs();
+            self.g().rdk_fetcher = Some(RdkWakes::at_zero(cx.s, auto));
         }
         let interval = Self::heartbeat_interval_us(cx.s);
         let at_us = self.heartbeat_at(cx.now_us + interval - cx.s.assigned_before_start_us % interval);
@@ -2892,6 +2900,10 @@ impl Member {
         let (revoke, assign) = std::mem::take(&mut g.to_reconcile);
         let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
         g.reconciling = Some((revoke.clone(), assign, step));
+        if !self.assigned.is_empty() {
+            // `rd_kafka_assignment_pause`: every assigned partition, what was fetched dropped.
+            self.g().rdk_paused_at_us = Some(cx.now_us);
+        }
         self.pause_for_revocation(cx, &revoke);
         if self.pc == Pc::Poll {
             self.wake_at(cx, cx.now_us);
@@ -2944,6 +2956,9 @@ impl Member {
                     self.g().reconciling = Some((revoke, assign, Step::Assign));
                 }
                 Step::Assign => {
+                    // The kept partitions resume; an idle fetcher sees them at its next wake-up,
+                    // unless an added partition's fetch start wakes it ([`Member::rdk_assign`]).
+                    self.rdk_assign(cx, &assign);
                     if !assign.is_empty() {
                         self.take_partitions(cx, world, &assign);
                         self.status(cx, MemberStatus::Active);
@@ -3469,7 +3484,7 @@ impl Member {
         let now = cx.now_us;
         let g = self.g();
         let paused_at = g.rdk_paused_at_us.take();
-        let Some(rdk) = &mut g.rdk else { return };
+        let Some(rdk) = g.rdk.as_mut().or(g.rdk_fetcher.as_mut()) else { return };
         rdk.assigned(now, !added.is_empty());
         let rdk = *rdk;
         if !added.is_empty() {
@@ -3874,12 +3889,15 @@ impl Member {
         let is_static = self.g().is_static;
         let rdk = Self::rdk_threads(cx.s)
             .then(|| RdkWakes::created_at(cx.s, cx.now_us, self.background_auto_commit_runs()));
+        let rdk_fetcher = (cx.s.client == Client::LibrdkafkaConsumerProtocol)
+            .then(|| RdkWakes::created_at(cx.s, cx.now_us, self.background_auto_commit_runs()));
         self.fetch_idle_until_us = 0;
         let g = self.g();
         g.new_member = !is_static;
         g.join = Join::Needed;
         g.hung_until_us = 0;
         g.rdk = rdk;
+        g.rdk_fetcher = rdk_fetcher;
         g.rdk_paused_at_us = None;
         self.mark(cx, 0, MarkKind::Started);
         self.status(cx, MemberStatus::Rebalancing);
