@@ -1304,3 +1304,48 @@ fn librdkafka_sends_a_stale_auto_commit_again_with_the_new_epoch() {
     assert_eq!(handovers(&before), h);
     assert_eq!(handovers(&now), h);
 }
+
+/// model.md §10.6 (issue 30): librdkafka on the consumer protocol reconciles one target at a
+/// time (`rd_kafka_cgrp_consumer_handle_next_assignment`: "Reconciliation in progress, postponing
+/// next one"). consumer-1 holds orders-0..2; consumer-2 joins at 6.6 s (target: give orders-2 up),
+/// consumer-3 at 7 s (then orders-1 too). consumer-1's heartbeats after 7 s bring the second
+/// target while the first is under way: orders-1 stays its own until the acknowledgement at
+/// 8.005 s (after the 8 s poll's revoke commits orders-2 at 5), whose answer starts the second
+/// reconciliation; the same poll, waiting for records, serves its revoke (orders-1 committed at 5)
+/// and the assign.
+#[test]
+fn librdkafka_on_the_consumer_protocol_postpones_a_target_during_a_reconciliation() {
+    let run = run(r#"{"client": "librdkafka_consumer_protocol", "strategy": "auto_commit",
+        "auto.commit.interval.ms": 60000, "members": 1, "partitions": 3, "horizon_ms": 12000,
+        "record_processing_ms": 400, "max.partition.fetch.bytes": 5120, "session.timeout.ms": 4000,
+        "group.consumer.heartbeat.interval.ms": 200,
+        "group_events": [{"at_ms": 6600, "member": 2, "kind": "join"}, {"at_ms": 7000, "member": 3, "kind": "join"}]}"#);
+    let steps: Vec<(u64, u32, u32, String)> = run
+        .marks
+        .iter()
+        .filter_map(|m| {
+            let what = match m.kind {
+                MarkKind::Revoked => "revoked".to_string(),
+                MarkKind::Assigned if m.at_us > 0 => "assigned".to_string(),
+                MarkKind::CommitSent { offset, .. } => format!("commit {offset}"),
+                MarkKind::CommitLanded { offset } => format!("landed {offset}"),
+                _ => return None,
+            };
+            Some((m.at_us / 1000, m.member as u32 + 1, m.partition as u32, what))
+        })
+        .collect();
+    let expected: Vec<(u64, u32, u32, String)> = [
+        (6600, 1, 2, "revoked"),
+        (8000, 1, 2, "commit 5"),
+        (8005, 1, 2, "landed 5"),
+        (8005, 1, 1, "revoked"),
+        (8005, 1, 1, "commit 5"),
+        (8010, 1, 1, "landed 5"),
+        (8200, 2, 2, "assigned"),
+        (8200, 3, 1, "assigned"),
+    ]
+    .into_iter()
+    .map(|(t, m, p, w)| (t, m, p, w.to_string()))
+    .collect();
+    assert_eq!(steps, expected);
+}
