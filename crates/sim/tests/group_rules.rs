@@ -1204,7 +1204,7 @@ fn the_group_comparison_runs_every_protocol_on_an_older_broker_and_names_what_it
 /// once to acknowledge (6.005 s). consumer-2 gets orders-1 at its next heartbeat (6.2 s) and
 /// starts at 5: nothing repeated at the handover. consumer-1's orders-0, paused with the rest at
 /// the heartbeat (what was fetched dropped) and resumed by nobody's wake-up, comes back at 7 s,
-/// when its idle fetcher next wakes (measured on 2.16.0: 0.99–1.0 s after the revoke, 3 runs).
+/// when its idle fetcher next wakes (measured on 2.16.0: 0.99–1.0 s after the revoke, 7 runs of 7).
 /// With a 60 s auto-commit interval no timer commits: consumer-2, killed at 9.6 s, repeats its
 /// 8 records of orders-1, consumer-1, killed at 10.6 s, its 18 of orders-0.
 #[test]
