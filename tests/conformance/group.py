@@ -266,6 +266,8 @@ def start_member(ctx, case, sc, broker, workdir, topic, group, epoch_ns, member,
         args["start_file"] = start_file
     for k, v in case.get("client_props", {}).items():
         args["kafka." + k] = v
+    if not client["jar"] and client["protocol"] == "consumer":
+        args["group.protocol"] = "consumer"  # rdk_consumer.py, librdkafka_consumer_protocol
     if client["jar"]:
         args["group.protocol"] = client["protocol"]
         cp = os.pathsep.join([os.path.join(ctx.CACHE, "classes", client["jar"]),

@@ -66,6 +66,14 @@ def group_member():
     }
     if cfg.get("instance_id"):
         conf["group.instance.id"] = cfg["instance_id"]
+    consumer_protocol = cfg.get("group.protocol") == "consumer"
+    if consumer_protocol:
+        # KIP-848 (model client librdkafka_consumer_protocol, model.md §10.6): the session, the
+        # heartbeat interval and the assignor are the broker's; librdkafka refuses them here
+        # (rd_kafka_conf_finalize). Its rebalances are incremental.
+        conf["group.protocol"] = "consumer"
+        for k in ("session.timeout.ms", "heartbeat.interval.ms", "partition.assignment.strategy"):
+            del conf[k]
     for k, v in cfg.items():
         if k.startswith("kafka."):
             conf[k[6:]] = v
@@ -94,7 +102,8 @@ def group_member():
     consumer = Consumer(conf)
     # librdkafka's auto-commit timer starts here (rd_kafka_cgrp_new), not at an assignment.
     log("created " + t())
-    log("client %s classic member %s" % (__import__("confluent_kafka").libversion()[0], cfg["member"]))
+    log("client %s %s member %s" % (__import__("confluent_kafka").libversion()[0],
+                                    "consumer" if consumer_protocol else "classic", cfg["member"]))
 
     class Abrupt(Exception):
         pass
@@ -120,7 +129,7 @@ def group_member():
         # Start where the committed offset says (the log starts at 0): librdkafka then needs no
         # offset lookup when the partition is resumed.
         start = [TopicPartition(topic, p.partition, com[p.partition] if com[p.partition] >= 0 else 0) for p in parts]
-        if cfg["assignor"] == "cooperative-sticky":
+        if cfg["assignor"] == "cooperative-sticky" or consumer_protocol:
             c.incremental_assign(start)
         else:
             c.assign(start)

@@ -59,6 +59,8 @@ CLIENTS = {
     "java_consumer_protocol_4_2_0": dict(jar="420", protocol="consumer",
                                          label="kafka-clients 4.2.0, group.protocol=consumer (before KAFKA-20332's fix)"),
     "librdkafka": dict(jar=None, protocol="classic", label=RDK),
+    # Issue 30 (model.md §10.6): librdkafka on the consumer protocol (KIP-848).
+    "librdkafka_consumer_protocol": dict(jar=None, protocol="consumer", label=RDK + ", group.protocol=consumer"),
     # Issue 29: the other clients people run (go/, node/; README "Other clients").
     "librdkafka_before_1_9": dict(jar=None, protocol="classic", label=RDK + ", as librdkafka_before_1_9 (the fix "
                                   "of PR #3774 shows: 2.16 does not replay)"),
@@ -382,6 +384,30 @@ GROUP_CASES = [
          note="librdkafka's offset store across a reassignment (model.md §8.14, PR #3774): a pool finishes "
               "orders-1's records after the revocation and stores them; 2.16 refuses the stores, and when "
               "orders-1 comes back, consumer-1's close commits nothing there: the committed offset stays"),
+    # Issue 30 (model.md §10.6): librdkafka 2.16 on the consumer protocol (KIP-848). consumer-1
+    # holds orders-0 and orders-1 (the fetch settings of group-rdk-store-refused-after-revoke make
+    # its queue alternate, five records a poll); consumer-2 joins 200 ms after consumer-1's record
+    # 11 (orders-0 5, the first of its third batch). consumer-1's heartbeat (the group's 200 ms)
+    # brings a target without orders-1; its next consume(), after the batch, serves the revoke:
+    # the unassign commits orders-1's stored offset, 5, and the assign and the acknowledgement
+    # follow; consumer-2 gets orders-1 from 5. A 60 s auto-commit interval leaves every other
+    # committed offset where it is, so no timer phase matters: the kills (consumer-2 200 ms after
+    # its 8th record, consumer-1 200 ms after its 26th) repeat what each did past 5 and 0.
+    dict(name="group-rdk-kip848-join-moves-a-partition", kind="group", client="librdkafka_consumer_protocol",
+         file="group-rdk-kip848-join-moves-a-partition.json",
+         scenario={"partitions": 2, "members": 1, "record_processing_ms": 400, "session.timeout.ms": 4000,
+                   "group.consumer.heartbeat.interval.ms": 200, "strategy": "auto_commit",
+                   "auto.commit.interval.ms": 60000, "max.partition.fetch.bytes": 5120, "horizon_ms": 20000},
+         group_configs={"consumer.heartbeat.interval.ms": 200, "consumer.session.timeout.ms": 4000},
+         initial={1: [0, 1]},
+         events=[dict(kind="join", member=2, after=("done", 1, 11), delay=200)],
+         final=[dict(member=2, after=("member_done", 2, 8), delay=200),
+                dict(member=1, after=("member_done", 1, 26), delay=200)],
+         compare_rebalances=False, value_bytes=250,
+         client_props={"fetch.wait.max.ms": 10, "fetch.error.backoff.ms": 10, "message.max.bytes": 1000,
+                       "fetch.max.bytes": 1000, "max.partition.fetch.bytes": 1000},
+         note="librdkafka on the consumer protocol (model.md §10.6): no commit before the reconciliation; the "
+              "revoke's unassign commits the moved partition's stored offset, and the new owner starts there"),
     # Issue 29 (model.md §8.14): sarama v1.61.1 in an eager group (go/sarama, `member` mode). G sits
     # 200 ms before a tick of the sessions' AutoCommit tickers (which start with each session's
     # Setup): the real ticks fall at 0.2 s, 1.2 s, … of the model's time, the model's at 1 s, 2 s, …;

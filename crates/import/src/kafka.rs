@@ -200,13 +200,17 @@ pub(crate) fn property(
                     ctx.irrelevant(prop, "the classic protocol: the model's librdkafka client speaks it");
                     Ok(())
                 }
-                (Dialect::Librdkafka, _) => Err(refuse(
-                    prop,
-                    format!(
-                        "the model runs librdkafka with group.protocol=classic only (got “{}”; allowed: classic)",
-                        prop.value
-                    ),
-                )),
+                (Dialect::Librdkafka, "consumer") => {
+                    ctx.notes.push(
+                        "group.protocol=consumer: the broker assigns partitions (uniform assignor) and sets the \
+                         session and heartbeat interval; librdkafka reconciles as docs/model.md §10.6 says"
+                            .to_string(),
+                    );
+                    ctx.apply(prop, "client", Value::String("librdkafka_consumer_protocol".into()))
+                }
+                (Dialect::Librdkafka, _) => {
+                    Err(refuse(prop, format!("must be “classic” or “consumer” (got “{}”)", prop.value)))
+                }
                 (_, "classic") => ctx.apply(prop, "client", Value::String("java_classic".into())),
                 (_, "consumer") => {
                     ctx.notes.push(

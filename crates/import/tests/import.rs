@@ -316,3 +316,19 @@ fn multi_document_properties_and_yaml_aliases() {
     let i = read(&["spring-anchors.yml"]);
     assert_eq!(key(&i, "max.poll.records"), json!(250));
 }
+
+/// librdkafka with `group.protocol=consumer` is the client `librdkafka_consumer_protocol`
+/// (docs/model.md §10.6, issue 30); before, the import refused it.
+#[test]
+fn librdkafka_on_the_consumer_protocol() {
+    let text = sample("librdkafka.properties") + "\ngroup.protocol=consumer\n";
+    let sources = [Source { name: "librdkafka.properties", text: &text }];
+    let i = import(&sources, &Options::default()).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(i.client, Dialect::Librdkafka);
+    assert_eq!(applied(&i, "group.protocol"), ("client".to_string(), json!("librdkafka_consumer_protocol")));
+    assert_eq!(key(&i, "strategy"), json!("store_offsets_after_processing"));
+    let text = sample("librdkafka.properties") + "\ngroup.protocol=share\n";
+    let sources = [Source { name: "librdkafka.properties", text: &text }];
+    let refused = import(&sources, &Options::default()).unwrap_err().to_string();
+    assert!(refused.contains("group.protocol"), "{refused}");
+}

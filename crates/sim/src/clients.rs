@@ -124,6 +124,10 @@ named_enum! {
         /// brings it, and a `poll()` does not wait for its own reconciliation check before it
         /// returns buffered records (model.md §10.6).
         JavaConsumerProtocol4_2_0 = "java_consumer_protocol_4_2_0", "Java client, consumer protocol 4.2.0 (before KAFKA-20332's fix)",
+        /// librdkafka 2.x with `group.protocol=consumer` (KIP-848; read in 2.15.0, the suite
+        /// runs 2.16): as `librdkafka` for commits and the offset store; a target is reconciled
+        /// as a cooperative incremental rebalance, one at a time (model.md §10.6).
+        LibrdkafkaConsumerProtocol = "librdkafka_consumer_protocol", "librdkafka, consumer protocol (KIP-848)",
     }
 }
 
@@ -136,6 +140,7 @@ impl Client {
             Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
             Client::JavaConsumerProtocol4_2_0 => "Java AsyncKafkaConsumer 4.2.0, group.protocol=consumer, before KAFKA-20332's fix: a poll may return records of a partition being revoked",
             Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
+            Client::LibrdkafkaConsumerProtocol => "librdkafka 2.x, group.protocol=consumer: background timer commits offsets stored at hand-out; a revocation commits the removed partitions' stored offsets",
             _ => note(self),
         }
     }
@@ -144,9 +149,10 @@ impl Client {
     /// clients that have one (model.md §8.4).
     pub fn effective(self, strategy: Strategy) -> Strategy {
         match (self, strategy) {
-            (Client::JavaConsumerProtocolPreFix | Client::Librdkafka, Strategy::AutoCommit) => {
-                Strategy::AutoCommitBackground
-            }
+            (
+                Client::JavaConsumerProtocolPreFix | Client::Librdkafka | Client::LibrdkafkaConsumerProtocol,
+                Strategy::AutoCommit,
+            ) => Strategy::AutoCommitBackground,
             _ => effective(self, strategy),
         }
     }
@@ -183,7 +189,7 @@ impl Client {
 
     /// Whether this is librdkafka, before or after 1.9 (model.md §8.2, §8.14).
     pub fn is_librdkafka(self) -> bool {
-        matches!(self, Client::Librdkafka | Client::LibrdkafkaBefore1_9)
+        matches!(self, Client::Librdkafka | Client::LibrdkafkaBefore1_9 | Client::LibrdkafkaConsumerProtocol)
     }
 
     /// Whether the client leaves the group when the application stops polling for

@@ -133,16 +133,20 @@ pub struct GroupComparisonRow {
 
 /// The protocols and assignors a group comparison runs: (words, client, assignor). Classic
 /// rows keep the scenario's client when it is a classic one (librdkafka or the Java classic
-/// consumer).
+/// consumer); librdkafka on the consumer protocol runs its classic rows as `librdkafka` and
+/// its consumer-protocol row as itself.
 #[cfg(feature = "group")]
 fn protocols(scenario: &Scenario) -> [(&'static str, Client, Assignor); 4] {
-    let own = scenario.client.is_librdkafka() || scenario.client == Client::JavaClassic;
-    let classic = if own { scenario.client } else { Client::JavaClassic };
+    let (classic, kip848) = match scenario.client {
+        Client::LibrdkafkaConsumerProtocol => (Client::Librdkafka, Client::LibrdkafkaConsumerProtocol),
+        c if c.is_librdkafka() || c == Client::JavaClassic => (c, Client::JavaConsumerProtocol),
+        _ => (Client::JavaClassic, Client::JavaConsumerProtocol),
+    };
     [
         ("classic, range (eager)", classic, Assignor::Range),
         ("classic, round robin (eager)", classic, Assignor::RoundRobin),
         ("classic, cooperative sticky", classic, Assignor::CooperativeSticky),
-        ("consumer protocol (KIP-848)", Client::JavaConsumerProtocol, Assignor::Range),
+        ("consumer protocol (KIP-848)", kip848, Assignor::Range),
     ]
 }
 
@@ -179,11 +183,12 @@ fn group_variants(scenario: &Scenario) -> Vec<(&'static str, Scenario)> {
         .map(|(protocol, client, assignor, strategy, static_membership)| {
             // The broker's version decides only the consumer protocol's commits (model.md
             // §10.6): the other rows run on the same broker as it is read for them.
-            let broker_version = if client == Client::JavaConsumerProtocol {
-                scenario.broker_version
-            } else {
-                BrokerVersion::Kafka4_3
-            };
+            let broker_version =
+                if matches!(client, Client::JavaConsumerProtocol | Client::LibrdkafkaConsumerProtocol) {
+                    scenario.broker_version
+                } else {
+                    BrokerVersion::Kafka4_3
+                };
             let variant = Scenario {
                 client,
                 strategy,

@@ -849,7 +849,7 @@ impl Scenario {
         {
             return refuse(
                 "broker_version",
-                "is read for java_consumer_protocol in a group only (else leave it at \"4.3\")",
+                "is read under the consumer protocol (java_consumer_protocol, librdkafka_consumer_protocol) in a group only (else leave it at \"4.3\")",
             );
         }
         if self.retry_backoff_max_us < self.retry_backoff_us {
@@ -1000,6 +1000,7 @@ impl Scenario {
             Client::JavaConsumerProtocol
                 | Client::JavaConsumerProtocolPreFix
                 | Client::JavaConsumerProtocol4_2_0
+                | Client::LibrdkafkaConsumerProtocol
         )
     }
 

@@ -1192,3 +1192,160 @@ fn the_group_comparison_runs_every_protocol_on_an_older_broker_and_names_what_it
     assert!(left_out.iter().all(|(_, why)| why.key.as_deref() == Some("worker_pool")));
     assert_eq!(rows.len() + named.len(), 12);
 }
+
+/// model.md §10.6 (issue 30): librdkafka on the consumer protocol (`librdkafka_consumer_protocol`,
+/// read in 2.15.0's `rdkafka_cgrp.c` and `rdkafka_assignment.c`). consumer-1 holds orders-0 and
+/// orders-1 and hands out five 400 ms records a poll, in turn (orders-1 0–4 at 2 s); consumer-2
+/// joins at 4.6 s. consumer-1's heartbeat then brings a target without orders-1: it stops
+/// fetching orders-1 at once, but commits nothing before the reconciliation (kafka-clients does:
+/// every position). Its next poll, at 6 s, serves the `REVOKE_PARTITIONS` op: the unassign
+/// commits orders-1's stored offset, 5 (what was handed out), and nothing else; once that is
+/// answered the `ASSIGN_PARTITIONS` op (nothing added) is served and the member heartbeats at
+/// once to acknowledge (6.005 s). consumer-2 gets orders-1 at its next heartbeat (6.2 s) and
+/// starts at 5: nothing repeated at the handover. consumer-1's orders-0, paused with the rest at
+/// the heartbeat (what was fetched dropped) and resumed by nobody's wake-up, comes back at 7 s,
+/// when its idle fetcher next wakes (measured on 2.16.0: 0.99–1.0 s after the revoke, 7 runs of 7).
+/// With a 60 s auto-commit interval no timer commits: consumer-2, killed at 9.6 s, repeats its
+/// 8 records of orders-1, consumer-1, killed at 10.6 s, its 18 of orders-0.
+#[test]
+fn librdkafka_on_the_consumer_protocol_commits_the_moved_partition_at_its_unassign() {
+    let run = run(r#"{"client": "librdkafka_consumer_protocol", "strategy": "auto_commit",
+        "auto.commit.interval.ms": 60000, "members": 1, "partitions": 2, "horizon_ms": 20000,
+        "record_processing_ms": 400, "max.partition.fetch.bytes": 5120, "session.timeout.ms": 4000,
+        "group.consumer.heartbeat.interval.ms": 200,
+        "group_events": [{"at_ms": 4600, "member": 2, "kind": "join"},
+                         {"at_ms": 9600, "member": 2, "kind": "crash"},
+                         {"at_ms": 10600, "member": 1, "kind": "crash"}]}"#);
+    // (ms, member, partition, what) of the rebalance's steps and the commits.
+    let steps: Vec<(u64, u32, u32, String)> = run
+        .marks
+        .iter()
+        .filter(|m| m.at_us < 9_000_000)
+        .filter_map(|m| {
+            let what = match m.kind {
+                MarkKind::Revoked => "revoked".to_string(),
+                MarkKind::Assigned => "assigned".to_string(),
+                MarkKind::CommitSent { offset, .. } => format!("commit {offset}"),
+                MarkKind::CommitLanded { offset } => format!("landed {offset}"),
+                _ => return None,
+            };
+            Some((m.at_us / 1000, m.member as u32 + 1, m.partition as u32, what))
+        })
+        .collect();
+    let expected: Vec<(u64, u32, u32, String)> = [
+        (4600, 1, 1, "revoked"),
+        (6000, 1, 1, "commit 5"),
+        (6005, 1, 1, "landed 5"),
+        (6200, 2, 1, "assigned"),
+    ]
+    .into_iter()
+    .map(|(t, m, p, w)| (t, m, p, w.to_string()))
+    .collect();
+    assert_eq!(steps, expected);
+    let first_poll = run.marks.iter().find_map(|m| match m.kind {
+        MarkKind::Poll { from, .. } if m.member == 1 => Some((m.at_us / 1000, m.partition, from)),
+        _ => None,
+    });
+    assert_eq!(first_poll, Some((6200, 1, 5)));
+    // orders-0, paused at 4.6 s, resumed at 6.005 s, comes back when the idle fetcher next wakes:
+    // on its 1 s grid from its first fetch at t = 0 (model.md §10.4).
+    let kept = run.marks.iter().find_map(|m| match m.kind {
+        MarkKind::Poll { from, records } if m.member == 0 && m.at_us > 6_000_000 && records > 0 => {
+            Some((m.at_us / 1000, m.partition, from))
+        }
+        _ => None,
+    });
+    assert_eq!(kept, Some((7000, 0, 10)));
+    assert_eq!(handovers(&run), [(1, Some(5), 0, 0), (0, Some(0), 0, 18), (1, Some(5), 0, 8)]);
+}
+
+/// model.md §10.6 (issue 30): librdkafka on the consumer protocol sends an automatic commit
+/// refused STALE_MEMBER_EPOCH again at once with the member's new epoch and the same offsets
+/// (`rd_kafka_cgrp_consumer_defer_offset_commit`). consumer-1's timer commits orders-0 at 100 at
+/// 9.8 s (350 ms round trips); consumer-2 closes at 9.5 s and leaves at 9.85 s; consumer-1's
+/// 10 s heartbeat brings orders-1 and, nothing to give up, a new epoch. A 4.0 broker refuses
+/// the commit at 10.15 s; it goes out again and lands at 10.5 s: the same committed offsets as
+/// under 4.3, which takes the first (orders-0 held since the older epoch).
+#[test]
+fn librdkafka_sends_a_stale_auto_commit_again_with_the_new_epoch() {
+    let scenario = |broker: &str| {
+        format!(
+            r#"{{"client": "librdkafka_consumer_protocol", "broker_version": "{broker}", "strategy": "auto_commit",
+            "auto.commit.interval.ms": 4900, "commit_latency_ms": 350, "members": 2, "partitions": 2,
+            "horizon_ms": 14000, "record_processing_ms": 100, "group.consumer.heartbeat.interval.ms": 200,
+            "group_events": [{{"at_ms": 9400, "member": 2, "kind": "shutdown"}}, {{"at_ms": 12000, "member": 1, "kind": "crash"}}]}}"#
+        )
+    };
+    // (ms, what) of consumer-1's commits from 9 s on.
+    let commits = |run: &Run| -> Vec<(u64, String)> {
+        run.marks
+            .iter()
+            .filter(|m| m.member == 0 && m.at_us >= 9_000_000)
+            .filter_map(|m| match m.kind {
+                MarkKind::CommitSent { offset, .. } => Some((m.at_us / 1000, format!("sent {offset}"))),
+                MarkKind::CommitFailed { offset, reason: CommitFailure::StaleMemberEpoch } => {
+                    Some((m.at_us / 1000, format!("stale {offset}")))
+                }
+                MarkKind::CommitLanded { offset } => Some((m.at_us / 1000, format!("landed {offset}"))),
+                _ => None,
+            })
+            .collect()
+    };
+    let before = run(&scenario("4.0"));
+    let expected: Vec<(u64, String)> =
+        [(9800, "sent 100"), (10_150, "stale 100"), (10_150, "sent 100"), (10_500, "landed 100")]
+            .into_iter()
+            .map(|(t, w)| (t, w.to_string()))
+            .collect();
+    assert_eq!(commits(&before), expected);
+    let now = run(&scenario("4.3"));
+    assert_eq!(commits(&now), [(9800, "sent 100".to_string()), (10_150, "landed 100".to_string())]);
+    let h = [(1, Some(95), 0, 0), (0, Some(100), 0, 19), (1, Some(95), 0, 0)];
+    assert_eq!(handovers(&before), h);
+    assert_eq!(handovers(&now), h);
+}
+
+/// model.md §10.6 (issue 30): librdkafka on the consumer protocol reconciles one target at a
+/// time (`rd_kafka_cgrp_consumer_handle_next_assignment`: "Reconciliation in progress, postponing
+/// next one"). consumer-1 holds orders-0..2; consumer-2 joins at 6.6 s (target: give orders-2 up),
+/// consumer-3 at 7 s (then orders-1 too). consumer-1's heartbeats after 7 s bring the second
+/// target while the first is under way: orders-1 stays its own until the acknowledgement at
+/// 8.005 s (after the 8 s poll's revoke commits orders-2 at 5), whose answer starts the second
+/// reconciliation; the same poll, waiting for records, serves its revoke (orders-1 committed at 5)
+/// and the assign.
+#[test]
+fn librdkafka_on_the_consumer_protocol_postpones_a_target_during_a_reconciliation() {
+    let run = run(r#"{"client": "librdkafka_consumer_protocol", "strategy": "auto_commit",
+        "auto.commit.interval.ms": 60000, "members": 1, "partitions": 3, "horizon_ms": 12000,
+        "record_processing_ms": 400, "max.partition.fetch.bytes": 5120, "session.timeout.ms": 4000,
+        "group.consumer.heartbeat.interval.ms": 200,
+        "group_events": [{"at_ms": 6600, "member": 2, "kind": "join"}, {"at_ms": 7000, "member": 3, "kind": "join"}]}"#);
+    let steps: Vec<(u64, u32, u32, String)> = run
+        .marks
+        .iter()
+        .filter_map(|m| {
+            let what = match m.kind {
+                MarkKind::Revoked => "revoked".to_string(),
+                MarkKind::Assigned if m.at_us > 0 => "assigned".to_string(),
+                MarkKind::CommitSent { offset, .. } => format!("commit {offset}"),
+                MarkKind::CommitLanded { offset } => format!("landed {offset}"),
+                _ => return None,
+            };
+            Some((m.at_us / 1000, m.member as u32 + 1, m.partition as u32, what))
+        })
+        .collect();
+    let expected: Vec<(u64, u32, u32, String)> = [
+        (6600, 1, 2, "revoked"),
+        (8000, 1, 2, "commit 5"),
+        (8005, 1, 2, "landed 5"),
+        (8005, 1, 1, "revoked"),
+        (8005, 1, 1, "commit 5"),
+        (8010, 1, 1, "landed 5"),
+        (8200, 2, 2, "assigned"),
+        (8200, 3, 1, "assigned"),
+    ]
+    .into_iter()
+    .map(|(t, m, p, w)| (t, m, p, w.to_string()))
+    .collect();
+    assert_eq!(steps, expected);
+}

@@ -288,7 +288,8 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
                 { for Strategy::ALL.iter().map(|s| {
                     // Only librdkafka has an offset store: with another client the choice says
                     // so and cannot be picked (the state refuses it too).
-                    let no_store = *s == Strategy::StoreOffsetsAfterProcessing && p.client != Client::Librdkafka;
+                    let no_store = *s == Strategy::StoreOffsetsAfterProcessing
+                        && !matches!(p.client, Client::Librdkafka | Client::LibrdkafkaConsumerProtocol);
                     let label = if no_store { format!("{} (librdkafka only)", s.label()) } else { s.label().to_string() };
                     html! { <option value={s.name()} selected={*s == p.strategy} disabled={no_store}>{ label }</option> }
                 }) }

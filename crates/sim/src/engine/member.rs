@@ -38,6 +38,11 @@ use crate::scenario::{
     Strategy,
 };
 
+/// librdkafka's `session.timeout.ms` default (45 s), which `group.protocol=consumer` does not let
+/// the application change: it bounds how long a refused commit is sent again (model.md §10.6).
+#[cfg(feature = "group")]
+const RDK_SESSION_TIMEOUT_US: u64 = 45_000_000;
+
 /// Where the application's loop is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Pc {
@@ -891,7 +896,10 @@ impl Member {
             self.mark(cx, partition, MarkKind::CommitFailed { offset, reason });
         }
         #[cfg(feature = "group")]
-        if stale && self.schedule_before_rebalance_retry(cx, world, id) {
+        if stale
+            && (self.schedule_before_rebalance_retry(cx, world, id)
+                || self.rdk_defer_stale_commit(cx, world, id))
+        {
             return;
         }
         let s = cx.s;
@@ -1032,8 +1040,12 @@ impl Member {
     /// auto commit when rebalancing", join state not STEADY; model.md §10.4).
     #[cfg(feature = "group")]
     fn rdk_rebalancing(&self, s: &Scenario) -> bool {
+        // On the consumer protocol: a reconciliation under way (join state WAIT_UNASSIGN_CALL,
+        // WAIT_INCR_UNASSIGN_TO_COMPLETE or WAIT_ASSIGN_CALL; model.md §10.6).
         s.client.is_librdkafka()
-            && self.group.as_ref().is_some_and(|g| g.join != Join::None || g.pending_assignment.is_some())
+            && self.group.as_ref().is_some_and(|g| {
+                g.join != Join::None || g.pending_assignment.is_some() || g.reconciling.is_some()
+            })
     }
 
     #[cfg(not(feature = "group"))]
@@ -2343,8 +2355,12 @@ pub(crate) struct GroupClient {
     /// librdkafka's threads' wake-ups (model.md §10.4); `None` for the other clients.
     pub(crate) rdk: Option<RdkWakes>,
     /// librdkafka, cooperative: when the SyncGroup answer paused the member's partitions
-    /// until its rebalance callback (`rd_kafka_rebalance_op_incr`).
+    /// until its rebalance callback (`rd_kafka_rebalance_op_incr`); on the consumer protocol,
+    /// the heartbeat answer that started a reconciliation.
     pub(crate) rdk_paused_at_us: Option<u64>,
+    /// librdkafka on the consumer protocol: its fetcher's wake-ups (model.md §10.4, §10.6) —
+    /// its heartbeats have a timer of their own, so only the fetcher's grid is read.
+    pub(crate) rdk_fetcher: Option<RdkWakes>,
     /// kafka-go: a commit made between generations, which the next generation's commit loop
     /// sends (model.md §8.14, [`Member::kafka_go_generation_ends`]).
     pub(crate) parked: Option<(CommitKind, Vec<(PartitionId, u64)>)>,
@@ -2388,6 +2404,7 @@ impl GroupClient {
             draining: Vec::new(),
             rdk: None,
             rdk_paused_at_us: None,
+            rdk_fetcher: None,
             parked: None,
         }
     }
@@ -2446,7 +2463,7 @@ impl Member {
     /// counts from this heartbeat (model.md §10.6; `AbstractMembershipManager.shouldHeartbeatNow`,
     /// `AbstractHeartbeatRequestManager.poll` → `makeHeartbeatRequest` → `resetTimer`).
     fn acknowledge_now<S: Sink>(&mut self, cx: &mut Cx<S>) {
-        if cx.s.client.is_kip848_4x() {
+        if cx.s.client.is_kip848_4x() || cx.s.client == Client::LibrdkafkaConsumerProtocol {
             self.schedule_heartbeat(cx, cx.now_us);
         }
     }
@@ -2468,6 +2485,9 @@ impl Member {
         if Self::rdk_threads(cx.s) {
             let auto = self.background_auto_commit_runs();
             self.g().rdk = Some(RdkWakes::at_zero(cx.s, auto));
+        } else if cx.s.client == Client::LibrdkafkaConsumerProtocol {
+            let auto = self.background_auto_commit_runs();
+            self.g().rdk_fetcher = Some(RdkWakes::at_zero(cx.s, auto));
         }
         let interval = Self::heartbeat_interval_us(cx.s);
         let at_us = self.heartbeat_at(cx.now_us + interval - cx.s.assigned_before_start_us % interval);
@@ -2820,6 +2840,10 @@ impl Member {
                     && !g.reconciling.as_ref().is_some_and(|(r, _, _)| r.contains(p))
             })
             .collect();
+        if cx.s.client == Client::LibrdkafkaConsumerProtocol {
+            self.rdk_reconcile(cx, revoke, todo.assign);
+            return;
+        }
         let auto = self.strategy.is_auto();
         if cx.s.client.is_kip848_4x() && (!revoke.is_empty() || auto) {
             let g = self.g();
@@ -2857,6 +2881,118 @@ impl Member {
         }
     }
 
+    /// librdkafka on the consumer protocol (model.md §10.6; 2.15.0 `rdkafka_cgrp.c`): a heartbeat
+    /// answer's target starts a reconciliation only when none is under way
+    /// (`rd_kafka_cgrp_consumer_handle_next_assignment`: with `RD_KAFKA_CGRP_CONSUMER_F_WAIT_ACK`
+    /// set, "Reconciliation in progress, postponing next one"); the postponed target starts at the
+    /// acknowledging heartbeat's answer. It runs as the cooperative protocol's incremental
+    /// rebalance (`rd_kafka_cgrp_handle_assignment_cooperative`): the revoked partitions stop
+    /// being fetched now (`rd_kafka_rebalance_op_incr` → `rd_kafka_assignment_pause`) and the
+    /// `REVOKE_PARTITIONS` op waits for the application's next poll
+    /// ([`Member::rdk_consumer_poll`]); with nothing revoked, the `ASSIGN_PARTITIONS` op does.
+    fn rdk_reconcile<S: Sink>(&mut self, cx: &mut Cx<S>, revoke: Vec<PartitionId>, assign: Vec<PartitionId>) {
+        let g = self.g();
+        g.to_reconcile.0.extend(revoke);
+        g.to_reconcile.1.extend(assign);
+        if g.reconciling.is_some() || (g.to_reconcile.0.is_empty() && g.to_reconcile.1.is_empty()) {
+            return;
+        }
+        let (revoke, assign) = std::mem::take(&mut g.to_reconcile);
+        let step = if revoke.is_empty() { Step::Assign } else { Step::Revoke };
+        g.reconciling = Some((revoke.clone(), assign, step));
+        if !self.assigned.is_empty() {
+            // `rd_kafka_assignment_pause`: every assigned partition, what was fetched dropped.
+            self.g().rdk_paused_at_us = Some(cx.now_us);
+        }
+        self.pause_for_revocation(cx, &revoke);
+        if self.pc == Pc::Poll {
+            self.wake_at(cx, cx.now_us);
+        }
+    }
+
+    /// librdkafka on the consumer protocol, inside `poll()` (model.md §10.6): the rebalance ops
+    /// of the reconciliation under way. `REVOKE_PARTITIONS` (the binding's default
+    /// `incremental_unassign`): with `enable.auto.commit` the removed partitions' stored offsets
+    /// are committed (`rd_kafka_assignment_serve_removals` → `rd_kafka_cgrp_assigned_offsets_commit`,
+    /// "unassigned partitions") and the stored offsets reset (#2782); the unassign is done only
+    /// once that commit is answered (`rd_kafka_assignment_serve`: `wait_commit_cnt`), and then
+    /// (`rd_kafka_cgrp_consumer_incr_unassign_done`) the `ASSIGN_PARTITIONS` op is queued, even
+    /// with nothing to add. Served in a poll, it takes the added partitions (from their committed
+    /// offsets) and the member heartbeats at once to acknowledge
+    /// (`rd_kafka_cgrp_consumer_assignment_done` → `rd_kafka_cgrp_consumer_expedite_next_heartbeat`).
+    /// No commit before the reconciliation, none waited for but the unassign's.
+    fn rdk_consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
+        if !self.in_group {
+            // Evicted: rejoin as a new member (epoch 0) at once.
+            self.in_group = true;
+            world.coordinator.consumer_join(cx, self.id, self.process);
+            self.restart_heartbeats(cx);
+        }
+        loop {
+            let g = self.g();
+            let (revoke, assign, step) = g.reconciling.take()?;
+            if g.before_rebalance.is_some() {
+                // The unassign's commit is not answered: no `ASSIGN_PARTITIONS` op yet. The
+                // poll waits — the heartbeat's pause dropped what the kept partitions had
+                // fetched (`rd_kafka_toppar_op_pause_resume`), and the op comes a commit round
+                // trip later, before a fetch resumed by nobody's wake-up — and the commit's
+                // answer wakes it to serve the op.
+                g.reconciling = Some((revoke, assign, step));
+                return Some(Flow::Wait);
+            }
+            match step {
+                Step::Revoke => {
+                    if self.strategy.is_auto() {
+                        let offsets = self
+                            .client_commit_offsets(cx.s, world)
+                            .into_iter()
+                            .filter(|(p, _)| revoke.contains(p))
+                            .collect();
+                        if self.send_commit(cx, world, CommitKind::AutoBackground, offsets) {
+                            self.g().before_rebalance = Some(world.commits.last_id());
+                        }
+                    }
+                    self.drop_partitions(cx, &revoke);
+                    self.g().reconciling = Some((revoke, assign, Step::Assign));
+                }
+                Step::Assign => {
+                    // The kept partitions resume; an idle fetcher sees them at its next wake-up,
+                    // unless an added partition's fetch start wakes it ([`Member::rdk_assign`]).
+                    self.rdk_assign(cx, &assign);
+                    if !assign.is_empty() {
+                        self.take_partitions(cx, world, &assign);
+                        self.status(cx, MemberStatus::Active);
+                    }
+                    self.g().released.extend(revoke);
+                    self.acknowledge_now(cx);
+                    return None;
+                }
+            }
+        }
+    }
+
+    /// librdkafka on the consumer protocol (model.md §10.6): a commit refused STALE_MEMBER_EPOCH
+    /// that the application did not make itself (the auto-commit timer's, the unassign's) goes
+    /// back to the group's wait queue and out again at once with the member's epoch and the same
+    /// offsets, for at most the client's `session.timeout.ms` — its default 45 s, which
+    /// `group.protocol=consumer` refuses to change (`rd_kafka_conf_finalize`) —
+    /// (`rd_kafka_cgrp_op_handle_OffsetCommit` → `rd_kafka_cgrp_consumer_defer_offset_commit`;
+    /// the model counts it from the first send, not the first refusal). A
+    /// manual one (`commit()`) fails. Returns whether the commit went out again.
+    fn rdk_defer_stale_commit<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, id: CommitId) -> bool {
+        let c = world.commits.get(id);
+        if cx.s.client != Client::LibrdkafkaConsumerProtocol
+            || c.kind != CommitKind::AutoBackground
+            || cx.now_us >= c.first_sent_us.saturating_add(RDK_SESSION_TIMEOUT_US)
+        {
+            return false;
+        }
+        let epoch = self.g().generation;
+        world.commits.get_mut(id).generation = epoch;
+        self.dispatch_commit(cx, world, id);
+        true
+    }
+
     /// Consumer protocol, with auto-commit: a commit of every position before a reconciliation
     /// (`CommitRequestManager.maybeAutoCommitSyncBeforeRebalance`; 3.9.2:
     /// `maybeAutoCommitSyncBeforeRevocation`). The reconciliation's next step waits for it, and
@@ -2886,7 +3022,10 @@ impl Member {
         world: &mut World,
         id: CommitId,
     ) -> bool {
-        if !cx.s.consumer_protocol() || self.group.as_ref().is_none_or(|g| g.before_rebalance != Some(id)) {
+        if !cx.s.consumer_protocol()
+            || cx.s.client == Client::LibrdkafkaConsumerProtocol
+            || self.group.as_ref().is_none_or(|g| g.before_rebalance != Some(id))
+        {
             return false;
         }
         let commit = world.commits.get(id);
@@ -3345,7 +3484,7 @@ impl Member {
         let now = cx.now_us;
         let g = self.g();
         let paused_at = g.rdk_paused_at_us.take();
-        let Some(rdk) = &mut g.rdk else { return };
+        let Some(rdk) = g.rdk.as_mut().or(g.rdk_fetcher.as_mut()) else { return };
         rdk.assigned(now, !added.is_empty());
         let rdk = *rdk;
         if !added.is_empty() {
@@ -3367,6 +3506,9 @@ impl Member {
     /// `onPartitionsRevoked` before it returns the records it fetches
     /// ([`Member::buffer_empty`]).
     fn consumer_poll<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) -> Option<Flow> {
+        if cx.s.client == Client::LibrdkafkaConsumerProtocol {
+            return self.rdk_consumer_poll(cx, world);
+        }
         if std::mem::take(&mut self.g().returns_after_callback) {
             // The same poll, after its `onPartitionsRevoked`: `checkInflightPoll` has run the
             // background events and `collectFetch` returns the records at hand; the
@@ -3747,12 +3889,15 @@ impl Member {
         let is_static = self.g().is_static;
         let rdk = Self::rdk_threads(cx.s)
             .then(|| RdkWakes::created_at(cx.s, cx.now_us, self.background_auto_commit_runs()));
+        let rdk_fetcher = (cx.s.client == Client::LibrdkafkaConsumerProtocol)
+            .then(|| RdkWakes::created_at(cx.s, cx.now_us, self.background_auto_commit_runs()));
         self.fetch_idle_until_us = 0;
         let g = self.g();
         g.new_member = !is_static;
         g.join = Join::Needed;
         g.hung_until_us = 0;
         g.rdk = rdk;
+        g.rdk_fetcher = rdk_fetcher;
         g.rdk_paused_at_us = None;
         self.mark(cx, 0, MarkKind::Started);
         self.status(cx, MemberStatus::Rebalancing);

@@ -659,6 +659,7 @@ pub(crate) fn parse_reader(path: &str, index: usize, value: &Value) -> Result<Tx
             Client::JavaConsumerProtocolPreFix
                 | Client::JavaConsumerProtocol4_2_0
                 | Client::LibrdkafkaBefore1_9
+                | Client::LibrdkafkaConsumerProtocol
         ) {
             "client"
         } else {
@@ -729,6 +730,11 @@ pub fn refused_client(client: Client, commit: CommitStyle) -> Option<String> {
         (Client::JavaConsumerProtocol4_2_0, _) => Some(
             "java_consumer_protocol_4_2_0 is refused: it differs from java_consumer_protocol in a group's \
              reconciliation only (model.md §10.6), which a transactions reader has none of; use java_consumer_protocol"
+                .to_string(),
+        ),
+        (Client::LibrdkafkaConsumerProtocol, _) => Some(
+            "librdkafka_consumer_protocol is refused: it differs from librdkafka in a group's \
+             reconciliation only (model.md §10.6), which a transactions reader has none of; use librdkafka"
                 .to_string(),
         ),
         (Client::LibrdkafkaBefore1_9, _) => Some(

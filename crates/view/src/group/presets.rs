@@ -126,6 +126,8 @@ presets! {
         "close() drops the batches still queued in the pool while auto-commit has committed the position ahead of them: 20 lost.";
     fetch "group-posthog-pool-rolling-deploy", false, "PostHog's shape: a rolling deploy of 16 members on 1,024 partitions with background batches",
         "Members that give partitions up keep running the revoked batch they hold in flight and librdkafka refuses its stored offsets, so the new owner repeats it: 14 partitions repeat 500 records each.";
+    fetch "group-rdk-kip848-join-moves-a-partition", false, "librdkafka on the consumer protocol (KIP-848): a join moves a partition",
+        "No commit before the reconciliation: consumer-1's next poll revokes orders-1 and commits what it handed out, 5; consumer-2 starts there and repeats nothing.";
     fetch "group-rdk-stale-store-replays", false, "librdkafka before 1.9: a stale stored offset after a reassignment",
         "consumer-1's pool stores for orders-1 after losing it; when it comes back, assign() keeps that offset and the timer commits it: 50 back to 30, and 30–49 run again (confluent-kafka-dotnet#1672).";
     fetch "group-rdk-store-refused-after-revoke", false, "librdkafka 2.x: stores after a revocation are refused",

@@ -27,7 +27,7 @@ fn classic_words(a: Assignor) -> &'static str {
 pub fn group_row_is_current(row: &GroupComparisonRow, s: &Scenario) -> bool {
     let library = GROUP_LIBRARIES.iter().find(|l| l.1 == s.client);
     let protocol = match s.client {
-        Client::JavaConsumerProtocol => "consumer protocol (KIP-848)",
+        Client::JavaConsumerProtocol | Client::LibrdkafkaConsumerProtocol => "consumer protocol (KIP-848)",
         // Their rows use the fixed client.
         Client::JavaConsumerProtocolPreFix | Client::JavaConsumerProtocol4_2_0 => return false,
         _ if library.is_some() => library.map_or("", |l| l.0),
