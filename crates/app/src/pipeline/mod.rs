@@ -145,6 +145,12 @@ pub fn PipelineApp() -> Html {
     .view()
 }
 
+/// A choice in words: the kind of service ("Kafka Streams application"); Kafka's own values
+/// (`exactly_once_v2`, `read_committed`) as they are.
+fn choice_words(name: &str) -> &str {
+    offset_window_sim::pipeline::ServiceKind::from_name(name).map_or(name, |k| k.label())
+}
+
 /// The key to the chart: a glyph and a few words for each mark the run draws (only those), so
 /// it fits under the chart on a phone and beside it on the projector screen.
 fn key(run: &PipelineRun, scenario: &PipelineScenario, dark: bool) -> Html {
@@ -414,7 +420,7 @@ fn field_view(state: &State, f: &EditField, dispatch: &UseReducerDispatcher<Stat
             });
             html! {
                 <select id={id.clone()} {onchange} aria-invalid={error.is_some().to_string()} aria-describedby={described}>
-                    { for choices.iter().map(|c| html! { <option value={*c} selected={*c == value}>{ *c }</option> }) }
+                    { for choices.iter().map(|c| html! { <option value={*c} selected={*c == value}>{ choice_words(c) }</option> }) }
                 </select>
             }
         }

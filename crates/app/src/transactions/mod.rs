@@ -105,6 +105,17 @@ pub fn TxnApp() -> Html {
     .view()
 }
 
+/// A client's name in words (`java_classic` → "Java client, classic protocol").
+fn client_words(name: &str) -> &str {
+    offset_window_sim::Client::from_name(name).map_or(name, |c| c.label())
+}
+
+/// A reader's commit style in words (`last_record_plus_one` → "the last record handed + 1");
+/// any other choice (Kafka's `isolation.level` values) as it is.
+fn commit_words(name: &str) -> &str {
+    offset_window_sim::transactions::CommitStyle::from_name(name).map_or(name, |c| c.label())
+}
+
 /// Says where the time axis ends when it stops before the horizon.
 fn cut_note(run: &TxnRun, horizon_us: u64) -> Html {
     let end = x_end_us(run, horizon_us);
@@ -229,7 +240,7 @@ impl Part for ReadersBox {
                                     <th scope="row"><span class="glyph g-reader" aria-hidden="true"
                                         style={format!("background:{}", css(reader_color(i, self.dark)))}></span>{ &r.name }</th>
                                     if !self.compact {
-                                        <td data-label="client">{ format!("{}, {}, {}", r.client, r.isolation, r.commit) }</td>
+                                        <td data-label="client">{ format!("{}, {}, {}", client_words(r.client), r.isolation, commit_words(r.commit)) }</td>
                                         <td data-label="handed">{ handed }</td>
                                         <td data-label="aborted handed">{ r.aborted_handed.map_or("none: skipped".into(), |n| n.to_string()) }</td>
                                     }
@@ -316,7 +327,7 @@ fn field_view(state: &State, f: &EditField, dispatch: &UseReducerDispatcher<Stat
             let shown = state.drafts.iter().find(|(k, _)| *k == f.key).map_or(value, |(_, d)| d.clone());
             html! {
                 <select id={id.clone()} {onchange} aria-invalid={error.is_some().to_string()} aria-describedby={described}>
-                    { for choices.iter().map(|c| html! { <option value={*c} selected={*c == shown}>{ *c }</option> }) }
+                    { for choices.iter().map(|c| html! { <option value={*c} selected={*c == shown}>{ commit_words(c) }</option> }) }
                 </select>
             }
         }
