@@ -548,7 +548,7 @@ async fn text_alternative_operator_view_and_export_follow_the_crash() {
     let page = mount().await;
     let text = page.find("#chart-text").text_content().unwrap();
     assert!(text.contains("position 45, durable frontier 40, committed offset 25"), "{text}");
-    assert!(text.contains("Lost offsets: none") && text.contains("second time: 25–39"), "{text}");
+    assert!(text.contains("Lost: none") && text.contains("second time: offsets 25–39"), "{text}");
     let describe = page.find("#describe");
     assert_eq!(
         describe.get_attribute("data-records-lag").unwrap().parse::<u64>().unwrap() + 20,

@@ -168,6 +168,16 @@ pub struct TextAlternative {
     pub base: u64,
 }
 
+/// Offsets in words: "none", "offset 0", "offsets 25–39, 41" (never a bare number, which would
+/// read as a count).
+fn offsets_words(rs: &[std::ops::Range<u64>], base: u64) -> String {
+    match rs {
+        [] => "none".into(),
+        [r] if r.end - r.start == 1 => format!("offset {}", ranges(rs, base)),
+        _ => format!("offsets {}", ranges(rs, base)),
+    }
+}
+
 /// The chart in words: the three values at the crash and the offsets lost and repeated.
 impl Part for TextAlternative {
     fn view(&self) -> Html {
@@ -186,9 +196,9 @@ impl Part for TextAlternative {
         html! {
             <p id="chart-text" class="sr-text" aria-live="polite">
                 { format!(
-                    "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost offsets: {}. Offsets processed a second time: {}{runs}.",
+                    "Crash at {} s: position {}, durable frontier {}, committed offset {}. Lost: {}. Processed a second time: {}{runs}.",
                     seconds_text(p.crash_at_us), offset_text(at.position, b), offset_text(Some(at.durable), b),
-                    offset_text(at.committed, b), ranges(&offsets.lost, b), ranges(&offsets.duplicated, b)) }
+                    offset_text(at.committed, b), offsets_words(&offsets.lost, b), offsets_words(&offsets.duplicated, b)) }
                 if let Some(words) = offset_window_view::consumer::records::outcomes_sentence(run, b) { { " " }{ words } }
             </p>
         }
