@@ -123,7 +123,7 @@ named_enum! {
         /// auto-commit its background thread reconciles a revocation as soon as a heartbeat
         /// brings it, and a `poll()` does not wait for its own reconciliation check before it
         /// returns buffered records (model.md §10.6).
-        JavaConsumerProtocol4_2_0 = "java_consumer_protocol_4_2_0", "Java client, consumer protocol 4.2.0 (before KAFKA-20332's fix)",
+        JavaConsumerProtocol4_2_0 = "java_consumer_protocol_4_2_0", "Java client, consumer protocol, 4.2.0",
         /// librdkafka 2.x with `group.protocol=consumer` (KIP-848; read in 2.15.0, the suite
         /// runs 2.16): as `librdkafka` for commits and the offset store; a target is reconciled
         /// as a cooperative incremental rebalance, one at a time (model.md §10.6).
@@ -138,9 +138,9 @@ impl Client {
             Client::JavaClassic => "Java KafkaConsumer, group.protocol=classic (the default in Kafka 4.x): auto-commit only inside poll()",
             Client::JavaConsumerProtocol => "Java AsyncKafkaConsumer, group.protocol=consumer, with KAFKA-18641: auto-commit back inside poll()",
             Client::JavaConsumerProtocolPreFix => "Java AsyncKafkaConsumer, group.protocol=consumer, before KAFKA-18641: background timer commits the position",
-            Client::JavaConsumerProtocol4_2_0 => "Java AsyncKafkaConsumer 4.2.0, group.protocol=consumer, before KAFKA-20332's fix: a poll may return records of a partition being revoked",
+            Client::JavaConsumerProtocol4_2_0 => "Java AsyncKafkaConsumer 4.2.0 (before KAFKA-20332's fix): a poll may return records of a partition being revoked",
             Client::Librdkafka => "librdkafka 2.x (confluent-kafka-python, -go, -dotnet): background timer commits offsets stored at hand-out",
-            Client::LibrdkafkaConsumerProtocol => "librdkafka 2.x, group.protocol=consumer: background timer commits offsets stored at hand-out; a revocation commits the removed partitions' stored offsets",
+            Client::LibrdkafkaConsumerProtocol => "librdkafka 2.x, group.protocol=consumer: as librdkafka, and a revocation commits the removed partitions' stored offsets",
             _ => note(self),
         }
     }

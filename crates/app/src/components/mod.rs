@@ -24,8 +24,8 @@ use yew::prelude::*;
 /// Static parts of the page, handed to the browser as strings (no per-element code).
 const FOOTER_NOTE: &str = concat!(
     "<span>Simulated time; every number comes from the offset-window simulator running in this page. ",
-    "Checked against real clients on an Apache Kafka 4.3.1 broker: kafka-clients 4.3.1, 4.2.0 and 3.9.2, ",
-    "librdkafka 2.16.0, sarama, franz-go, kafka-go and KafkaJS (the README lists the cases).</span>"
+    "Checked on Apache Kafka 4.3.1 against kafka-clients 4.3.1, 4.2.0 and 3.9.2, librdkafka 2.16.0, ",
+    "sarama, franz-go, kafka-go and KafkaJS.</span>"
 );
 
 /// The whole page.

@@ -171,10 +171,11 @@ pub struct TextAlternative {
 /// Offsets in words: "none", "offset 0", "offsets 25–39, 41" (never a bare number, which would
 /// read as a count).
 fn offsets_words(rs: &[std::ops::Range<u64>], base: u64) -> String {
+    let list = ranges(rs, base);
     match rs {
-        [] => "none".into(),
-        [r] if r.end - r.start == 1 => format!("offset {}", ranges(rs, base)),
-        _ => format!("offsets {}", ranges(rs, base)),
+        [] => list,
+        [r] if r.end - r.start == 1 => "offset ".to_owned() + &list,
+        _ => "offsets ".to_owned() + &list,
     }
 }
 
