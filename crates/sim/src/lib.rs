@@ -113,11 +113,8 @@ pub fn summarize(scenario: &Scenario, crash_at_us: u64) -> Result<Summary, Scena
         scenario.validate()?;
         let stop_us = scenario.horizon_us + 1;
         let mut recorder = Recorder::without_marks(scenario);
-        let mut engine = Engine::new(scenario, &mut recorder);
-        while let Some(at_us) = engine.advance(stop_us, &mut recorder)? {
-            recorder.end_of_instant(at_us);
-        }
-        engine.finish(stop_us, &mut recorder);
+        let engine = Engine::new(scenario, &mut recorder);
+        run_to(engine, &mut recorder, stop_us)?;
         let instants = recorder.mark_instants().to_vec();
         return Ok(recorder.into_run().summary_with(crash_at_us, Some(&instants)));
     }
@@ -129,12 +126,21 @@ fn run_engine(scenario: &Scenario, setup: impl FnOnce(Engine) -> Engine) -> Resu
     scenario.validate()?;
     let stop_us = scenario.horizon_us + 1;
     let mut recorder = Recorder::new(scenario, scenario.partitions as usize);
-    let mut engine = setup(Engine::new(scenario, &mut recorder));
-    while let Some(at_us) = engine.advance(stop_us, &mut recorder)? {
+    let engine = setup(Engine::new(scenario, &mut recorder));
+    run_to(engine, &mut recorder, stop_us)?;
+    Ok(recorder.into_run())
+}
+
+/// Runs `engine` from where it is to `stop_us`, `recorder` closing each instant, then ends
+/// the run there.
+///
+/// Errors: the run's first refused group event ([`simulate`]).
+pub(crate) fn run_to(mut engine: Engine, recorder: &mut Recorder, stop_us: u64) -> Result<(), ScenarioError> {
+    while let Some(at_us) = engine.advance(stop_us, recorder)? {
         recorder.end_of_instant(at_us);
     }
-    engine.finish(stop_us, &mut recorder);
-    Ok(recorder.into_run())
+    engine.finish(stop_us, recorder);
+    Ok(())
 }
 
 /// The crash at `crash_at_us` in the first partition computed the slow, obvious way: run
@@ -290,11 +296,8 @@ mod tests {
             prop_assume!(run.is_ok());
             let totals = run.unwrap().group.map(|report| (report.lost(), report.duplicated()));
             let mut light = Recorder::light(&scenario);
-            let mut engine = Engine::new(&scenario, &mut light);
-            while let Some(at_us) = engine.advance(scenario.horizon_us + 1, &mut light).unwrap() {
-                light.end_of_instant(at_us);
-            }
-            engine.finish(scenario.horizon_us + 1, &mut light);
+            let engine = Engine::new(&scenario, &mut light);
+            run_to(engine, &mut light, scenario.horizon_us + 1).unwrap();
             prop_assert_eq!(light.into_group_totals(), totals);
         }
     }

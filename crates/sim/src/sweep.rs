@@ -157,11 +157,8 @@ impl Walk {
 
 /// Runs `engine` and `recorder` from where they are to the horizon: the group's totals, or
 /// `None` when the run stops on an error.
-fn run_rest(mut engine: Engine, mut recorder: Recorder, stop_us: u64) -> Option<(u64, u64)> {
-    while let Some(at_us) = engine.advance(stop_us, &mut recorder).ok()? {
-        recorder.end_of_instant(at_us);
-    }
-    engine.finish(stop_us, &mut recorder);
+fn run_rest(engine: Engine, mut recorder: Recorder, stop_us: u64) -> Option<(u64, u64)> {
+    crate::run_to(engine, &mut recorder, stop_us).ok()?;
     recorder.into_group_totals()
 }
 
