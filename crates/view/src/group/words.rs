@@ -121,32 +121,35 @@ pub fn sweep_title(e: &GroupEvent) -> String {
 /// How to move the first event on the sweep chart.
 pub const SWEEP_HINT: &str = "Click or tap an instant to put the event there (or drag along it); with the keyboard, focus the chart and use the arrow keys.";
 
+/// The legend's line on an overview's partition rows.
+const ROWS: &str =
+    "partition rows, one per partition: its owner's colour; blank = no owner (the partition waits)";
+/// The legend's line on an overview's costly handovers.
+const ROW_MARKS: &str =
+    "a red or orange mark across a row: a handover that lost records (red) or processed them twice (orange)";
+/// The legend's line on member lanes (everywhere but an overview's thin member rows).
+const MEMBER_LANES: &str =
+    "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down";
+
 /// The lanes' legend before the members' colours, for a share group, a consumer group, or a
 /// consumer group's overview (`lanes::is_overview`), whose members are thin rows too beyond
 /// `lanes::OVERVIEW_MEMBERS` (`thin_members`).
 pub fn legend_lines(share: bool, overview: bool, thin_members: bool) -> &'static [&'static str] {
     if overview && thin_members {
         &[
-            "partition rows, one per partition: its owner's colour; blank = no owner (the partition waits)",
-            "a red or orange mark across a row: a handover that lost records (red) or processed them twice (orange)",
+            ROWS,
+            ROW_MARKS,
             "member rows: its colour = processing, blank = no partition, orange = hung, dark grey = in a rebalance, light grey = down",
         ]
     } else if overview {
-        &[
-            "partition rows, one per partition: its owner's colour; blank = no owner (the partition waits)",
-            "a red or orange mark across a row: a handover that lost records (red) or processed them twice (orange)",
-            "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
-        ]
+        &[ROWS, ROW_MARKS, MEMBER_LANES]
     } else if share {
-        &[
-            "partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)",
-            "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
-        ]
+        &["partition lanes: start offset (solid, in place of the committed offset), end of the window (dashed)", MEMBER_LANES]
     } else {
         &[
             "partition lanes: position (dashed), durable frontier (thin), committed offset (thick); the bar below: who owns it",
             "▼ on a lane: a handover (orange: records processed twice, red: lost)",
-            "member lanes: full = processing, thin line = no partition, hatched = hung (×) or in a rebalance (/), grey box = down",
+            MEMBER_LANES,
         ]
     }
 }
