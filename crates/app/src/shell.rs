@@ -354,9 +354,14 @@ pub(crate) fn fit(canvas: &HtmlCanvasElement, css: (f64, f64)) -> (u32, u32, f64
     (w, h, w as f64 / css.0)
 }
 
-/// The canvas's CSS width, or `fallback` before it is laid out (no style sheet, as in tests).
+/// The canvas's CSS width: as [`use_size`] measured it last (reading it again would lay the
+/// page out in the middle of a redraw), else read now, or `fallback` before it is laid out
+/// (no style sheet, as in tests).
 #[cfg(feature = "group")]
-pub(crate) fn css_width(canvas: &HtmlCanvasElement, fallback: f64) -> f64 {
+pub(crate) fn css_width(canvas: &HtmlCanvasElement, size: Size, fallback: f64) -> f64 {
+    if size.width > 0 {
+        return size.width as f64;
+    }
     match canvas.client_width() {
         w if w > 0 => w as f64,
         _ => fallback,

@@ -13,6 +13,21 @@ use plotters_backend::{
 pub struct CanvasBackend {
     canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
+    /// PATCHED (see PATCHED.md): the styles last set in the context by this backend, so that
+    /// a run of shapes in one style sets it once.
+    styles: Styles,
+}
+
+/// PATCHED: the context's styles as this backend last set them (`None`: not known).
+#[derive(Clone, Default)]
+struct Styles {
+    stroke: Option<(BackendColor, u32)>,
+    fill: Option<BackendColor>,
+    font: String,
+}
+
+fn same_color(a: &BackendColor, b: &BackendColor) -> bool {
+    a.rgb == b.rgb && a.alpha == b.alpha
 }
 
 pub struct CanvasError(String);
@@ -42,7 +57,7 @@ impl std::error::Error for CanvasError {}
 impl CanvasBackend {
     fn init_backend(canvas: HtmlCanvasElement) -> Option<Self> {
         let context: CanvasRenderingContext2d = canvas.get_context("2d").ok()??.dyn_into().ok()?;
-        Some(CanvasBackend { canvas, context })
+        Some(CanvasBackend { canvas, context, styles: Styles::default() })
     }
 
     /// Create a new drawing backend backed with an HTML5 canvas object with given Id
@@ -64,9 +79,45 @@ impl CanvasBackend {
 
     /// Sets the stroke style and line width in the underlying context.
     fn set_line_style(&mut self, style: &impl BackendStyle) {
-        self.context
-            .set_stroke_style(&make_canvas_color(style.color()));
-        self.context.set_line_width(style.stroke_width() as f64);
+        let (color, width) = (style.color(), style.stroke_width());
+        if let Some((c, w)) = &self.styles.stroke {
+            if same_color(c, &color) && *w == width {
+                return;
+            }
+        }
+        self.context.set_stroke_style(&make_canvas_color(color));
+        self.context.set_line_width(width as f64);
+        self.styles.stroke = Some((color, width));
+    }
+
+    /// PATCHED (see PATCHED.md): strokes line segments — `points` in pairs, from and to —
+    /// in one style as one path (a chart's hatching: a `stroke()` per segment costs more
+    /// than the drawing).
+    pub fn draw_segments<S: BackendStyle>(
+        &mut self,
+        points: &[BackendCoord],
+        style: &S,
+    ) -> Result<(), DrawingErrorKind<CanvasError>> {
+        if style.color().alpha == 0.0 || points.len() < 2 {
+            return Ok(());
+        }
+        self.set_line_style(style);
+        self.context.begin_path();
+        for pair in points.chunks_exact(2) {
+            self.context.move_to(f64::from(pair[0].0), f64::from(pair[0].1));
+            self.context.line_to(f64::from(pair[1].0), f64::from(pair[1].1));
+        }
+        self.context.stroke();
+        Ok(())
+    }
+
+    /// PATCHED: sets the fill style unless it is set already.
+    fn set_fill_color(&mut self, color: BackendColor) {
+        if self.styles.fill.as_ref().is_some_and(|c| same_color(c, &color)) {
+            return;
+        }
+        self.context.set_fill_style(&make_canvas_color(color));
+        self.styles.fill = Some(color);
     }
 }
 
@@ -107,8 +158,7 @@ impl DrawingBackend for CanvasBackend {
             return Ok(());
         }
 
-        self.context
-            .set_fill_style(&make_canvas_color(style.color()));
+        self.set_fill_color(style.color());
         self.context
             .fill_rect(f64::from(point.0), f64::from(point.1), 1.0, 1.0);
         Ok(())
@@ -144,8 +194,7 @@ impl DrawingBackend for CanvasBackend {
             return Ok(());
         }
         if fill {
-            self.context
-                .set_fill_style(&make_canvas_color(style.color()));
+            self.set_fill_color(style.color());
             self.context.fill_rect(
                 f64::from(upper_left.0),
                 f64::from(upper_left.1),
@@ -196,8 +245,7 @@ impl DrawingBackend for CanvasBackend {
         let mut path = path.into_iter();
         self.context.begin_path();
         if let Some(start) = path.next() {
-            self.context
-                .set_fill_style(&make_canvas_color(style.color()));
+            self.set_fill_color(style.color());
             self.context.move_to(f64::from(start.0), f64::from(start.1));
             for next in path {
                 self.context.line_to(f64::from(next.0), f64::from(next.1));
@@ -219,8 +267,7 @@ impl DrawingBackend for CanvasBackend {
             return Ok(());
         }
         if fill {
-            self.context
-                .set_fill_style(&make_canvas_color(style.color()));
+            self.set_fill_color(style.color());
         } else {
             self.set_line_style(style);
         }
@@ -263,6 +310,8 @@ impl DrawingBackend for CanvasBackend {
         } / 180.0
             * std::f64::consts::PI;
 
+        // The context's styles come back at `restore`: so do the ones known here.
+        let saved = (degree != 0.0).then(|| self.styles.clone());
         if degree != 0.0 {
             self.context.save();
             self.context
@@ -287,20 +336,24 @@ impl DrawingBackend for CanvasBackend {
         };
         self.context.set_text_align(text_align);
 
-        self.context
-            .set_fill_style(&make_canvas_color(color.clone()));
-        self.context.set_font(&format!(
+        self.set_fill_color(color);
+        let font = format!(
             "{} {}px {}",
             style.style().as_str(),
             thousandths(style.size()),
             style.family().as_str(),
-        ));
+        );
+        if font != self.styles.font {
+            self.context.set_font(&font);
+            self.styles.font = font;
+        }
         self.context
             .fill_text(text, f64::from(x), f64::from(y))
             .map_err(error_cast)?;
 
-        if degree != 0.0 {
+        if let Some(saved) = saved {
             self.context.restore();
+            self.styles = saved;
         }
 
         Ok(())

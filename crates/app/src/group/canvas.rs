@@ -87,7 +87,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
             let type_scale = size.type_scale();
             let css_h = if *fill && size.height > 0 { size.height as f64 } else { css_h };
-            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
+            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, *size, FALLBACK_CSS_W), css_h));
             let r = &run.0;
             let (owners, shown) = &*drawn.0;
             let mut l =
@@ -229,7 +229,7 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
             move |(profile, at, size, dark, horizon)| {
                 let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
                 let type_scale = size.type_scale();
-                let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
+                let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, *size, FALLBACK_CSS_W), css_h));
                 let f = Frame {
                     dark: *dark,
                     ..lanes::sweep_frame((w, h), scale * type_scale, *horizon, profile)
@@ -354,7 +354,7 @@ pub fn StripCanvas(p: &StripProps) -> Html {
         use_effect_with(deps, move |(lines, crash, size, dark, horizon, lock)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
             let css_h = if fill && size.height > 0 { size.height as f64 } else { css_h };
-            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, FALLBACK_CSS_W), css_h));
+            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, *size, FALLBACK_CSS_W), css_h));
             let f = Frame {
                 dark: *dark,
                 ..lanes::strip_frame((w, h), scale * size.type_scale(), *horizon, lines.len())

@@ -12,6 +12,7 @@
 //! Every step line, shaded band and mark is decimated to the pixel columns it covers,
 //! so a run of a million records draws in about the time of a small one.
 
+use crate::kit::backend::DrawSegments;
 use crate::kit::draw::{
     columns, draw_axes, draw_bands, draw_grid, step_paths, step_segments, DrawResult, Frame, Hatch, Palette,
 };
@@ -50,14 +51,14 @@ fn last(steps: &[Step<Option<u64>>]) -> u64 {
 
 /// Draws the main chart: grid, the lost/duplicated shading from the crash profile, the lane
 /// of commits in flight, the three lines and the marks where commits land, and the axes.
-pub fn draw_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
+pub fn draw_main<DB: DrawSegments>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
     paint_main(root, run, f)?;
     root.present()?;
     Ok(())
 }
 
 /// As [`draw_main`], without presenting: for several drawings on one backend (the slide).
-pub fn paint_main<DB: DrawingBackend>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
+pub fn paint_main<DB: DrawSegments>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
     let p = f.pal();
     root.fill(&p.background)?;
     draw_grid(root, f, 5)?;
@@ -154,7 +155,7 @@ pub fn finished_beyond(run: &Run) -> Vec<Step> {
 /// Eviction, close, restart and failed commits (docs/model.md §8.6–8.9): a dashed vertical line in
 /// the lost colour where the member is evicted, a grey one where `close()` returns (dotted
 /// where the consumer restarts), and a × on the offset a failed commit would have stored.
-fn draw_lifecycle_marks<DB: DrawingBackend>(
+fn draw_lifecycle_marks<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     run: &Run,
     f: &Frame,
@@ -200,18 +201,14 @@ fn draw_lifecycle_marks<DB: DrawingBackend>(
 
 /// Draws the profile chart: lost(T) and duplicated(T) as hatched step areas with their
 /// outlines, on the main chart's time axis.
-pub fn draw_profile<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    run: &Run,
-    f: &Frame,
-) -> DrawResult<DB> {
+pub fn draw_profile<DB: DrawSegments>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
     paint_profile(root, run, f)?;
     root.present()?;
     Ok(())
 }
 
 /// As [`draw_profile`], without presenting.
-pub fn paint_profile<DB: DrawingBackend>(
+pub fn paint_profile<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     run: &Run,
     f: &Frame,
@@ -284,11 +281,7 @@ fn profile_segments(run: &Run) -> Vec<Segment> {
 /// lands, solid when the loop blocks on it (`commitSync`, `commitTransaction`), outlined
 /// when it does not (auto-commit, `commitAsync`). At least 3 CSS px wide, so a 5 ms
 /// round trip is still seen.
-fn draw_commit_lane<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    run: &Run,
-    f: &Frame,
-) -> DrawResult<DB> {
+fn draw_commit_lane<DB: DrawSegments>(root: &DrawingArea<DB, Shift>, run: &Run, f: &Frame) -> DrawResult<DB> {
     let (y0, y1) = (f.px(LANE_TOP).round() as i32, f.px(LANE_TOP + LANE_H).round() as i32);
     let min_w = f.px(3.0).round() as i32;
     let mut spans: Vec<(i32, i32, bool)> = Vec::new();

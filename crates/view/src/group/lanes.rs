@@ -13,6 +13,7 @@
 use super::timeline::{Activity, RecordLine, RecordState, Span};
 use super::words::{event_tag, member_name, partition_name};
 pub use super::zoom::{is_overview, zoom_choices, zoomed, Zoom, OVERVIEW_PARTITIONS, ZOOM_PARTITIONS};
+use crate::kit::backend::DrawSegments;
 use crate::kit::draw::{self as charts, draw_bands, Frame, Hatch, Palette, DARK, LIGHT};
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::sweep::GroupProfile;
@@ -316,7 +317,7 @@ fn top_value(run: &Run, p: usize) -> u64 {
 
 /// Draws the lanes: grid, each partition's three lines and owner bar, each member's
 /// activity, the events (handles and lines), the share crash, the time axis.
-pub fn draw_lanes<DB: DrawingBackend>(
+pub fn draw_lanes<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     run: &Run,
     owners: &[Vec<Span<Option<MemberId>>>],
@@ -651,7 +652,7 @@ pub fn sweep_frame(size: (u32, u32), scale: f64, horizon_us: u64, profile: &Grou
 /// Draws the sweep: the total lost (× hatching, dashed) and processed twice (/ hatching)
 /// when the first event happens at T, for every T the core evaluated, and the first
 /// event's instant now.
-pub fn draw_sweep<DB: DrawingBackend>(
+pub fn draw_sweep<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     profile: &GroupProfile,
     f: &Frame,
@@ -741,7 +742,7 @@ pub fn strip_label_rows(rows: usize, row_h: f64, min_gap: f64) -> Vec<usize> {
 /// (`lock_us` after the acquisition or its last renewal before the crash, docs/model.md §11.2,
 /// §11.3); a tick where a run of it completed; the crash of the
 /// whole group.
-pub fn draw_strip<DB: DrawingBackend>(
+pub fn draw_strip<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     lines: &[RecordLine],
     f: &Frame,

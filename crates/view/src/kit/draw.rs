@@ -8,6 +8,7 @@
 //! `devicePixelRatio` (times a type scale in projector mode) and passes that ratio as
 //! [`Frame::scale`], which every margin, line width, dash and font size is multiplied by.
 
+use crate::kit::backend::{DrawSegments, Segments};
 use crate::kit::text::fixed;
 use offset_window_sim::Step;
 use plotters::coord::Shift;
@@ -280,7 +281,7 @@ pub(crate) enum Hatch {
 
 /// Fills each column lightly and hatches it, the hatching in one global phase so that
 /// neighbouring columns join up.
-pub(crate) fn draw_bands<DB: DrawingBackend>(
+pub(crate) fn draw_bands<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     f: &Frame,
     cols: Vec<Column>,
@@ -295,14 +296,15 @@ pub(crate) fn draw_bands<DB: DrawingBackend>(
         let (y0, y1) = (f.y(c.hi).round(), f.y(c.lo).round());
         let (y0, y1) = (y0.min(y1 - 1.0), y1);
         root.draw(&Rectangle::new([(c.x0, y0 as i32), (c.x1, y1 as i32)], fill))?;
+        // The column's hatching as one element: segments from and to, in pairs.
+        let mut points = Vec::new();
         // "/": x + y = k·spacing
         let mut k = ((x0 + y0) / spacing).ceil();
         while k * spacing <= x1 + y1 {
             let cc = k * spacing;
             let (lo, hi) = ((cc - y1).max(x0), (cc - y0).min(x1));
             if hi > lo {
-                let seg = vec![(lo as i32, (cc - lo) as i32), (hi as i32, (cc - hi) as i32)];
-                root.draw(&PathElement::new(seg, line))?;
+                points.extend([(lo as i32, (cc - lo) as i32), (hi as i32, (cc - hi) as i32)]);
             }
             k += 1.0;
         }
@@ -313,12 +315,12 @@ pub(crate) fn draw_bands<DB: DrawingBackend>(
                 let cc = k * spacing;
                 let (lo, hi) = ((y0 + cc).max(x0), (y1 + cc).min(x1));
                 if hi > lo {
-                    let seg = vec![(lo as i32, (lo - cc) as i32), (hi as i32, (hi - cc) as i32)];
-                    root.draw(&PathElement::new(seg, line))?;
+                    points.extend([(lo as i32, (lo - cc) as i32), (hi as i32, (hi - cc) as i32)]);
                 }
                 k += 1.0;
             }
         }
+        root.draw(&Segments { points, style: line })?;
     }
     Ok(())
 }
