@@ -9,7 +9,8 @@
 #  4. end-to-end tests with real input (tests/e2e/run.mjs, producer.mjs, group.mjs,
 #     transactions.mjs, pipeline.mjs, and import.mjs: the "your consumer" panel; screenshots
 #     in tests/e2e/output/);
-#  5. the budget check, which prints figures (tests/e2e/budget.mjs).
+#  5. the budget check, which prints figures (tests/e2e/budget.mjs), and the page column of the
+#     README's "Groups at scale" table (tests/e2e/scale.mjs).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export PATH="$HOME/.cargo/bin:$PWD/node_modules/.bin:$PATH"
@@ -59,3 +60,5 @@ node tests/e2e/import.mjs "$url"
 
 step "page: budget check (figures)"
 node tests/e2e/budget.mjs "$url" dist
+step "page: groups at scale (figures)"
+node tests/e2e/scale.mjs "$url"
