@@ -71,12 +71,13 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     let layout: Rc<RefCell<Option<Lanes>>> = use_mut_ref(|| None);
     let frames = use_mut_ref(|| 0u32);
     let members = p.run.0.scenario.member_count() as usize;
-    // The partitions drawn (a zoom into a big group), with their owners: computed once per
-    // run and zoom.
+    // The partitions drawn (a zoom into a big group), with their owners, and what each member
+    // does: computed once per run and zoom.
     let drawn = use_memo((p.run.clone(), p.zoom), |(run, zoom)| {
         let owners = owners(&run.0);
         let shown = lanes::zoomed(&owners, *zoom).unwrap_or_else(|| (0..owners.len()).collect());
-        (owners, shown)
+        let spans = member_spans(&run.0, &owners);
+        (owners, shown, spans)
     });
     let css_h = lanes::css_height(drawn.1.len(), members);
     {
@@ -89,16 +90,15 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             let css_h = if *fill && size.height > 0 { size.height as f64 } else { css_h };
             let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, *size, FALLBACK_CSS_W), css_h));
             let r = &run.0;
-            let (owners, shown) = &*drawn.0;
+            let (owners, shown, spans) = &*drawn.0;
             let mut l =
                 Lanes::showing((w, h), scale * type_scale, r.scenario.horizon_us, shown.clone(), members);
             l.dark = *dark;
             let _ = c.set_attribute("data-targets", &scaled_targets(&l, events, type_scale));
             let _ = c.set_attribute("data-lanes", &shown.len().to_string());
-            let spans = member_spans(r);
             let marks = Marks { events, selected: None, crash_at_us: *crash_at_us };
             shell::draw_on(c.clone(), "drawing the lanes failed", |root| {
-                lanes::draw_lanes(root, r, owners, &spans, &l, marks)
+                lanes::draw_lanes(root, r, owners, spans, &l, marks)
             });
             *layout.borrow_mut() = Some(l);
             let mut n = frames.borrow_mut();

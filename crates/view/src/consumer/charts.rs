@@ -12,7 +12,7 @@
 //! Every step line, shaded band and mark is decimated to the pixel columns it covers,
 //! so a run of a million records draws in about the time of a small one.
 
-use crate::kit::backend::DrawSegments;
+use crate::kit::draw::DrawSegments;
 use crate::kit::draw::{
     columns, draw_axes, draw_bands, draw_grid, step_paths, step_segments, DrawResult, Frame, Hatch, Palette,
 };

@@ -164,7 +164,8 @@ fn boxed(svg: &str, class: &str, style: &str, id: &str) -> Result<String, String
 
 /// The lanes `width` CSS px wide, as tall as the live canvas, drawn by [`lanes::draw_lanes`].
 fn lanes_svg(run: &Run, width: u32, layout: &str) -> Result<String, String> {
-    let (o, m) = (owners(run), member_spans(run));
+    let o = owners(run);
+    let m = member_spans(run, &o);
     let h = lanes::css_height(run.partitions.len(), m.len()).round() as u32;
     let mut svg = String::new();
     {

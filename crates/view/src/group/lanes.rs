@@ -13,8 +13,8 @@
 use super::timeline::{Activity, RecordLine, RecordState, Span};
 use super::words::{event_tag, member_name, partition_name};
 pub use super::zoom::{is_overview, zoom_choices, zoomed, Zoom, OVERVIEW_PARTITIONS, ZOOM_PARTITIONS};
-use crate::kit::backend::DrawSegments;
-use crate::kit::draw::{self as charts, draw_bands, Frame, Hatch, Palette, DARK, LIGHT};
+use crate::kit::draw::DrawSegments;
+use crate::kit::draw::{self as charts, draw_bands, Frame, Hatch, Palette, RowFill, DARK, LIGHT};
 use offset_window_sim::events::{GroupEvent, GroupEventKind};
 use offset_window_sim::sweep::GroupProfile;
 use offset_window_sim::{MemberId, Run, Step};
@@ -362,15 +362,14 @@ pub fn draw_lanes<DB: DrawSegments>(
             if k % p_step == 0 {
                 root.draw_text(&partition_name(i as u32), &label, ((l.left - l.px(8.0)) as i32, top as i32))?;
             }
+            let mut row = RowFill::new(root, top as i32, lane_bottom as i32);
             for s in owners.get(i).into_iter().flatten() {
                 if let Some(m) = s.what {
                     let (x0, x1) = (l.x(s.from_us).round() as i32, l.x(s.to_us).round() as i32);
-                    root.draw(&Rectangle::new(
-                        [(x0, top as i32), (x1.max(x0 + 1), lane_bottom as i32)],
-                        member_color(m, l.dark).filled(),
-                    ))?;
+                    row.fill(x0, x1.max(x0 + 1), member_color(m, l.dark))?;
                 }
             }
+            row.finish()?;
         }
     }
     // Partitions: the three lines on the lane's own scale, the owner's colour along its foot.
@@ -454,6 +453,7 @@ pub fn draw_lanes<DB: DrawSegments>(
         let Some(spans) = members.get(m) else { continue };
         let color = member_color(member, l.dark);
         let thin = l.members.len() > OVERVIEW_MEMBERS;
+        let mut row = RowFill::new(root, top as i32, lane_bottom as i32);
         for s in spans {
             let (x0, x1) = (l.x(s.from_us).round() as i32, l.x(s.to_us).round() as i32);
             let x1 = x1.max(x0 + 1);
@@ -467,7 +467,7 @@ pub fn draw_lanes<DB: DrawSegments>(
                     Activity::Hung => p.duplicated,
                     Activity::Rebalancing => p.axis,
                 };
-                root.draw(&Rectangle::new([(x0, y0), (x1, y1)], fill.filled()))?;
+                row.fill(x0, x1, fill)?;
                 continue;
             }
             match s.what {
@@ -495,6 +495,7 @@ pub fn draw_lanes<DB: DrawSegments>(
                 }
             }
         }
+        row.finish()?;
     }
     // A share group's crash of the whole group: its line and pointer under the events', so
     // that a member's event at the same instant shows on it (issue 27, item 5).
@@ -1019,7 +1020,8 @@ mod tests {
             ..super::super::state::default_scenario()
         };
         let run = simulate(&s).unwrap();
-        let (o, m) = (owners(&run), member_spans(&run));
+        let o = owners(&run);
+        let m = member_spans(&run, &o);
         let h = css_height(256, m.len());
         assert!((384.0 + 192.0..=384.0 + 192.0 + 120.0).contains(&h), "{h}");
         let l = Lanes::new((900, h as u32), 1.0, s.horizon_us, 256, m.len());
@@ -1049,7 +1051,8 @@ mod tests {
             let i = super::super::presets::by_name(name).unwrap();
             let s = super::super::presets::input(i).unwrap().scenario;
             let run = simulate(&s).unwrap();
-            let (o, m) = (owners(&run), member_spans(&run));
+            let o = owners(&run);
+            let m = member_spans(&run, &o);
             let h = css_height(run.partitions.len(), m.len()) as u32;
             let mut svg = String::new();
             {

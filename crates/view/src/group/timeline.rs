@@ -155,11 +155,17 @@ fn share_member_spans(run: &Run, member: MemberId) -> Vec<Span<Activity>> {
 
 /// Every member's activity over `[0, horizon)`, in member order (consumer-1 first): the
 /// report's (or, for a share group, the marks') down, hung and rebalancing spans, the rest
-/// active or idle by whether the member owns a partition then.
-pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
+/// active or idle by whether the member owns a partition then (`owners`: [`owners`] of `run`).
+pub fn member_spans(run: &Run, owners: &[Vec<Span<Option<MemberId>>>]) -> Vec<Vec<Span<Activity>>> {
     let horizon = run.scenario.horizon_us;
     let count = run.scenario.member_count() as usize;
-    let owners = owners(run);
+    // Each member's ownership spans (from, to), gathered in one pass over every partition's.
+    let mut owned: Vec<Vec<(u64, u64)>> = vec![Vec::new(); count];
+    for s in owners.iter().flatten() {
+        if let Some(spans) = s.what.and_then(|m| owned.get_mut(m as usize)) {
+            spans.push((s.from_us, s.to_us));
+        }
+    }
     (0..count)
         .map(|m| {
             let member = m as MemberId;
@@ -174,29 +180,42 @@ pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
                 None => share_member_spans(run, member),
             };
             fixed.retain(|s| s.from_us < horizon);
-            // Instants where anything changes: the fixed spans' edges and the ownership's.
-            let mut cuts: Vec<u64> = vec![0, horizon];
-            cuts.extend(fixed.iter().flat_map(|s| [s.from_us, s.to_us.min(horizon)]));
-            cuts.extend(
-                owners.iter().flatten().filter(|s| s.what == Some(member)).flat_map(|s| [s.from_us, s.to_us]),
-            );
-            sort_ascending(&mut cuts);
-            cuts.dedup();
             // The member's ownership edges in time order, where it starts holding a partition
             // and where it stops: the starts passed less the stops passed say whether it holds
             // any at a cut, without scanning every partition's spans at each (1024 partitions
             // × 128 members took seconds). Two lists of instants rather than one of (instant,
             // ±1), sorted by the core's heap sort of u64 (`sort_ascending`): the page links no
             // standard library sort.
-            let mine = || owners.iter().flatten().filter(|s| s.what == Some(member));
-            let mut starts: Vec<u64> = mine().map(|s| s.from_us).collect();
-            let mut stops: Vec<u64> = mine().map(|s| s.to_us).collect();
+            let mut starts: Vec<u64> = owned[m].iter().map(|s| s.0).collect();
+            let mut stops: Vec<u64> = owned[m].iter().map(|s| s.1).collect();
             sort_ascending(&mut starts);
             sort_ascending(&mut stops);
+            // Instants where anything changes: the fixed spans' edges and the ownership's.
+            let mut edges: Vec<u64> = vec![0, horizon];
+            edges.extend(fixed.iter().flat_map(|s| [s.from_us, s.to_us.min(horizon)]));
+            sort_ascending(&mut edges);
+            let mut cuts = merged(&merged(&starts, &stops), &edges);
+            cuts.dedup();
+            // Between each cut and the next, the fixed span that overrides (its edges are cuts).
+            let rank = |a: Activity| match a {
+                Activity::Down => 0,
+                Activity::Hung => 1,
+                Activity::Rebalancing => 2,
+                _ => 3,
+            };
+            let mut fixed_at: Vec<Option<Activity>> = vec![None; cuts.len()];
+            for s in &fixed {
+                let first = cuts.partition_point(|&c| c < s.from_us);
+                for at in fixed_at.iter_mut().take(cuts.partition_point(|&c| c < s.to_us)).skip(first) {
+                    if at.is_none_or(|a| rank(s.what) < rank(a)) {
+                        *at = Some(s.what);
+                    }
+                }
+            }
             let (mut started, mut stopped) = (0usize, 0usize);
             let share = run.scenario.share_group();
             let mut spans = Vec::new();
-            for w in cuts.windows(2) {
+            for (w, fixed) in cuts.windows(2).zip(fixed_at) {
                 let (from, to) = (w[0], w[1]);
                 while starts.get(started).is_some_and(|&t| t <= from) {
                     started += 1;
@@ -205,23 +224,30 @@ pub fn member_spans(run: &Run) -> Vec<Vec<Span<Activity>>> {
                     stopped += 1;
                 }
                 let held = started > stopped;
-                let rank = |a: Activity| match a {
-                    Activity::Down => 0,
-                    Activity::Hung => 1,
-                    Activity::Rebalancing => 2,
-                    _ => 3,
-                };
-                let what = fixed
-                    .iter()
-                    .filter(|s| s.from_us <= from && from < s.to_us)
-                    .map(|s| s.what)
-                    .min_by_key(|&a| rank(a))
-                    .unwrap_or(if held || share { Activity::Active } else { Activity::Idle });
+                let what = fixed.unwrap_or(if held || share { Activity::Active } else { Activity::Idle });
                 push(&mut spans, from, to, what);
             }
             spans
         })
         .collect()
+}
+
+/// Two ascending lists as one.
+fn merged(a: &[u64], b: &[u64]) -> Vec<u64> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut i, mut j) = (0, 0);
+    while i < a.len() && j < b.len() {
+        if a[i] <= b[j] {
+            out.push(a[i]);
+            i += 1;
+        } else {
+            out.push(b[j]);
+            j += 1;
+        }
+    }
+    out.extend_from_slice(&a[i..]);
+    out.extend_from_slice(&b[j..]);
+    out
 }
 
 /// A share-group record's state (docs/model.md §11.1).
@@ -413,7 +439,7 @@ mod tests {
             }
             let run = simulate(&scenario).unwrap();
             let owners = owners(&run);
-            for (m, lane) in member_spans(&run).iter().enumerate() {
+            for (m, lane) in member_spans(&run, &owners).iter().enumerate() {
                 for s in lane.iter().filter(|s| matches!(s.what, Activity::Active | Activity::Idle)) {
                     let holds = owners.iter().flatten().any(|o| {
                         o.what == Some(m as MemberId) && o.from_us <= s.from_us && s.from_us < o.to_us
@@ -443,7 +469,7 @@ mod tests {
                 Span { from_us: 52_015_000, to_us: 60_000_000, what: Some(0) },
             ]
         );
-        let m = member_spans(&run);
+        let m = member_spans(&run, &owners(&run));
         assert_eq!(
             m[1],
             vec![
@@ -468,7 +494,7 @@ mod tests {
             .unwrap()
             .scenario;
         let run = simulate(&s).unwrap();
-        let m = member_spans(&run);
+        let m = member_spans(&run, &owners(&run));
         assert_eq!(m[2][0], Span { from_us: 0, to_us: m[2][0].to_us, what: Activity::Idle });
         assert_eq!(m[3][0], Span { from_us: 0, to_us: 5_000_000, what: Activity::Down });
         // Every lane covers the horizon without a gap.
@@ -482,10 +508,10 @@ mod tests {
     #[test]
     fn share_members_hang_and_go_down() {
         let run = run_of("share-hang-waits-for-the-lock");
-        let m = member_spans(&run);
+        let m = member_spans(&run, &owners(&run));
         assert_eq!(m[0][1], Span { from_us: 3_100_000, to_us: 43_100_000, what: Activity::Hung });
         let run = run_of("share-crash-releases-at-once");
-        let m = member_spans(&run);
+        let m = member_spans(&run, &owners(&run));
         assert_eq!(m[0][1], Span { from_us: 3_100_000, to_us: 20_000_000, what: Activity::Down });
         assert!(owners(&run).iter().all(Vec::is_empty));
     }

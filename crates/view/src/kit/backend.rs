@@ -4,7 +4,7 @@
 //! [`Backend`], they are compiled once into the page's wasm instead of once per backend
 //! (about 10 KB less wasm).
 
-use plotters::element::{Drawable, PointCollection};
+use crate::kit::draw::DrawSegments;
 #[cfg(feature = "svg")]
 use plotters::prelude::SVGBackend;
 use plotters_backend::{
@@ -148,16 +148,6 @@ impl DrawingBackend for Backend<'_> {
     }
 }
 
-/// A backend that strokes many line segments in one style at once (a band's hatching).
-pub trait DrawSegments: DrawingBackend {
-    /// Strokes the segments `points[0]`–`points[1]`, `points[2]`–`points[3]`, …
-    fn draw_segments<S: BackendStyle>(
-        &mut self,
-        points: &[BackendCoord],
-        style: &S,
-    ) -> std::result::Result<(), DrawingErrorKind<Self::ErrorType>>;
-}
-
 impl DrawSegments for Backend<'_> {
     fn draw_segments<S: BackendStyle>(&mut self, points: &[BackendCoord], style: &S) -> Result {
         match self {
@@ -173,30 +163,5 @@ impl DrawSegments for Backend<'_> {
             #[cfg(feature = "canvas")]
             Backend::Canvas(b, _) => b.draw_segments(points, style).map_err(cast),
         }
-    }
-}
-
-/// Line segments in one style as one plotters element: `points` in pairs, from and to.
-pub(crate) struct Segments<S> {
-    pub points: Vec<BackendCoord>,
-    pub style: S,
-}
-
-impl<'a, S> PointCollection<'a, BackendCoord> for &'a Segments<S> {
-    type Point = &'a BackendCoord;
-    type IntoIter = &'a [BackendCoord];
-    fn point_iter(self) -> Self::IntoIter {
-        &self.points
-    }
-}
-
-impl<DB: DrawSegments, S: BackendStyle> Drawable<DB> for Segments<S> {
-    fn draw<I: Iterator<Item = BackendCoord>>(
-        &self,
-        points: I,
-        backend: &mut DB,
-        _: (u32, u32),
-    ) -> std::result::Result<(), DrawingErrorKind<DB::ErrorType>> {
-        backend.draw_segments(&points.collect::<Vec<_>>(), &self.style)
     }
 }

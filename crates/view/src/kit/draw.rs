@@ -8,12 +8,13 @@
 //! `devicePixelRatio` (times a type scale in projector mode) and passes that ratio as
 //! [`Frame::scale`], which every margin, line width, dash and font size is multiplied by.
 
-use crate::kit::backend::{DrawSegments, Segments};
 use crate::kit::text::fixed;
 use offset_window_sim::Step;
 use plotters::coord::Shift;
+use plotters::element::{Drawable, PointCollection};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_backend::{BackendCoord, DrawingErrorKind};
 
 /// Result of a drawing call: a plotters error names the backend's own.
 pub type DrawResult<DB> = Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
@@ -279,6 +280,41 @@ pub(crate) enum Hatch {
     Cross,
 }
 
+/// A backend that strokes many line segments in one style at once (a band's hatching).
+pub trait DrawSegments: DrawingBackend {
+    /// Strokes the segments `points[0]`–`points[1]`, `points[2]`–`points[3]`, …
+    fn draw_segments<S: plotters_backend::BackendStyle>(
+        &mut self,
+        points: &[BackendCoord],
+        style: &S,
+    ) -> std::result::Result<(), DrawingErrorKind<Self::ErrorType>>;
+}
+
+/// Line segments in one style as one plotters element: `points` in pairs, from and to.
+struct Segments<S> {
+    points: Vec<BackendCoord>,
+    style: S,
+}
+
+impl<'a, S> PointCollection<'a, BackendCoord> for &'a Segments<S> {
+    type Point = &'a BackendCoord;
+    type IntoIter = &'a [BackendCoord];
+    fn point_iter(self) -> Self::IntoIter {
+        &self.points
+    }
+}
+
+impl<DB: DrawSegments, S: plotters_backend::BackendStyle> Drawable<DB> for Segments<S> {
+    fn draw<I: Iterator<Item = BackendCoord>>(
+        &self,
+        points: I,
+        backend: &mut DB,
+        _: (u32, u32),
+    ) -> std::result::Result<(), DrawingErrorKind<DB::ErrorType>> {
+        backend.draw_segments(&points.collect::<Vec<_>>(), &self.style)
+    }
+}
+
 /// Fills each column lightly and hatches it, the hatching in one global phase so that
 /// neighbouring columns join up.
 pub(crate) fn draw_bands<DB: DrawSegments>(
@@ -323,6 +359,75 @@ pub(crate) fn draw_bands<DB: DrawSegments>(
         root.draw(&Segments { points, style: line })?;
     }
     Ok(())
+}
+
+/// Rectangles of one row given left to right (each at least a pixel wide, as a row's spans in
+/// time order are), as the runs to fill: a rectangle of the last one's colour touching it
+/// extends it, one of another colour starting inside it cuts it there. Filling the runs
+/// gives the pixels of the rectangles filled one by one, with one fill per run of a colour
+/// (an overview's rows: thousands of spans, most of them narrower than a pixel).
+#[cfg(feature = "group")]
+#[derive(Default)]
+pub(crate) struct Runs {
+    pending: Option<(i32, i32, RGBColor)>,
+}
+
+#[cfg(feature = "group")]
+impl Runs {
+    /// The next rectangle, `x0..x1` (`x0` not left of the last one's); a run that is now
+    /// final, if any.
+    pub(crate) fn push(&mut self, x0: i32, x1: i32, color: RGBColor) -> Option<(i32, i32, RGBColor)> {
+        match self.pending.replace((x0, x1, color)) {
+            Some((a0, a1, c)) if c == color && x0 <= a1 => {
+                self.pending = Some((a0, a1.max(x1), c));
+                None
+            }
+            // Filled after it, this one covers the last one from x0 on.
+            Some((a0, a1, c)) => Some((a0, a1.min(x0), c)).filter(|r| r.1 > r.0),
+            None => None,
+        }
+    }
+
+    /// The last run.
+    pub(crate) fn finish(self) -> Option<(i32, i32, RGBColor)> {
+        self.pending
+    }
+}
+
+/// [`Runs`] filled on `root` between `y0` and `y1`.
+#[cfg(feature = "group")]
+pub(crate) struct RowFill<'a, DB: DrawingBackend> {
+    root: &'a DrawingArea<DB, Shift>,
+    rows: (i32, i32),
+    runs: Runs,
+}
+
+#[cfg(feature = "group")]
+impl<'a, DB: DrawingBackend> RowFill<'a, DB> {
+    pub(crate) fn new(root: &'a DrawingArea<DB, Shift>, y0: i32, y1: i32) -> Self {
+        RowFill { root, rows: (y0, y1), runs: Runs::default() }
+    }
+
+    fn draw(&self, run: Option<(i32, i32, RGBColor)>) -> DrawResult<DB> {
+        match run {
+            Some((x0, x1, c)) => {
+                self.root.draw(&Rectangle::new([(x0, self.rows.0), (x1, self.rows.1)], c.filled()))
+            }
+            None => Ok(()),
+        }
+    }
+
+    /// The next rectangle (see [`Runs::push`]).
+    pub(crate) fn fill(&mut self, x0: i32, x1: i32, color: RGBColor) -> DrawResult<DB> {
+        let run = self.runs.push(x0, x1, color);
+        self.draw(run)
+    }
+
+    /// Fills what is pending.
+    pub(crate) fn finish(mut self) -> DrawResult<DB> {
+        let run = std::mem::take(&mut self.runs).finish();
+        self.draw(run)
+    }
 }
 
 /// A step function as a polyline in device px from t = 0 to the horizon, with at most
@@ -488,4 +593,52 @@ pub(crate) fn draw_axes<DB: DrawingBackend>(
         root.draw_text(y_title, &up, (f.px(3.0) as i32, (t + b) / 2))?;
     }
     Ok(())
+}
+
+#[cfg(all(test, feature = "group"))]
+mod tests {
+    use super::*;
+
+    /// Filling the runs gives the pixels of the rectangles filled one by one, for spans in
+    /// time order (from ≥ the last one's to; any length, some not drawn) mapped to pixels as
+    /// the lanes map them: x0 = round(from), x1 = max(x0 + 1, round(to)).
+    #[test]
+    fn runs_fill_the_pixels_the_rectangles_fill() {
+        let colors = [RGBColor(1, 0, 0), RGBColor(0, 1, 0), RGBColor(0, 0, 1)];
+        let mut seed = 7u64;
+        let mut next = |n: u64| {
+            seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (seed >> 33) % n
+        };
+        let mut fills = 0;
+        for _ in 0..3000 {
+            let (mut one_by_one, mut merged) = ([None; 200], [None; 200]);
+            let paint = |pixels: &mut [Option<RGBColor>; 200], (x0, x1, c): (i32, i32, RGBColor)| {
+                (x0..x1).for_each(|x| pixels[x as usize] = Some(c));
+            };
+            let mut runs = Runs::default();
+            let mut t = next(30); // tenths of a pixel
+            for _ in 0..next(40) {
+                let from = t + next(3) * next(10);
+                t = from + next(2) * next(25);
+                let color = colors[next(3) as usize];
+                if next(5) == 0 {
+                    continue; // a span not drawn (no owner)
+                }
+                let x0 = ((from + 5) / 10) as i32;
+                let x1 = (((t + 5) / 10) as i32).max(x0 + 1);
+                paint(&mut one_by_one, (x0, x1, color));
+                if let Some(run) = runs.push(x0, x1, color) {
+                    paint(&mut merged, run);
+                    fills += 1;
+                }
+            }
+            if let Some(run) = runs.finish() {
+                paint(&mut merged, run);
+                fills += 1;
+            }
+            assert_eq!(one_by_one, merged);
+        }
+        assert!(fills > 10_000, "the cases fill something: {fills}");
+    }
 }
