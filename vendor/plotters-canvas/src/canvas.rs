@@ -18,16 +18,20 @@ pub struct CanvasBackend {
     styles: Styles,
 }
 
-/// PATCHED: the context's styles as this backend last set them (`None`: not known).
-#[derive(Clone, Default)]
+/// PATCHED: the context's styles as this backend last set them, as [`key`]s (0: not known).
+#[derive(Default)]
 struct Styles {
-    stroke: Option<(BackendColor, u32)>,
-    fill: Option<BackendColor>,
+    stroke: u64,
+    fill: u64,
     font: String,
 }
 
-fn same_color(a: &BackendColor, b: &BackendColor) -> bool {
-    a.rgb == b.rgb && a.alpha == b.alpha
+/// PATCHED: a colour as the CSS string `make_canvas_color` writes for it, packed (never 0:
+/// a colour of alpha 0 is never set).
+fn key(color: BackendColor) -> u64 {
+    let (r, g, b) = color.rgb;
+    let a = (color.alpha.max(0.0) * 1000.0 + 0.5) as u64;
+    u64::from(r) | u64::from(g) << 8 | u64::from(b) << 16 | a << 24
 }
 
 pub struct CanvasError(String);
@@ -80,14 +84,12 @@ impl CanvasBackend {
     /// Sets the stroke style and line width in the underlying context.
     fn set_line_style(&mut self, style: &impl BackendStyle) {
         let (color, width) = (style.color(), style.stroke_width());
-        if let Some((c, w)) = &self.styles.stroke {
-            if same_color(c, &color) && *w == width {
-                return;
-            }
+        let stroke = key(color) | u64::from(width) << 40;
+        if stroke != self.styles.stroke {
+            self.context.set_stroke_style(&make_canvas_color(color));
+            self.context.set_line_width(width as f64);
+            self.styles.stroke = stroke;
         }
-        self.context.set_stroke_style(&make_canvas_color(color));
-        self.context.set_line_width(width as f64);
-        self.styles.stroke = Some((color, width));
     }
 
     /// PATCHED (see PATCHED.md): strokes line segments — `points` in pairs, from and to —
@@ -113,11 +115,10 @@ impl CanvasBackend {
 
     /// PATCHED: sets the fill style unless it is set already.
     fn set_fill_color(&mut self, color: BackendColor) {
-        if self.styles.fill.as_ref().is_some_and(|c| same_color(c, &color)) {
-            return;
+        if key(color) != self.styles.fill {
+            self.context.set_fill_style(&make_canvas_color(color));
+            self.styles.fill = key(color);
         }
-        self.context.set_fill_style(&make_canvas_color(color));
-        self.styles.fill = Some(color);
     }
 }
 
@@ -310,8 +311,6 @@ impl DrawingBackend for CanvasBackend {
         } / 180.0
             * std::f64::consts::PI;
 
-        // The context's styles come back at `restore`: so do the ones known here.
-        let saved = (degree != 0.0).then(|| self.styles.clone());
         if degree != 0.0 {
             self.context.save();
             self.context
@@ -351,9 +350,10 @@ impl DrawingBackend for CanvasBackend {
             .fill_text(text, f64::from(x), f64::from(y))
             .map_err(error_cast)?;
 
-        if let Some(saved) = saved {
+        if degree != 0.0 {
             self.context.restore();
-            self.styles = saved;
+            // The context's styles are back to what they were before `save`: not known here.
+            self.styles = Styles::default();
         }
 
         Ok(())
