@@ -37,8 +37,11 @@ console.log('Groups at scale on the page (desktop 1440 × 900; wasm memory = the
 for (const row of ROWS) {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
-  // Trunk's loader hands the instance's exports (and so its memory) to this event.
-  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => { window.__wasm = e.detail.wasm; }));
+  // Trunk's loader hands the instance's exports to this event; the memory is the one export
+  // that is a WebAssembly.Memory (scripts/finish-wasm.mjs renames the exports).
+  await page.addInitScript(() => addEventListener('TrunkApplicationStarted', (e) => {
+    window.__wasmMemory = Object.values(e.detail.wasm).find((v) => v instanceof WebAssembly.Memory);
+  }));
   const t0 = Date.now();
   await page.goto(new URL(link(row), BASE).href);
   // The lanes of this row (not the defaults'): as many lanes as the overview or lanes draw.
@@ -60,7 +63,7 @@ for (const row of ROWS) {
     await page.waitForFunction(() => document.querySelector('#g-worst').getAttribute('aria-busy') !== 'true', null, { timeout: 240000 });
     swept = `, the sweep done ${secs(Date.now() - t0)}`;
   }
-  const memory = await page.evaluate(() => window.__wasm?.memory?.buffer?.byteLength ?? 0);
+  const memory = await page.evaluate(() => window.__wasmMemory?.buffer.byteLength ?? 0);
   console.log(`  ${row[0]}: lanes drawn ${secs(lanesMs)}${swept}; wasm memory ${mib(memory)}`);
   await context.close();
 }
