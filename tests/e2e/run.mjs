@@ -818,4 +818,15 @@ test('smaller items: crash field "13", base offset in the link, close() and in-f
   await context.close();
 });
 
-await runTests(tests, problems, OUT);
+await // Issue 28's trial: the Scenarios select sat at the foot of the right column (below the
+// controls, the records, the costs and the export), far out of sight on a desktop.
+test('the scenarios are the first thing in the controls\' column, on the first screen of a desktop', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 1440, height: 900 } });
+  const first = await page.$eval('.panel', (p) => [...p.children].find((c) => !c.matches('.tour, #tour-start, .tour.off'))?.className);
+  assert.match(first, /presets/, `the panel's first section after the tour is ${first}`);
+  const box = await page.locator('#preset').boundingBox();
+  assert.ok(box.y + box.height <= 900, `the scenario list ends at ${box.y + box.height} px`);
+  await context.close();
+});
+
+runTests(tests, problems, OUT);
