@@ -65,6 +65,16 @@ async function open(browser, options = {}, suffix = '') {
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 
+/** The smallest font size, px, of the visible elements with text of their own within `within`
+ * (with `which`, the smallest one's size, tag and text, for a message). */
+const smallestText = (page, within, which = false) => page.evaluate(([within, which]) => {
+  const sized = [...document.querySelectorAll(`${within} *`)].filter((e) => e.offsetParent !== null
+    && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+    .map((e) => [parseFloat(getComputedStyle(e).fontSize), `${e.tagName} "${e.textContent.trim().slice(0, 30)}"`])
+    .sort((a, b) => a[0] - b[0]);
+  return which ? sized[0]?.join(' ') : (sized[0]?.[0] ?? Infinity);
+}, [within, which]);
+
 test('first load shows reference R1 (docs/model.md §7)', async (browser) => {
   const { page, context } = await open(browser);
   assert.match(await page.title(), /Offset window/);
@@ -684,7 +694,13 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
     // Issue 27, item 8: the worst case's sentence was 13 px at 1280×720, 19 px at 1920×1080.
     const worst = await page.$eval('.screen-side #worst-line', (e) => parseFloat(getComputedStyle(e).fontSize));
     assert.ok(worst >= 0.025 * h, `the worst case's sentence ${worst} px tall at ${w}×${h}`);
+    // Issue 28: no text under 16 px on the screen (the readouts' captions were 12.2 px, the
+    // tour's buttons 14.4 px at 1280×720), with the tour and without it.
+    assert.ok(await smallestText(page, '.screen') >= 16, `no text under 16 px on the screen at ${w}×${h}: ${await smallestText(page, '.screen', true)}`);
     await page.screenshot({ path: path.join(OUT, `projector-${w}x${h}.png`) });
+    await page.click('#tour-leave');
+    await page.waitForSelector('.page.projector #tour-start');
+    assert.ok(await smallestText(page, '.screen') >= 16, `no text under 16 px on the screen at ${w}×${h} without the tour: ${await smallestText(page, '.screen', true)}`);
     await context.close();
   }
   // The button puts projector=1 into the link; a reload keeps it.
