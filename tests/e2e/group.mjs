@@ -686,4 +686,19 @@ test('projector 1280×720: every tour step with nothing cut and no text under 16
   }
 });
 
+// Issue 28's trial: the consumer-vs-share table was 545 px wide on a 390 px phone.
+test('phone 390×844: the consumer-vs-share table fits the screen', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const fit = await page.$eval('#versus-table', (t) => {
+    const box = t.closest('.table-scroll');
+    return { table: t.getBoundingClientRect().right, box: box.getBoundingClientRect().right, scroll: box.scrollWidth, client: box.clientWidth };
+  });
+  assert.ok(fit.scroll <= fit.client && fit.table <= fit.box + 0.5, `the table: ${JSON.stringify(fit)}`);
+  assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling');
+  assert.ok(await smallestText(page, '.compare') >= 12, 'no text under 12 px in the comparison');
+  await page.$eval('#versus-table', (e) => e.scrollIntoView());
+  await page.screenshot({ path: path.join(OUT, 'group-versus-phone-390x844.png') });
+  await context.close();
+});
+
 runTests(tests, problems, OUT);
