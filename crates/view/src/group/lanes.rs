@@ -335,7 +335,7 @@ pub fn draw_lanes<DB: DrawingBackend>(
     // Grid: one vertical line per tick across every lane.
     let axis_frame = l.frame((l.events.1, l.axis), 1.0);
     let grid = p.grid.stroke_width(l.width_px(1.0));
-    let (decimals, ticks) = charts::time_ticks(&axis_frame);
+    let ticks = charts::time_ticks(&axis_frame).1;
     for s in &ticks {
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, l.events.1 as i32), (x, bottom)], grid))?;
@@ -589,11 +589,9 @@ pub fn draw_lanes<DB: DrawingBackend>(
     for s in &ticks {
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + tick)], axis))?;
-        root.draw_text(
-            &crate::kit::text::fixed(*s, decimals),
-            &below,
-            (x, bottom + tick + l.px(2.0) as i32),
-        )?;
+    }
+    for (x, text) in charts::time_labels(&axis_frame) {
+        root.draw_text(&text, &below, (x, bottom + tick + l.px(2.0) as i32))?;
     }
     let title = (FontFamily::SansSerif, l.font_px(12.5))
         .into_font()
