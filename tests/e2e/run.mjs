@@ -75,6 +75,17 @@ const smallestText = (page, within, which = false) => page.evaluate(([within, wh
   return which ? sized[0]?.join(' ') : (sized[0]?.[0] ?? Infinity);
 }, [within, which]);
 
+/** The visible selects matching `selector` whose chosen option's text is wider than the
+ * select shows (its box less padding and the arrow), as "id: text". */
+const cutSelects = (page, selector = 'select') => page.$$eval(selector, (ss) => ss.filter((s) => s.offsetParent).flatMap((s) => {
+  const cs = getComputedStyle(s);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const text = s.options[s.selectedIndex]?.text ?? '';
+  const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return ctx.measureText(text).width > room ? [`${s.id}: ${text}`] : [];
+}));
+
 test('first load shows reference R1 (docs/model.md §7)', async (browser) => {
   const { page, context } = await open(browser);
   assert.match(await page.title(), /Offset window/);
@@ -843,6 +854,24 @@ test('the scenarios are the first thing in the controls\' column, on the first s
   const box = await page.locator('#preset').boundingBox();
   assert.ok(box.y + box.height <= 900, `the scenario list ends at ${box.y + box.height} px`);
   await context.close();
+});
+
+// Issue 28's trial: the worker pool's choice "the highest finished offset + 1 (passes
+// unfinished records)" was cut mid-word inside its select. The pool's selects show their
+// choice whole, a long one its head with the whole text below.
+test('the worker pool\'s selects do not cut their choice: a long one says its head, the whole below (390 px and 1440 px)', async (browser) => {
+  for (const [options, name] of [[{ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, 'phone'], [{ viewport: { width: 1440, height: 900 } }, 'desktop']]) {
+    for (const choice of ['highest_completed', 'contiguous_completed']) {
+      const { page, context } = await open(browser, options, `#worker_pool=true&pool_commit=${choice}&ordering=partition`);
+      // (The commit strategy's "enable.auto.commit (auto-commit in poll)" is still cut on a phone.)
+      assert.deepEqual(await cutSelects(page, '#f-pool_commit, #f-ordering, #f-commit_value'), [], `${name}, ${choice}: selects cut`);
+      const whole = await page.textContent('#f-pool_commit-whole');
+      assert.match(whole, choice === 'highest_completed' ? /passes unfinished records/ : /Parallel Consumer/, `${name}: the whole choice below`);
+      assert.equal(await page.getAttribute('#f-pool_commit', 'aria-describedby'), 'f-pool_commit-whole');
+      assert.ok(await page.isVisible('#f-pool_commit-whole'), `${name}: the whole choice shown`);
+      await context.close();
+    }
+  }
 });
 
 runTests(tests, problems, OUT);
