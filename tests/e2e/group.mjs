@@ -665,4 +665,40 @@ test('screenshots: desktop 1440x900, phone 390x844, projector 1920x1080, a share
   await dark.context.close();
 });
 
-await runTests(tests, problems, OUT);
+await // Issue 28's trial, on the projector: with the tour open (step 1 at 1280×720) the side panel's
+// last lines were cut at the screen's foot, and the tour's buttons were 14.4 px. Every step of
+// both tours: nothing cut in the screen's boxes, nothing under 16 px.
+test('projector 1280×720: every tour step with nothing cut and no text under 16 px', async (browser) => {
+  for (const tour of ['', 'share-']) {
+    for (let n = 1; n <= 4; n++) {
+      const { page, context } = await open(browser, { viewport: { width: 1280, height: 720 } }, `#tour=${tour}${n}&projector=1`);
+      await page.waitForFunction((n) => document.querySelector('#tour')?.dataset.step === String(n), n);
+      const cut = await page.evaluate(() => [...document.querySelectorAll('.screen > *, .screen-top > *')]
+        .filter((e) => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible')
+        .map((e) => `${e.className}: ${e.scrollHeight} px in ${e.clientHeight}`));
+      assert.deepEqual(cut, [], `tour ${tour}${n}: cut`);
+      const tourBox = await page.$eval('#tour', (e) => e.getBoundingClientRect().bottom);
+      assert.ok(tourBox <= 720, `tour ${tour}${n}: the caption ends at ${tourBox} px`);
+      assert.ok(await smallestText(page, '.screen') >= 16, `tour ${tour}${n}: no text under 16 px on the screen`);
+      if (!tour && n === 1) await page.screenshot({ path: path.join(OUT, 'group-projector-tour-1-1280x720.png') });
+      await context.close();
+    }
+  }
+});
+
+// Issue 28's trial: the consumer-vs-share table was 545 px wide on a 390 px phone.
+test('phone 390×844: the consumer-vs-share table fits the screen', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+  const fit = await page.$eval('#versus-table', (t) => {
+    const box = t.closest('.table-scroll');
+    return { table: t.getBoundingClientRect().right, box: box.getBoundingClientRect().right, scroll: box.scrollWidth, client: box.clientWidth };
+  });
+  assert.ok(fit.scroll <= fit.client && fit.table <= fit.box + 0.5, `the table: ${JSON.stringify(fit)}`);
+  assert.ok(await page.evaluate(() => document.scrollingElement.scrollWidth <= 390), 'no sideways scrolling');
+  assert.ok(await smallestText(page, '.compare') >= 12, 'no text under 12 px in the comparison');
+  await page.$eval('#versus-table', (e) => e.scrollIntoView());
+  await page.screenshot({ path: path.join(OUT, 'group-versus-phone-390x844.png') });
+  await context.close();
+});
+
+runTests(tests, problems, OUT);

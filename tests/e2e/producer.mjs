@@ -158,4 +158,54 @@ test('screenshots at 1280×800 and 390×844; no sideways scrolling on the phone'
   await phone.context.close();
 });
 
+// Issue 28's trial: the producer page had no scenarios to choose and no projector mode (the
+// other pages have both). The tour's six scenarios are the list; projector mode is one screen.
+test('the scenarios list loads a tour step\'s scenario with its story; a change leaves the list', async (browser) => {
+  const { page, context } = await open(browser);
+  await page.selectOption('#preset', { label: 'A lost ack, without idempotence' });
+  await page.waitForSelector('#preset-story');
+  assert.match(await page.textContent('#preset-story'), /25 records/);
+  assert.equal(await counter(page, 'pc-twice'), 5);
+  assert.equal(await page.$('.ptour'), null, 'outside the tour');
+  await page.focus('#p-remove-0');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('#preset-story'));
+  assert.equal(await page.inputValue('#preset'), '');
+  await context.close();
+});
+
+test('projector mode at 1280×720 and 1920×1080: the axis, the instant and the counters on one screen, no text under 16 px', async (browser) => {
+  for (const [w, h] of [[1280, 720], [1920, 1080]]) {
+    const { page, context } = await open(browser, { viewport: { width: w, height: h } });
+    await page.selectOption('#preset', { label: 'A lost ack, without idempotence' });
+    await page.click('#projector');
+    await page.waitForSelector('.page.producer.projector .screen #producer-axis canvas[data-targets]');
+    await page.waitForFunction(() => location.hash.includes('projector=1'));
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const off = await page.evaluate(() => ['producer-axis', 'p-at', 'pc-log', 'pc-twice', 'pc-dropped', 'projector'].filter((id) => {
+      const r = document.getElementById(id).getBoundingClientRect();
+      return !(r.width > 0 && r.top >= 0 && r.bottom <= innerHeight + 0.5 && r.right <= innerWidth + 0.5);
+    }));
+    assert.deepEqual(off, [], `at ${w}×${h}: outside the screen`);
+    const cut = await page.evaluate(() => [...document.querySelectorAll('.screen > *')]
+      .filter((e) => e.scrollHeight > e.clientHeight + 1 && getComputedStyle(e).overflowY !== 'visible').map((e) => e.className));
+    assert.deepEqual(cut, [], `at ${w}×${h}: cut`);
+    const small = await page.evaluate(() => [...document.querySelectorAll('.screen *')].filter((e) => e.offsetParent !== null
+      && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+      .map((e) => [parseFloat(getComputedStyle(e).fontSize), e.textContent.trim().slice(0, 30)]).filter(([px]) => px < 16));
+    assert.deepEqual(small, [], `at ${w}×${h}: text under 16 px`);
+    const scale = Number(await page.$eval('#producer-axis canvas', (c) => c.dataset.typeScale));
+    assert.ok(scale >= 1.5, `the axis's type scale ${scale}`);
+    assert.match(await page.textContent('.screen-story'), /25 records/, 'the scenario\'s story on the screen');
+    await page.screenshot({ path: path.join(OUT, `producer-projector-${w}x${h}.png`) });
+    // A reload keeps the mode; the button leaves it.
+    await page.reload();
+    await page.waitForSelector('.page.producer.projector .screen');
+    await page.click('#projector');
+    await page.waitForSelector('.page.producer:not(.projector) #producer-axis');
+    await page.waitForFunction(() => !location.hash.includes('projector'));
+    await context.close();
+  }
+});
+
 await runTests(tests, problems, OUT);

@@ -65,6 +65,27 @@ async function open(browser, options = {}, suffix = '') {
 const tests = [];
 const test = (name, fn) => tests.push({ name, fn });
 
+/** The smallest font size, px, of the visible elements with text of their own within `within`
+ * (with `which`, the smallest one's size, tag and text, for a message). */
+const smallestText = (page, within, which = false) => page.evaluate(([within, which]) => {
+  const sized = [...document.querySelectorAll(`${within} *`)].filter((e) => e.offsetParent !== null
+    && [...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()))
+    .map((e) => [parseFloat(getComputedStyle(e).fontSize), `${e.tagName} "${e.textContent.trim().slice(0, 30)}"`])
+    .sort((a, b) => a[0] - b[0]);
+  return which ? sized[0]?.join(' ') : (sized[0]?.[0] ?? Infinity);
+}, [within, which]);
+
+/** The visible selects matching `selector` whose chosen option's text is wider than the
+ * select shows (its box less padding and the arrow), as "id: text". */
+const cutSelects = (page, selector = 'select') => page.$$eval(selector, (ss) => ss.filter((s) => s.offsetParent).flatMap((s) => {
+  const cs = getComputedStyle(s);
+  const ctx = document.createElement('canvas').getContext('2d');
+  ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+  const text = s.options[s.selectedIndex]?.text ?? '';
+  const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20;
+  return ctx.measureText(text).width > room ? [`${s.id}: ${text}`] : [];
+}));
+
 test('first load shows reference R1 (docs/model.md §7)', async (browser) => {
   const { page, context } = await open(browser);
   assert.match(await page.title(), /Offset window/);
@@ -684,7 +705,13 @@ test('projector mode at 1280×720 and 1920×1080: tour caption, chart, slider an
     // Issue 27, item 8: the worst case's sentence was 13 px at 1280×720, 19 px at 1920×1080.
     const worst = await page.$eval('.screen-side #worst-line', (e) => parseFloat(getComputedStyle(e).fontSize));
     assert.ok(worst >= 0.025 * h, `the worst case's sentence ${worst} px tall at ${w}×${h}`);
+    // Issue 28: no text under 16 px on the screen (the readouts' captions were 12.2 px, the
+    // tour's buttons 14.4 px at 1280×720), with the tour and without it.
+    assert.ok(await smallestText(page, '.screen') >= 16, `no text under 16 px on the screen at ${w}×${h}: ${await smallestText(page, '.screen', true)}`);
     await page.screenshot({ path: path.join(OUT, `projector-${w}x${h}.png`) });
+    await page.click('#tour-leave');
+    await page.waitForSelector('.page.projector #tour-start');
+    assert.ok(await smallestText(page, '.screen') >= 16, `no text under 16 px on the screen at ${w}×${h} without the tour: ${await smallestText(page, '.screen', true)}`);
     await context.close();
   }
   // The button puts projector=1 into the link; a reload keeps it.
@@ -818,4 +845,33 @@ test('smaller items: crash field "13", base offset in the link, close() and in-f
   await context.close();
 });
 
-await runTests(tests, problems, OUT);
+await // Issue 28's trial: the Scenarios select sat at the foot of the right column (below the
+// controls, the records, the costs and the export), far out of sight on a desktop.
+test('the scenarios are the first thing in the controls\' column, on the first screen of a desktop', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 1440, height: 900 } });
+  const first = await page.$eval('.panel', (p) => [...p.children].find((c) => !c.matches('.tour, #tour-start, .tour.off'))?.className);
+  assert.match(first, /presets/, `the panel's first section after the tour is ${first}`);
+  const box = await page.locator('#preset').boundingBox();
+  assert.ok(box.y + box.height <= 900, `the scenario list ends at ${box.y + box.height} px`);
+  await context.close();
+});
+
+// Issue 28's trial: the worker pool's choice "the highest finished offset + 1 (passes
+// unfinished records)" was cut mid-word inside its select. The pool's selects show their
+// choice whole, a long one its head with the whole text below.
+test('the worker pool\'s selects do not cut their choice: a long one says its head, the whole below (390 px and 1440 px)', async (browser) => {
+  for (const [options, name] of [[{ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, 'phone'], [{ viewport: { width: 1440, height: 900 } }, 'desktop']]) {
+    for (const choice of ['highest_completed', 'contiguous_completed']) {
+      const { page, context } = await open(browser, options, `#worker_pool=true&pool_commit=${choice}&ordering=partition`);
+      // (The commit strategy's "enable.auto.commit (auto-commit in poll)" is still cut on a phone.)
+      assert.deepEqual(await cutSelects(page, '#f-pool_commit, #f-ordering, #f-commit_value'), [], `${name}, ${choice}: selects cut`);
+      const whole = await page.textContent('#f-pool_commit-whole');
+      assert.match(whole, choice === 'highest_completed' ? /passes unfinished records/ : /Parallel Consumer/, `${name}: the whole choice below`);
+      assert.equal(await page.getAttribute('#f-pool_commit', 'aria-describedby'), 'f-pool_commit-whole');
+      assert.ok(await page.isVisible('#f-pool_commit-whole'), `${name}: the whole choice shown`);
+      await context.close();
+    }
+  }
+});
+
+runTests(tests, problems, OUT);

@@ -336,21 +336,27 @@ pub(super) fn choice_field(
             Action::SetChoice { key, value: chosen }
         })
     };
-    // A long choice is cut inside a select: the field then says it whole below (past 36
-    // characters on a phone, past 50 on wider screens: web/style.css; screen readers hear
-    // the select's own text).
+    // A select cuts a long choice mid-word (a user's trial: "passes unfinished record"): past
+    // 36 characters its options say their head, before the parenthesis or colon (when that
+    // is words, not a bare name like read_committed), and the field says the chosen one whole
+    // below, which the select names as its description.
+    let head = |label: &'static str| match label.split_once(" (").or_else(|| label.split_once(": ")) {
+        Some((head, _)) if label.len() > 36 && head.contains(' ') => head,
+        _ => label,
+    };
     let long =
-        options.iter().find(|(name, _)| *name == current).map(|(_, label)| *label).filter(|l| l.len() > 36);
+        options.iter().find(|(name, _)| *name == current).map(|(_, label)| *label).filter(|l| head(l) != *l);
+    let whole = format!("{id}-whole");
     html! {
         <div class="field">
             <label for={id.clone()}>{ fields::label(key) }</label>
-            <select {id} {onchange}>
+            <select {id} {onchange} aria-describedby={long.is_some().then(|| whole.clone())}>
                 { for options.into_iter().map(|(name, label)| html! {
-                    <option value={name} selected={name == current}>{ label }</option>
+                    <option value={name} selected={name == current}>{ head(label) }</option>
                 }) }
             </select>
             if let Some(label) = long {
-                <p class={classes!("choice-whole", (label.len() > 50).then_some("wide"))} aria-hidden="true">{ label }</p>
+                <p class="choice-whole" id={whole}>{ label }</p>
             }
             if let Some(e) = error { <p class="field-error" role="alert">{ e }</p> }
         </div>

@@ -122,16 +122,18 @@ pub fn App() -> Html {
     let panel = html! {
         <div class="panel">
             if !projector { { tour.clone() } }
-            <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
-            <records::Records fields={fields.clone()} run={run.clone()} {base} dispatch={dispatch.clone()} />
-            <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
-            { panels::producer_note(at.duplicated) }
+            // The scenarios first: what a new reader looks for (a user's trial missed them at
+            // the foot of the column).
             { part(panels::Presets {
                 preset: state.preset,
                 run: run.clone(),
                 crash_at_us: if state.preset.is_some() { crash_at_us } else { 0 },
                 dispatch: dispatch.clone(),
             }) }
+            <controls::Controls fields={fields.clone()} dispatch={dispatch.clone()} />
+            <records::Records fields={fields.clone()} run={run.clone()} {base} dispatch={dispatch.clone()} />
+            <readouts::RunSummary run={run.clone()} dispatch={dispatch.clone()} />
+            { panels::producer_note(at.duplicated) }
             <panels::Export run={run.clone()} latest={latest.clone()} />
         </div>
     };

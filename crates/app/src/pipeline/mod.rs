@@ -182,7 +182,7 @@ fn key(run: &PipelineRun, scenario: &PipelineScenario, dark: bool) -> Html {
             if stalled(R::OwnerDown) { { colored(shade(R::OwnerDown), "shaded: partition stalled, owner down") } }
             if stalled(R::Rebalance) { { colored(shade(R::Rebalance), "shaded: stalled in a rebalance") } }
             if stalled(R::UnstableOffsetCommit) { { colored(shade(R::UnstableOffsetCommit), "shaded: UNSTABLE_OFFSET_COMMIT") } }
-            if !run.rebalances.is_empty() { { colored(format!("background:{}; height: 5px", css(reason_color(R::Rebalance, dark))), "top bar: rebalance (→ new owner)") } }
+            if !run.rebalances.is_empty() { { colored(format!("background:{}; height: 5px", css(reason_color(R::Rebalance, dark))), "top bar: rebalance (→ 1: instance 1 is the new owner)") } }
             if out(&|e| e.state == Some(OutputState::Committed)) { { swatch("g-committed", "committed record") } }
             if out(&|e| e.state == Some(OutputState::Aborted)) { { swatch("g-aborted", "red, struck: aborted record") } }
             if out(&|e| e.kind == RecordKind::Data && e.state == Some(OutputState::Open)) { { swatch("g-open", "open record (no marker)") } }

@@ -24,14 +24,14 @@ use yew::prelude::*;
 pub type RunRef = Shared<ProduceRun>;
 
 const HEADER: &str = concat!(
-    r#"<header class="top"><p class="views"><a href="../">← the consumer view</a> · "#,
+    r#"<p class="views"><a href="../">← the consumer view</a> · "#,
     r#"<a href="../transactions/">transactions in the log</a> · "#,
     r#"<a href="../pipeline/">exactly-once pipelines</a></p>"#,
     r#"<h1>Offset window: the producer side</h1><p class="lede">One producer writes 20 records in "#,
     r#"batches to <code>orders-3</code>. Put faults on the time axis with the mouse and watch when a "#,
     r#"retry writes records twice, and when the leader's memory of (producer id, epoch, sequence) "#,
     r#"drops the repeat. Idempotence covers one partition and one producer session: it does "#,
-    r#"nothing for a consumer that processes a record twice after its own restart.</p></header>"#
+    r#"nothing for a consumer that processes a record twice after its own restart.</p>"#
 );
 
 /// Styles of this view only (the shared sheet styles the rest).
@@ -64,55 +64,88 @@ pub fn ProducerApp() -> Html {
         offset_window_view::producer::state::state_from(&hash)
     });
     let dispatch = state.dispatcher();
-    // The URL fragment follows the scenario at once, so that a link reproduces the view.
-    use_effect_with(state.scenario.clone(), |scenario| {
-        shell::write_fragment(&offset_window_view::producer::state::fragment(scenario))
+    let projector = shell::use_mode(state.projector) == shell::Mode::Projector;
+    // The URL fragment follows the scenario (and projector mode) at once, so that a link
+    // reproduces the view.
+    use_effect_with(offset_window_view::producer::state::link(&state), |link| shell::write_fragment(link));
+    use_effect_with(state.preset, |preset| {
+        if let Some(select) = shell::element_by_id::<HtmlSelectElement>("preset") {
+            select.set_value(&preset.map_or(String::new(), |i| i.to_string()));
+        }
     });
     let run: Rc<Result<RunRef, ScenarioError>> =
         use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| Shared(Rc::new(r))));
-    let body = match &*run {
-        Ok(run) => {
-            let r = &run.0;
-            let instants = Lanes::new(r, 2, 1.0).instants;
-            html! {
-                <>
-                <section class="charts" aria-label="The producer over time">
-                    if let Some(step) = state.tour { { tour_box(step, r, &dispatch) } }
-                    <Timeline run={run.clone()} at_us={state.at_us} kind={state.kind} dispatch={dispatch.clone()} />
-                    { faults_list(r, state.error(FAULTS_KEY), &dispatch) }
-                    { at_control(&instants, state.at_us, &dispatch) }
-                    { log_view(r, state.at_us) }
-                </section>
-                <aside class="panel">
-                    { counters(r) }
-                    { memory_view(r, state.at_us) }
-                    { controls(&state, &dispatch) }
-                </aside>
-                </>
-            }
-        }
-        Err(e) => html! {
-            <>
-            <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
-            <aside class="panel">{ controls(&state, &dispatch) }</aside>
-            </>
-        },
-    };
     let tour_button = match state.tour {
         None => {
             html! { <button id="tour-start" onclick={dispatch.to_callback().reform(|_| Action::Tour(Some(0)))}>{ "Take the tour" }</button> }
         }
         Some(_) => html! {},
     };
+    let button = shell::projector_button(projector, dispatch.to_callback().reform(Action::Projector));
+    let presets = presets_box(&state, run.as_ref().as_ref().ok().map(|r| &*r.0), &dispatch);
+    let body = match &*run {
+        Ok(run) => {
+            let r = &run.0;
+            let instants = Lanes::new(r, 2, 1.0).instants;
+            let timeline = html! { <Timeline run={run.clone()} at_us={state.at_us} kind={state.kind} dispatch={dispatch.clone()} {projector} /> };
+            let at = at_control(&instants, state.at_us, &dispatch);
+            let faults = faults_list(r, state.error(FAULTS_KEY), &dispatch);
+            let (log, memory, settings) =
+                (log_view(r, state.at_us), memory_view(r, state.at_us), controls(&state, &dispatch));
+            let tour = state.tour.map(|step| tour_box(step, r, &dispatch, projector));
+            if projector {
+                // One screen with the tour (or the chosen scenario's story), the time axis,
+                // the instant and the counters; the rest below it.
+                let story = state
+                    .preset
+                    .map(|i| html! { <p class="tour off screen-story">{ (tour::STEPS[i].caption)(r) }</p> });
+                html! {
+                    <>
+                    { shell::Screen {
+                        label: "Projector screen: the batches over time, the instant and the counters",
+                        title: "The producer side",
+                        tour: tour.or(story).unwrap_or(tour_button),
+                        button: button.clone(),
+                        chart_class: None,
+                        chart: timeline,
+                        control: at,
+                        side: counters(r),
+                    }.view() }
+                    <main class="layout">
+                        <section class="charts" aria-label="The faults and the log">{ faults }{ log }</section>
+                        <aside class="panel">{ presets }{ memory }{ settings }</aside>
+                    </main>
+                    </>
+                }
+            } else {
+                html! {
+                    <>
+                    { tour_button }
+                    <main class="layout">
+                        <section class="charts" aria-label="The producer over time">{ for tour }{ timeline }{ faults }{ at }{ log }</section>
+                        <aside class="panel">{ presets }{ counters(r) }{ memory }{ settings }</aside>
+                    </main>
+                    </>
+                }
+            }
+        }
+        Err(e) => html! {
+            <main class="layout">
+            <p class="error" role="alert">{ format!("This scenario cannot run: {e}") }</p>
+            <aside class="panel">{ presets }{ controls(&state, &dispatch) }</aside>
+            </main>
+        },
+    };
     html! {
-        <div class="page producer">
+        <div class={classes!("page", "producer", projector.then_some("projector"))}>
             <style>{ STYLE }</style>
-            { Html::from_html_unchecked(AttrValue::Static(HEADER)) }
+            if !projector {
+                { shell::header(Html::from_html_unchecked(AttrValue::Static(HEADER)), button) }
+            }
             if let Some(e) = state.error(LINK_KEY) {
                 <p class="field-error" role="alert" id="p-link-error">{ format!("Part of this link was refused: {e}") }</p>
             }
-            { tour_button }
-            <main class="layout">{ body }</main>
+            { body }
             <footer class="foot">
                 <button class="reset" onclick={dispatch.to_callback().reform(|_| Action::Reset)}>{ "Back to the defaults" }</button>
                 <span>{ "Simulated time; every number comes from the offset-window producer model running in this page." }</span>
@@ -121,11 +154,34 @@ pub fn ProducerApp() -> Html {
     }
 }
 
-fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State>) -> Html {
+/// The tour's six scenarios as a list (issue 28's trial: the page had no presets), with the
+/// chosen one's story read from its run.
+fn presets_box(state: &State, run: Option<&ProduceRun>, dispatch: &UseReducerDispatcher<State>) -> Html {
+    let onchange = dispatch.to_callback().reform(|e: Event| {
+        let select: HtmlSelectElement = e.target_unchecked_into();
+        Action::Preset(select.value().parse().unwrap_or(usize::MAX))
+    });
+    html! {
+        <section class="presets" aria-labelledby="presets-title">
+            <h2 id="presets-title"><label for="preset">{ "Scenarios" }</label></h2>
+            <select id="preset" {onchange}>
+                <option value="" disabled=true selected={state.preset.is_none()}>{ "Choose a scenario…" }</option>
+                { for tour::STEPS.iter().enumerate().map(|(i, s)| html! {
+                    <option value={i.to_string()} selected={state.preset == Some(i)}>{ s.title }</option>
+                }) }
+            </select>
+            if let (Some(i), Some(run)) = (state.preset, run) {
+                <p id="preset-story">{ (tour::STEPS[i].caption)(run) }</p>
+            }
+        </section>
+    }
+}
+
+fn tour_box(step: usize, run: &ProduceRun, dispatch: &UseReducerDispatcher<State>, screen: bool) -> Html {
     let Some(s) = tour::STEPS.get(step) else { return html! {} };
     let go = |to: Option<usize>| dispatch.to_callback().reform(move |_| Action::Tour(to));
     html! {
-        <div class="ptour" role="region" aria-label="Tour" aria-live="polite">
+        <div class={classes!("ptour", screen.then_some("tour"))} role="region" aria-label="Tour" aria-live="polite">
             <h2>{ format!("Tour, step {} of {}: {}", step + 1, tour::STEPS.len(), s.title) }</h2>
             <p id="tour-caption">{ (s.caption)(run) }</p>
             <div class="nav">
@@ -157,6 +213,8 @@ pub struct TimelineProps {
     pub kind: FaultKind,
     /// Where clicks go.
     pub dispatch: UseReducerDispatcher<State>,
+    /// Projector mode: text, lines and marks drawn [`shell::projector_type`] times larger.
+    pub projector: bool,
 }
 
 /// The time axis on a canvas: drawn by an effect, clicked to place faults.
@@ -195,12 +253,14 @@ pub fn Timeline(p: &TimelineProps) -> Html {
     }
     {
         let (canvas, lanes) = (canvas.clone(), lanes.clone());
-        use_effect_with((p.run.clone(), p.at_us, *width), move |(run, at_us, _)| {
+        use_effect_with((p.run.clone(), p.at_us, *width, p.projector), move |(run, at_us, _, projector)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
             let css_w = if c.client_width() > 0 { c.client_width() as f64 } else { 760.0 };
-            let css = (css_w, axis::css_height(run.0.batches.len()));
+            let k = if *projector { shell::projector_type() } else { 1.0 };
+            let css = (css_w, axis::css_height(run.0.batches.len()) * k);
             let (w, _, scale) = shell::fit(&c, css);
-            let l = Lanes::new(&run.0, w, scale);
+            let l = Lanes::new(&run.0, w, scale * k);
+            let _ = c.set_attribute("data-type-scale", &offset_window_view::kit::text::fixed(k, 2));
             let _ = c.set_attribute("data-targets", &l.targets(&run.0));
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 if let Err(e) = axis::draw(&backend.into_drawing_area(), &run.0, &l, *at_us) {
@@ -231,7 +291,8 @@ pub fn Timeline(p: &TimelineProps) -> Html {
         let input: HtmlInputElement = e.target_unchecked_into();
         Action::Choose(FaultKind::from_name(&input.value()).unwrap_or(FaultKind::AckLost))
     });
-    let height = format!("height:{}px", axis::css_height(p.run.0.batches.len()) as u32);
+    let k = if p.projector { shell::projector_type() } else { 1.0 };
+    let height = format!("height:{}px", (axis::css_height(p.run.0.batches.len()) * k) as u32);
     html! {
         <figure class="chart p-axis" id="producer-axis">
             <figcaption><h2 class="chart-title">{ "Batches over time: each send, the leader's answer, the faults" }</h2></figcaption>

@@ -336,7 +336,7 @@ pub fn draw_lanes<DB: DrawSegments>(
     // Grid: one vertical line per tick across every lane.
     let axis_frame = l.frame((l.events.1, l.axis), 1.0);
     let grid = p.grid.stroke_width(l.width_px(1.0));
-    let (decimals, ticks) = charts::time_ticks(&axis_frame);
+    let ticks = charts::time_ticks(&axis_frame).1;
     for s in &ticks {
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, l.events.1 as i32), (x, bottom)], grid))?;
@@ -358,9 +358,17 @@ pub fn draw_lanes<DB: DrawSegments>(
         label_step(row(&l.members) + 0.5, l.px(MEMBER_LINE))
     };
     if overview {
+        let below_top = label.pos(Pos::new(HPos::Right, VPos::Top));
+        let last_bottom = l.partitions.last().map_or(0.0, |p| p.1);
         for (k, (&i, &(top, lane_bottom))) in l.shown.iter().zip(&l.partitions).enumerate() {
-            if k % p_step == 0 {
-                root.draw_text(&partition_name(i as u32), &label, ((l.left - l.px(8.0)) as i32, top as i32))?;
+            // Each label from its row's top down (centred on it, orders-0's reached up into
+            // the events' band, under an early event's tag); none in the last line's height.
+            if k % p_step == 0 && last_bottom - top >= l.font_px(12.0) {
+                root.draw_text(
+                    &partition_name(i as u32),
+                    &below_top,
+                    ((l.left - l.px(8.0)) as i32, top as i32),
+                )?;
             }
             let mut row = RowFill::new(root, top as i32, lane_bottom as i32);
             for s in owners.get(i).into_iter().flatten() {
@@ -583,11 +591,9 @@ pub fn draw_lanes<DB: DrawSegments>(
     for s in &ticks {
         let x = l.x((s * 1e6).round() as u64).round() as i32;
         root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + tick)], axis))?;
-        root.draw_text(
-            &crate::kit::text::fixed(*s, decimals),
-            &below,
-            (x, bottom + tick + l.px(2.0) as i32),
-        )?;
+    }
+    for (x, text) in charts::time_labels(&axis_frame) {
+        root.draw_text(&text, &below, (x, bottom + tick + l.px(2.0) as i32))?;
     }
     let title = (FontFamily::SansSerif, l.font_px(12.5))
         .into_font()
@@ -1032,12 +1038,33 @@ mod tests {
         {
             let root = Backend::svg(&mut svg, (900, h as u32)).into_drawing_area();
             let marks = Marks { events: &s.group_events, selected: None, crash_at_us: None };
-            draw_lanes(&root, &run, &o, &m, &Lanes { font: 1.24, ..l }, marks).unwrap();
+            draw_lanes(&root, &run, &o, &m, &Lanes { font: 1.24, ..l.clone() }, marks).unwrap();
         }
         // Every 16th partition and every 16th member named, no other.
         let named = |name: &str| svg.contains(&format!(">\n{name}\n<"));
         assert!(named("orders-0") && named("orders-240") && !named("orders-1") && !named("orders-248"));
         assert!(named("consumer-1") && named("consumer-33") && !named("consumer-2"));
+        // The first row's label hangs from the row's top, below the events' band: a deploy at
+        // the start (its tag over the labels' column) does not cover it (issue 28's trial,
+        // S-A on a phone). No label reaches past the last row.
+        let early = [GroupEvent { at_us: 100_000, ..s.group_events[0] }];
+        let mut svg = String::new();
+        {
+            let root = Backend::svg(&mut svg, (900, h as u32)).into_drawing_area();
+            let marks = Marks { events: &early, selected: None, crash_at_us: None };
+            draw_lanes(&root, &run, &o, &m, &Lanes { font: 1.24, ..l.clone() }, marks).unwrap();
+        }
+        let text_of = |name: &str| {
+            let end = svg.find(&format!(">\n{name}\n<")).unwrap();
+            svg[svg[..end].rfind("<text").unwrap()..end].to_string()
+        };
+        let y = |text: &str| {
+            text.split("y=\"").nth(1).unwrap().split('"').next().unwrap().parse::<f64>().unwrap()
+        };
+        let first = text_of("orders-0");
+        assert!(first.contains("dy=\"0.76em\"") && y(&first) >= l.events.1, "{first}");
+        let last = text_of("orders-240");
+        assert!(y(&last) + 12.0 * 1.24 <= l.partitions[255].1 + 0.5, "{last}");
         // Small groups keep their lanes: each partition named.
         assert_eq!(label_step(20.0, 16.0), 1);
         assert!(css_height(OVERVIEW_PARTITIONS, 2) > css_height(OVERVIEW_PARTITIONS + 1, 2));

@@ -6,7 +6,8 @@
 //!   by their reason (owner down, rebalance, UNSTABLE_OFFSET_COMMIT); two to four partitions
 //!   get a lane each ([`input_lanes`]). Each rebalance of the service's group is a bar along
 //!   the band's top (from its start to its completion) and, when it completes, each
-//!   partition's new owner ("→ instance 1") in the partition's lane;
+//!   partition's new owner ("→ instance 1", "→ 1" in a lane under two lines tall) in the
+//!   partition's lane;
 //! * **the output topic**: each record at (its write instant, its offset) by its state at the
 //!   horizon — committed (filled square), aborted (hollow, struck through), open (hollow) — the
 //!   commit marker (a diamond), the abort marker (a cross; ringed when the coordinator's timeout
@@ -455,7 +456,9 @@ pub fn draw<DB: DrawingBackend>(
     // The rebalances: a bar along the input band's top from each one's start to its
     // completion; then each partition's new owner in its lane (one partition, or a lane each).
     // (Drawn after the first event's line, which may stand at the same instant.)
-    let mut owners: Vec<(String, Frame, i32)> = Vec::new();
+    // (text, lane, the rebalance's end x, whether the lane's committed offset is in its upper
+    // half there: its line then runs along the lane's top, and the label goes to its foot).
+    let mut owners: Vec<(usize, Frame, i32, bool)> = Vec::new();
     let mut rebalance_bars: Vec<(i32, i32)> = Vec::new();
     for r in &run.rebalances {
         let to = r.completed_at_us.unwrap_or(scenario.horizon_us);
@@ -464,7 +467,16 @@ pub fn draw<DB: DrawingBackend>(
         if r.completed_at_us.is_some() && (parts > 1 || scenario.input.partitions == 1) {
             for (instance, partitions) in r.assignment.iter().enumerate() {
                 for &p in partitions {
-                    owners.push((format!("→ instance {instance}"), lane_of(p), x1));
+                    let at = r.completed_at_us.unwrap_or(0);
+                    let committed = run
+                        .input_committed
+                        .iter()
+                        .filter(|c| parts == 1 || c.partition == p)
+                        .filter_map(|c| c.steps.iter().rev().find(|s| s.at_us <= at).map(|s| s.offset))
+                        .max()
+                        .unwrap_or(0);
+                    let high = 2 * committed > scenario.input.records_per_partition as u64;
+                    owners.push((instance, lane_of(p), x1, high));
                 }
             }
         }
@@ -639,16 +651,41 @@ pub fn draw<DB: DrawingBackend>(
             text_on_background(&format!("partition {lane}"), &label, at)?;
         }
     }
-    // The new owners: left of the rebalance's end at the lane's top (the records rise from the
-    // lane's foot left to right, so the top left of an instant is mostly free); right of it
-    // when the lane's name is in the way.
+    // The new owners: beside the rebalance's end, at the lane's top while its committed offset
+    // is low (the records rise from the lane's foot left to right, so the top left of an
+    // instant is mostly free), at its foot once the line runs along the top; the first of
+    // left, right, the other edge that neither runs into another label nor off the lane (in a
+    // projector's short lanes they were drawn over each other and the lines: issue 28's trial).
+    // A lane less than two lines tall says "→ 1" (the legend says what it means), on an opaque
+    // box: it covers a short stretch of the lines, never a label.
     let name_w = root.estimate_text_size("partition 0", &label).map_or(0, |(w, _)| w as i32);
-    for (text, f, x_end) in &owners {
-        let (tw, _) = root.estimate_text_size(text, &label).unwrap_or((0, 0));
+    let mut taken: Vec<[i32; 4]> = Vec::new();
+    if parts > 1 {
+        for lane in 0..parts {
+            let f = lane_of(lane);
+            let (l, t) = (f.left as i32, f.top as i32);
+            taken.push([l, t, l + name_w + 2 * pad + f.px(4.0) as i32, t + f.font_px(12.0) as i32 + 2 * pad]);
+        }
+    }
+    let lane_h = (input.bottom - input.top) / parts as f64 - if parts > 1 { input.px(6.0) } else { 0.0 };
+    let short = lane_h < 2.0 * input.font_px(12.0) + input.px(4.0);
+    for (instance, f, x_end, high) in &owners {
+        let text = if short { format!("→ {instance}") } else { format!("→ instance {instance}") };
+        let (tw, th) = root.estimate_text_size(&text, &label).map_or((0, 0), |(w, h)| (w as i32, h as i32));
         let gap = f.px(6.0) as i32;
-        let room = f.left as i32 + if parts > 1 { name_w + 2 * gap } else { gap };
-        let left = if x_end - gap - (tw as i32) < room { x_end + gap } else { x_end - gap - tw as i32 };
-        text_on_background(text, &label, (left, f.top as i32 + f.px(2.0) as i32))?;
+        let (top, foot) = (f.top as i32 + pad, (f.bottom as i32 - th - pad).max(f.top as i32 + pad));
+        let rows = if *high { [foot, top] } else { [top, foot] };
+        let spot = rows.iter().flat_map(|&y| [(x_end - gap - tw, y), (x_end + gap, y)]).find(|&(x, y)| {
+            let r = [x - pad, y - pad, x + tw + pad, y + th + pad];
+            x - pad >= f.left as i32 + gap
+                && x + tw <= f.right as i32
+                && taken.iter().all(|o| r[2] <= o[0] || o[2] <= r[0] || r[3] <= o[1] || o[3] <= r[1])
+        });
+        if let Some((x, y)) = spot {
+            taken.push([x - pad, y - pad, x + tw + pad, y + th + pad]);
+            root.draw(&Rectangle::new([(x - pad, y), (x + tw + pad, y + th)], p.background.filled()))?;
+            root.draw_text(&text, &label, (x, y))?;
+        }
     }
     root.present()?;
     Ok(())
@@ -738,6 +775,47 @@ mod tests {
         assert!(!out.contains(&css(draw::CRASH).to_uppercase()));
         // P1 (one partition): no lane names.
         assert!(!svg(0, false).contains("partition 0"));
+    }
+
+    #[test]
+    fn the_new_owners_labels_stand_apart_on_a_projector() {
+        // Kafka Streams' rolling deploy on a 1280 × 720 projector screen (its chart 860 × 330 CSS px at type scale 1.5): its
+        // "→ instance" labels were drawn over each other and the lines (issue 28's trial). Its
+        // lanes are shorter than two lines: each label is the short "→ N".
+        let i = PRESETS.iter().position(|p| p.slug == "streams-rolling-deploy").unwrap();
+        let s = scenario(i).unwrap();
+        let run = simulate_pipeline(&s).unwrap();
+        let mut out = String::new();
+        {
+            let root = Backend::svg(&mut out, (1290, 495)).into_drawing_area();
+            draw(&root, &run, &s, Look { scale: 1.5, dark: false, font: 1.24 }).unwrap();
+        }
+        let attr = |t: &str, k: &str| {
+            t.split(&format!(" {k}=\"")).nth(1).unwrap().split('"').next().unwrap().parse::<f64>().unwrap()
+        };
+        let em = 12.0 * 1.5 * 1.24;
+        let boxes: Vec<(f64, f64, f64, f64)> = out
+            .split("<text")
+            .filter_map(|t| Some((t, t.split_once(">\n→ ")?.1.split('\n').next()?)))
+            .map(|(t, rest)| {
+                let chars = 2 + rest.chars().count();
+                (attr(t, "x"), attr(t, "y"), attr(t, "x") + 0.6 * em * chars as f64, attr(t, "y") + em)
+            })
+            .collect();
+        let owners: usize = run
+            .rebalances
+            .iter()
+            .filter(|r| r.completed_at_us.is_some())
+            .map(|r| r.assignment.iter().map(Vec::len).sum::<usize>())
+            .sum();
+        assert!(owners >= 2 && boxes.len() == owners, "{} labels for {owners} new owners", boxes.len());
+        let [input, ..] = frames(&run, &s, (1290, 495), Look { scale: 1.5, dark: false, font: 1.24 });
+        assert!(!out.contains("→ instance") && out.contains(">\n→ 1\n<"), "the short labels: {input:?}");
+        for (k, a) in boxes.iter().enumerate() {
+            for b in &boxes[k + 1..] {
+                assert!(a.2 <= b.0 || b.2 <= a.0 || a.3 <= b.1 || b.3 <= a.1, "{a:?} and {b:?} overlap");
+            }
+        }
     }
 
     #[test]

@@ -93,6 +93,10 @@ pub struct State {
     pub drafts: Vec<(&'static str, String)>,
     /// Why a field's text (or a placement, under [`FAULTS_KEY`]) was refused, by key.
     pub errors: Vec<(&'static str, String)>,
+    /// Projector mode (the link's `projector=1`).
+    pub projector: bool,
+    /// The scenario chosen from the list (a tour step's), while it is unchanged.
+    pub preset: Option<usize>,
 }
 
 impl Default for State {
@@ -104,6 +108,8 @@ impl Default for State {
             tour: None,
             drafts: Vec::new(),
             errors: Vec::new(),
+            projector: false,
+            preset: None,
         }
     }
 }
@@ -219,6 +225,10 @@ pub enum Action {
     ShowAt(Option<u64>),
     /// Go to a tour step (`None`: leave the tour).
     Tour(Option<usize>),
+    /// Show a tour step's scenario from the list, outside the tour.
+    Preset(usize),
+    /// Projector mode on or off.
+    Projector(bool),
     /// Back to the defaults.
     Reset,
 }
@@ -228,7 +238,8 @@ crate::kit::reducible!(State, Action);
 impl State {
     /// The state after `action` (the same `Rc` when nothing changes).
     pub fn apply(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let next = match action {
+        let chosen = matches!(action, Action::Preset(_));
+        let mut next = match action {
             Action::SetField { key, text } => {
                 let value = typed_value(&text);
                 self.try_change(key, Some(text), |s| s.set_key(key, &value))
@@ -261,13 +272,31 @@ impl State {
             Action::ShowAt(at_us) => State { at_us, ..(*self).clone() },
             Action::Tour(None) => State { tour: None, ..(*self).clone() },
             Action::Tour(Some(step)) => match super::tour::STEPS.get(step) {
-                Some(s) => {
-                    State { scenario: (s.scenario)(), tour: Some(step), kind: s.kind, ..State::default() }
-                }
+                Some(s) => State {
+                    scenario: (s.scenario)(),
+                    tour: Some(step),
+                    kind: s.kind,
+                    projector: self.projector,
+                    ..State::default()
+                },
                 None => return self,
             },
-            Action::Reset => State::default(),
+            Action::Preset(i) => match super::tour::STEPS.get(i) {
+                Some(s) => State {
+                    scenario: (s.scenario)(),
+                    kind: s.kind,
+                    preset: Some(i),
+                    projector: self.projector,
+                    ..State::default()
+                },
+                None => return self,
+            },
+            Action::Projector(on) => State { projector: on, ..(*self).clone() },
+            Action::Reset => State { projector: self.projector, ..State::default() },
         };
+        if !chosen && next.scenario != self.scenario {
+            next.preset = None;
+        }
         crate::kit::same_or_new(self, next)
     }
 }
@@ -311,9 +340,14 @@ pub fn state_from(fragment: &str) -> State {
     }
     let mut scenario = ProducerScenario::default();
     let mut refused = Vec::new();
+    let mut projector = false;
     for pair in text.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
         let (key, value) = (decode(key), decode(value));
+        if key == "projector" {
+            projector = value == "1";
+            continue;
+        }
         let mut next = scenario.clone();
         let parsed = serde_json::from_str(&value).unwrap_or_else(|_| Value::String(value.clone()));
         let set = next.set_key(&key, &parsed).or_else(|e| {
@@ -326,10 +360,21 @@ pub fn state_from(fragment: &str) -> State {
         }
     }
     if let Err(e) = scenario.validate() {
-        return State { errors: vec![(LINK_KEY, e.to_string())], ..State::default() };
+        return State { errors: vec![(LINK_KEY, e.to_string())], projector, ..State::default() };
     }
     let errors = if refused.is_empty() { Vec::new() } else { vec![(LINK_KEY, refused.join("; "))] };
-    State { scenario, errors, ..State::default() }
+    State { scenario, errors, projector, ..State::default() }
+}
+
+/// The link's fragment for `state`: its scenario's ([`fragment`]) and `projector=1` in
+/// projector mode.
+pub fn link(state: &State) -> String {
+    let scenario = fragment(&state.scenario);
+    match (state.projector, scenario.is_empty()) {
+        (false, _) => scenario,
+        (true, true) => "projector=1".to_string(),
+        (true, false) => format!("{scenario}&projector=1"),
+    }
 }
 
 /// A clicked instant rounded to whole milliseconds (a reader places faults at round
@@ -380,6 +425,28 @@ pub fn kind_label(kind: FaultKind) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_scenario_from_the_list_and_projector_mode_in_the_link() {
+        // Issue 28's trial: the producer page had neither. A step's scenario from the list
+        // (outside the tour); a change of the scenario leaves the list's choice; projector
+        // mode survives the list, the tour and the reset, and the link keeps it.
+        let s = apply(State::default(), [Action::Projector(true), Action::Preset(0)]);
+        assert_eq!((s.preset, s.tour, s.projector), (Some(0), None, true));
+        assert_eq!(s.scenario, (super::super::tour::STEPS[0].scenario)());
+        assert_eq!(link(&s), format!("{}&projector=1", fragment(&s.scenario)));
+        let back = state_from(&link(&s));
+        assert_eq!((back.scenario == s.scenario, back.projector), (true, true));
+        assert!(state_from("projector=1").projector);
+        let changed = apply(s.clone(), [Action::Remove(0)]);
+        assert_eq!((changed.preset, changed.projector), (None, true));
+        let toured = apply(s.clone(), [Action::Tour(Some(1)), Action::Reset]);
+        assert_eq!(
+            (toured.tour, toured.projector, toured.scenario.clone()),
+            (None, true, ProducerScenario::default())
+        );
+        assert_eq!(link(&apply(toured, [Action::Projector(false)])), "");
+    }
 
     fn apply(state: State, actions: impl IntoIterator<Item = Action>) -> State {
         crate::kit::apply_all(state, actions, State::apply)
