@@ -65,6 +65,7 @@ pub mod compare;
 mod engine;
 pub mod events;
 pub mod keys;
+mod line;
 mod output;
 pub mod pipeline;
 pub mod producer;
@@ -86,7 +87,8 @@ pub use output::{MemberId, PartitionId};
 pub use scenario::{Client, Input, Scenario, ScenarioError, Strategy};
 pub use summary::Summary;
 pub use timeline::{
-    CrashOffsets, CrashState, Mark, PartitionRun, ProfileStep, Run, ScriptReading, Step, Worst,
+    CrashOffsets, CrashState, Line, Mark, PartitionRun, ProfileStep, RampStep, Run, ScriptReading, Step,
+    Worst,
 };
 
 use engine::Engine;

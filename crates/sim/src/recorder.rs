@@ -7,11 +7,20 @@ use crate::output::{MarkKind, Output, PartitionId, Sink};
 use crate::report::GroupRecorder;
 use crate::runs::RunCounts;
 use crate::scenario::Scenario;
-use crate::timeline::{value_at, Mark, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step};
+use crate::timeline::{
+    value_at, Line, Mark, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step,
+};
 
 fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
     if steps.last().is_none_or(|s| s.value != value) {
         steps.push(Step { at_us, value });
+    }
+}
+
+/// [`push_step`] for a line kept as ramps.
+fn push_line_step(line: &mut Line<Step>, at_us: u64, value: u64) {
+    if line.final_step().is_none_or(|s| s.value != value) {
+        line.push(Step { at_us, value });
     }
 }
 
@@ -144,9 +153,9 @@ impl<'a> Recorder<'a> {
                     lines: PartitionRun {
                         partition: p as PartitionId,
                         position: Vec::with_capacity(polls),
-                        durable_frontier: Vec::with_capacity(records),
+                        durable_frontier: Line::with_capacity(polls),
                         committed: Vec::new(),
-                        profile: Vec::with_capacity(records),
+                        profile: Line::with_capacity(polls),
                     },
                 })
                 .collect(),
@@ -344,13 +353,16 @@ impl<'a> Recorder<'a> {
                 p.move_restart(self.scenario.restart_offset(p.committed, at_us));
             }
             push_step(&mut p.lines.position, at_us, p.position);
-            push_step(&mut p.lines.durable_frontier, at_us, p.durable);
+            push_line_step(&mut p.lines.durable_frontier, at_us, p.durable);
             push_step(&mut p.lines.committed, at_us, p.committed);
             let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
             // A step where the values change, and wherever lost grows with the log from
             // this instant on (Run::state_at counts the growth from the last step).
-            let changed =
-                p.lines.profile.last().is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
+            let changed = p
+                .lines
+                .profile
+                .final_step()
+                .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
             if changed || follows_log {
                 p.lines.profile.push(step);
             }

@@ -77,7 +77,7 @@ impl ShareSummary {
         };
         // The sums change only where a partition's profile steps: read them 1 µs after.
         let mut instants: Vec<u64> =
-            run.partitions.iter().flat_map(|p| p.profile.iter().map(|s| s.at_us + 1)).collect();
+            run.partitions.iter().flat_map(|p| p.profile.steps().map(|s| s.at_us + 1)).collect();
         crate::keys::sort_ascending(&mut instants);
         instants.dedup();
         for at in instants.into_iter().filter(|&t| t <= horizon) {
