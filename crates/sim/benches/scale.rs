@@ -101,10 +101,10 @@ fn breakdown(json: &str) {
         sum(|p| p.profile.len())
     );
     println!(
-        "capacity: marks {}, position {}, committed {}; stored as ramps: durable {}, profile {}",
-        run.marks.capacity(),
+        "capacity: position {}, committed {}; stored as ramps: marks {}, durable {}, profile {}",
         sum(|p| p.position.capacity()),
         sum(|p| p.committed.capacity()),
+        run.marks.stored(),
         sum(|p| p.durable_frontier.stored()),
         sum(|p| p.profile.stored())
     );

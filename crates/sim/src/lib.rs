@@ -66,6 +66,7 @@ mod engine;
 pub mod events;
 pub mod keys;
 mod line;
+mod mark_log;
 mod output;
 pub mod pipeline;
 pub mod producer;
@@ -87,8 +88,8 @@ pub use output::{MemberId, PartitionId};
 pub use scenario::{Client, Input, Scenario, ScenarioError, Strategy};
 pub use summary::Summary;
 pub use timeline::{
-    CrashOffsets, CrashState, Line, Mark, PartitionRun, ProfileStep, RampStep, Run, ScriptReading, Step,
-    Worst,
+    CrashOffsets, CrashState, Line, Mark, MarkLog, PartitionRun, ProfileStep, RampStep, Run, ScriptReading,
+    Step, Worst,
 };
 
 use engine::Engine;

@@ -8,7 +8,7 @@ use crate::report::GroupRecorder;
 use crate::runs::RunCounts;
 use crate::scenario::Scenario;
 use crate::timeline::{
-    value_at, Line, Mark, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step,
+    value_at, Line, Mark, MarkLog, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step,
 };
 
 fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
@@ -75,7 +75,7 @@ pub(crate) struct Recorder<'a> {
     /// How many partitions' restart offsets follow the log end: while any does, every
     /// partition is looked at each instant.
     following_log: usize,
-    marks: Vec<Mark>,
+    marks: MarkLog,
     blocked_on_commits_us: u64,
     polls: u64,
     commits_landed: u64,
@@ -161,7 +161,7 @@ impl<'a> Recorder<'a> {
                 .collect(),
             touched: Vec::new(),
             following_log: 0,
-            marks: Vec::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
+            marks: MarkLog::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
             keep_marks,
             blocked_on_commits_us: 0,
             polls: 0,
@@ -398,7 +398,7 @@ impl<'a> Recorder<'a> {
         Run {
             scenario: scenario.clone(),
             partitions,
-            marks: self.marks,
+            marks: self.marks.finish(),
             blocked_on_commits_us: self.blocked_on_commits_us,
             polls: self.polls,
             commits_landed: self.commits_landed,

@@ -91,7 +91,7 @@ impl ShareSummary {
                 summary.worst_duplicated_at_ms = Some(millis_f64(at));
             }
         }
-        for mark in run.marks.iter().take_while(|m| m.at_us <= horizon) {
+        for mark in run.marks.marks().take_while(|m| m.at_us <= horizon) {
             match mark.kind {
                 MarkKind::ShareAcquired { delivery, .. } => {
                     summary.deliveries += 1;

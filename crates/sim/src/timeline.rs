@@ -5,8 +5,9 @@
 //! read off a run is in [`crate::summary`].
 
 pub use crate::line::{Line, RampStep};
+pub use crate::mark_log::{Mark, MarkLog};
+use crate::output::PartitionId;
 pub use crate::output::{CommitFailure, MarkKind};
-use crate::output::{MemberId, PartitionId};
 #[cfg(feature = "group")]
 use crate::report::GroupReport;
 use crate::scenario::{Scenario, US_PER_MS};
@@ -64,20 +65,6 @@ impl RampStep for ProfileStep {
             duplicated: self.duplicated.wrapping_add(k.wrapping_mul(duplicated)),
         }
     }
-}
-
-/// Something that happened at an instant, for the chart to mark. 32 bytes: a
-/// million-record run holds a million of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Mark {
-    /// Event instant, µs.
-    pub at_us: u64,
-    /// The member it concerns (index from 0: `consumer-1` is 0).
-    pub member: MemberId,
-    /// The partition it concerns (index within the topic).
-    pub partition: PartitionId,
-    /// What happened.
-    pub kind: MarkKind,
 }
 
 /// What became of records that threw (model.md §12), within the horizon.
@@ -192,8 +179,9 @@ pub struct Run {
     pub scenario: Scenario,
     /// Each partition's lines and crash profile (the one-consumer model has one, `orders-3`).
     pub partitions: Vec<PartitionRun>,
-    /// Polls, commits and record completions, in time order.
-    pub marks: Vec<Mark>,
+    /// Polls, commits and record completions, in time order (a member's records done one
+    /// after another kept as ramps).
+    pub marks: MarkLog,
     /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs,
     /// summed over the members (a group's report has each member's own).
     pub blocked_on_commits_us: u64,
@@ -286,7 +274,7 @@ impl Run {
         let state = self.state_at(crash_at_us);
         let restart_at = self.scenario.restart_offset(state.committed, crash_at_us);
         let mut runs = std::collections::BTreeMap::<u64, u64>::new();
-        for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
+        for mark in self.marks.marks().take_while(|m| m.at_us < crash_at_us) {
             if let (0, MarkKind::RecordDurable { offset }) = (mark.partition, mark.kind) {
                 *runs.entry(offset).or_default() += 1;
             }
