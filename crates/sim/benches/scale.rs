@@ -82,6 +82,18 @@ fn run_case(name: &str, json: &str) {
 /// `scale breakdown JSON`).
 fn breakdown(json: &str) {
     let run = simulate(&Scenario::from_json(json).unwrap()).unwrap();
+    // What a reader of the marks and lines as slices (the view) pays once per run.
+    let started = Instant::now();
+    let expanded = run.marks.iter().count();
+    let marks_ms = started.elapsed().as_secs_f64() * 1e3;
+    let started = Instant::now();
+    let steps: usize =
+        run.partitions.iter().map(|p| p.durable_frontier.iter().count() + p.profile.iter().count()).sum();
+    println!(
+        "expanding: {expanded} marks {marks_ms:.1} ms, {steps} durable and profile steps {:.1} ms, peak RSS now {:.1} MiB",
+        started.elapsed().as_secs_f64() * 1e3,
+        peak_kib() as f64 / 1024.0
+    );
     let mut kinds: Vec<(String, usize)> = Vec::new();
     for m in &run.marks {
         let name = format!("{:?}", m.kind);

@@ -149,6 +149,13 @@ impl MarkLog {
         self.explicit.len() + self.ramps.len()
     }
 
+    /// Every mark but the `RecordDurable` ones, in order, without walking the ramps: as fast as
+    /// a slice for a reader that looks at no record mark (the group page's owners and member
+    /// spans; the first walk of the log as a slice costs S-A 28 ms and keeps every mark).
+    pub fn other_than_records(&self) -> impl Iterator<Item = &Mark> + '_ {
+        self.explicit.iter().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }))
+    }
+
     /// Every mark in order, made as it goes (nothing is kept).
     pub fn marks(&self) -> impl Iterator<Item = Mark> + '_ {
         let mut heads: Vec<(u32, u32)> =
@@ -356,6 +363,8 @@ mod tests {
             prop_assert_eq!(log.len(), marks.len());
             prop_assert_eq!(log.marks().collect::<Vec<_>>(), marks.clone());
             prop_assert_eq!(&*log, &marks[..]);
+            let others = marks.iter().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
+            prop_assert!(log.other_than_records().eq(others));
             prop_assert_eq!(format!("{log:?}"), format!("{marks:?}"));
             prop_assert_eq!(serde_json::to_string(&log).unwrap(), serde_json::to_string(&marks).unwrap());
             prop_assert_eq!(log.clone(), MarkLog::from(marks));
