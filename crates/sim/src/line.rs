@@ -40,25 +40,34 @@ pub struct Line<T: RampStep> {
     explicit: Vec<T>,
     /// The ramps, by ascending head.
     tails: Vec<Tail<T::Delta>>,
-    /// Every step, made on first use of the line as a slice.
+    /// The last step (the recorder compares each instant's value with it).
+    last: Option<T>,
+    /// Every step, made on first use of the line as a slice (never before the line is complete).
     expanded: OnceLock<Vec<T>>,
 }
 
 impl<T: RampStep> Line<T> {
     /// An empty line with room for `explicit` explicit steps.
     pub(crate) fn with_capacity(explicit: usize) -> Self {
-        Line { explicit: Vec::with_capacity(explicit), tails: Vec::new(), expanded: OnceLock::new() }
+        Line {
+            explicit: Vec::with_capacity(explicit),
+            tails: Vec::new(),
+            last: None,
+            expanded: OnceLock::new(),
+        }
     }
 
     /// Appends `step`, later than every step so far: it joins the last ramp when it moves on
     /// from it as its steps do; two explicit steps and this one as far on again start one.
+    #[inline]
     pub(crate) fn push(&mut self, step: T) {
-        self.expanded = OnceLock::new();
+        debug_assert!(self.expanded.get().is_none(), "a line grows only before it is read as a slice");
+        let last = self.last.replace(step);
         let n = self.explicit.len();
         let free_from = match self.tails.last_mut() {
             Some(tail) if tail.head as usize + 1 == n => {
-                let head = self.explicit[n - 1];
-                if head.moved(tail.delta, u64::from(tail.count) + 1, tail.every_us) == step {
+                // The ramp ends the line: one more of its steps?
+                if last.is_some_and(|last| last.moved(tail.delta, 1, tail.every_us) == step) {
                     tail.count += 1;
                     return;
                 }
@@ -105,14 +114,9 @@ impl<T: RampStep> Line<T> {
     }
 
     /// The line's last step.
+    #[inline]
     pub fn final_step(&self) -> Option<T> {
-        let i = self.explicit.len().checked_sub(1)?;
-        let head = self.explicit[i];
-        // Only the last ramp can start at the last explicit step.
-        Some(match self.tails.last().filter(|t| t.head as usize == i) {
-            Some(t) => head.moved(t.delta, u64::from(t.count), t.every_us),
-            None => head,
-        })
+        self.last
     }
 
     /// Every step in time order, made as it goes (nothing is kept).
@@ -169,7 +173,12 @@ impl<T: RampStep> Default for Line<T> {
 /// A clone does not copy the expanded steps (made again if asked for).
 impl<T: RampStep> Clone for Line<T> {
     fn clone(&self) -> Self {
-        Line { explicit: self.explicit.clone(), tails: self.tails.clone(), expanded: OnceLock::new() }
+        Line {
+            explicit: self.explicit.clone(),
+            tails: self.tails.clone(),
+            last: self.last,
+            expanded: OnceLock::new(),
+        }
     }
 }
 

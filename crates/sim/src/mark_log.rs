@@ -77,21 +77,27 @@ impl MarkLog {
     }
 
     /// Appends `mark`, no earlier than every mark so far.
+    #[inline(always)]
     pub(crate) fn push(&mut self, mark: Mark) {
-        self.expanded = OnceLock::new();
+        debug_assert!(self.expanded.get().is_none(), "a log grows only before it is read as a slice");
         let rank = if self.instant.0 == mark.at_us { self.instant.1 } else { 0 };
         self.instant = (mark.at_us, rank + 1);
         if let MarkKind::RecordDurable { offset } = mark.kind {
             if self.join_ramp(mark, offset, rank) {
                 return;
             }
-            let member = mark.member as usize;
-            if self.open.len() <= member {
-                self.open.resize(member + 1, None);
-            }
-            self.open[member] = u32::try_from(self.explicit.len()).ok().map(|head| Open { head, ramp: None });
+            self.open_ramp(mark.member);
         }
         self.explicit.push(mark);
+    }
+
+    /// The record mark about to be pushed heads `member`'s ramp that may go on.
+    fn open_ramp(&mut self, member: MemberId) {
+        let member = member as usize;
+        if self.open.len() <= member {
+            self.open.resize(member + 1, None);
+        }
+        self.open[member] = u32::try_from(self.explicit.len()).ok().map(|head| Open { head, ramp: None });
     }
 
     /// Puts record mark `mark` (of `offset`, at place `rank` in its instant) into its member's
