@@ -394,7 +394,7 @@ mod tests {
             prop_assert_eq!(run.marks.len(), marks.len());
             prop_assert!(run.marks.marks().eq(marks.iter().copied()), "the marks as they came");
             prop_assert_eq!(&*run.marks, &marks[..]);
-            let others = marks.iter().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
+            let others = marks.iter().copied().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
             prop_assert!(run.marks.other_than_records().eq(others));
             for p in &run.partitions {
                 let (durable, profile) = (p.durable_frontier.steps().collect::<Vec<_>>(), p.profile.steps().collect::<Vec<_>>());

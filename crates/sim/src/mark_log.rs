@@ -6,8 +6,16 @@
 //! A ramp's marks sit among the other marks of their instants, which other members' events
 //! give at the same microseconds: each ramp keeps the place (rank) its marks take among
 //! their instant's marks, and a mark joins a ramp only at the ramp's rank, so that the marks
-//! come back in exactly their order. A [`MarkLog`] reads as the slice of every mark (`Deref`,
-//! expanded once on first use and kept); [`MarkLog::marks`] walks them without keeping them.
+//! come back in exactly their order.
+//!
+//! One event also gives marks partition by partition: a commit sent and landed for each of a
+//! member's partitions, a rebalance's revocations and assignments. A mark that repeats the
+//! one before it but for partition and offset is kept as a follower of it (16 bytes): S-A's
+//! 491,192 of them.
+//!
+//! A [`MarkLog`] reads as the slice of every mark (`Deref`, expanded once on first use and
+//! kept: S-A's take 28–40 ms); [`MarkLog::marks`] walks them without keeping them, and
+//! [`MarkLog::other_than_records`] gives the others without walking the ramps.
 
 use crate::output::{MarkKind, MemberId, PartitionId};
 use serde::Serialize;
@@ -16,7 +24,7 @@ use std::collections::BinaryHeap;
 use std::sync::OnceLock;
 
 /// Something that happened at an instant, for the chart to mark. 32 bytes: a
-/// million-record run holds a million of them.
+/// million-record run holds a million of them (fewer as [`MarkLog`] keeps them).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Mark {
     /// Event instant, µs.
@@ -47,6 +55,44 @@ struct Open {
     ramp: Option<u32>,
 }
 
+/// A mark that repeats the explicit mark before it but for its partition and offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Follower {
+    partition: PartitionId,
+    /// The offset of a commit sent or landed (0 for a revocation or an assignment).
+    payload: u64,
+}
+
+impl Follower {
+    /// The mark: `leader`'s but for partition and offset.
+    fn mark(&self, leader: &Mark) -> Mark {
+        let kind = match leader.kind {
+            MarkKind::CommitSent { blocking, .. } => MarkKind::CommitSent { offset: self.payload, blocking },
+            MarkKind::CommitLanded { .. } => MarkKind::CommitLanded { offset: self.payload },
+            other => other,
+        };
+        Mark { partition: self.partition, kind, ..*leader }
+    }
+}
+
+/// What `mark` keeps as a follower of `leader` (the same instant, member and kind, another
+/// partition: one event's marks partition by partition), if it can be one.
+fn follower_payload(leader: &Mark, mark: &Mark) -> Option<u64> {
+    if (leader.at_us, leader.member) != (mark.at_us, mark.member) {
+        return None;
+    }
+    match (leader.kind, mark.kind) {
+        (MarkKind::CommitSent { blocking: a, .. }, MarkKind::CommitSent { offset, blocking: b })
+            if a == b =>
+        {
+            Some(offset)
+        }
+        (MarkKind::CommitLanded { .. }, MarkKind::CommitLanded { offset }) => Some(offset),
+        (MarkKind::Revoked, MarkKind::Revoked) | (MarkKind::Assigned, MarkKind::Assigned) => Some(0),
+        _ => None,
+    }
+}
+
 /// The marks of a run, in the order they happened, kept as explicit marks and ramps.
 pub struct MarkLog {
     /// Every mark that is not in a ramp, in order.
@@ -55,6 +101,14 @@ pub struct MarkLog {
     ramps: Vec<Ramp>,
     /// Marks held in the ramps.
     in_ramps: usize,
+    /// Marks that repeat the explicit mark before them but for partition and offset (one
+    /// event's commit, revocation or assignment, partition by partition), in order.
+    followers: Vec<Follower>,
+    /// The runs of followers: (explicit mark they follow, how many), by that mark.
+    runs: Vec<(u32, u32)>,
+    /// While recording: whether the last mark pushed is the explicit one before it or one
+    /// of its followers (nothing came between, so the next may follow it too).
+    may_follow: bool,
     /// While recording: each member's ramp that may go on.
     open: Vec<Option<Open>>,
     /// While recording: the instant of the last mark, and how many marks it has.
@@ -70,6 +124,9 @@ impl MarkLog {
             explicit: Vec::with_capacity(explicit),
             ramps: Vec::new(),
             in_ramps: 0,
+            followers: Vec::new(),
+            runs: Vec::new(),
+            may_follow: false,
             open: Vec::new(),
             instant: (u64::MAX, 0),
             expanded: OnceLock::new(),
@@ -83,12 +140,30 @@ impl MarkLog {
         let rank = if self.instant.0 == mark.at_us { self.instant.1 } else { 0 };
         self.instant = (mark.at_us, rank + 1);
         if let MarkKind::RecordDurable { offset } = mark.kind {
+            self.may_follow = false;
             if self.join_ramp(mark, offset, rank) {
                 return;
             }
             self.open_ramp(mark.member);
+        } else if self.may_follow && self.follow(mark) {
+            return;
         }
+        self.may_follow = true;
         self.explicit.push(mark);
+    }
+
+    /// Keeps `mark` as a follower of the last explicit mark if it repeats it but for its
+    /// partition and offset; false if it does not.
+    fn follow(&mut self, mark: Mark) -> bool {
+        let Some(&leader) = self.explicit.last() else { return false };
+        let Some(payload) = follower_payload(&leader, &mark) else { return false };
+        let Ok(index) = u32::try_from(self.explicit.len() - 1) else { return false };
+        match self.runs.last_mut() {
+            Some((of, count)) if *of == index => *count += 1,
+            _ => self.runs.push((index, 1)),
+        }
+        self.followers.push(Follower { partition: mark.partition, payload });
+        true
     }
 
     /// The record mark about to be pushed heads `member`'s ramp that may go on.
@@ -142,7 +217,7 @@ impl MarkLog {
 
     /// How many marks the log holds.
     pub fn len(&self) -> usize {
-        self.explicit.len() + self.in_ramps
+        self.explicit.len() + self.in_ramps + self.followers.len()
     }
 
     /// Whether the log holds no mark.
@@ -152,14 +227,23 @@ impl MarkLog {
 
     /// How many entries the log keeps (explicit marks and ramps), for the benchmark.
     pub fn stored(&self) -> usize {
-        self.explicit.len() + self.ramps.len()
+        self.explicit.len() + self.ramps.len() + self.followers.len()
     }
 
     /// Every mark but the `RecordDurable` ones, in order, without walking the ramps: as fast as
     /// a slice for a reader that looks at no record mark (the group page's owners and member
     /// spans; the first walk of the log as a slice costs S-A 28 ms and keeps every mark).
-    pub fn other_than_records(&self) -> impl Iterator<Item = &Mark> + '_ {
-        self.explicit.iter().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }))
+    pub fn other_than_records(&self) -> impl Iterator<Item = Mark> + '_ {
+        let mut runs = self.runs.iter().peekable();
+        let mut next_follower = 0;
+        self.explicit.iter().enumerate().flat_map(move |(i, &leader)| {
+            let count = runs.next_if(|(of, _)| *of as usize == i).map_or(0, |&(_, count)| count as usize);
+            let followers = &self.followers[next_follower..next_follower + count];
+            next_follower += count;
+            std::iter::once(leader)
+                .chain(followers.iter().map(move |f| f.mark(&leader)))
+                .filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }))
+        })
     }
 
     /// Every mark in order, made as it goes (nothing is kept).
@@ -167,7 +251,17 @@ impl MarkLog {
         let mut heads: Vec<(u32, u32)> =
             self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)).collect();
         heads.sort_unstable();
-        Marks { log: self, next: 0, heads, next_head: 0, due: BinaryHeap::new(), instant: (u64::MAX, 0) }
+        Marks {
+            log: self,
+            next: 0,
+            heads,
+            next_head: 0,
+            due: BinaryHeap::new(),
+            instant: (u64::MAX, 0),
+            next_run: 0,
+            next_follower: 0,
+            following: None,
+        }
     }
 }
 
@@ -184,12 +278,25 @@ struct Marks<'a> {
     due: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
     /// The instant of the last mark given, and how many marks it has had.
     instant: (u64, u32),
+    /// The next run of followers, and the next follower.
+    next_run: usize,
+    next_follower: usize,
+    /// The explicit mark whose followers come now, and how many are left.
+    following: Option<(Mark, u32)>,
 }
 
 impl Iterator for Marks<'_> {
     type Item = Mark;
 
     fn next(&mut self) -> Option<Mark> {
+        // An explicit mark's followers come right after it (nothing came between them).
+        if let Some((leader, left)) = self.following {
+            let mark = self.log.followers[self.next_follower].mark(&leader);
+            self.next_follower += 1;
+            self.following = (left > 1).then_some((leader, left - 1));
+            self.instant = (mark.at_us, self.place(mark.at_us) + 1);
+            return Some(mark);
+        }
         let explicit = self.log.explicit.get(self.next);
         // A ramp's mark comes first if it is earlier, or takes the place it held in its instant.
         let ramp_first = match (self.due.peek(), explicit) {
@@ -219,6 +326,12 @@ impl Iterator for Marks<'_> {
                 let ramp = self.log.ramps[index as usize];
                 self.due.push(Reverse((mark.at_us + ramp.every_us, ramp.rank, index, 1)));
                 self.next_head += 1;
+            }
+            if let Some(&(_, count)) =
+                self.log.runs.get(self.next_run).filter(|(of, _)| *of as usize == self.next)
+            {
+                self.following = Some((mark, count));
+                self.next_run += 1;
             }
             self.next += 1;
             mark
@@ -279,6 +392,9 @@ impl Clone for MarkLog {
             explicit: self.explicit.clone(),
             ramps: self.ramps.clone(),
             in_ramps: self.in_ramps,
+            followers: self.followers.clone(),
+            runs: self.runs.clone(),
+            may_follow: self.may_follow,
             open: self.open.clone(),
             instant: self.instant,
             expanded: OnceLock::new(),
@@ -289,7 +405,10 @@ impl Clone for MarkLog {
 /// Equal when the marks are: the ramps a sequence of pushes makes are always the same.
 impl PartialEq for MarkLog {
     fn eq(&self, other: &Self) -> bool {
-        self.explicit == other.explicit && self.ramps == other.ramps
+        self.explicit == other.explicit
+            && self.ramps == other.ramps
+            && self.followers == other.followers
+            && self.runs == other.runs
     }
 }
 impl Eq for MarkLog {}
@@ -357,6 +476,9 @@ mod tests {
                     at += gap;
                     if kind == 0 {
                         Mark { at_us: at, member, partition, kind: MarkKind::Revoked }
+                    } else if kind == 1 {
+                        // A commit, partition by partition (its offset from the draw).
+                        Mark { at_us: at, member, partition, kind: MarkKind::CommitSent { offset: skip, blocking: gap > 1 } }
                     } else {
                         let o = &mut offsets[member as usize];
                         *o += skip + 1;
@@ -369,7 +491,7 @@ mod tests {
             prop_assert_eq!(log.len(), marks.len());
             prop_assert_eq!(log.marks().collect::<Vec<_>>(), marks.clone());
             prop_assert_eq!(&*log, &marks[..]);
-            let others = marks.iter().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
+            let others = marks.iter().copied().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
             prop_assert!(log.other_than_records().eq(others));
             prop_assert_eq!(format!("{log:?}"), format!("{marks:?}"));
             prop_assert_eq!(serde_json::to_string(&log).unwrap(), serde_json::to_string(&marks).unwrap());
