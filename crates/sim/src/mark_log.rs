@@ -307,13 +307,18 @@ impl Iterator for Marks<'_> {
             }
         };
         let mark = if ramp_first {
-            let Reverse((at_us, rank, index, k)) = self.due.pop()?;
-            debug_assert_eq!(rank, self.place(at_us), "a ramp's mark at its place");
+            let mut top = self.due.peek_mut()?;
+            let Reverse((at_us, rank, index, k)) = *top;
             let ramp = self.log.ramps[index as usize];
             let head = self.log.explicit[ramp.head as usize];
+            // The ramp's next mark takes its place in the heap (one sift), or it is done.
             if k < ramp.count {
-                self.due.push(Reverse((at_us + ramp.every_us, rank, index, k + 1)));
+                *top = Reverse((at_us + ramp.every_us, rank, index, k + 1));
+                drop(top);
+            } else {
+                std::collections::binary_heap::PeekMut::pop(top);
             }
+            debug_assert_eq!(rank, self.place(at_us), "a ramp's mark at its place");
             let MarkKind::RecordDurable { offset } = head.kind else {
                 unreachable!("a ramp of record marks")
             };
