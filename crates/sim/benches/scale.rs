@@ -54,7 +54,13 @@ fn run_case(name: &str, json: &str) {
     let mut times = Vec::new();
     let started = Instant::now();
     let mut figures = (0, 0);
-    while times.len() < 3 || (started.elapsed() < Duration::from_secs(1) && times.len() < 1000) {
+    // `SCALE_ONCE=1`: one run only, so that the peak is that run's own (later runs reuse a
+    // heap the earlier ones left fragmented, and may show more).
+    let once_only = std::env::var_os("SCALE_ONCE").is_some();
+    while times.is_empty()
+        || (!once_only
+            && (times.len() < 3 || (started.elapsed() < Duration::from_secs(1) && times.len() < 1000)))
+    {
         let t = Instant::now();
         figures = std::hint::black_box(once());
         times.push(t.elapsed());
@@ -72,9 +78,22 @@ fn run_case(name: &str, json: &str) {
     );
 }
 
-/// What a run of `json` holds: marks by kind and steps by line (`scale breakdown CASE`).
+/// What a run of `json` holds: marks by kind and steps by line (`scale breakdown CASE`, or
+/// `scale breakdown JSON`).
 fn breakdown(json: &str) {
     let run = simulate(&Scenario::from_json(json).unwrap()).unwrap();
+    // What a reader of the marks and lines as slices (the view) pays once per run.
+    let started = Instant::now();
+    let expanded = run.marks.iter().count();
+    let marks_ms = started.elapsed().as_secs_f64() * 1e3;
+    let started = Instant::now();
+    let steps: usize =
+        run.partitions.iter().map(|p| p.durable_frontier.iter().count() + p.profile.iter().count()).sum();
+    println!(
+        "expanding: {expanded} marks {marks_ms:.1} ms, {steps} durable and profile steps {:.1} ms, peak RSS now {:.1} MiB",
+        started.elapsed().as_secs_f64() * 1e3,
+        peak_kib() as f64 / 1024.0
+    );
     let mut kinds: Vec<(String, usize)> = Vec::new();
     for m in &run.marks {
         let name = format!("{:?}", m.kind);
@@ -93,15 +112,94 @@ fn breakdown(json: &str) {
         sum(|p| p.committed.len()),
         sum(|p| p.profile.len())
     );
+    println!(
+        "capacity: position {}, committed {}; stored as ramps: marks {}, durable {}, profile {}",
+        sum(|p| p.position.capacity()),
+        sum(|p| p.committed.capacity()),
+        run.marks.stored(),
+        sum(|p| p.durable_frontier.stored()),
+        sum(|p| p.profile.stored())
+    );
+    if let Some(group) = &run.group {
+        println!("handovers {} (capacity {})", group.handovers.len(), group.handovers.capacity());
+    }
+    ramps(&run);
+}
+
+/// How far the marks would shrink with a record's marks as ramps (a run of offsets done every
+/// d µs), kept exact: a record's mark joins its member's ramp only at the same place (rank)
+/// among the marks of its instant as the ramp's earlier ones; and how many marks repeat the
+/// instant, member and kind of the one before (one event's marks, partition by partition).
+fn ramps(run: &offset_window_sim::Run) {
+    use offset_window_sim::MarkKind;
+    // (partition, last offset, last at, every, rank) of each member's open ramp.
+    type OpenRamp = (u16, u64, u64, u64, u32);
+    let mut open: Vec<Option<OpenRamp>> = vec![None; 4096];
+    let (mut entries, mut ramp_entries) = (0u64, 0u64);
+    let (mut at, mut rank) = (u64::MAX, 0u32);
+    let mut same_event_runs = 0u64;
+    let mut last: Option<offset_window_sim::Mark> = None;
+    for m in &run.marks {
+        if m.at_us != at {
+            (at, rank) = (m.at_us, 0);
+        } else {
+            rank += 1;
+        }
+        // Marks one event gives partition by partition (a commit, a revocation): same instant,
+        // member and kind, another partition.
+        let kind = std::mem::discriminant(&m.kind);
+        if !matches!(m.kind, MarkKind::RecordDurable { .. })
+            && last.is_some_and(|l| {
+                l.at_us == m.at_us && l.member == m.member && std::mem::discriminant(&l.kind) == kind
+            })
+        {
+            same_event_runs += 1;
+        }
+        last = Some(*m);
+        let MarkKind::RecordDurable { offset } = m.kind else {
+            entries += 1;
+            continue;
+        };
+        let slot = &mut open[m.member as usize];
+        let joins = match *slot {
+            Some((p, o, t, every, r)) => {
+                p == m.partition
+                    && o + 1 == offset
+                    && m.at_us > t
+                    && (every == 0 || m.at_us - t == every)
+                    && (every == 0 || r == rank)
+            }
+            None => false,
+        };
+        if joins {
+            let (p, _, t, _, _) = slot.unwrap();
+            *slot = Some((p, offset, m.at_us, m.at_us - t, rank));
+        } else {
+            entries += 1;
+            ramp_entries += 1;
+            *slot = Some((m.partition, offset, m.at_us, 0, rank));
+        }
+    }
+    println!(
+        "as ramps: marks {} entries of {} ({} record ramps); {} marks repeat their predecessor's instant, member and kind",
+        entries,
+        run.marks.len(),
+        ramp_entries,
+        same_event_runs
+    );
 }
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).filter(|a| !a.starts_with("--")).collect();
     if let (Some("breakdown"), Some(name)) = (args.first().map(String::as_str), args.get(1)) {
-        let (_, json) = CASES.iter().find(|(n, _)| n == name).expect("a case name");
+        let json = CASES.iter().find(|(n, _)| n == name).map_or(name.as_str(), |(_, json)| json);
         return breakdown(json);
     }
     if let Some(name) = args.first() {
+        // A scenario of its own, written out: `scale '{"members":128,…}'`.
+        if name.starts_with('{') {
+            return run_case("(given)", name);
+        }
         if let Some((name, json)) = CASES.iter().find(|(n, _)| n == name) {
             return run_case(name, json);
         }

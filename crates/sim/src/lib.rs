@@ -65,6 +65,8 @@ pub mod compare;
 mod engine;
 pub mod events;
 pub mod keys;
+mod line;
+mod mark_log;
 mod output;
 pub mod pipeline;
 pub mod producer;
@@ -86,7 +88,8 @@ pub use output::{MemberId, PartitionId};
 pub use scenario::{Client, Input, Scenario, ScenarioError, Strategy};
 pub use summary::Summary;
 pub use timeline::{
-    CrashOffsets, CrashState, Mark, PartitionRun, ProfileStep, Run, ScriptReading, Step, Worst,
+    CrashOffsets, CrashState, Line, Mark, MarkLog, PartitionRun, ProfileStep, RampStep, Run, ScriptReading,
+    Step, Worst,
 };
 
 use engine::Engine;
@@ -299,6 +302,113 @@ mod tests {
             let engine = Engine::new(&scenario, &mut light);
             run_to(engine, &mut light, scenario.horizon_us + 1).unwrap();
             prop_assert_eq!(light.into_group_totals(), totals);
+        }
+    }
+
+    /// Every mark the recorder takes in, in the order it takes them in: what [`Run::marks`]
+    /// must give back however it keeps them.
+    struct MarksSeen<'a> {
+        recorder: Recorder<'a>,
+        marks: Vec<Mark>,
+    }
+
+    impl Sink for MarksSeen<'_> {
+        fn emit(&mut self, at_us: u64, output: Output) {
+            match output {
+                Output::Mark { member, partition, kind } => {
+                    self.marks.push(Mark { at_us, member, partition, kind })
+                }
+                Output::RunCompleted { member, partition, offset, .. } => self.marks.push(Mark {
+                    at_us,
+                    member,
+                    partition,
+                    kind: MarkKind::RecordDurable { offset },
+                }),
+                _ => {}
+            }
+            self.recorder.emit(at_us, output);
+        }
+    }
+
+    /// `scenario`'s run with the marks as they came; `None` when it stops on an error.
+    fn run_and_marks(scenario: &Scenario) -> Option<(Run, Vec<Mark>)> {
+        let stop_us = scenario.horizon_us + 1;
+        let mut seen =
+            MarksSeen { recorder: Recorder::new(scenario, scenario.partitions as usize), marks: Vec::new() };
+        let mut engine = Engine::new(scenario, &mut seen);
+        while let Some(at_us) = engine.advance(stop_us, &mut seen).ok()? {
+            seen.recorder.end_of_instant(at_us);
+        }
+        engine.finish(stop_us, &mut seen);
+        Some((seen.recorder.into_run(), seen.marks))
+    }
+
+    #[cfg(feature = "group")]
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// A group's members finish records at the same microseconds (in step from t = 0):
+        /// the marks kept as ramps come back exactly as they came, in order, and the lines
+        /// kept as ramps read as the run's own steps.
+        #[test]
+        fn the_marks_and_lines_kept_as_ramps_are_the_runs(
+            (members, partitions, strategy, client, mpr) in (1u32..=8, 1u32..=12, 0usize..crate::Strategy::ALL.len(), 0usize..Client::ALL.len(), 1u32..=20),
+            (processing_ms, jitter, seed) in (1u64..=40, 0usize..3, any::<u64>()),
+            events in proptest::collection::vec((0u64..=20_000, 1u16..=8, 0usize..crate::events::GroupEventKind::ALL.len(), proptest::option::of(0u64..=8_000)), 0..=3),
+        ) {
+            use crate::events::{GroupEvent, GroupEventKind};
+            let mut joins = members as u16;
+            let group_events = events
+                .into_iter()
+                .map(|(at_ms, member, kind, restart_ms)| {
+                    let kind = GroupEventKind::ALL[kind];
+                    let member = if kind == GroupEventKind::Join {
+                        joins += 1;
+                        joins
+                    } else {
+                        member.min(members as u16)
+                    };
+                    GroupEvent {
+                        restart_after_us: restart_ms.map(|ms| ms * 1_000),
+                        duration_us: 5_000_000,
+                        deploy_step_us: 3_000_000,
+                        ..GroupEvent::new(at_ms * 1_000, member, kind)
+                    }
+                })
+                .collect();
+            let scenario = Scenario {
+                members,
+                partitions,
+                strategy: crate::Strategy::ALL[strategy],
+                client: Client::ALL[client],
+                max_poll_records: mpr,
+                record_processing_us: processing_ms * 1_000,
+                record_processing_jitter: Jitter::ALL[jitter],
+                seed,
+                horizon_us: 40_000_000,
+                group_events,
+                ..Scenario::default()
+            };
+            prop_assume!(scenario.validate().is_ok());
+            let Some((run, marks)) = run_and_marks(&scenario) else { return Ok(()) };
+            prop_assert_eq!(run.marks.len(), marks.len());
+            prop_assert!(run.marks.marks().eq(marks.iter().copied()), "the marks as they came");
+            prop_assert_eq!(&*run.marks, &marks[..]);
+            let others = marks.iter().copied().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
+            prop_assert!(run.marks.other_than_records().eq(others));
+            for p in &run.partitions {
+                let (durable, profile) = (p.durable_frontier.steps().collect::<Vec<_>>(), p.profile.steps().collect::<Vec<_>>());
+                prop_assert_eq!(&*p.durable_frontier, &durable[..]);
+                prop_assert_eq!(Line::from(durable), p.durable_frontier.clone());
+                prop_assert_eq!(Line::from(profile), p.profile.clone());
+                // Read at instants on and between steps, as the slice of every step reads.
+                for at_us in (0..=scenario.horizon_us + 1).step_by(123_457) {
+                    let durable = p.durable_frontier.iter().rev().find(|s| s.at_us < at_us).copied();
+                    prop_assert_eq!(p.durable_frontier.last_before(at_us), durable);
+                    let profile = p.profile.iter().rev().find(|s| s.at_us < at_us).copied();
+                    prop_assert_eq!(p.profile.last_before(at_us), profile);
+                }
+            }
         }
     }
 

@@ -7,11 +7,20 @@ use crate::output::{MarkKind, Output, PartitionId, Sink};
 use crate::report::GroupRecorder;
 use crate::runs::RunCounts;
 use crate::scenario::Scenario;
-use crate::timeline::{value_at, Mark, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step};
+use crate::timeline::{
+    value_at, Line, Mark, MarkLog, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step,
+};
 
 fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
     if steps.last().is_none_or(|s| s.value != value) {
         steps.push(Step { at_us, value });
+    }
+}
+
+/// [`push_step`] for a line kept as ramps.
+fn push_line_step(line: &mut Line<Step>, at_us: u64, value: u64) {
+    if line.final_step().is_none_or(|s| s.value != value) {
+        line.push(Step { at_us, value });
     }
 }
 
@@ -66,7 +75,7 @@ pub(crate) struct Recorder<'a> {
     /// How many partitions' restart offsets follow the log end: while any does, every
     /// partition is looked at each instant.
     following_log: usize,
-    marks: Vec<Mark>,
+    marks: MarkLog,
     blocked_on_commits_us: u64,
     polls: u64,
     commits_landed: u64,
@@ -144,15 +153,15 @@ impl<'a> Recorder<'a> {
                     lines: PartitionRun {
                         partition: p as PartitionId,
                         position: Vec::with_capacity(polls),
-                        durable_frontier: Vec::with_capacity(records),
+                        durable_frontier: Line::with_capacity(polls),
                         committed: Vec::new(),
-                        profile: Vec::with_capacity(records),
+                        profile: Line::with_capacity(polls),
                     },
                 })
                 .collect(),
             touched: Vec::new(),
             following_log: 0,
-            marks: Vec::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
+            marks: MarkLog::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
             keep_marks,
             blocked_on_commits_us: 0,
             polls: 0,
@@ -344,13 +353,16 @@ impl<'a> Recorder<'a> {
                 p.move_restart(self.scenario.restart_offset(p.committed, at_us));
             }
             push_step(&mut p.lines.position, at_us, p.position);
-            push_step(&mut p.lines.durable_frontier, at_us, p.durable);
+            push_line_step(&mut p.lines.durable_frontier, at_us, p.durable);
             push_step(&mut p.lines.committed, at_us, p.committed);
             let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
             // A step where the values change, and wherever lost grows with the log from
             // this instant on (Run::state_at counts the growth from the last step).
-            let changed =
-                p.lines.profile.last().is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
+            let changed = p
+                .lines
+                .profile
+                .final_step()
+                .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
             if changed || follows_log {
                 p.lines.profile.push(step);
             }
@@ -386,7 +398,7 @@ impl<'a> Recorder<'a> {
         Run {
             scenario: scenario.clone(),
             partitions,
-            marks: self.marks,
+            marks: self.marks.finish(),
             blocked_on_commits_us: self.blocked_on_commits_us,
             polls: self.polls,
             commits_landed: self.commits_landed,

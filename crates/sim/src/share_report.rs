@@ -77,7 +77,7 @@ impl ShareSummary {
         };
         // The sums change only where a partition's profile steps: read them 1 µs after.
         let mut instants: Vec<u64> =
-            run.partitions.iter().flat_map(|p| p.profile.iter().map(|s| s.at_us + 1)).collect();
+            run.partitions.iter().flat_map(|p| p.profile.steps().map(|s| s.at_us + 1)).collect();
         crate::keys::sort_ascending(&mut instants);
         instants.dedup();
         for at in instants.into_iter().filter(|&t| t <= horizon) {
@@ -91,7 +91,7 @@ impl ShareSummary {
                 summary.worst_duplicated_at_ms = Some(millis_f64(at));
             }
         }
-        for mark in run.marks.iter().take_while(|m| m.at_us <= horizon) {
+        for mark in run.marks.marks().take_while(|m| m.at_us <= horizon) {
             match mark.kind {
                 MarkKind::ShareAcquired { delivery, .. } => {
                     summary.deliveries += 1;

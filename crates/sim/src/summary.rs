@@ -32,7 +32,16 @@ impl Run {
         let group = self.group.as_ref().map(|report| {
             let profile = match mark_instants {
                 Some(instants) => crate::sweep::first_event_profile_with_instants(&self.scenario, instants),
-                None => crate::sweep::first_event_profile_with_marks(&self.scenario, &self.marks),
+                None => {
+                    // The run's own instants, each once (its marks come in time order).
+                    let mut instants: Vec<u64> = Vec::new();
+                    for mark in self.marks.marks() {
+                        if instants.last() != Some(&mark.at_us) {
+                            instants.push(mark.at_us);
+                        }
+                    }
+                    crate::sweep::first_event_profile_with_instants(&self.scenario, &instants)
+                }
             };
             let profile = profile.ok().flatten();
             GroupSummary::new(report, profile.as_ref())

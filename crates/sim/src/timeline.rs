@@ -4,8 +4,10 @@
 //! then read at any crash instant without re-running ([`Run::state_at`]). The result JSON
 //! read off a run is in [`crate::summary`].
 
+pub use crate::line::{Line, RampStep};
+pub use crate::mark_log::{Mark, MarkLog};
+use crate::output::PartitionId;
 pub use crate::output::{CommitFailure, MarkKind};
-use crate::output::{MemberId, PartitionId};
 #[cfg(feature = "group")]
 use crate::report::GroupReport;
 use crate::scenario::{Scenario, US_PER_MS};
@@ -35,18 +37,34 @@ pub struct ProfileStep {
     pub duplicated: u64,
 }
 
-/// Something that happened at an instant, for the chart to mark. 32 bytes: a
-/// million-record run holds a million of them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Mark {
-    /// Event instant, µs.
-    pub at_us: u64,
-    /// The member it concerns (index from 0: `consumer-1` is 0).
-    pub member: MemberId,
-    /// The partition it concerns (index within the topic).
-    pub partition: PartitionId,
-    /// What happened.
-    pub kind: MarkKind,
+impl RampStep for Step<u64> {
+    type Delta = u64;
+    fn at_us(&self) -> u64 {
+        self.at_us
+    }
+    fn delta_to(&self, next: &Self) -> u64 {
+        next.value.wrapping_sub(self.value)
+    }
+    fn moved(&self, delta: u64, k: u64, every_us: u64) -> Self {
+        Step { at_us: self.at_us + k * every_us, value: self.value.wrapping_add(k.wrapping_mul(delta)) }
+    }
+}
+
+impl RampStep for ProfileStep {
+    type Delta = (u64, u64);
+    fn at_us(&self) -> u64 {
+        self.at_us
+    }
+    fn delta_to(&self, next: &Self) -> (u64, u64) {
+        (next.lost.wrapping_sub(self.lost), next.duplicated.wrapping_sub(self.duplicated))
+    }
+    fn moved(&self, (lost, duplicated): (u64, u64), k: u64, every_us: u64) -> Self {
+        ProfileStep {
+            at_us: self.at_us + k * every_us,
+            lost: self.lost.wrapping_add(k.wrapping_mul(lost)),
+            duplicated: self.duplicated.wrapping_add(k.wrapping_mul(duplicated)),
+        }
+    }
 }
 
 /// What became of records that threw (model.md §12), within the horizon.
@@ -139,12 +157,12 @@ pub struct PartitionRun {
     pub partition: PartitionId,
     /// Position over time (`None` while no consumer holds a position).
     pub position: Vec<Step<Option<u64>>>,
-    /// Durable frontier over time.
-    pub durable_frontier: Vec<Step>,
+    /// Durable frontier over time (a step per completed record, kept as ramps).
+    pub durable_frontier: Line<Step>,
     /// Committed offset over time (`None` while the group has none).
     pub committed: Vec<Step<Option<u64>>>,
-    /// lost(T) and duplicated(T) for every crash instant T in (0, horizon].
-    pub profile: Vec<ProfileStep>,
+    /// lost(T) and duplicated(T) for every crash instant T in (0, horizon] (kept as ramps).
+    pub profile: Line<ProfileStep>,
 }
 
 pub(crate) fn value_at<V: Copy>(steps: &[Step<V>], crash_at_us: u64) -> Option<V> {
@@ -161,8 +179,9 @@ pub struct Run {
     pub scenario: Scenario,
     /// Each partition's lines and crash profile (the one-consumer model has one, `orders-3`).
     pub partitions: Vec<PartitionRun>,
-    /// Polls, commits and record completions, in time order.
-    pub marks: Vec<Mark>,
+    /// Polls, commits and record completions, in time order (a member's records done one
+    /// after another kept as ramps).
+    pub marks: MarkLog,
     /// Loop time spent waiting in `commitSync` / `commitTransaction` within [0, horizon], µs,
     /// summed over the members (a group's report has each member's own).
     pub blocked_on_commits_us: u64,
@@ -214,17 +233,17 @@ impl Run {
         let position = value_at(&p.position, crash_at_us).flatten();
         let committed = value_at(&p.committed, crash_at_us).flatten();
         let restart_at = self.scenario.restart_offset(committed, crash_at_us);
-        let (lost, duplicated) = match p.profile.partition_point(|s| s.at_us < crash_at_us) {
-            0 => (0, 0),
-            i => {
-                let step = p.profile[i - 1];
-                (step.lost + self.lost_growth(committed, step.at_us, crash_at_us), step.duplicated)
-            }
+        let (lost, duplicated) = match p.profile.last_before(crash_at_us) {
+            None => (0, 0),
+            Some(step) => (step.lost + self.lost_growth(committed, step.at_us, crash_at_us), step.duplicated),
         };
         CrashState {
             crash_at_us,
             position,
-            durable: value_at(&p.durable_frontier, crash_at_us).unwrap_or(self.scenario.log_start_offset),
+            durable: p
+                .durable_frontier
+                .last_before(crash_at_us)
+                .map_or(self.scenario.log_start_offset, |s| s.value),
             committed,
             lost,
             duplicated,
@@ -255,7 +274,7 @@ impl Run {
         let state = self.state_at(crash_at_us);
         let restart_at = self.scenario.restart_offset(state.committed, crash_at_us);
         let mut runs = std::collections::BTreeMap::<u64, u64>::new();
-        for mark in self.marks.iter().take_while(|m| m.at_us < crash_at_us) {
+        for mark in self.marks.marks().take_while(|m| m.at_us < crash_at_us) {
             if let (0, MarkKind::RecordDurable { offset }) = (mark.partition, mark.kind) {
                 *runs.entry(offset).or_default() += 1;
             }
@@ -290,9 +309,10 @@ impl Run {
             duplicated_at_us: None,
             duplicated_at_horizon_end: false,
         };
-        for (i, step) in p.profile.iter().enumerate().take_while(|(_, s)| s.at_us < horizon) {
+        let mut steps = p.profile.steps().peekable();
+        while let Some(step) = steps.next().filter(|s| s.at_us < horizon) {
             // Over (at, end]: constant, but for lost growing with the log (model.md §8.9).
-            let end = p.profile.get(i + 1).map_or(horizon, |n| n.at_us.min(horizon));
+            let end = steps.peek().map_or(horizon, |n| n.at_us.min(horizon));
             let last = end == horizon;
             let committed = value_at(&p.committed, step.at_us + 1).flatten();
             let growth = self.lost_growth(committed, step.at_us, end);
@@ -330,5 +350,63 @@ impl Run {
     /// Polls per second of horizon.
     pub fn polls_per_s(&self) -> f64 {
         self.polls as f64 * (1_000.0 * US_PER_MS as f64) / self.scenario.horizon_us as f64
+    }
+}
+
+#[cfg(test)]
+mod line_tests {
+    use super::*;
+    use crate::line::Line;
+    use proptest::prelude::*;
+
+    fn step(at_us: u64, value: u64) -> Step<u64> {
+        Step { at_us, value }
+    }
+
+    #[test]
+    fn records_at_one_pace_are_one_ramp() {
+        let steps: Vec<_> = (0..100).map(|k| step(1_000 + 10 * k, 5 + k)).collect();
+        let line = Line::from(steps.clone());
+        assert_eq!(line.stored(), 2, "one explicit head and its ramp");
+        assert_eq!(line, steps);
+        assert_eq!(line.last_before(1_000), None);
+        assert_eq!(line.last_before(1_001), Some(step(1_000, 5)));
+        assert_eq!(line.last_before(1_010), Some(step(1_000, 5)));
+        assert_eq!(line.last_before(1_011), Some(step(1_010, 6)));
+        assert_eq!(line.last_before(u64::MAX), Some(step(1_990, 104)));
+        assert_eq!(line.final_step(), Some(step(1_990, 104)));
+    }
+
+    proptest! {
+        /// Whatever the steps, the line gives them back, reads each instant as the slice
+        /// does, and compares, prints and serializes as the `Vec` of them.
+        #[test]
+        fn a_line_is_its_steps(
+            gaps in proptest::collection::vec((1u64..=4, 0u64..=3, any::<bool>()), 0..60),
+            probes in proptest::collection::vec(0u64..=300, 0..20),
+        ) {
+            let mut at = 0;
+            let mut value = 7u64;
+            let steps: Vec<_> = gaps
+                .iter()
+                .map(|&(gap, by, down)| {
+                    at += gap;
+                    value = if down { value.wrapping_sub(by) } else { value.wrapping_add(by) };
+                    step(at, value)
+                })
+                .collect();
+            let line = Line::from(steps.clone());
+            prop_assert!(line.stored() <= steps.len());
+            prop_assert_eq!(line.steps().collect::<Vec<_>>(), steps.clone());
+            prop_assert_eq!(&*line, &steps[..]);
+            prop_assert_eq!(line.final_step(), steps.last().copied());
+            for at_us in probes {
+                let slice = value_at(&steps, at_us);
+                prop_assert_eq!(line.last_before(at_us).map(|s| s.value), slice);
+            }
+            prop_assert_eq!(format!("{line:?}"), format!("{steps:?}"));
+            prop_assert_eq!(serde_json::to_string(&line).unwrap(), serde_json::to_string(&steps).unwrap());
+            prop_assert_eq!(line.clone(), Line::from(steps));
+        }
     }
 }

@@ -1,0 +1,506 @@
+//! The run's marks, kept compactly: a member's records done one after another on one
+//! partition, each as long as the last, give a `RecordDurable` mark each; [`MarkLog`] keeps
+//! such a run as one explicit mark and a ramp (how many more, how far apart). S-A's 380,495
+//! record marks take 92,239 ramps.
+//!
+//! A ramp's marks sit among the other marks of their instants, which other members' events
+//! give at the same microseconds: each ramp keeps the place (rank) its marks take among
+//! their instant's marks, and a mark joins a ramp only at the ramp's rank, so that the marks
+//! come back in exactly their order.
+//!
+//! One event also gives marks partition by partition: a commit sent and landed for each of a
+//! member's partitions, a rebalance's revocations and assignments. A mark that repeats the
+//! one before it but for partition and offset is kept as a follower of it (16 bytes): S-A's
+//! 491,192 of them.
+//!
+//! A [`MarkLog`] reads as the slice of every mark (`Deref`, expanded once on first use and
+//! kept: S-A's take 28–40 ms); [`MarkLog::marks`] walks them without keeping them, and
+//! [`MarkLog::other_than_records`] gives the others without walking the ramps.
+
+use crate::output::{MarkKind, MemberId, PartitionId};
+use serde::Serialize;
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::OnceLock;
+
+/// Something that happened at an instant, for the chart to mark. 32 bytes: a
+/// million-record run holds a million of them (fewer as [`MarkLog`] keeps them).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Mark {
+    /// Event instant, µs.
+    pub at_us: u64,
+    /// The member it concerns (index from 0: `consumer-1` is 0).
+    pub member: MemberId,
+    /// The partition it concerns (index within the topic).
+    pub partition: PartitionId,
+    /// What happened.
+    pub kind: MarkKind,
+}
+
+/// The record marks that follow an explicit one (`head`, a `RecordDurable` mark) as a ramp:
+/// `count` more, each `every_us` after the one before, for the next offset of the same
+/// member and partition, each at place `rank` among the marks of its instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Ramp {
+    head: u32,
+    count: u32,
+    every_us: u64,
+    rank: u32,
+}
+
+/// A member's ramp that may go on: its head, and its index in the ramps once it has one.
+#[derive(Clone, Copy)]
+struct Open {
+    head: u32,
+    ramp: Option<u32>,
+}
+
+/// A mark that repeats the explicit mark before it but for its partition and offset.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Follower {
+    partition: PartitionId,
+    /// The offset of a commit sent or landed (0 for a revocation or an assignment).
+    payload: u64,
+}
+
+impl Follower {
+    /// The mark: `leader`'s but for partition and offset.
+    fn mark(&self, leader: &Mark) -> Mark {
+        let kind = match leader.kind {
+            MarkKind::CommitSent { blocking, .. } => MarkKind::CommitSent { offset: self.payload, blocking },
+            MarkKind::CommitLanded { .. } => MarkKind::CommitLanded { offset: self.payload },
+            other => other,
+        };
+        Mark { partition: self.partition, kind, ..*leader }
+    }
+}
+
+/// What `mark` keeps as a follower of `leader` (the same instant, member and kind, another
+/// partition: one event's marks partition by partition), if it can be one.
+fn follower_payload(leader: &Mark, mark: &Mark) -> Option<u64> {
+    if (leader.at_us, leader.member) != (mark.at_us, mark.member) {
+        return None;
+    }
+    match (leader.kind, mark.kind) {
+        (MarkKind::CommitSent { blocking: a, .. }, MarkKind::CommitSent { offset, blocking: b })
+            if a == b =>
+        {
+            Some(offset)
+        }
+        (MarkKind::CommitLanded { .. }, MarkKind::CommitLanded { offset }) => Some(offset),
+        (MarkKind::Revoked, MarkKind::Revoked) | (MarkKind::Assigned, MarkKind::Assigned) => Some(0),
+        _ => None,
+    }
+}
+
+/// The marks of a run, in the order they happened, kept as explicit marks and ramps.
+pub struct MarkLog {
+    /// Every mark that is not in a ramp, in order.
+    explicit: Vec<Mark>,
+    /// The ramps, in the order they began.
+    ramps: Vec<Ramp>,
+    /// Marks held in the ramps.
+    in_ramps: usize,
+    /// Marks that repeat the explicit mark before them but for partition and offset (one
+    /// event's commit, revocation or assignment, partition by partition), in order.
+    followers: Vec<Follower>,
+    /// The runs of followers: (explicit mark they follow, how many), by that mark.
+    runs: Vec<(u32, u32)>,
+    /// While recording: whether the last mark pushed is the explicit one before it or one
+    /// of its followers (nothing came between, so the next may follow it too).
+    may_follow: bool,
+    /// While recording: each member's ramp that may go on.
+    open: Vec<Option<Open>>,
+    /// While recording: the instant of the last mark, and how many marks it has.
+    instant: (u64, u32),
+    /// Every mark, made on first use of the log as a slice.
+    expanded: OnceLock<Vec<Mark>>,
+}
+
+impl MarkLog {
+    /// An empty log with room for `explicit` explicit marks.
+    pub(crate) fn with_capacity(explicit: usize) -> Self {
+        MarkLog {
+            explicit: Vec::with_capacity(explicit),
+            ramps: Vec::new(),
+            in_ramps: 0,
+            followers: Vec::new(),
+            runs: Vec::new(),
+            may_follow: false,
+            open: Vec::new(),
+            instant: (u64::MAX, 0),
+            expanded: OnceLock::new(),
+        }
+    }
+
+    /// Appends `mark`, no earlier than every mark so far.
+    #[inline(always)]
+    pub(crate) fn push(&mut self, mark: Mark) {
+        debug_assert!(self.expanded.get().is_none(), "a log grows only before it is read as a slice");
+        let rank = if self.instant.0 == mark.at_us { self.instant.1 } else { 0 };
+        self.instant = (mark.at_us, rank + 1);
+        if let MarkKind::RecordDurable { offset } = mark.kind {
+            self.may_follow = false;
+            if self.join_ramp(mark, offset, rank) {
+                return;
+            }
+            self.open_ramp(mark.member);
+        } else if self.may_follow && self.follow(mark) {
+            return;
+        }
+        self.may_follow = true;
+        self.explicit.push(mark);
+    }
+
+    /// Keeps `mark` as a follower of the last explicit mark if it repeats it but for its
+    /// partition and offset; false if it does not.
+    fn follow(&mut self, mark: Mark) -> bool {
+        let Some(&leader) = self.explicit.last() else { return false };
+        let Some(payload) = follower_payload(&leader, &mark) else { return false };
+        let Ok(index) = u32::try_from(self.explicit.len() - 1) else { return false };
+        match self.runs.last_mut() {
+            Some((of, count)) if *of == index => *count += 1,
+            _ => self.runs.push((index, 1)),
+        }
+        self.followers.push(Follower { partition: mark.partition, payload });
+        true
+    }
+
+    /// The record mark about to be pushed heads `member`'s ramp that may go on.
+    fn open_ramp(&mut self, member: MemberId) {
+        let member = member as usize;
+        if self.open.len() <= member {
+            self.open.resize(member + 1, None);
+        }
+        self.open[member] = u32::try_from(self.explicit.len()).ok().map(|head| Open { head, ramp: None });
+    }
+
+    /// Puts record mark `mark` (of `offset`, at place `rank` in its instant) into its member's
+    /// ramp if it goes on from it; false if it does not.
+    fn join_ramp(&mut self, mark: Mark, offset: u64, rank: u32) -> bool {
+        let Some(Some(open)) = self.open.get(mark.member as usize).copied() else { return false };
+        let head = self.explicit[open.head as usize];
+        let MarkKind::RecordDurable { offset: first } = head.kind else { return false };
+        if head.partition != mark.partition || mark.at_us <= head.at_us {
+            return false;
+        }
+        match open.ramp {
+            Some(i) => {
+                let ramp = &mut self.ramps[i as usize];
+                let k = u64::from(ramp.count) + 1;
+                let joins = offset.wrapping_sub(first) == k
+                    && mark.at_us - head.at_us == k * ramp.every_us
+                    && rank == ramp.rank
+                    && ramp.count < u32::MAX;
+                if joins {
+                    ramp.count += 1;
+                    self.in_ramps += 1;
+                }
+                joins
+            }
+            None if offset.wrapping_sub(first) == 1 => {
+                let Ok(index) = u32::try_from(self.ramps.len()) else { return false };
+                self.ramps.push(Ramp { head: open.head, count: 1, every_us: mark.at_us - head.at_us, rank });
+                self.open[mark.member as usize] = Some(Open { head: open.head, ramp: Some(index) });
+                self.in_ramps += 1;
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Ends the recording (drops what only recording needs).
+    pub(crate) fn finish(mut self) -> Self {
+        self.open = Vec::new();
+        self
+    }
+
+    /// How many marks the log holds.
+    pub fn len(&self) -> usize {
+        self.explicit.len() + self.in_ramps + self.followers.len()
+    }
+
+    /// Whether the log holds no mark.
+    pub fn is_empty(&self) -> bool {
+        self.explicit.is_empty()
+    }
+
+    /// How many entries the log keeps (explicit marks and ramps), for the benchmark.
+    pub fn stored(&self) -> usize {
+        self.explicit.len() + self.ramps.len() + self.followers.len()
+    }
+
+    /// Every mark but the `RecordDurable` ones, in order, without walking the ramps: as fast as
+    /// a slice for a reader that looks at no record mark (the group page's owners and member
+    /// spans; the first walk of the log as a slice costs S-A 28 ms and keeps every mark).
+    pub fn other_than_records(&self) -> impl Iterator<Item = Mark> + '_ {
+        let mut runs = self.runs.iter().peekable();
+        let mut next_follower = 0;
+        self.explicit.iter().enumerate().flat_map(move |(i, &leader)| {
+            let count = runs.next_if(|(of, _)| *of as usize == i).map_or(0, |&(_, count)| count as usize);
+            let followers = &self.followers[next_follower..next_follower + count];
+            next_follower += count;
+            std::iter::once(leader)
+                .chain(followers.iter().map(move |f| f.mark(&leader)))
+                .filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }))
+        })
+    }
+
+    /// Every mark in order, made as it goes (nothing is kept).
+    pub fn marks(&self) -> impl Iterator<Item = Mark> + '_ {
+        let mut heads: Vec<(u32, u32)> =
+            self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)).collect();
+        heads.sort_unstable();
+        Marks {
+            log: self,
+            next: 0,
+            heads,
+            next_head: 0,
+            due: BinaryHeap::new(),
+            instant: (u64::MAX, 0),
+            next_run: 0,
+            next_follower: 0,
+            following: None,
+        }
+    }
+}
+
+/// The walk of [`MarkLog::marks`]: the explicit marks in order, each ramp's marks put in at
+/// their instants and places.
+struct Marks<'a> {
+    log: &'a MarkLog,
+    /// The next explicit mark.
+    next: usize,
+    /// (head, ramp) of every ramp, by head.
+    heads: Vec<(u32, u32)>,
+    next_head: usize,
+    /// The next mark of each ramp under way: (instant, rank, ramp, k).
+    due: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
+    /// The instant of the last mark given, and how many marks it has had.
+    instant: (u64, u32),
+    /// The next run of followers, and the next follower.
+    next_run: usize,
+    next_follower: usize,
+    /// The explicit mark whose followers come now, and how many are left.
+    following: Option<(Mark, u32)>,
+}
+
+impl Iterator for Marks<'_> {
+    type Item = Mark;
+
+    fn next(&mut self) -> Option<Mark> {
+        // An explicit mark's followers come right after it (nothing came between them).
+        if let Some((leader, left)) = self.following {
+            let mark = self.log.followers[self.next_follower].mark(&leader);
+            self.next_follower += 1;
+            self.following = (left > 1).then_some((leader, left - 1));
+            self.instant = (mark.at_us, self.place(mark.at_us) + 1);
+            return Some(mark);
+        }
+        let explicit = self.log.explicit.get(self.next);
+        // A ramp's mark comes first if it is earlier, or takes the place it held in its instant.
+        let ramp_first = match (self.due.peek(), explicit) {
+            (None, _) => false,
+            (Some(_), None) => true,
+            (Some(&Reverse((at_us, rank, _, _))), Some(e)) => {
+                at_us < e.at_us || (at_us == e.at_us && rank == self.place(at_us))
+            }
+        };
+        let mark = if ramp_first {
+            let mut top = self.due.peek_mut()?;
+            let Reverse((at_us, rank, index, k)) = *top;
+            let ramp = self.log.ramps[index as usize];
+            let head = self.log.explicit[ramp.head as usize];
+            // The ramp's next mark takes its place in the heap (one sift), or it is done.
+            if k < ramp.count {
+                *top = Reverse((at_us + ramp.every_us, rank, index, k + 1));
+                drop(top);
+            } else {
+                std::collections::binary_heap::PeekMut::pop(top);
+            }
+            debug_assert_eq!(rank, self.place(at_us), "a ramp's mark at its place");
+            let MarkKind::RecordDurable { offset } = head.kind else {
+                unreachable!("a ramp of record marks")
+            };
+            Mark { at_us, kind: MarkKind::RecordDurable { offset: offset + u64::from(k) }, ..head }
+        } else {
+            let mark = *explicit?;
+            if let Some(&(_, index)) =
+                self.heads.get(self.next_head).filter(|(h, _)| *h as usize == self.next)
+            {
+                let ramp = self.log.ramps[index as usize];
+                self.due.push(Reverse((mark.at_us + ramp.every_us, ramp.rank, index, 1)));
+                self.next_head += 1;
+            }
+            if let Some(&(_, count)) =
+                self.log.runs.get(self.next_run).filter(|(of, _)| *of as usize == self.next)
+            {
+                self.following = Some((mark, count));
+                self.next_run += 1;
+            }
+            self.next += 1;
+            mark
+        };
+        self.instant = (mark.at_us, self.place(mark.at_us) + 1);
+        Some(mark)
+    }
+}
+
+impl Marks<'_> {
+    /// How many marks of instant `at_us` have been given.
+    fn place(&self, at_us: u64) -> u32 {
+        if self.instant.0 == at_us {
+            self.instant.1
+        } else {
+            0
+        }
+    }
+}
+
+impl std::ops::Deref for MarkLog {
+    type Target = [Mark];
+    fn deref(&self) -> &[Mark] {
+        self.expanded.get_or_init(|| {
+            let mut marks = Vec::with_capacity(self.len());
+            marks.extend(self.marks());
+            marks
+        })
+    }
+}
+
+impl<'a> IntoIterator for &'a MarkLog {
+    type Item = &'a Mark;
+    type IntoIter = std::slice::Iter<'a, Mark>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl From<Vec<Mark>> for MarkLog {
+    fn from(marks: Vec<Mark>) -> Self {
+        let mut log = MarkLog::with_capacity(marks.len());
+        marks.into_iter().for_each(|m| log.push(m));
+        log.finish()
+    }
+}
+
+impl Default for MarkLog {
+    fn default() -> Self {
+        MarkLog::with_capacity(0)
+    }
+}
+
+/// A clone does not copy the expanded marks (made again if asked for).
+impl Clone for MarkLog {
+    fn clone(&self) -> Self {
+        MarkLog {
+            explicit: self.explicit.clone(),
+            ramps: self.ramps.clone(),
+            in_ramps: self.in_ramps,
+            followers: self.followers.clone(),
+            runs: self.runs.clone(),
+            may_follow: self.may_follow,
+            open: self.open.clone(),
+            instant: self.instant,
+            expanded: OnceLock::new(),
+        }
+    }
+}
+
+/// Equal when the marks are: the ramps a sequence of pushes makes are always the same.
+impl PartialEq for MarkLog {
+    fn eq(&self, other: &Self) -> bool {
+        self.explicit == other.explicit
+            && self.ramps == other.ramps
+            && self.followers == other.followers
+            && self.runs == other.runs
+    }
+}
+impl Eq for MarkLog {}
+
+impl PartialEq<Vec<Mark>> for MarkLog {
+    fn eq(&self, other: &Vec<Mark>) -> bool {
+        self.len() == other.len() && self.marks().eq(other.iter().copied())
+    }
+}
+
+/// As the list of its marks.
+impl std::fmt::Debug for MarkLog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.marks()).finish()
+    }
+}
+
+/// As the list of its marks (what a `Vec` of them gives).
+impl Serialize for MarkLog {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.marks())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn record(at_us: u64, member: MemberId, partition: PartitionId, offset: u64) -> Mark {
+        Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } }
+    }
+
+    #[test]
+    fn two_members_in_step_keep_their_places() {
+        // Members 0 and 1 finish a record every 10 µs at the same instants, member 0 first;
+        // member 1's polls sit between (each at the place of the instant it took).
+        let mut marks = Vec::new();
+        for k in 0..50 {
+            marks.push(record(100 + 10 * k, 0, 3, 40 + k));
+            marks.push(record(100 + 10 * k, 1, 4, 7 + k));
+            if k % 7 == 0 {
+                marks.push(Mark { at_us: 100 + 10 * k, member: 1, partition: 4, kind: MarkKind::Revoked });
+            }
+        }
+        let log = MarkLog::from(marks.clone());
+        assert_eq!(log.stored(), 2 + 2 + 8, "a head and a ramp per member, and the revocations");
+        assert_eq!(log.len(), marks.len());
+        assert_eq!(log, marks);
+        assert_eq!(&*log, &marks[..]);
+    }
+
+    proptest! {
+        /// Whatever the marks (record marks of a few members at few instants, among others),
+        /// the log gives them back in order, and compares, prints and serializes as the `Vec`.
+        #[test]
+        fn a_log_is_its_marks(
+            draws in proptest::collection::vec((0u64..=3, 0u16..=2, 0u16..=1, 0u64..=2, 0u8..=4), 0..120),
+        ) {
+            let mut at = 0;
+            let mut offsets = [0u64; 3];
+            let marks: Vec<Mark> = draws
+                .into_iter()
+                .map(|(gap, member, partition, skip, kind)| {
+                    at += gap;
+                    if kind == 0 {
+                        Mark { at_us: at, member, partition, kind: MarkKind::Revoked }
+                    } else if kind == 1 {
+                        // A commit, partition by partition (its offset from the draw).
+                        Mark { at_us: at, member, partition, kind: MarkKind::CommitSent { offset: skip, blocking: gap > 1 } }
+                    } else {
+                        let o = &mut offsets[member as usize];
+                        *o += skip + 1;
+                        record(at, member, partition, *o)
+                    }
+                })
+                .collect();
+            let log = MarkLog::from(marks.clone());
+            prop_assert!(log.stored() <= marks.len());
+            prop_assert_eq!(log.len(), marks.len());
+            prop_assert_eq!(log.marks().collect::<Vec<_>>(), marks.clone());
+            prop_assert_eq!(&*log, &marks[..]);
+            let others = marks.iter().copied().filter(|m| !matches!(m.kind, MarkKind::RecordDurable { .. }));
+            prop_assert!(log.other_than_records().eq(others));
+            prop_assert_eq!(format!("{log:?}"), format!("{marks:?}"));
+            prop_assert_eq!(serde_json::to_string(&log).unwrap(), serde_json::to_string(&marks).unwrap());
+            prop_assert_eq!(log.clone(), MarkLog::from(marks));
+        }
+    }
+}
