@@ -248,9 +248,11 @@ impl MarkLog {
 
     /// Every mark in order, made as it goes (nothing is kept).
     pub fn marks(&self) -> impl Iterator<Item = Mark> + '_ {
-        let mut heads: Vec<(u32, u32)> =
-            self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)).collect();
-        heads.sort_unstable();
+        // Ascending by head: a heap sort, as `keys::sort_ascending` (the pages link no
+        // standard library sort).
+        let heads: Vec<(u32, u32)> =
+            BinaryHeap::from_iter(self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)))
+                .into_sorted_vec();
         Marks {
             log: self,
             next: 0,

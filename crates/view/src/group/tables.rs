@@ -198,7 +198,8 @@ impl VersusRow {
 fn runs(run: &Run) -> (u64, u64) {
     let mut offsets: Vec<Vec<u64>> = Vec::new();
     let mut processed = 0;
-    for m in run.marks.iter().take_while(|m| m.at_us <= run.scenario.horizon_us) {
+    // Walked as they are made, not as the slice the log would keep.
+    for m in run.marks.marks().take_while(|m| m.at_us <= run.scenario.horizon_us) {
         if let offset_window_sim::MarkKind::RecordDurable { offset } = m.kind {
             processed += 1;
             let p = m.partition as usize;

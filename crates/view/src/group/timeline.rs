@@ -52,7 +52,9 @@ pub fn owners(run: &Run) -> Vec<Vec<Span<Option<MemberId>>>> {
     }
     // The first owner: whoever polls or gives up the partition before any assignment of it.
     let mut first: Vec<Option<Option<MemberId>>> = vec![None; partitions];
-    for m in &run.marks {
+    // Only polls, revocations and assignments count: the marks without the records' (the
+    // log's walk that keeps nothing and skips its ramps of records).
+    for m in run.marks.other_than_records() {
         let p = m.partition as usize;
         if p >= partitions || first[p].is_some() {
             continue;
@@ -64,7 +66,7 @@ pub fn owners(run: &Run) -> Vec<Vec<Span<Option<MemberId>>>> {
         }
     }
     let mut current: Vec<(u64, Option<MemberId>)> = first.iter().map(|f| (0, f.flatten())).collect();
-    for m in run.marks.iter().take_while(|m| m.at_us < horizon) {
+    for m in run.marks.other_than_records().take_while(|m| m.at_us < horizon) {
         let p = m.partition as usize;
         if p >= partitions {
             continue;
