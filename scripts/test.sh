@@ -39,6 +39,9 @@ cargo test
 step "core without consumer and share groups (the consumer page's build): refusals, golden runs"
 cargo test -p offset-window-sim --no-default-features
 
+step "core as the group page builds it (runs as plain vectors, no compact-runs): golden runs, reference scenarios"
+cargo test -p offset-window-sim --no-default-features --features group --test golden --test reference
+
 step "core as wasm32: golden runs identical to native"
 cargo test -p offset-window-sim --target wasm32-unknown-unknown --test golden
 cargo test -p offset-window-sim --target wasm32-unknown-unknown --no-default-features --test golden

@@ -307,11 +307,13 @@ mod tests {
 
     /// Every mark the recorder takes in, in the order it takes them in: what [`Run::marks`]
     /// must give back however it keeps them.
+    #[cfg(feature = "group")]
     struct MarksSeen<'a> {
         recorder: Recorder<'a>,
         marks: Vec<Mark>,
     }
 
+    #[cfg(feature = "group")]
     impl Sink for MarksSeen<'_> {
         fn emit(&mut self, at_us: u64, output: Output) {
             match output {
@@ -331,6 +333,7 @@ mod tests {
     }
 
     /// `scenario`'s run with the marks as they came; `None` when it stops on an error.
+    #[cfg(feature = "group")]
     fn run_and_marks(scenario: &Scenario) -> Option<(Run, Vec<Mark>)> {
         let stop_us = scenario.horizon_us + 1;
         let mut seen =

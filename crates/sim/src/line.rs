@@ -11,6 +11,10 @@
 use serde::{Serialize, Serializer};
 use std::sync::OnceLock;
 
+/// Whether lines keep ramps (the `compact-runs` feature; without it a line is its steps, as
+/// a `Vec`, and the code below that reads ramps is never reached).
+const RAMPS: bool = cfg!(feature = "compact-runs");
+
 /// A step that a [`Line`] can keep in ramps: its instant, and its value's change to another.
 pub trait RampStep: Copy + PartialEq + std::fmt::Debug {
     /// A change of value (wrapping arithmetic: exact for any pair of values).
@@ -63,6 +67,10 @@ impl<T: RampStep> Line<T> {
     pub(crate) fn push(&mut self, step: T) {
         debug_assert!(self.expanded.get().is_none(), "a line grows only before it is read as a slice");
         let last = self.last.replace(step);
+        if !RAMPS {
+            self.explicit.push(step);
+            return;
+        }
         let n = self.explicit.len();
         let free_from = match self.tails.last_mut() {
             Some(tail) if tail.head as usize + 1 == n => {
@@ -103,6 +111,9 @@ impl<T: RampStep> Line<T> {
     pub fn last_before(&self, at_us: u64) -> Option<T> {
         let i = self.explicit.partition_point(|s| s.at_us() < at_us).checked_sub(1)?;
         let head = self.explicit[i];
+        if !RAMPS {
+            return Some(head);
+        }
         Some(match self.tail_of(i) {
             // The ramp's k-th step is at head + k·every: the last before at_us.
             Some(t) => {
@@ -144,6 +155,9 @@ impl<T: RampStep> Line<T> {
 impl<T: RampStep> std::ops::Deref for Line<T> {
     type Target = [T];
     fn deref(&self) -> &[T] {
+        if !RAMPS {
+            return &self.explicit;
+        }
         self.expanded.get_or_init(|| self.steps().collect())
     }
 }

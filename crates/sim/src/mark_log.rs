@@ -93,6 +93,10 @@ fn follower_payload(leader: &Mark, mark: &Mark) -> Option<u64> {
     }
 }
 
+/// Whether the log keeps ramps and followers (the `compact-runs` feature; without it the
+/// log is its marks, as a `Vec`, and the code that reads ramps is never reached).
+const RAMPS: bool = cfg!(feature = "compact-runs");
+
 /// The marks of a run, in the order they happened, kept as explicit marks and ramps.
 pub struct MarkLog {
     /// Every mark that is not in a ramp, in order.
@@ -137,6 +141,10 @@ impl MarkLog {
     #[inline(always)]
     pub(crate) fn push(&mut self, mark: Mark) {
         debug_assert!(self.expanded.get().is_none(), "a log grows only before it is read as a slice");
+        if !RAMPS {
+            self.explicit.push(mark);
+            return;
+        }
         let rank = if self.instant.0 == mark.at_us { self.instant.1 } else { 0 };
         self.instant = (mark.at_us, rank + 1);
         if let MarkKind::RecordDurable { offset } = mark.kind {
@@ -250,9 +258,12 @@ impl MarkLog {
     pub fn marks(&self) -> impl Iterator<Item = Mark> + '_ {
         // Ascending by head: a heap sort, as `keys::sort_ascending` (the pages link no
         // standard library sort).
-        let heads: Vec<(u32, u32)> =
+        let heads: Vec<(u32, u32)> = if RAMPS {
             BinaryHeap::from_iter(self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)))
-                .into_sorted_vec();
+                .into_sorted_vec()
+        } else {
+            Vec::new()
+        };
         Marks {
             log: self,
             next: 0,
@@ -291,6 +302,11 @@ impl Iterator for Marks<'_> {
     type Item = Mark;
 
     fn next(&mut self) -> Option<Mark> {
+        if !RAMPS {
+            let mark = self.log.explicit.get(self.next).copied();
+            self.next += 1;
+            return mark;
+        }
         // An explicit mark's followers come right after it (nothing came between them).
         if let Some((leader, left)) = self.following {
             let mark = self.log.followers[self.next_follower].mark(&leader);
@@ -362,6 +378,9 @@ impl Marks<'_> {
 impl std::ops::Deref for MarkLog {
     type Target = [Mark];
     fn deref(&self) -> &[Mark] {
+        if !RAMPS {
+            return &self.explicit;
+        }
         self.expanded.get_or_init(|| {
             let mut marks = Vec::with_capacity(self.len());
             marks.extend(self.marks());
