@@ -364,6 +364,7 @@ mod line_tests {
     }
 
     #[test]
+    #[cfg(feature = "compact-runs")] // counts the ramps kept
     fn records_at_one_pace_are_one_ramp() {
         let steps: Vec<_> = (0..100).map(|k| step(1_000 + 10 * k, 5 + k)).collect();
         let line = Line::from(steps.clone());
