@@ -253,27 +253,7 @@ mod tests {
             (processing_us, assignor, jitter, seed, pool) in (1_000u64..=300_000, 0usize..crate::scenario::Assignor::ALL.len(), 0usize..3, any::<u64>(), any::<bool>()),
             events in proptest::collection::vec((0u64..=20_000, 1u16..=4, 0usize..crate::events::GroupEventKind::ALL.len(), any::<bool>(), proptest::option::of(0u64..=8_000)), 0..=3),
         ) {
-            use crate::events::{GroupEvent, GroupEventKind, ShutdownMode};
-            let mut joins = members as u16;
-            let group_events = events
-                .into_iter()
-                .map(|(at_ms, member, kind, abrupt, restart_ms)| {
-                    let kind = GroupEventKind::ALL[kind];
-                    let member = if kind == GroupEventKind::Join {
-                        joins += 1;
-                        joins
-                    } else {
-                        member.min(members as u16)
-                    };
-                    GroupEvent {
-                        shutdown_mode: if abrupt { ShutdownMode::Abrupt } else { ShutdownMode::Wakeup },
-                        restart_after_us: restart_ms.map(|ms| ms * 1_000),
-                        duration_us: 5_000_000,
-                        deploy_step_us: 3_000_000,
-                        ..GroupEvent::new(at_ms * 1_000, member, kind)
-                    }
-                })
-                .collect();
+            let group_events = drawn_events(members, events);
             let scenario = Scenario {
                 members,
                 partitions,
@@ -303,6 +283,36 @@ mod tests {
             run_to(engine, &mut light, scenario.horizon_us + 1).unwrap();
             prop_assert_eq!(light.into_group_totals(), totals);
         }
+    }
+
+    /// The group events the property tests draw: (instant ms, member, kind's index, an abrupt
+    /// shutdown, restart after ms), a join naming the next new member, others a member there.
+    #[cfg(feature = "group")]
+    fn drawn_events(
+        members: u32,
+        events: impl IntoIterator<Item = (u64, u16, usize, bool, Option<u64>)>,
+    ) -> Vec<crate::events::GroupEvent> {
+        use crate::events::{GroupEvent, GroupEventKind, ShutdownMode};
+        let mut joins = members as u16;
+        events
+            .into_iter()
+            .map(|(at_ms, member, kind, abrupt, restart_ms)| {
+                let kind = GroupEventKind::ALL[kind];
+                let member = if kind == GroupEventKind::Join {
+                    joins += 1;
+                    joins
+                } else {
+                    member.min(members as u16)
+                };
+                GroupEvent {
+                    shutdown_mode: if abrupt { ShutdownMode::Abrupt } else { ShutdownMode::Wakeup },
+                    restart_after_us: restart_ms.map(|ms| ms * 1_000),
+                    duration_us: 5_000_000,
+                    deploy_step_us: 3_000_000,
+                    ..GroupEvent::new(at_ms * 1_000, member, kind)
+                }
+            })
+            .collect()
     }
 
     /// Every mark the recorder takes in, in the order it takes them in: what [`Run::marks`]
@@ -359,26 +369,8 @@ mod tests {
             (processing_ms, jitter, seed) in (1u64..=40, 0usize..3, any::<u64>()),
             events in proptest::collection::vec((0u64..=20_000, 1u16..=8, 0usize..crate::events::GroupEventKind::ALL.len(), proptest::option::of(0u64..=8_000)), 0..=3),
         ) {
-            use crate::events::{GroupEvent, GroupEventKind};
-            let mut joins = members as u16;
-            let group_events = events
-                .into_iter()
-                .map(|(at_ms, member, kind, restart_ms)| {
-                    let kind = GroupEventKind::ALL[kind];
-                    let member = if kind == GroupEventKind::Join {
-                        joins += 1;
-                        joins
-                    } else {
-                        member.min(members as u16)
-                    };
-                    GroupEvent {
-                        restart_after_us: restart_ms.map(|ms| ms * 1_000),
-                        duration_us: 5_000_000,
-                        deploy_step_us: 3_000_000,
-                        ..GroupEvent::new(at_ms * 1_000, member, kind)
-                    }
-                })
-                .collect();
+            let events = events.into_iter().map(|(at_ms, member, kind, restart_ms)| (at_ms, member, kind, false, restart_ms));
+            let group_events = drawn_events(members, events);
             let scenario = Scenario {
                 members,
                 partitions,
