@@ -26,7 +26,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
-use web_sys::{HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent};
+use web_sys::{HtmlCanvasElement, HtmlElement, HtmlSelectElement, KeyboardEvent, MouseEvent};
 use yew::prelude::*;
 
 #[wasm_bindgen::prelude::wasm_bindgen]
@@ -399,6 +399,19 @@ pub(crate) fn device_point(e: &MouseEvent) -> Option<(HtmlCanvasElement, f64, f6
     let x = (e.client_x() as f64 - rect.left()) * k;
     let y = (e.client_y() as f64 - rect.top()) * canvas.height() as f64 / rect.height();
     Some((canvas, x, y, k))
+}
+
+/// The page's preset select (`#preset`) shows the preset loaded (`None`: none), whoever loaded
+/// it: an option the reader once picked no longer follows its `selected` attribute (HTML's
+/// dirty selectedness), so after the tour loads that preset again the select would show
+/// another one.
+#[hook]
+pub(crate) fn use_preset_select(preset: Option<usize>) {
+    use_effect_with(preset, |preset| {
+        if let Some(select) = element_by_id::<HtmlSelectElement>("preset") {
+            select.set_value(&preset.map_or(String::new(), |i| i.to_string()));
+        }
+    });
 }
 
 /// The document's element with `id`, as the DOM type `T` (`None` when there is none, or it

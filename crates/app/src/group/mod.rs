@@ -122,14 +122,7 @@ pub fn GroupApp() -> Html {
         let dispatch = dispatch.clone();
         move || dispatch.dispatch(GroupAction::Restore(Box::new(url::state_from(&hash()))))
     });
-    // The preset select shows the preset loaded, whoever loaded it: an option the reader
-    // once picked no longer follows its `selected` attribute (HTML's dirty selectedness), so
-    // after the tour loads that preset again the select would show another one.
-    use_effect_with(state.preset, |preset| {
-        if let Some(select) = shell::element_by_id::<HtmlSelectElement>("preset") {
-            select.set_value(&preset.map(|i| i.to_string()).unwrap_or_default());
-        }
-    });
+    shell::use_preset_select(state.preset);
     let s = &state.scenario;
     let share = state.share();
     // The run the reducer simulated when it took the scenario: the page draws that one (the

@@ -69,11 +69,7 @@ pub fn PipelineApp() -> Html {
             }
         }
     });
-    use_effect_with(state.preset, |preset| {
-        if let Some(select) = shell::element_by_id::<HtmlSelectElement>("preset") {
-            select.set_value(&preset.to_string());
-        }
-    });
+    shell::use_preset_select(Some(state.preset));
     let run = Shared(state.run.clone());
     let scenario = Shared(Rc::new(state.scenario.clone()));
     let projector = mode == Mode::Projector;

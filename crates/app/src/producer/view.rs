@@ -68,11 +68,7 @@ pub fn ProducerApp() -> Html {
     // The URL fragment follows the scenario (and projector mode) at once, so that a link
     // reproduces the view.
     use_effect_with(offset_window_view::producer::state::link(&state), |link| shell::write_fragment(link));
-    use_effect_with(state.preset, |preset| {
-        if let Some(select) = shell::element_by_id::<HtmlSelectElement>("preset") {
-            select.set_value(&preset.map_or(String::new(), |i| i.to_string()));
-        }
-    });
+    shell::use_preset_select(state.preset);
     let run: Rc<Result<RunRef, ScenarioError>> =
         use_memo(state.scenario.clone(), |s| simulate_producer(s).map(|r| Shared(Rc::new(r))));
     let tour_button = match state.tour {

@@ -39,11 +39,7 @@ pub fn TxnApp() -> Html {
         let dispatch = dispatch.clone();
         move || dispatch.dispatch(Action::Restore(Box::new(url::state_from(&hash()))))
     });
-    use_effect_with(state.preset, |preset| {
-        if let Some(select) = shell::element_by_id::<HtmlSelectElement>("preset") {
-            select.set_value(&preset.to_string());
-        }
-    });
+    shell::use_preset_select(Some(state.preset));
     let run = Shared(state.run.clone());
     let horizon_us = state.scenario.horizon_us;
     let at_us = state.instant_us();
