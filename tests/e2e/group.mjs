@@ -621,6 +621,40 @@ test('the presets at scale: an overview each, the readouts of `offset-window run
   }
 });
 
+test('a big group\'s drag is shown at once and simulated when it rests (S-A)', async (browser) => {
+  const { page, context } = await open(browser);
+  await choosePreset(page, BIG_PRESETS[1][1]);
+  await page.waitForSelector('#g-worst', { timeout: 120000 });
+  await page.waitForFunction(() => document.querySelector('#g-worst').getAttribute('aria-busy') !== 'true', null, { timeout: 180000 });
+  const frames = () => page.evaluate(() => ['#lanes', '#lanes-marks'].map((c) => Number(document.querySelector(c).dataset.frame)));
+  const [lanes, marks] = await frames();
+  // A step of the drag (no `change`): the deploy's marks move, the run does not.
+  await page.evaluate(() => {
+    const input = document.querySelector('#event-0-slider');
+    input.value = '30000';
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForFunction((n) => Number(document.querySelector('#lanes-marks').dataset.frame) > n, marks);
+  assert.equal((await frames())[0], lanes, 'the lanes wait for the drag to rest');
+  assert.equal(await page.getAttribute('#g-readouts', 'aria-busy'), 'true');
+  assert.match(await page.textContent('#ro-g-duplicated dd'), /^≈ \d+$/, 'the sweep\'s figure');
+  assert.match(await page.textContent('#g-worst'), /Simulating the event at 30\.000 s/);
+  assert.equal(await page.inputValue('#event-0-at-ms'), '30');
+  // At rest: simulated, the lanes redrawn, the readouts those of `offset-window run`.
+  await page.waitForFunction((n) => Number(document.querySelector('#lanes').dataset.frame) > n, lanes, { timeout: 60000 });
+  await page.waitForFunction(() => document.querySelector('#g-readouts').getAttribute('aria-busy') === 'false');
+  await page.waitForFunction(() => decodeURIComponent(location.hash).includes('"at_ms":30000'));
+  const file = JSON.parse(fs.readFileSync(path.join(ROOT, 'scenarios', `${BIG_PRESETS[1][0]}.json`), 'utf8'));
+  file.scenario.group_events[0].at_ms = 30000;
+  const moved = path.join(OUT, 'group-s-a-moved.json');
+  fs.writeFileSync(moved, JSON.stringify({ scenario: file.scenario }));
+  const cli = JSON.parse(execFileSync(CLI, ['run', moved], { encoding: 'utf8', maxBuffer: 1 << 30 })).group;
+  assert.equal(await value(page, 'ro-g-duplicated'), cli.duplicated);
+  assert.equal(await value(page, 'ro-g-lost'), cli.lost);
+  assert.doesNotMatch(await page.textContent('#ro-g-duplicated dd'), /≈/);
+  await context.close();
+});
+
 test('a zoom in the link is drawn, and a bad one is named with what it may be', async (browser) => {
   const big = '#members=4&partitions=64';
   const { page, context } = await open(browser, {}, `${big}&zoom=member-2`);

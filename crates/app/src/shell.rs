@@ -150,17 +150,22 @@ pub(crate) fn write_fragment(fragment: &str) {
 /// the next change of state (or unmounting) calls it, so a drag writes the link once it
 /// rests.
 fn write_fragment_later(fragment: String) -> impl FnOnce() {
+    later(250, move || write_fragment(&fragment))
+}
+
+/// Calls `f` `ms` milliseconds from now. Returns the cancel, which an effect's cleanup
+/// calls: `f` runs only if nothing cancelled it first.
+pub(crate) fn later(ms: i32, f: impl FnOnce() + 'static) -> impl FnOnce() {
     let window = web_sys::window().expect("a window");
-    let write = Closure::<dyn Fn()>::new(move || write_fragment(&fragment));
-    let timer = window
-        .set_timeout_with_callback_and_timeout_and_arguments_0(write.as_ref().unchecked_ref(), 250)
-        .ok();
-    // `write` lives until the cancel runs.
+    let call = Closure::once(f);
+    let timer =
+        window.set_timeout_with_callback_and_timeout_and_arguments_0(call.as_ref().unchecked_ref(), ms).ok();
+    // `call` lives until the cancel runs.
     move || {
         if let Some(id) = timer {
             window.clear_timeout_with_handle(id);
         }
-        drop(write);
+        drop(call);
     }
 }
 

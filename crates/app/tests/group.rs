@@ -482,6 +482,8 @@ async fn a_members_crash_and_the_whole_groups_at_the_same_instant_both_read() {
         }
         let canvas: web_sys::HtmlCanvasElement = view.find("#lanes").dyn_into().unwrap();
         let targets = canvas.get_attribute("data-targets").unwrap();
+        // The events and the crash are drawn on the canvas above the lanes, the same size.
+        let canvas: web_sys::HtmlCanvasElement = view.find("#lanes-marks").dyn_into().unwrap();
         let (x, y) = targets.split_once(':').unwrap().1.split_once(',').unwrap();
         let k = canvas.width() as f64 / canvas.client_width() as f64;
         let (x, y) =

@@ -350,6 +350,17 @@ pub struct GroupProfile {
 }
 
 impl GroupProfile {
+    /// The sweep's point at the latest instant it evaluated at or before `at_us` (`None`
+    /// before the first): what the group page shows while a drag of a big group's first
+    /// event is not yet simulated. An estimate of the run with the event at `at_us`, not its
+    /// totals: between two candidates the group the event meets is the same (model.md
+    /// §10.7), but what the event's own durations (a hang's end, a restart) meet later can
+    /// differ.
+    pub fn at(&self, at_us: u64) -> Option<GroupPoint> {
+        let after = self.points.partition_point(|p| p.at_us <= at_us);
+        after.checked_sub(1).map(|i| self.points[i])
+    }
+
     /// The profile as one list of whole numbers, for handing it from one WebAssembly module to
     /// another (the group page's worker, crates/group-worker): the event, the candidates,
     /// `thinned` as 0 or 1, the worst lost and its instant, the worst duplicated and its

@@ -140,3 +140,30 @@ fn large_groups_add_up() {
         }
     }
 }
+
+/// The sweep read at any instant: its point at the latest instant evaluated at or before it.
+/// On G1 (one crash, unthinned) that is the run's own totals at the instants tried.
+#[test]
+fn a_profile_read_at_an_instant_is_its_point_at_or_before_it() {
+    let g1 = Scenario {
+        partitions: 2,
+        members: 2,
+        horizon_us: 60_000 * MS,
+        group_events: vec![GroupEvent::new(8_200 * MS, 2, GroupEventKind::Crash)],
+        ..Scenario::default()
+    };
+    let profile = first_event_profile(&g1).unwrap().unwrap();
+    assert!(!profile.thinned);
+    assert_eq!(profile.at(0), None, "no point before the first instant, 1 µs");
+    for (i, p) in profile.points.iter().enumerate() {
+        assert_eq!(profile.at(p.at_us), Some(*p));
+        if let Some(next) = profile.points.get(i + 1).filter(|n| n.at_us > p.at_us + 1) {
+            assert_eq!(profile.at(next.at_us - 1), Some(*p));
+        }
+    }
+    for at_us in [2_500_123, 8_200 * MS, 10_000_001, 33_333_333, 59_999_999] {
+        let group = simulate(&with_first_event_at(&g1, 0, at_us)).unwrap().group.unwrap();
+        let p = profile.at(at_us).unwrap();
+        assert_eq!((p.lost, p.duplicated), (group.lost(), group.duplicated()), "{at_us}");
+    }
+}

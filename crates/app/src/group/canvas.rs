@@ -50,6 +50,8 @@ pub struct LanesProps {
     pub dark: bool,
     /// Which partitions a big group's lanes show.
     pub zoom: Zoom,
+    /// The run drawn is the one before a drag still previewed (dimmed; the marks are not).
+    pub behind: bool,
 }
 
 /// What a pointer is dragging on the lanes.
@@ -80,31 +82,70 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
         (owners, shown, spans)
     });
     let css_h = lanes::css_height(drawn.1.len(), members);
+    // The lanes' layout on `c` (sized to it first): both canvases share it.
+    let lay_out = {
+        let (run, drawn) = (p.run.clone(), drawn.clone());
+        move |c: &HtmlCanvasElement, size: shell::Size, fill: bool, dark: bool| {
+            let css_h = if fill && size.height > 0 { size.height as f64 } else { css_h };
+            let (w, h, scale) = shell::fit(c, (shell::css_width(c, size, FALLBACK_CSS_W), css_h));
+            let mut l = Lanes::showing(
+                (w, h),
+                scale * size.type_scale(),
+                run.0.scenario.horizon_us,
+                drawn.1.clone(),
+                members,
+            );
+            l.dark = dark;
+            l
+        }
+    };
+    // The run's drawing: again only when the run, the size, the colours or the zoom change.
     {
-        let (canvas, layout, frames) = (canvas.clone(), layout.clone(), frames.clone());
-        let deps =
-            (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, p.fill, Shared(drawn.clone()));
-        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, fill, drawn)| {
+        let (canvas, frames, lay_out) = (canvas.clone(), frames.clone(), lay_out.clone());
+        let deps = (p.run.clone(), size, p.dark, p.fill, Shared(drawn.clone()));
+        use_effect_with(deps, move |(run, size, dark, fill, drawn)| {
             let Some(c) = canvas.cast::<HtmlCanvasElement>() else { return };
-            let type_scale = size.type_scale();
-            let css_h = if *fill && size.height > 0 { size.height as f64 } else { css_h };
-            let (w, h, scale) = shell::fit(&c, (shell::css_width(&c, *size, FALLBACK_CSS_W), css_h));
-            let r = &run.0;
+            let l = lay_out(&c, *size, *fill, *dark);
             let (owners, shown, spans) = &*drawn.0;
-            let mut l =
-                Lanes::showing((w, h), scale * type_scale, r.scenario.horizon_us, shown.clone(), members);
-            l.dark = *dark;
-            let _ = c.set_attribute("data-targets", &scaled_targets(&l, events, type_scale));
             let _ = c.set_attribute("data-lanes", &shown.len().to_string());
-            let marks = Marks { events, selected: None, crash_at_us: *crash_at_us };
             shell::draw_on(c.clone(), "drawing the lanes failed", |root| {
-                lanes::draw_lanes(root, r, owners, spans, &l, marks)
+                lanes::draw_run(root, &run.0, owners, spans, &l)
             });
-            *layout.borrow_mut() = Some(l);
             let mut n = frames.borrow_mut();
             *n += 1;
             let _ = c.set_attribute("data-frame", &n.to_string());
+            let type_scale = size.type_scale();
             let _ = c.set_attribute("data-type-scale", &offset_window_view::kit::text::fixed(type_scale, 2));
+        });
+    }
+    // The marks, on the canvas above: again whenever an event moves (a drag previewed moves
+    // them alone, before the run catches up).
+    let marks_canvas = use_node_ref();
+    let mark_frames = use_mut_ref(|| 0u32);
+    {
+        let (canvas, marks_canvas, layout) = (canvas.clone(), marks_canvas.clone(), layout.clone());
+        let deps =
+            (p.run.clone(), p.events.clone(), p.crash_at_us, size, p.dark, p.fill, Shared(drawn.clone()));
+        use_effect_with(deps, move |(run, events, crash_at_us, size, dark, fill, _)| {
+            let (Some(c), Some(over)) =
+                (canvas.cast::<HtmlCanvasElement>(), marks_canvas.cast::<HtmlCanvasElement>())
+            else {
+                return;
+            };
+            let l = lay_out(&c, *size, *fill, *dark);
+            let _ = c.set_attribute("data-targets", &scaled_targets(&l, events, size.type_scale()));
+            // Sized as the lanes and cleared (setting the width clears a canvas).
+            let (w, h) = (c.width(), c.height());
+            over.set_height(h);
+            over.set_width(w);
+            let marks = Marks { events, selected: None, crash_at_us: *crash_at_us };
+            shell::draw_on(over.clone(), "drawing the lanes' events failed", |root| {
+                lanes::draw_marks(root, &run.0, &l, marks)
+            });
+            *layout.borrow_mut() = Some(l);
+            let mut n = mark_frames.borrow_mut();
+            *n += 1;
+            let _ = over.set_attribute("data-frame", &n.to_string());
         });
     }
     // What is being dragged, how far (device px) the pointer landed from it and where: a
@@ -136,7 +177,10 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
                 }
                 "pointermove" => {}
                 _ => {
-                    *drag = None;
+                    // A drag previewed is simulated now that it ends.
+                    if matches!(drag.take(), Some((Drag::Event(_), ..))) {
+                        dispatch.dispatch(GroupAction::Settle);
+                    }
                     return;
                 }
             }
@@ -146,7 +190,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             }
             let at_us = snap_ms(l.time_at(x - grab));
             match what {
-                Drag::Event(index) => dispatch.dispatch(GroupAction::MoveEvent { index, at_us }),
+                Drag::Event(index) => dispatch.dispatch(GroupAction::DragEvent { index, at_us }),
                 Drag::Crash => dispatch.dispatch(GroupAction::SetCrash(at_us.max(1))),
             }
         })
@@ -160,11 +204,12 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
     // elsewhere the lanes do.
     let style = (!p.fill).then(|| format!("height:{}px", css_h.round() as i64));
     html! {
-        <div class="lanes-box">
+        <div class={classes!("lanes-box", p.behind.then_some("behind"))}>
             <canvas id="lanes" class="lanes" ref={canvas} {style}
                 role="img" aria-label={label}
                 onpointerdown={on_pointer.clone()} onpointermove={on_pointer.clone()}
                 onpointerup={on_pointer.clone()} onpointercancel={on_pointer}></canvas>
+            <canvas id="lanes-marks" class="lanes-marks" ref={marks_canvas} aria-hidden="true"></canvas>
         </div>
     }
 }
@@ -256,8 +301,12 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
         let (frame, dispatch, index) = (frame.clone(), p.dispatch.clone(), p.index);
         move |e: &PointerEvent| {
             let (Some(f), Some((_, x, ..))) = (*frame.borrow(), shell::device_point(e)) else { return };
-            dispatch.dispatch(GroupAction::MoveEvent { index, at_us: snap_ms(f.time_at(x)) });
+            dispatch.dispatch(GroupAction::DragEvent { index, at_us: snap_ms(f.time_at(x)) });
         }
+    };
+    let settle = {
+        let dispatch = p.dispatch.clone();
+        move || dispatch.dispatch(GroupAction::Settle)
     };
     let on_pointer = Callback::from(move |e: PointerEvent| {
         let el: Element = e.target_unchecked_into();
@@ -293,8 +342,12 @@ pub fn SweepCanvas(p: &SweepProps) -> Html {
                 if !dragging && (x - x0).abs() <= SLOP_PX && (y - y0).abs() <= SLOP_PX {
                     move_to(&e);
                 }
+                settle();
             }
-            _ => *pressed = None,
+            _ => {
+                *pressed = None;
+                settle();
+            }
         }
     });
     let on_key = {

@@ -18,7 +18,7 @@ pub mod canvas;
 
 use crate::shell::{self, hash, part, rendered, Frame, Mode, Part, RunRef, Screen, Shared};
 use canvas::{LanesCanvas, StripCanvas, SweepCanvas};
-use offset_window_sim::events::{GroupEventKind, ShutdownMode};
+use offset_window_sim::events::{GroupEvent, GroupEventKind, ShutdownMode};
 use offset_window_sim::share_report::ShareSummary;
 use offset_window_sim::sweep::{first_event, GroupProfile};
 use offset_window_view::group::background::sweep_key;
@@ -105,8 +105,12 @@ fn form_state(state: &GroupState, events: bool) -> Rc<GroupState> {
         drafts: state.drafts.iter().filter(|d| keep(d)).cloned().collect(),
         errors: state.errors.iter().filter(|e| keep(e)).cloned().collect(),
         notices: Vec::new(),
+        preview: state.preview.filter(|_| events),
     })
 }
+
+/// How long a drag previewed rests before it is simulated, ms.
+const SETTLE_MS: i32 = 200;
 
 /// The group page.
 #[function_component]
@@ -167,6 +171,21 @@ pub fn GroupApp() -> Html {
         Sweep::Done(profile) => Some(profile.clone()),
         _ => None,
     };
+    // A big group's drag is previewed (the events and the sweep's figures move at once) and
+    // simulated once it rests for SETTLE_MS, or ends.
+    use_effect_with(state.preview, {
+        let dispatch = dispatch.clone();
+        move |preview: &Option<(usize, u64)>| {
+            let cancel =
+                preview.map(|_| shell::later(SETTLE_MS, move || dispatch.dispatch(GroupAction::Settle)));
+            move || {
+                if let Some(cancel) = cancel {
+                    cancel();
+                }
+            }
+        }
+    });
+    let events_shown = state.events_shown();
     // The comparisons under each protocol (a consumer group, by the worker module) or
     // acknowledgement mode (a share group): simulated once per scenario, and only while their
     // table is open (twelve runs: dragging an event with the table closed re-runs three); the
@@ -192,13 +211,14 @@ pub fn GroupApp() -> Html {
         <figure class="chart" id="group-lanes">
             <figcaption><h2 class="chart-title">{ if share { "The share group over time" } else { "The group over time: partitions, then members" } }</h2></figcaption>
             { zoom_control(r, share, zoom, &dispatch) }
-            <LanesCanvas run={run.clone()} events={s.group_events.clone()} crash_at_us={crash}
-                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} {zoom} />
+            <LanesCanvas run={run.clone()} events={events_shown.clone()} crash_at_us={crash}
+                dispatch={dispatch.clone()} {projector} fill={mode != Mode::Page} {dark} {zoom}
+                behind={state.preview.is_some()} />
             // On the projector screen the legend goes below it, with the rest.
             if !projector { { legend.clone() } }
         </figure>
     };
-    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, &sweep) };
+    let readouts = if share { share_readouts(&state, r) } else { group_readouts(r, &sweep, state.preview) };
     let crash_control = share.then(|| crash_control(&state, &dispatch));
     if mode == Mode::Embed {
         let body = html! { <>{ readouts }{ crash_control }{ lanes }{ shell::full_link(&fragment) }</> };
@@ -227,7 +247,7 @@ pub fn GroupApp() -> Html {
             if share {
                 if !projector { { strip.clone() } }
             } else {
-                { part(SweepBox { sweep, run: run.clone(), projector, dark, dispatch: dispatch.clone() }) }
+                { part(SweepBox { sweep, run: run.clone(), events: events_shown.clone(), projector, dark, dispatch: dispatch.clone() }) }
             }
             { story(&state, r) }
         </>
@@ -341,22 +361,41 @@ fn ro(id: &'static str, class: &'static str, title: &str, shown: String, value: 
 
 /// The group's readouts, and the worst over every instant of the first event once its sweep
 /// has come (while it is on its way, a line of the same height says so: nothing moves).
-fn group_readouts(run: &offset_window_sim::Run, sweep: &Sweep) -> Html {
+/// While a drag is previewed (`preview`: the event and its instant), the run's figures are
+/// those before the drag: dimmed, but for the totals lost and processed twice when the
+/// dragged event is the first and its sweep has come, which show the sweep's figures.
+fn group_readouts(run: &offset_window_sim::Run, sweep: &Sweep, preview: Option<(usize, u64)>) -> Html {
     let Some(g) = &run.group else { return html! {} };
+    let first = first_event(&run.scenario);
+    let estimate = match (preview, sweep) {
+        (Some((index, at_us)), Sweep::Done(p)) if Some(index) == first => p.0.at(at_us),
+        _ => None,
+    };
+    let readouts = words::group_readouts(g).into_iter().map(|mut r| {
+        let estimated = match (estimate, r.id) {
+            (Some(p), "g-lost") => Some(p.lost),
+            (Some(p), "g-duplicated") => Some(p.duplicated),
+            _ => None,
+        };
+        if let Some(n) = estimated {
+            (r.shown, r.value) = (format!("≈ {n}"), n);
+        }
+        let stale = preview.is_some() && estimated.is_none();
+        html! {
+            <div class={classes!("ro", r.class, stale.then_some("stale"))} id={format!("ro-{}", r.id)} data-value={r.value.to_string()}>
+                <dt>{ r.title }</dt><dd>{ r.shown }</dd>
+            </div>
+        }
+    });
     html! {
-        <section class="readouts" aria-labelledby="g-ro-title" aria-live="polite">
+        <section class="readouts" id="g-readouts" aria-labelledby="g-ro-title" aria-live="polite" aria-busy={preview.is_some().to_string()}>
             <h2 id="g-ro-title">{ words::group_readouts_title(run.scenario.horizon_us) }</h2>
-            <dl class="ro-grid">
-                { for words::group_readouts(g).into_iter().map(|r| html! {
-                    <div class={classes!("ro", r.class)} id={format!("ro-{}", r.id)} data-value={r.value.to_string()}>
-                        <dt>{ r.title }</dt><dd>{ r.shown }</dd>
-                    </div>
-                }) }
-            </dl>
-            { match sweep {
-                Sweep::Done(p) => html! { <p id="g-worst" class="hint">{ words::worst_sentence(p) }</p> },
-                Sweep::Pending => html! { <p id="g-worst" class="hint" aria-busy="true">{ "Worst over every instant of the first event: sweeping…" }</p> },
-                Sweep::None | Sweep::Failed(_) => html! {},
+            <dl class="ro-grid">{ for readouts }</dl>
+            { match (preview, sweep) {
+                (Some((_, at_us)), _) => html! { <p id="g-worst" class="hint" aria-busy="true">{ words::preview_sentence(at_us, estimate.is_some()) }</p> },
+                (None, Sweep::Done(p)) => html! { <p id="g-worst" class="hint">{ words::worst_sentence(p) }</p> },
+                (None, Sweep::Pending) => html! { <p id="g-worst" class="hint" aria-busy="true">{ "Worst over every instant of the first event: sweeping…" }</p> },
+                (None, Sweep::None | Sweep::Failed(_)) => html! {},
             } }
         </section>
     }
@@ -427,10 +466,10 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
     let Some(i) = first_event(s) else {
         return html! { <p class="hint" id="screen-no-event">{ "No group events: add one under “Group events” below." }</p> };
     };
-    let e = s.group_events[i];
+    let Some(e) = state.event_shown(i) else { return html! {} };
     let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
         let input: HtmlInputElement = ev.target_unchecked_into();
-        GroupAction::MoveEvent {
+        GroupAction::DragEvent {
             index: i,
             at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
         }
@@ -445,7 +484,7 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
             <label for="screen-event-slider">{ format!("Event {}: ", i + 1) }<span class="crash-shown">{ words::event_words(&e) }</span></label>
             <div class="crash-row">
                 <input type="range" id="screen-event-slider" min="0" max={(s.horizon_us / 1_000).to_string()} step="100"
-                    value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                    value={(e.at_us / 1_000).to_string()} oninput={on_slide} onchange={settle(dispatch)} />
                 <input type="text" id="screen-event-at-ms" class="num" inputmode="decimal" autocomplete="off"
                     aria-label={format!("event {} at, in seconds", i + 1)} value={state.event_text(i, "at_ms")}
                     aria-invalid={error.is_some().to_string()} oninput={on_text} />
@@ -453,6 +492,11 @@ fn event_control(state: &GroupState, dispatch: &Dispatch) -> Html {
             if let Some(err) = error { <p class="field-error" role="alert">{ err }</p> }
         </div>
     }
+}
+
+/// A drag previewed simulated at the end of a slider's drag (its `change`).
+fn settle(dispatch: &Dispatch) -> Callback<Event> {
+    dispatch.to_callback().reform(|_: Event| GroupAction::Settle)
 }
 
 /// The lanes' legend: its lines, the members' colours and the events' line; on the projector
@@ -505,6 +549,8 @@ struct SweepBox {
     sweep: Sweep,
     /// The run shown (its scenario's first event and horizon).
     run: RunRef,
+    /// The events as the page shows them (a drag previewed moves one).
+    events: Vec<GroupEvent>,
     /// Projector mode.
     projector: bool,
     /// Dark colours.
@@ -519,7 +565,7 @@ impl Part for SweepBox {
         rendered("SweepBox");
         let s = &p.run.0.scenario;
         let Some(first) = first_event(s) else { return html! {} };
-        let event = s.group_events[first];
+        let Some(&event) = p.events.get(first) else { return html! {} };
         let chart = match &p.sweep {
             Sweep::None => return html! {},
             Sweep::Pending => html! {
@@ -731,7 +777,7 @@ impl Part for EventsBox {
             }
         };
         let event = |i: usize| {
-            let e = s.group_events[i];
+            let Some(e) = state.event_shown(i) else { return html! {} };
             let on_kind = dispatch.to_callback().reform(move |ev: Event| {
                 let select: HtmlSelectElement = ev.target_unchecked_into();
                 GroupAction::SetEventKind {
@@ -752,7 +798,7 @@ impl Part for EventsBox {
             });
             let on_slide = dispatch.to_callback().reform(move |ev: InputEvent| {
                 let input: HtmlInputElement = ev.target_unchecked_into();
-                GroupAction::MoveEvent {
+                GroupAction::DragEvent {
                     index: i,
                     at_us: (input.value_as_number().max(0.0) * 1_000.0).round() as u64,
                 }
@@ -787,7 +833,7 @@ impl Part for EventsBox {
                         <div class="field ev-at">
                             <label for={slider_id.clone()}>{ format!("instant: {} s (arrow keys: 0.1 s steps)", seconds_text(e.at_us)) }</label>
                             <input type="range" id={slider_id} min="0" max={horizon_ms.to_string()} step="100"
-                                value={(e.at_us / 1_000).to_string()} oninput={on_slide} />
+                                value={(e.at_us / 1_000).to_string()} oninput={on_slide} onchange={settle(dispatch)} />
                         </div>
                         { text_field(i, "at_ms") }
                         if matches!(e.kind, GroupEventKind::Crash | GroupEventKind::Shutdown | GroupEventKind::Deploy) { { text_field(i, "restart_after_ms") } }

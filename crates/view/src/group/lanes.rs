@@ -315,8 +315,7 @@ fn top_value(run: &Run, p: usize) -> u64 {
     max(&lines.position).max(max(&lines.committed)).max(lines.durable_frontier.last().map_or(0, |s| s.value))
 }
 
-/// Draws the lanes: grid, each partition's three lines and owner bar, each member's
-/// activity, the events (handles and lines), the share crash, the time axis.
+/// Draws the lanes: [`draw_run`], then [`draw_marks`] over it.
 pub fn draw_lanes<DB: DrawSegments>(
     root: &DrawingArea<DB, Shift>,
     run: &Run,
@@ -324,6 +323,21 @@ pub fn draw_lanes<DB: DrawSegments>(
     members: &[Vec<Span<Activity>>],
     l: &Lanes,
     marks: Marks,
+) -> DrawResult<DB> {
+    draw_run(root, run, owners, members, l)?;
+    draw_marks(root, run, l, marks)
+}
+
+/// Draws what the run decides on the lanes: grid, each partition's three lines and owner
+/// bar, each member's activity, the time axis. The page draws it on one canvas and the
+/// marks ([`draw_marks`]) on another above it, so that a drag previewed redraws the marks
+/// alone.
+pub fn draw_run<DB: DrawSegments>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    owners: &[Vec<Span<Option<MemberId>>>],
+    members: &[Vec<Span<Activity>>],
+    l: &Lanes,
 ) -> DrawResult<DB> {
     let p = l.pal();
     root.fill(&p.background)?;
@@ -505,6 +519,41 @@ pub fn draw_lanes<DB: DrawSegments>(
         }
         row.finish()?;
     }
+    // The time axis.
+    let axis = p.axis.stroke_width(l.width_px(1.0));
+    root.draw(&PathElement::new(vec![(left, bottom), (right, bottom)], axis))?;
+    let below = (FontFamily::SansSerif, l.font_px(12.0))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    let tick = l.px(4.0) as i32;
+    for s in &ticks {
+        let x = l.x((s * 1e6).round() as u64).round() as i32;
+        root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + tick)], axis))?;
+    }
+    for (x, text) in charts::time_labels(&axis_frame) {
+        root.draw_text(&text, &below, (x, bottom + tick + l.px(2.0) as i32))?;
+    }
+    let title = (FontFamily::SansSerif, l.font_px(12.5))
+        .into_font()
+        .color(&p.axis)
+        .pos(Pos::new(HPos::Center, VPos::Top));
+    root.draw_text("simulated time (s)", &title, ((left + right) / 2, bottom + tick + l.px(19.0) as i32))?;
+    root.present()?;
+    Ok(())
+}
+
+/// Draws the marks over the lanes (on a clear canvas, or over [`draw_run`]): the share
+/// group's crash, each event's line through every lane and its handle with its tag, a
+/// deploy's shutdown of each member.
+pub fn draw_marks<DB: DrawSegments>(
+    root: &DrawingArea<DB, Shift>,
+    run: &Run,
+    l: &Lanes,
+    marks: Marks,
+) -> DrawResult<DB> {
+    let p = l.pal();
+    let bottom = l.axis as i32;
     // A share group's crash of the whole group: its line and pointer under the events', so
     // that a member's event at the same instant shows on it (issue 27, item 5).
     let crash_x = marks.crash_at_us.map(|c| l.x(c).round() as i32);
@@ -580,26 +629,6 @@ pub fn draw_lanes<DB: DrawSegments>(
             ((x0 + x1) / 2, (y0 + y1) / 2),
         )?;
     }
-    // The time axis.
-    let axis = p.axis.stroke_width(l.width_px(1.0));
-    root.draw(&PathElement::new(vec![(left, bottom), (right, bottom)], axis))?;
-    let below = (FontFamily::SansSerif, l.font_px(12.0))
-        .into_font()
-        .color(&p.axis)
-        .pos(Pos::new(HPos::Center, VPos::Top));
-    let tick = l.px(4.0) as i32;
-    for s in &ticks {
-        let x = l.x((s * 1e6).round() as u64).round() as i32;
-        root.draw(&PathElement::new(vec![(x, bottom), (x, bottom + tick)], axis))?;
-    }
-    for (x, text) in charts::time_labels(&axis_frame) {
-        root.draw_text(&text, &below, (x, bottom + tick + l.px(2.0) as i32))?;
-    }
-    let title = (FontFamily::SansSerif, l.font_px(12.5))
-        .into_font()
-        .color(&p.axis)
-        .pos(Pos::new(HPos::Center, VPos::Top));
-    root.draw_text("simulated time (s)", &title, ((left + right) / 2, bottom + tick + l.px(19.0) as i32))?;
     root.present()?;
     Ok(())
 }

@@ -23,6 +23,11 @@ pub const CRASH_FIELD: &str = "crash";
 pub const EVENTS_FIELD: &str = "group_events";
 /// Records the share strip shows at once (docs/model.md §11: one row per record).
 pub const STRIP_ROWS: u64 = 40;
+/// Marks above which a run is too big to simulate again at every step of a drag (S-A has
+/// 1.1 million, ~120 ms in the page; G1 a few thousand): a drag of its events is shown at
+/// once as a preview and simulated when it rests ([`GroupAction::DragEvent`]). About 10 ms
+/// of simulation on the page.
+pub const PREVIEW_MARKS: usize = 100_000;
 
 /// The page state: a scenario that runs and its run, the share group's crash instant, which
 /// partition the share strip shows, how the page is shown, and any refused input.
@@ -55,6 +60,10 @@ pub struct GroupState {
     pub errors: Vec<(String, String)>,
     /// Values of an opened link that were not used, each naming its field.
     pub notices: Vec<String>,
+    /// A big group's event being dragged, not yet simulated: its index and the instant it
+    /// was dragged to (µs, within the horizon, not its instant in `scenario`). The scenario
+    /// and run are still those before the drag ([`GroupAction::DragEvent`]).
+    pub preview: Option<(usize, u64)>,
 }
 
 impl PartialEq for GroupState {
@@ -73,21 +82,35 @@ impl PartialEq for GroupState {
             drafts,
             errors,
             notices,
+            preview,
         } = self;
-        (scenario, crash_at_us, partition, strip_from, preset, projector, tour, zoom, drafts, errors, notices)
-            == (
-                &o.scenario,
-                &o.crash_at_us,
-                &o.partition,
-                &o.strip_from,
-                &o.preset,
-                &o.projector,
-                &o.tour,
-                &o.zoom,
-                &o.drafts,
-                &o.errors,
-                &o.notices,
-            )
+        (
+            scenario,
+            crash_at_us,
+            partition,
+            strip_from,
+            preset,
+            projector,
+            tour,
+            zoom,
+            drafts,
+            errors,
+            notices,
+            preview,
+        ) == (
+            &o.scenario,
+            &o.crash_at_us,
+            &o.partition,
+            &o.strip_from,
+            &o.preset,
+            &o.projector,
+            &o.tour,
+            &o.zoom,
+            &o.drafts,
+            &o.errors,
+            &o.notices,
+            &o.preview,
+        )
     }
 }
 
@@ -143,7 +166,31 @@ impl GroupState {
             drafts: Vec::new(),
             errors: Vec::new(),
             notices: Vec::new(),
+            preview: None,
         }
+    }
+
+    /// Whether a drag of an event is previewed and simulated when it rests rather than
+    /// simulated at every step: the run shown has more than [`PREVIEW_MARKS`] marks.
+    pub fn previews_drags(&self) -> bool {
+        self.run.marks.len() > PREVIEW_MARKS
+    }
+
+    /// The events as the page shows them: the scenario's, with a dragged event at the
+    /// instant it was dragged to.
+    pub fn events_shown(&self) -> Vec<GroupEvent> {
+        (0..self.scenario.group_events.len()).filter_map(|i| self.event_shown(i)).collect()
+    }
+
+    /// Event `index` as the page shows it (at the instant it was dragged to, if it is).
+    pub fn event_shown(&self, index: usize) -> Option<GroupEvent> {
+        let mut e = *self.scenario.group_events.get(index)?;
+        if let Some((dragged, at_us)) = self.preview {
+            if dragged == index {
+                e.at_us = at_us;
+            }
+        }
+        Some(e)
     }
 
     /// Whether the lanes of the scenario shown can show `zoom` ([`Zoom::fits`]).
@@ -183,7 +230,7 @@ impl GroupState {
         if let Some(draft) = note(&self.drafts, &event_key(index, field)) {
             return draft.clone();
         }
-        let Some(e) = self.scenario.group_events.get(index) else { return String::new() };
+        let Some(e) = self.event_shown(index) else { return String::new() };
         let ms = crate::kit::text::seconds_field;
         match field {
             "at_ms" => ms(e.at_us),
@@ -307,7 +354,7 @@ pub enum GroupAction {
     /// cannot have (a worker pool, a strategy other than the four it allows, another
     /// client, seeking or stopping on error) go back to what it can.
     SetShare(bool),
-    /// Move event `index` to `at_us` (a drag, a key, "move the event there"); clamped into
+    /// Move event `index` to `at_us` (a key, "move the event there"); clamped into
     /// `0..=horizon`.
     MoveEvent {
         /// Index into `group_events`.
@@ -315,6 +362,18 @@ pub enum GroupAction {
         /// The new instant, µs.
         at_us: u64,
     },
+    /// A step of a drag of event `index` (its slider, its handle on the lanes, the sweep
+    /// chart) to `at_us`: [`GroupAction::MoveEvent`] for a small group; for a big one
+    /// ([`GroupState::previews_drags`]) a preview, simulated by [`GroupAction::Settle`] (the
+    /// page sends it when the drag ends or rests).
+    DragEvent {
+        /// Index into `group_events`.
+        index: usize,
+        /// The new instant, µs.
+        at_us: u64,
+    },
+    /// The previewed drag, if any, taken as a [`GroupAction::MoveEvent`].
+    Settle,
     /// Text typed into a time field of event `index`: `at_ms`, `restart_after_ms` (empty:
     /// never), `duration_ms` (a hang) or `deploy_step_ms` (a deploy).
     SetEventText {
@@ -463,6 +522,18 @@ impl GroupState {
     /// The reducer: the state after `action`. Returns `self` itself (the same `Rc`) when
     /// nothing changes, so the page skips a render.
     pub fn apply(self: Rc<Self>, action: GroupAction) -> Rc<Self> {
+        // A drag previewed is settled before anything else is done to the page.
+        let this = match (&action, self.preview) {
+            (GroupAction::DragEvent { .. }, _) | (_, None) => self,
+            (_, Some((index, at_us))) => {
+                let settled = Rc::new(GroupState { preview: None, ..(*self).clone() });
+                settled.apply(GroupAction::MoveEvent { index, at_us })
+            }
+        };
+        this.apply_settled(action)
+    }
+
+    fn apply_settled(self: Rc<Self>, action: GroupAction) -> Rc<Self> {
         let next = match action {
             GroupAction::SetField { key, text } => {
                 let value = crate::kit::fields::typed_value(&text);
@@ -477,6 +548,16 @@ impl GroupState {
                 }
                 Ok(())
             }),
+            GroupAction::DragEvent { index, at_us } if self.previews_drags() => {
+                let Some(e) = self.scenario.group_events.get(index) else { return self };
+                let at_us = at_us.min(self.scenario.horizon_us);
+                let preview = (at_us != e.at_us).then_some((index, at_us));
+                GroupState { preview, ..(*self).clone() }
+            }
+            GroupAction::DragEvent { index, at_us } => {
+                return self.apply_settled(GroupAction::MoveEvent { index, at_us })
+            }
+            GroupAction::Settle => return self,
             GroupAction::MoveEvent { index, at_us } => {
                 let key = event_key(index, "at_ms");
                 let at_us = at_us.min(self.scenario.horizon_us);
@@ -745,6 +826,67 @@ mod tests {
             &same,
             &same.clone().apply(GroupAction::MoveEvent { index: 0, at_us: 60_000_000 })
         ));
+    }
+
+    #[test]
+    fn a_big_groups_drag_is_a_preview_until_it_settles() {
+        // 32 members on 64 partitions for 600 s: more marks than a drag re-simulates.
+        let scenario = Scenario {
+            members: 32,
+            partitions: 64,
+            horizon_us: 600_000_000,
+            group_events: vec![GroupEvent::new(10_000_000, 2, GroupEventKind::Crash)],
+            ..Scenario::default()
+        };
+        let big = GroupState::with_scenario(scenario.clone(), 1);
+        assert!(big.previews_drags(), "{} marks", big.run.marks.len());
+        assert!(!GroupState::default().previews_drags());
+        let before = crate::kit::run::simulations();
+        let dragged = apply(big.clone(), [GroupAction::DragEvent { index: 0, at_us: 20_000_000 }]);
+        assert_eq!(crate::kit::run::simulations(), before, "a preview simulates nothing");
+        assert_eq!(dragged.preview, Some((0, 20_000_000)));
+        assert_eq!(dragged.scenario, scenario, "the scenario is still the one that ran");
+        assert!(Rc::ptr_eq(&dragged.run, &big.run));
+        assert_eq!(dragged.events_shown()[0].at_us, 20_000_000);
+        // Dragged back to where it is: nothing previewed.
+        let back = apply(dragged.clone(), [GroupAction::DragEvent { index: 0, at_us: 10_000_000 }]);
+        assert_eq!(back.preview, None);
+        // Settled: taken as a move, and simulated once.
+        let settled = apply(dragged.clone(), [GroupAction::Settle]);
+        assert_eq!(settled.preview, None);
+        assert_eq!(settled.scenario.group_events[0].at_us, 20_000_000);
+        assert_eq!(*settled.run, simulate(&settled.scenario).unwrap());
+        // Anything else done to the page settles the drag first.
+        let zoomed = apply(dragged, [GroupAction::SetProjector(true)]);
+        assert_eq!((zoomed.preview, zoomed.projector), (None, true));
+        assert_eq!(zoomed.scenario, settled.scenario);
+        // A small group's drag is a move at once; Settle without a preview changes nothing.
+        let small = apply(GroupState::default(), [GroupAction::DragEvent { index: 0, at_us: 9_000_000 }]);
+        assert_eq!((small.preview, small.scenario.group_events[0].at_us), (None, 9_000_000));
+        let same = Rc::new(small);
+        assert!(Rc::ptr_eq(&same, &same.clone().apply(GroupAction::Settle)));
+    }
+
+    #[test]
+    fn a_settled_drag_the_run_refuses_keeps_the_scenario_and_names_the_event() {
+        // consumer-2 crashes for good at 10 s; its hang is dragged past that: refused when it
+        // settles, the preview gone, the message under the hang's instant.
+        let scenario = Scenario {
+            members: 32,
+            partitions: 64,
+            horizon_us: 600_000_000,
+            group_events: vec![
+                GroupEvent::new(10_000_000, 2, GroupEventKind::Crash),
+                GroupEvent::new(5_000_000, 2, GroupEventKind::Hang),
+            ],
+            ..Scenario::default()
+        };
+        let big = GroupState::with_scenario(scenario.clone(), 1);
+        assert_eq!(big.scenario, scenario);
+        let s = apply(big, [GroupAction::DragEvent { index: 1, at_us: 30_000_000 }, GroupAction::Settle]);
+        assert_eq!((s.preview, &s.scenario), (None, &scenario));
+        let e = s.event_error(1, "at_ms").unwrap();
+        assert!(e.contains("consumer-2 is down at 30000 ms"), "{e}");
     }
 
     #[test]

@@ -110,6 +110,18 @@ pub fn worst_sentence(p: &GroupProfile) -> String {
     )
 }
 
+/// What the readouts say while a drag of a big group's event is previewed, its run not yet
+/// simulated: "Simulating the event at 12.000 s… (≈: the sweep's figures for the nearest
+/// instant it evaluated at or before it)".
+pub fn preview_sentence(at_us: u64, estimated: bool) -> String {
+    let why = if estimated {
+        " (≈: the sweep's figures at the nearest instant it evaluated, at or before it; the rest are the run before the drag)"
+    } else {
+        " (the figures are the run's before the drag)"
+    };
+    format!("Simulating the event at {} s once the drag rests…{why}", seconds_text(at_us))
+}
+
 /// The sweep chart's title, for the first event `e`.
 pub fn sweep_title(e: &GroupEvent) -> String {
     format!(
