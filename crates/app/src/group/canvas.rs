@@ -87,16 +87,7 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
         let (run, drawn) = (p.run.clone(), drawn.clone());
         move |c: &HtmlCanvasElement, size: shell::Size, fill: bool, dark: bool| {
             let css_h = if fill && size.height > 0 { size.height as f64 } else { css_h };
-            let (w, h, scale) = shell::fit(c, (shell::css_width(c, size, FALLBACK_CSS_W), css_h));
-            let mut l = Lanes::showing(
-                (w, h),
-                scale * size.type_scale(),
-                run.0.scenario.horizon_us,
-                drawn.1.clone(),
-                members,
-            );
-            l.dark = dark;
-            l
+            layout_on(c, size, css_h, run.0.scenario.horizon_us, drawn.1.clone(), members, dark)
         }
     };
     // The run's drawing: again only when the run, the size, the colours or the zoom change.
@@ -212,6 +203,25 @@ pub fn LanesCanvas(p: &LanesProps) -> Html {
             <canvas id="lanes-marks" class="lanes-marks" ref={marks_canvas} aria-hidden="true"></canvas>
         </div>
     }
+}
+
+/// The lanes' layout for `shown` partitions and `members` members on `canvas`, sized first to
+/// its CSS width and `css_h` (one function for both canvases of the lanes: a closure would be
+/// built into each).
+#[inline(never)]
+fn layout_on(
+    canvas: &HtmlCanvasElement,
+    size: shell::Size,
+    css_h: f64,
+    horizon_us: u64,
+    shown: Vec<usize>,
+    members: usize,
+    dark: bool,
+) -> Lanes {
+    let (w, h, scale) = shell::fit(canvas, (shell::css_width(canvas, size, FALLBACK_CSS_W), css_h));
+    let mut l = Lanes::showing((w, h), scale * size.type_scale(), horizon_us, shown, members);
+    l.dark = dark;
+    l
 }
 
 /// The events' handle positions in CSS px (the layout's own are in CSS px of the type scale).
