@@ -857,18 +857,20 @@ test('the scenarios are the first thing in the controls\' column, on the first s
 });
 
 // Issue 28's trial: the worker pool's choice "the highest finished offset + 1 (passes
-// unfinished records)" was cut mid-word inside its select. The pool's selects show their
-// choice whole, a long one its head with the whole text below.
+// unfinished records)" was cut mid-word inside its select, and so was the commit strategy's
+// "enable.auto.commit (auto-commit in poll)" on a phone. The selects show their choice whole,
+// a long one its head with the whole text below.
 test('the worker pool\'s selects do not cut their choice: a long one says its head, the whole below (390 px and 1440 px)', async (browser) => {
   for (const [options, name] of [[{ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true }, 'phone'], [{ viewport: { width: 1440, height: 900 } }, 'desktop']]) {
     for (const choice of ['highest_completed', 'contiguous_completed']) {
       const { page, context } = await open(browser, options, `#worker_pool=true&pool_commit=${choice}&ordering=partition`);
-      // (The commit strategy's "enable.auto.commit (auto-commit in poll)" is still cut on a phone.)
-      assert.deepEqual(await cutSelects(page, '#f-pool_commit, #f-ordering, #f-commit_value'), [], `${name}, ${choice}: selects cut`);
+      assert.deepEqual(await cutSelects(page, '#strategy, #f-pool_commit, #f-ordering, #f-commit_value'), [], `${name}, ${choice}: selects cut`);
       const whole = await page.textContent('#f-pool_commit-whole');
       assert.match(whole, choice === 'highest_completed' ? /passes unfinished records/ : /Parallel Consumer/, `${name}: the whole choice below`);
       assert.equal(await page.getAttribute('#f-pool_commit', 'aria-describedby'), 'f-pool_commit-whole');
       assert.ok(await page.isVisible('#f-pool_commit-whole'), `${name}: the whole choice shown`);
+      // The commit strategy at its default: its head, "enable.auto.commit", the whole below.
+      assert.equal(await page.textContent('#strategy-whole'), 'enable.auto.commit (auto-commit in poll)');
       await context.close();
     }
   }

@@ -271,6 +271,14 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
         Action::SetChoice { key: "client", value: chosen }
     });
     let disabled = p.strategy == Strategy::Transactional;
+    // As a long choice of `choice_field`: past 36 characters an option says its head, before
+    // the parenthesis, and the chosen one is said whole below (a phone cut "enable.auto.commit
+    // (auto-commit in poll)" mid-word).
+    let head = |label: &str| match label.split_once(" (") {
+        Some((head, _)) if label.len() > 36 && head.contains(['.', ' ']) => head.to_string(),
+        _ => label.to_string(),
+    };
+    let long = Some(p.strategy.label()).filter(|l| head(l) != *l);
     html! {
         <>
         <div class="field">
@@ -284,16 +292,18 @@ pub fn CommitChoice(p: &CommitProps) -> Html {
         </div>
         <div class="field">
             <label for="strategy">{ "commit strategy" }</label>
-            <select id="strategy" onchange={on_strategy}>
+            <select id="strategy" onchange={on_strategy} aria-describedby={long.is_some().then_some("strategy-whole")}>
                 { for Strategy::ALL.iter().map(|s| {
                     // Only librdkafka has an offset store: with another client the choice says
                     // so and cannot be picked (the state refuses it too).
                     let no_store = *s == Strategy::StoreOffsetsAfterProcessing
                         && !matches!(p.client, Client::Librdkafka | Client::LibrdkafkaConsumerProtocol);
-                    let label = if no_store { format!("{} (librdkafka only)", s.label()) } else { s.label().to_string() };
+                    let label = head(s.label());
+                    let label = if no_store { format!("{label} (librdkafka only)") } else { label };
                     html! { <option value={s.name()} selected={*s == p.strategy} disabled={no_store}>{ label }</option> }
                 }) }
             </select>
+            <p class="choice-whole" id="strategy-whole" hidden={long.is_none()}>{ long.unwrap_or_default() }</p>
         </div>
         <div class={classes!("field", "check", disabled.then_some("disabled"))}>
             <label for="worker-pool">
