@@ -174,6 +174,24 @@ test('the scenarios list loads a tour step\'s scenario with its story; a change 
   await context.close();
 });
 
+// Issue 28's trial: on the projector screen the sends' places (data-targets, CSS px) were
+// divided by the type scale too, so a click there missed its send.
+test('projector mode: a send is clicked where data-targets says it is', async (browser) => {
+  const { page, context } = await open(browser, { viewport: { width: 1280, height: 720 } });
+  await page.selectOption('#p-idempotence', 'false');
+  await page.click('input[name="fault-kind"][value="ack_lost"]');
+  await page.click('#projector');
+  await page.waitForSelector('.page.producer.projector .screen #producer-axis canvas[data-targets]');
+  await page.evaluate(() => window.scrollTo(0, 0));
+  // The fourth batch's lane: a place divided by the type scale lands on the third's.
+  const { x, y } = await sendAt(page, '4.1');
+  await page.mouse.click(x, y);
+  await page.waitForSelector('#faults li');
+  assert.match(await page.textContent('#faults'), /ack lost: attempt 1 of batch 4/);
+  assert.deepEqual(await counters(page), { log: 25, twice: 5, dropped: 0 });
+  await context.close();
+});
+
 test('projector mode at 1280×720 and 1920×1080: the axis, the instant and the counters on one screen, no text under 16 px', async (browser) => {
   for (const [w, h] of [[1280, 720], [1920, 1080]]) {
     const { page, context } = await open(browser, { viewport: { width: w, height: h } });

@@ -257,7 +257,7 @@ pub fn Timeline(p: &TimelineProps) -> Html {
             let (w, _, scale) = shell::fit(&c, css);
             let l = Lanes::new(&run.0, w, scale * k);
             let _ = c.set_attribute("data-type-scale", &offset_window_view::kit::text::fixed(k, 2));
-            let _ = c.set_attribute("data-targets", &l.targets(&run.0));
+            let _ = c.set_attribute("data-targets", &l.targets(&run.0, scale));
             if let Some(backend) = CanvasBackend::with_canvas_object(c.clone()) {
                 if let Err(e) = axis::draw(&backend.into_drawing_area(), &run.0, &l, *at_us) {
                     web_sys::console::error_1(&format!("drawing the time axis failed: {e}").into());

@@ -169,9 +169,10 @@ impl Lanes {
         (batch, attempt, t)
     }
 
-    /// Where each send's request leg is drawn, CSS px from the canvas's top left:
-    /// `"batch.attempt:x,y;…"` (for tests and the end-to-end check that click there).
-    pub fn targets(&self, run: &ProduceRun) -> String {
+    /// Where each send's request leg is drawn, CSS px from the canvas's top left, for a canvas
+    /// of `device_px` device px per CSS px (the layout's `scale` without projector mode's type
+    /// scale): `"batch.attempt:x,y;…"` (for tests and the end-to-end check that click there).
+    pub fn targets(&self, run: &ProduceRun, device_px: f64) -> String {
         let mut out = Vec::new();
         for b in run.batches.iter().take(self.lanes) {
             for (i, a) in b.attempts.iter().enumerate() {
@@ -181,8 +182,8 @@ impl Lanes {
                     b.batch,
                     i + 1,
                     // Integers: no float formatting code in the page.
-                    (x / self.scale).round() as i64,
-                    (self.y(b.batch) / self.scale).round() as i64
+                    (x / device_px).round() as i64,
+                    (self.y(b.batch) / device_px).round() as i64
                 ));
             }
         }
