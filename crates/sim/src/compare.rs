@@ -221,7 +221,9 @@ pub type LeftOut = Refused<(&'static str, bool)>;
 pub fn compare_group_left_out(
     scenario: &Scenario,
 ) -> Result<(Vec<GroupComparisonRow>, LeftOut), ScenarioError> {
+    // Each row is a whole simulation: the bound of a run that keeps its lines.
     scenario.validate()?;
+    scenario.check_events(crate::scenario::MAX_EVENTS)?;
     let mut rows = Vec::new();
     let mut left_out: LeftOut = Vec::new();
     for (protocol, variant) in group_variants(scenario) {

@@ -115,8 +115,8 @@ pub fn summarize(scenario: &Scenario, crash_at_us: u64) -> Result<Summary, Scena
     if scenario.group_mode() {
         scenario.validate()?;
         let stop_us = scenario.horizon_us + 1;
-        let mut recorder = Recorder::without_marks(scenario);
-        let engine = Engine::new(scenario, &mut recorder);
+        let mut recorder = Recorder::for_group_summary(scenario);
+        let engine = Engine::new(scenario, &mut recorder).with_event_bound(scenario.events_bound());
         run_to(engine, &mut recorder, stop_us)?;
         let instants = recorder.mark_instants().to_vec();
         return Ok(recorder.into_run().summary_with(crash_at_us, Some(&instants)));
@@ -127,6 +127,7 @@ pub fn summarize(scenario: &Scenario, crash_at_us: u64) -> Result<Summary, Scena
 /// [`simulate`] with a say in how the engine runs (the tests switch its fast path off).
 fn run_engine(scenario: &Scenario, setup: impl FnOnce(Engine) -> Engine) -> Result<Run, ScenarioError> {
     scenario.validate()?;
+    scenario.check_events(scenario::MAX_EVENTS)?;
     let stop_us = scenario.horizon_us + 1;
     let mut recorder = Recorder::new(scenario, scenario.partitions as usize);
     let engine = setup(Engine::new(scenario, &mut recorder));

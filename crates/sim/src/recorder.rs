@@ -88,13 +88,18 @@ pub(crate) struct Recorder<'a> {
     records: RecordOutcomes,
     /// A share group: §11's counts come from the share-partitions.
     share: bool,
-    /// For the sweep (model.md §10.7): no lines, profile or marks, only the totals and the
-    /// instants that had marks ([`Recorder::mark_instants`]).
-    light: bool,
+    /// The partitions, from the first, whose lines and profile are kept: all of them, none
+    /// (a light recorder, for the sweep of model.md §10.7: only the totals and the instants
+    /// that had marks, [`Recorder::mark_instants`]), or the first (a group's result JSON,
+    /// which reads only its `at_close`).
+    lines_kept: usize,
     /// Whether the marks are kept (else only [`Recorder::mark_instants`]): not by a light
     /// recorder, nor for a group's result JSON ([`crate::summarize`]).
     keep_marks: bool,
     mark_instants: Vec<u64>,
+    /// Whether [`Recorder::mark_instants`] are kept (by a recorder that keeps no marks): not
+    /// for the result JSON of a group without events, which has no sweep to read them.
+    keep_instants: bool,
 }
 
 /// How many marks a run reserves up front: one per record, three per poll (the poll and a
@@ -127,14 +132,18 @@ fn marks_to_reserve(s: &Scenario) -> usize {
 
 impl<'a> Recorder<'a> {
     pub(crate) fn new(scenario: &'a Scenario, partitions: usize) -> Self {
-        Recorder::with_mode(scenario, partitions, false, true)
+        Recorder::with_mode(scenario, partitions, partitions, true)
     }
 
-    fn with_mode(scenario: &'a Scenario, partitions: usize, light: bool, keep_marks: bool) -> Self {
+    /// A recorder keeping the lines of the first `lines_kept` partitions, and the marks if
+    /// `keep_marks`; one that keeps no lines is light: its group report lists no handovers.
+    fn with_mode(scenario: &'a Scenario, partitions: usize, lines_kept: usize, keep_marks: bool) -> Self {
         // One durable step, one profile step and a mark or two per record: reserving them
         // up front saves copying the vectors as they grow (a third of a long run's time).
+        let light = lines_kept == 0;
         let records = if light { 0 } else { scenario.records_to_reserve() / partitions };
-        let polls = records / scenario.max_poll_records as usize + 1;
+        let polls =
+            |p: usize| if p < lines_kept { records / scenario.max_poll_records as usize + 1 } else { 0 };
         let start = scenario.log_start_offset;
         Recorder {
             scenario,
@@ -152,10 +161,10 @@ impl<'a> Recorder<'a> {
                     follows_log: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
-                        position: Vec::with_capacity(polls),
-                        durable_frontier: Line::with_capacity(polls),
+                        position: Vec::with_capacity(polls(p)),
+                        durable_frontier: Line::with_capacity(polls(p)),
                         committed: Vec::new(),
-                        profile: Line::with_capacity(polls),
+                        profile: Line::with_capacity(polls(p)),
                     },
                 })
                 .collect(),
@@ -174,8 +183,9 @@ impl<'a> Recorder<'a> {
                 .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize, !light)),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
-            light,
+            lines_kept,
             mark_instants: Vec::new(),
+            keep_instants: true,
         }
     }
 
@@ -183,14 +193,18 @@ impl<'a> Recorder<'a> {
     /// and, in place of the marks, the instants that had one; no lines, no profile.
     #[cfg(feature = "group")]
     pub(crate) fn light(scenario: &'a Scenario) -> Self {
-        Recorder::with_mode(scenario, scenario.partitions as usize, true, false)
+        Recorder::with_mode(scenario, scenario.partitions as usize, 0, false)
     }
 
-    /// A recorder that keeps the lines and the profile but, of the marks, only their
-    /// instants ([`Recorder::mark_instants`]): for a group's result JSON ([`crate::summarize`]).
+    /// A recorder that keeps the group's whole report, the first partition's lines and
+    /// profile (the result's `at_close` reads them) and, of the marks, only their instants
+    /// ([`Recorder::mark_instants`]): for a consumer group's result JSON
+    /// ([`crate::summarize`]), which reads nothing else of a run (S-C, 64 × 1024 for a day,
+    /// would keep 1 GB of lines).
     #[cfg(feature = "group")]
-    pub(crate) fn without_marks(scenario: &'a Scenario) -> Self {
-        Recorder::with_mode(scenario, scenario.partitions as usize, false, false)
+    pub(crate) fn for_group_summary(scenario: &'a Scenario) -> Self {
+        let keep_instants = !scenario.group_events.is_empty();
+        Recorder { keep_instants, ..Recorder::with_mode(scenario, scenario.partitions as usize, 1, false) }
     }
 
     /// The instants that had a mark, ascending (each once), of a recorder that does not keep
@@ -222,7 +236,7 @@ impl<'a> Recorder<'a> {
     fn mark(&mut self, mark: Mark) {
         if self.keep_marks {
             self.marks.push(mark);
-        } else if self.mark_instants.last() != Some(&mark.at_us) {
+        } else if self.keep_instants && self.mark_instants.last() != Some(&mark.at_us) {
             self.mark_instants.push(mark.at_us);
         }
     }
@@ -333,7 +347,7 @@ impl<'a> Recorder<'a> {
 
     /// Every output of the instant `at_us` is in: append the lines' and profile's steps.
     pub(crate) fn end_of_instant(&mut self, at_us: u64) {
-        if self.light {
+        if self.lines_kept == 0 {
             for &partition in &self.touched {
                 self.partitions[partition as usize].touched = false;
             }
@@ -346,6 +360,9 @@ impl<'a> Recorder<'a> {
         let count = if all { self.partitions.len() } else { self.touched.len() };
         for i in 0..count {
             let index = if all { i } else { self.touched[i] as usize };
+            if index >= self.lines_kept {
+                continue;
+            }
             let p = &mut self.partitions[index];
             // With no usable committed offset and `latest`, the restart offset follows the log end.
             let follows_log = self.scenario.restart_follows_log_end(p.committed);
@@ -426,8 +443,8 @@ impl Sink for Recorder<'_> {
                 #[cfg(not(feature = "group"))]
                 let _ = late; // only a group's report counts late runs
                 let p = self.touch(partition);
-                let earlier_runs = p.runs.increment(offset);
-                if offset < p.restart_at && earlier_runs == 0 {
+                let ran_before = p.runs.increment(offset);
+                if offset < p.restart_at && !ran_before {
                     p.lost -= 1; // committed work that had never run has now run
                 } else {
                     p.duplicated += 1; // at/above committed: will run again; below: a second run
@@ -436,7 +453,7 @@ impl Sink for Recorder<'_> {
                 self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
                 #[cfg(feature = "group")]
                 if let Some(group) = &mut self.group {
-                    group.run_completed(partition, offset, earlier_runs, late);
+                    group.run_completed(partition, offset, ran_before, late);
                 }
             }
             other => self.take(at_us, other),

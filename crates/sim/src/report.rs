@@ -97,8 +97,10 @@ impl GroupReport {
 #[derive(Clone)]
 struct PartitionBooks {
     owner: Option<MemberId>,
-    /// Offsets completed by the owner since its handover.
-    owner_runs: Vec<u64>,
+    /// Offsets completed by the owner since its handover, as ranges `start..end` each run
+    /// once, in the order they ran (a run repeated by the owner is in a range of its own): a
+    /// day of one owner (issue 28's S-C) is one range, not 27,000 offsets.
+    owner_runs: Vec<(u64, u64)>,
     /// Where the last handover's owner started, and the handover's index.
     last: Option<(u64, usize)>,
     /// Never-run offsets below the last handover's start, counted lost and not run since.
@@ -154,7 +156,7 @@ impl GroupRecorder {
         }
     }
 
-    /// A run of `offset` completed; `earlier_runs` is k(offset) before it. A `late` run
+    /// A run of `offset` completed; `ran_before`: k(offset) > 0 before it. A `late` run
     /// comes from a batch polled before the partition's last handover (a pool finishing
     /// after it): it counts against that handover, as duplicated at or above where the new
     /// owner started, else no longer lost.
@@ -162,13 +164,16 @@ impl GroupRecorder {
         &mut self,
         partition: PartitionId,
         offset: u64,
-        earlier_runs: u32,
+        ran_before: bool,
         late: bool,
     ) {
         let p = partition as usize;
         let books = &mut self.books[p];
         if !late {
-            books.owner_runs.push(offset);
+            match books.owner_runs.last_mut() {
+                Some((_, end)) if *end == offset => *end += 1,
+                _ => books.owner_runs.push((offset, offset + 1)),
+            }
             return;
         }
         let Some((start, index)) = books.last else { return };
@@ -178,7 +183,7 @@ impl GroupRecorder {
                 self.report.handovers[index].duplicated += 1;
             }
             damage.duplicated += 1;
-        } else if earlier_runs == 0 && books.lost_counted > 0 {
+        } else if !ran_before && books.lost_counted > 0 {
             // No longer lost: taken off the latest handover of the partition that counted
             // a loss (the last one may have counted none), so the totals stay its sums.
             books.lost_counted -= 1;
@@ -208,7 +213,8 @@ impl GroupRecorder {
         let p = partition as usize;
         let books = &mut self.books[p];
         let start = s.restart_offset(committed, at_us);
-        let duplicated = books.owner_runs.iter().filter(|&&o| o >= start).count() as u64;
+        let duplicated =
+            books.owner_runs.iter().map(|&(from, end)| end.saturating_sub(from.max(start))).sum();
         let never_run = runs.range_counts(s.log_start_offset, start).never_run;
         let lost = never_run.saturating_sub(books.lost_counted);
         books.lost_counted = never_run;

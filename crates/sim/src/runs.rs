@@ -1,14 +1,17 @@
-//! k(o), the completed runs of each offset of one partition (model.md §5), stored only for
-//! offsets that were handed out: contiguous segments, one per stretch of polls. Offsets
+//! Whether each offset of one partition has run (k(o) > 0, model.md §5: what lost and
+//! duplicated turn on; the counts themselves are the profile's), stored only for offsets that
+//! were handed out and have not all run: contiguous segments, one per stretch of polls, from
+//! `run_below` on (every offset below it has run, and runs are never taken back). Offsets
 //! below the log start count as run once; offsets never handed out as never run. Memory
-//! therefore grows with records handed out, never with offset values: a consumer that
-//! skips to a log end of 10^12 costs one more segment.
+//! therefore grows with the records handed out and not yet run, never with offset values: a
+//! consumer that skips to a log end of 10^12 costs one more segment, and a day of a steady
+//! group (issue 28's S-C: 27.6 million records) a few thousand offsets per partition.
 
-/// A stretch of handed-out offsets `start..start + counts.len()` and their run counts.
+/// A stretch of handed-out offsets `start..start + counts.len()`: whether each has run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Segment {
     start: u64,
-    counts: Vec<u32>,
+    counts: Vec<bool>,
 }
 
 impl Segment {
@@ -17,7 +20,7 @@ impl Segment {
     }
 }
 
-/// Per-offset run counts of one partition.
+/// Which offsets of one partition have run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct RunCounts {
     /// Offsets below this (the log start) count as run once.
@@ -39,6 +42,9 @@ pub(crate) struct RangeCounts {
     pub(crate) run: u64,
 }
 
+/// Offsets below `run_below` a segment holds before it forgets them.
+const FORGET_AT: usize = 4096;
+
 impl RunCounts {
     pub(crate) fn new(log_start_offset: u64, reserve: usize) -> Self {
         RunCounts {
@@ -48,9 +54,10 @@ impl RunCounts {
         }
     }
 
-    /// Offsets `from..to` were handed out: make room for their counts (zero).
+    /// Offsets `from..to` were handed out: make room for them (not run), but for those below
+    /// `run_below`, which have run.
     pub(crate) fn hand_out(&mut self, from: u64, to: u64) {
-        let from = from.max(self.floor);
+        let from = from.max(self.floor).max(self.run_below);
         if from >= to {
             return;
         }
@@ -64,7 +71,7 @@ impl RunCounts {
             let next_start = self.segments.get(i + 1).map_or(u64::MAX, |s| s.start);
             let grow_to = to.min(next_start);
             let len = (grow_to - self.segments[i].start) as usize;
-            self.segments[i].counts.resize(len, 0);
+            self.segments[i].counts.resize(len, false);
             if grow_to == next_start {
                 let next = self.segments.remove(i + 1);
                 self.segments[i].counts.extend(next.counts);
@@ -72,7 +79,7 @@ impl RunCounts {
         }
     }
 
-    fn slot(&mut self, offset: u64) -> Option<&mut u32> {
+    fn slot(&mut self, offset: u64) -> Option<&mut bool> {
         let last = self.segments.len() - 1;
         let i = if self.segments[last].start <= offset {
             last
@@ -86,25 +93,39 @@ impl RunCounts {
         seg.counts.get_mut((offset - seg.start) as usize)
     }
 
-    /// One more run of `offset`, which must have been handed out; returns k before it.
+    /// One more run of `offset`, which must have been handed out; returns whether it had run
+    /// before (k > 0).
     #[inline]
-    pub(crate) fn increment(&mut self, offset: u64) -> u32 {
+    pub(crate) fn increment(&mut self, offset: u64) -> bool {
+        if offset < self.run_below {
+            return true;
+        }
         let slot = self.slot(offset).expect("a completed offset was handed out");
-        *slot += 1;
-        let earlier = *slot - 1;
+        let earlier = std::mem::replace(slot, true);
         if offset == self.run_below {
             self.advance_run_below();
         }
         earlier
     }
 
-    /// Moves `run_below` past the offsets that have run, within the segment that holds it.
+    /// Moves `run_below` past the offsets that have run, within the segment that holds it,
+    /// and forgets what lies below it once that is most of the segment (amortized: each
+    /// offset is moved at most once or twice).
     fn advance_run_below(&mut self) {
         let at = self.run_below;
         let i = self.segments.partition_point(|s| s.end() <= at);
-        let Some(seg) = self.segments.get(i).filter(|s| s.start <= at) else { return };
-        let done = seg.counts[(at - seg.start) as usize..].iter().take_while(|&&k| k > 0).count();
+        let Some(seg) = self.segments.get_mut(i).filter(|s| s.start <= at) else { return };
+        let done = seg.counts[(at - seg.start) as usize..].iter().take_while(|&&k| k).count();
         self.run_below = at + done as u64;
+        let below = (self.run_below - seg.start) as usize;
+        if below >= FORGET_AT && 2 * below >= seg.counts.len() {
+            seg.counts.drain(..below);
+            seg.start = self.run_below;
+        }
+        // Segments wholly below it hold nothing to know.
+        if i > 0 {
+            self.segments.drain(..i);
+        }
     }
 
     /// How the offsets of `low..high` split between never run and run.
@@ -131,10 +152,8 @@ impl RunCounts {
                 break;
             }
             let (a, b) = (low.max(seg.start), high.min(seg.end()));
-            let run = seg.counts[(a - seg.start) as usize..(b - seg.start) as usize]
-                .iter()
-                .filter(|&&k| k > 0)
-                .count();
+            let run =
+                seg.counts[(a - seg.start) as usize..(b - seg.start) as usize].iter().filter(|&&k| k).count();
             counts.run += run as u64;
         }
         counts.never_run += high.saturating_sub(low) - (counts.run - below);
@@ -161,10 +180,10 @@ mod tests {
         r.hand_out(10, 25); // fills the gap and swallows 20..30
         assert_eq!(r.segments.len(), 2);
         assert_eq!((r.segments[0].start, r.segments[0].end()), (0, 30));
-        assert_eq!(r.increment(1_000_000_000_004), 0);
-        assert_eq!(r.increment(7), 0);
-        assert_eq!(r.increment(7), 1);
-        assert_eq!(r.increment(7), 2);
+        assert!(!r.increment(1_000_000_000_004));
+        assert!(!r.increment(7));
+        assert!(r.increment(7));
+        assert!(r.increment(7));
         assert_eq!(r.range_counts(500, 501), RangeCounts { never_run: 1, run: 0 });
     }
 

@@ -21,6 +21,13 @@ use serde_json::{Map, Value};
 /// no input can hang the page or exhaust memory. The 1,000,000-record benchmark fits.
 pub const MAX_EVENTS: u64 = 5_000_000;
 
+/// The bound for the result JSON of a consumer group without group events
+/// ([`crate::summarize`], `offset-window run`), whose run keeps no lines (but the first
+/// partition's) and no marks, and has no sweep to run: its memory grows with the offsets
+/// not yet run and the commits in flight, not with the events (model.md §5). Issue 28's S-C,
+/// 64 members on 1,024 partitions for a day, is estimated at 96,937,879.
+pub const MAX_SUMMARY_EVENTS: u64 = 100_000_000;
+
 /// Most partitions of the topic (model.md §10.1).
 pub const MAX_PARTITIONS: u32 = 4096;
 
@@ -751,8 +758,11 @@ impl Scenario {
         self.client.effective(self.strategy)
     }
 
-    /// Checks every range of model.md §5, the rules that involve several keys, and the
-    /// [`MAX_EVENTS`] bound.
+    /// Checks every range of model.md §5, the rules that involve several keys, and the bound
+    /// on the estimated events: [`MAX_SUMMARY_EVENTS`] for a consumer group without group
+    /// events (whose result JSON can be computed up to it), else [`MAX_EVENTS`]; a run that
+    /// keeps its lines and marks ([`crate::simulate`]) checks [`MAX_EVENTS`] too
+    /// ([`Scenario::check_events`]).
     pub fn validate(&self) -> Result<(), ScenarioError> {
         self.check_ranges()?;
         #[cfg(not(feature = "group"))]
@@ -856,10 +866,34 @@ impl Scenario {
             return refuse("retry.backoff.max.ms", "must not be below retry.backoff.ms");
         }
         self.validate_group()?;
+        self.check_events(self.events_bound())
+    }
+
+    /// The bound on the estimated events of this scenario's result JSON:
+    /// [`MAX_SUMMARY_EVENTS`] for a consumer group without group events, else [`MAX_EVENTS`].
+    pub fn events_bound(&self) -> u64 {
+        if self.group_mode() && self.group_events.is_empty() {
+            MAX_SUMMARY_EVENTS
+        } else {
+            MAX_EVENTS
+        }
+    }
+
+    /// Refuses the scenario if its estimated events pass `bound`, with the estimate and the
+    /// bound in the message.
+    pub fn check_events(&self, bound: u64) -> Result<(), ScenarioError> {
         let events = self.estimated_events();
-        if events > MAX_EVENTS {
+        if events > bound {
+            let summary = if bound < self.events_bound() {
+                format!(
+                    " (the result JSON of `offset-window run` takes up to {}: a consumer group without group events keeps no lines)",
+                    self.events_bound()
+                )
+            } else {
+                String::new()
+            };
             return Err(ScenarioError::whole(format!(
-                "this scenario needs about {events} simulation events; the limit is {MAX_EVENTS}. \
+                "this scenario needs about {events} simulation events; the limit is {bound}{summary}. \
                  Shorten horizon_ms, or raise record_processing_ms or max.poll.records"
             )));
         }
@@ -1588,6 +1622,31 @@ mod tests {
             ..Scenario::default()
         };
         assert_eq!(million.validate(), Ok(()));
+    }
+
+    /// Issue 28's S-C, 64 members on 1,024 partitions for a day: its result JSON is within
+    /// its bound; a run that keeps its lines and marks, or one with a group event (which the
+    /// sweep runs again), is not.
+    #[cfg(feature = "group")]
+    #[test]
+    fn a_day_of_a_steady_group_fits_only_the_result_jsons_bound() {
+        let s_c = Scenario {
+            members: 64,
+            partitions: 1024,
+            horizon_us: 86_400_000 * US_PER_MS,
+            ..Scenario::default()
+        };
+        assert_eq!(s_c.validate(), Ok(()));
+        assert_eq!((s_c.estimated_events(), s_c.events_bound()), (96_937_879, MAX_SUMMARY_EVENTS));
+        let err = crate::simulate(&s_c).unwrap_err().message;
+        assert!(
+            err.contains("about 96937879 simulation events; the limit is 5000000 (the result JSON"),
+            "{err}"
+        );
+        let crash = crate::events::GroupEvent::new(1_000_000, 2, crate::events::GroupEventKind::Crash);
+        let with_event = Scenario { group_events: vec![crash], ..s_c };
+        let err = with_event.validate().unwrap_err().message;
+        assert!(err.contains("the limit is 5000000. Shorten"), "{err}");
     }
 
     #[test]

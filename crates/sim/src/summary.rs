@@ -20,7 +20,6 @@ impl Run {
     pub(crate) fn summary_with(&self, crash_at_us: u64, mark_instants: Option<&[u64]>) -> Summary {
         #[cfg(not(feature = "group"))]
         let _ = mark_instants; // only a group's sweep reads them
-        let worst = self.worst();
         let mut scenario = self.scenario.to_json_value();
         // One consumer, or a share group of one partition: the crash reading of §5 / §11.
         let one_consumer = !self.scenario.group_mode() && self.partitions.len() == 1;
@@ -49,13 +48,16 @@ impl Run {
         Summary {
             scenario,
             at_crash: one_consumer.then(|| self.state_at(crash_at_us)),
-            worst: one_consumer.then_some(WorstSummary {
-                lost: worst.lost,
-                lost_at_ms: worst.lost_at_us.map(millis_f64),
-                duplicated: worst.duplicated,
-                duplicated_at_ms: worst.duplicated_at_us.map(millis_f64),
-                lost_at_horizon_end: worst.lost_at_horizon_end,
-                duplicated_at_horizon_end: worst.duplicated_at_horizon_end,
+            worst: one_consumer.then(|| {
+                let worst = self.worst();
+                WorstSummary {
+                    lost: worst.lost,
+                    lost_at_ms: worst.lost_at_us.map(millis_f64),
+                    duplicated: worst.duplicated,
+                    duplicated_at_ms: worst.duplicated_at_us.map(millis_f64),
+                    lost_at_horizon_end: worst.lost_at_horizon_end,
+                    duplicated_at_horizon_end: worst.duplicated_at_horizon_end,
+                }
             }),
             blocked_on_commits: self.blocked_on_commits(),
             commits_per_s: self.commits_per_s(),

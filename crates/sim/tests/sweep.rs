@@ -88,7 +88,21 @@ proptest! {
     }
 }
 
-/// Random groups of S-A's size (64–128 members, 512–1024 partitions, a rolling deploy or a
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
+
+    /// The result JSON (`summarize`: a run that keeps the first partition's lines only, and
+    /// of the marks only their instants, and those only for a sweep) is the run's.
+    #[test]
+    fn the_result_json_is_the_runs(scenario in small_groups(), events in 0usize..=1) {
+        let scenario = Scenario { group_events: scenario.group_events[..events.min(scenario.group_events.len())].to_vec(), ..scenario };
+        let Ok(run) = simulate(&scenario) else { return Ok(()) };
+        let crash_at_us = scenario.horizon_us / 2;
+        prop_assert_eq!(offset_window_sim::summarize(&scenario, crash_at_us), Ok(run.summary_at(crash_at_us)));
+    }
+}
+
+/// Random groups of S-A's size/// Random groups of S-A's size (64–128 members, 512–1024 partitions, a rolling deploy or a
 /// crash): per-partition counts sum to the group's totals and to the handovers', and every
 /// fraction lies in [0, 1].
 #[test]

@@ -69,8 +69,11 @@ pub(crate) struct Engine<'a> {
     #[cfg(feature = "group")]
     share_consumers: Vec<ShareConsumer>,
     world: World,
-    /// Events left before the run is refused (twice [`MAX_EVENTS`]).
+    /// Events left before the run is refused (twice [`MAX_EVENTS`], or twice the bound
+    /// given to [`Engine::with_event_bound`]).
     budget: u64,
+    /// The bound the budget is twice of.
+    bound: u64,
     /// A group event the run could not apply (model.md §10.3: aimed at a member that is down).
     error: Option<ScenarioError>,
 }
@@ -127,6 +130,7 @@ impl<'a> Engine<'a> {
             share_consumers,
             world,
             budget: 2 * MAX_EVENTS,
+            bound: MAX_EVENTS,
             error: None,
         }
     }
@@ -151,7 +155,7 @@ impl<'a> Engine<'a> {
             if self.budget == 0 {
                 return Err(ScenarioError::whole(format!(
                     "the run passed {} events before {} ms; shorten horizon_ms or make the scenario coarser",
-                    2 * MAX_EVENTS,
+                    2 * self.bound,
                     format_millis(at_us)
                 )));
             }
@@ -169,7 +173,7 @@ impl<'a> Engine<'a> {
     /// Events processed so far.
     #[cfg(feature = "group")]
     pub(crate) fn events(&self) -> u64 {
-        2 * MAX_EVENTS - self.budget
+        2 * self.bound - self.budget
     }
 
     /// The instant of the next event, if any.
@@ -192,6 +196,14 @@ impl<'a> Engine<'a> {
             }),
             _ => None,
         });
+    }
+
+    /// Lets the run pass twice `bound` events, not twice [`MAX_EVENTS`] (a consumer group's
+    /// result JSON, [`Scenario::events_bound`]).
+    pub(crate) fn with_event_bound(mut self, bound: u64) -> Self {
+        self.budget = 2 * bound - (2 * self.bound - self.budget);
+        self.bound = bound;
+        self
     }
 
     /// Sends every record through the loop's step machine (for the test that the fast path

@@ -45,6 +45,8 @@ impl World {
             commits: Commits {
                 list: Vec::new(),
                 offsets: Vec::new(),
+                settled_pairs: 0,
+                first_kept: 0,
                 resolved: Vec::new(),
                 requests_sent: 0,
                 failure_rng: ChaCha8Rng::seed_from_u64(s.seed.wrapping_add(1)),
@@ -188,12 +190,20 @@ pub(crate) struct Commit {
     pub(crate) generation: u32,
 }
 
+/// Settled commits' pairs [`Commits::offsets`] holds before it forgets them.
+const FORGET_PAIRS: usize = 1 << 16;
+
 /// Every commit request, and the injected failures (model.md §8.8).
 #[derive(Clone)]
 pub(crate) struct Commits {
     list: Vec<Commit>,
-    /// The (partition, offset) pairs of every commit, back to back (one allocation for all).
+    /// The (partition, offset) pairs of every commit that may still be read, back to back
+    /// (one allocation for all); a settled commit's are forgotten ([`Commits::resolve`]).
     offsets: Vec<(PartitionId, u64)>,
+    /// Pairs in `offsets` of settled commits, which nothing reads again.
+    settled_pairs: usize,
+    /// The first commit whose pairs `offsets` may hold: those before it were forgotten.
+    first_kept: usize,
     /// Whether each commit is settled (landed or given up), by id.
     resolved: Vec<bool>,
     /// OffsetCommit requests sent so far, retries included: the numbering of `commit_failures`.
@@ -240,9 +250,41 @@ impl Commits {
         self.list.len() as CommitId - 1
     }
 
-    /// Commit `id` is settled.
+    /// Commit `id` is settled. Its (partition, offset) pairs are not read again — but for a
+    /// `commitAsync`'s, which its callback may send again (`retry_async_in_callback`) — so
+    /// once such pairs are most of `offsets`, the pairs still read are moved together and the
+    /// rest forgotten: a day of a group's auto-commits (issue 28's S-C: 17.7 million pairs)
+    /// keeps only those in flight.
     pub(crate) fn resolve(&mut self, id: CommitId) {
         self.resolved[id as usize] = true;
+        let commit = &self.list[id as usize];
+        if commit.kind != CommitKind::Async {
+            self.settled_pairs += commit.offsets.len();
+        }
+        if self.settled_pairs >= FORGET_PAIRS && 2 * self.settled_pairs >= self.offsets.len() {
+            self.forget_settled_pairs();
+        }
+    }
+
+    /// Keeps in `offsets` only the pairs of commits not settled (and of `commitAsync`s).
+    #[cold]
+    fn forget_settled_pairs(&mut self) {
+        let mut kept = Vec::with_capacity(self.offsets.len() - self.settled_pairs);
+        let mut first_kept = self.list.len();
+        for (i, (commit, &resolved)) in
+            self.list.iter_mut().zip(&self.resolved).enumerate().skip(self.first_kept)
+        {
+            let range = commit.offsets.start as usize..commit.offsets.end as usize;
+            let start = kept.len() as u32;
+            if !resolved || commit.kind == CommitKind::Async {
+                first_kept = first_kept.min(i);
+                kept.extend_from_slice(&self.offsets[range]);
+            }
+            commit.offsets = start..kept.len() as u32;
+        }
+        self.offsets = kept;
+        self.settled_pairs = 0;
+        self.first_kept = first_kept;
     }
 
     /// Whether commit `id` is settled.
@@ -257,7 +299,12 @@ impl Commits {
 
     /// The (partition, offset) pairs commit `id` carries.
     pub(crate) fn offsets(&self, id: CommitId) -> &[(PartitionId, u64)] {
-        let range = &self.list[id as usize].offsets;
+        let commit = &self.list[id as usize];
+        debug_assert!(
+            !self.resolved[id as usize] || commit.kind == CommitKind::Async,
+            "a settled commit's pairs are not read again"
+        );
+        let range = &commit.offsets;
         &self.offsets[range.start as usize..range.end as usize]
     }
 
