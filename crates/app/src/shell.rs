@@ -150,12 +150,13 @@ pub(crate) fn write_fragment(fragment: &str) {
 /// the next change of state (or unmounting) calls it, so a drag writes the link once it
 /// rests.
 fn write_fragment_later(fragment: String) -> impl FnOnce() {
-    later(250, move || write_fragment(&fragment))
+    later(250, Box::new(move || write_fragment(&fragment)))
 }
 
 /// Calls `f` `ms` milliseconds from now. Returns the cancel, which an effect's cleanup
-/// calls: `f` runs only if nothing cancelled it first.
-pub(crate) fn later(ms: i32, f: impl FnOnce() + 'static) -> impl FnOnce() {
+/// calls: `f` runs only if nothing cancelled it first. (Boxed: one instance of the closure's
+/// glue in each page.)
+pub(crate) fn later(ms: i32, f: Box<dyn FnOnce()>) -> impl FnOnce() {
     let window = web_sys::window().expect("a window");
     let call = Closure::once(f);
     let timer =

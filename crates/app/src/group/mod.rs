@@ -176,8 +176,8 @@ pub fn GroupApp() -> Html {
     use_effect_with(state.preview, {
         let dispatch = dispatch.clone();
         move |preview: &Option<(usize, u64)>| {
-            let cancel =
-                preview.map(|_| shell::later(SETTLE_MS, move || dispatch.dispatch(GroupAction::Settle)));
+            let cancel = preview
+                .map(|_| shell::later(SETTLE_MS, Box::new(move || dispatch.dispatch(GroupAction::Settle))));
             move || {
                 if let Some(cancel) = cancel {
                     cancel();
