@@ -340,6 +340,10 @@ mod tests {
             }
             self.recorder.emit(at_us, output);
         }
+
+        fn event(&mut self, key: crate::output::EventKey) {
+            self.recorder.event(key);
+        }
     }
 
     /// `scenario`'s run with the marks as they came; `None` when it stops on an error.

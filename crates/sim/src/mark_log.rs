@@ -4,9 +4,15 @@
 //! record marks take 92,239 ramps.
 //!
 //! A ramp's marks sit among the other marks of their instants, which other members' events
-//! give at the same microseconds: each ramp keeps the place (rank) its marks take among
-//! their instant's marks, and a mark joins a ramp only at the ramp's rank, so that the marks
-//! come back in exactly their order.
+//! give at the same microseconds. Each mark comes with the key of the event that gave it
+//! ([`EventKey`]: phase and member, the queue's order); each explicit mark keeps the largest
+//! key of the events of its instant up to its own, and a ramp the key of its marks' events.
+//! A ramp's mark comes before the explicit marks of its instant whose key so kept is at
+//! least its own: the events are handled in key order, but for one scheduled at the instant
+//! itself by a later one, which the largest key so far accounts for. A record mark joins a
+//! ramp only where that places it right: as the first mark of its event, no event of a
+//! larger key before it in its instant. So the marks come back in exactly their order, and
+//! a ramp can be placed after the fact, among marks pushed since (the engine's batch).
 //!
 //! One event also gives marks partition by partition: a commit sent and landed for each of a
 //! member's partitions, a rebalance's revocations and assignments. A mark that repeats the
@@ -17,7 +23,7 @@
 //! kept: S-A's take 28–40 ms); [`MarkLog::marks`] walks them without keeping them, and
 //! [`MarkLog::other_than_records`] gives the others without walking the ramps.
 
-use crate::output::{MarkKind, MemberId, PartitionId};
+use crate::output::{EventKey, MarkKind, MemberId, PartitionId};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -39,13 +45,13 @@ pub struct Mark {
 
 /// The record marks that follow an explicit one (`head`, a `RecordDurable` mark) as a ramp:
 /// `count` more, each `every_us` after the one before, for the next offset of the same
-/// member and partition, each at place `rank` among the marks of its instant.
+/// member and partition, each given by an event of key `key`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ramp {
     head: u32,
     count: u32,
     every_us: u64,
-    rank: u32,
+    key: EventKey,
 }
 
 /// A member's ramp that may go on: its head, and its index in the ramps once it has one.
@@ -101,6 +107,9 @@ const RAMPS: bool = cfg!(feature = "compact-runs");
 pub struct MarkLog {
     /// Every mark that is not in a ramp, in order.
     explicit: Vec<Mark>,
+    /// For each explicit mark, the largest key of the events of its instant up to its own
+    /// (kept with ramps only).
+    keys: Vec<EventKey>,
     /// The ramps, in the order they began.
     ramps: Vec<Ramp>,
     /// Marks held in the ramps.
@@ -115,8 +124,8 @@ pub struct MarkLog {
     may_follow: bool,
     /// While recording: each member's ramp that may go on.
     open: Vec<Option<Open>>,
-    /// While recording: the instant of the last mark, and how many marks it has.
-    instant: (u64, u32),
+    /// While recording: the instant of the last mark, and the largest key of its events so far.
+    instant: (u64, EventKey),
     /// Every mark, made on first use of the log as a slice.
     expanded: OnceLock<Vec<Mark>>,
 }
@@ -126,6 +135,7 @@ impl MarkLog {
     pub(crate) fn with_capacity(explicit: usize) -> Self {
         MarkLog {
             explicit: Vec::with_capacity(explicit),
+            keys: Vec::with_capacity(if RAMPS { explicit } else { 0 }),
             ramps: Vec::new(),
             in_ramps: 0,
             followers: Vec::new(),
@@ -137,27 +147,31 @@ impl MarkLog {
         }
     }
 
-    /// Appends `mark`, no earlier than every mark so far.
+    /// Appends `mark`, given by an event of key `key`, no earlier than every mark so far.
     #[inline(always)]
-    pub(crate) fn push(&mut self, mark: Mark) {
+    pub(crate) fn push(&mut self, mark: Mark, key: EventKey) {
         debug_assert!(self.expanded.get().is_none(), "a log grows only before it is read as a slice");
         if !RAMPS {
             self.explicit.push(mark);
             return;
         }
-        let rank = if self.instant.0 == mark.at_us { self.instant.1 } else { 0 };
-        self.instant = (mark.at_us, rank + 1);
+        let earlier = (self.instant.0 == mark.at_us).then_some(self.instant.1);
+        let largest = earlier.map_or(key, |k| k.max(key));
+        self.instant = (mark.at_us, largest);
         if let MarkKind::RecordDurable { offset } = mark.kind {
             self.may_follow = false;
-            if self.join_ramp(mark, offset, rank) {
+            // Its key places it only as its event's first mark, after events of smaller keys.
+            if earlier.is_none_or(|k| k < key) && self.join_ramp(mark, offset, key) {
                 return;
             }
             self.open_ramp(mark.member);
-        } else if self.may_follow && self.follow(mark) {
+        } else if self.may_follow && self.keys.last() == Some(&largest) && self.follow(mark) {
+            // (The same largest key: no record mark of another event can come between them.)
             return;
         }
         self.may_follow = true;
         self.explicit.push(mark);
+        self.keys.push(largest);
     }
 
     /// Keeps `mark` as a follower of the last explicit mark if it repeats it but for its
@@ -183,9 +197,9 @@ impl MarkLog {
         self.open[member] = u32::try_from(self.explicit.len()).ok().map(|head| Open { head, ramp: None });
     }
 
-    /// Puts record mark `mark` (of `offset`, at place `rank` in its instant) into its member's
+    /// Puts record mark `mark` (of `offset`, given by an event of key `key`) into its member's
     /// ramp if it goes on from it; false if it does not.
-    fn join_ramp(&mut self, mark: Mark, offset: u64, rank: u32) -> bool {
+    fn join_ramp(&mut self, mark: Mark, offset: u64, key: EventKey) -> bool {
         let Some(Some(open)) = self.open.get(mark.member as usize).copied() else { return false };
         let head = self.explicit[open.head as usize];
         let MarkKind::RecordDurable { offset: first } = head.kind else { return false };
@@ -198,7 +212,7 @@ impl MarkLog {
                 let k = u64::from(ramp.count) + 1;
                 let joins = offset.wrapping_sub(first) == k
                     && mark.at_us - head.at_us == k * ramp.every_us
-                    && rank == ramp.rank
+                    && key == ramp.key
                     && ramp.count < u32::MAX;
                 if joins {
                     ramp.count += 1;
@@ -208,7 +222,7 @@ impl MarkLog {
             }
             None if offset.wrapping_sub(first) == 1 => {
                 let Ok(index) = u32::try_from(self.ramps.len()) else { return false };
-                self.ramps.push(Ramp { head: open.head, count: 1, every_us: mark.at_us - head.at_us, rank });
+                self.ramps.push(Ramp { head: open.head, count: 1, every_us: mark.at_us - head.at_us, key });
                 self.open[mark.member as usize] = Some(Open { head: open.head, ramp: Some(index) });
                 self.in_ramps += 1;
                 true
@@ -270,7 +284,6 @@ impl MarkLog {
             heads,
             next_head: 0,
             due: BinaryHeap::new(),
-            instant: (u64::MAX, 0),
             next_run: 0,
             next_follower: 0,
             following: None,
@@ -287,10 +300,8 @@ struct Marks<'a> {
     /// (head, ramp) of every ramp, by head.
     heads: Vec<(u32, u32)>,
     next_head: usize,
-    /// The next mark of each ramp under way: (instant, rank, ramp, k).
-    due: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
-    /// The instant of the last mark given, and how many marks it has had.
-    instant: (u64, u32),
+    /// The next mark of each ramp under way: (instant, key, ramp, k).
+    due: BinaryHeap<Reverse<(u64, EventKey, u32, u32)>>,
     /// The next run of followers, and the next follower.
     next_run: usize,
     next_follower: usize,
@@ -312,31 +323,30 @@ impl Iterator for Marks<'_> {
             let mark = self.log.followers[self.next_follower].mark(&leader);
             self.next_follower += 1;
             self.following = (left > 1).then_some((leader, left - 1));
-            self.instant = (mark.at_us, self.place(mark.at_us) + 1);
             return Some(mark);
         }
         let explicit = self.log.explicit.get(self.next);
-        // A ramp's mark comes first if it is earlier, or takes the place it held in its instant.
+        // A ramp's mark comes first if it is earlier, or in the same instant if the explicit
+        // mark's event (or one before it in the instant) has a key at least its own.
         let ramp_first = match (self.due.peek(), explicit) {
             (None, _) => false,
             (Some(_), None) => true,
-            (Some(&Reverse((at_us, rank, _, _))), Some(e)) => {
-                at_us < e.at_us || (at_us == e.at_us && rank == self.place(at_us))
+            (Some(&Reverse((at_us, key, _, _))), Some(e)) => {
+                at_us < e.at_us || (at_us == e.at_us && key <= self.log.keys[self.next])
             }
         };
         let mark = if ramp_first {
             let mut top = self.due.peek_mut()?;
-            let Reverse((at_us, rank, index, k)) = *top;
+            let Reverse((at_us, key, index, k)) = *top;
             let ramp = self.log.ramps[index as usize];
             let head = self.log.explicit[ramp.head as usize];
             // The ramp's next mark takes its place in the heap (one sift), or it is done.
             if k < ramp.count {
-                *top = Reverse((at_us + ramp.every_us, rank, index, k + 1));
+                *top = Reverse((at_us + ramp.every_us, key, index, k + 1));
                 drop(top);
             } else {
                 std::collections::binary_heap::PeekMut::pop(top);
             }
-            debug_assert_eq!(rank, self.place(at_us), "a ramp's mark at its place");
             let MarkKind::RecordDurable { offset } = head.kind else {
                 unreachable!("a ramp of record marks")
             };
@@ -347,7 +357,7 @@ impl Iterator for Marks<'_> {
                 self.heads.get(self.next_head).filter(|(h, _)| *h as usize == self.next)
             {
                 let ramp = self.log.ramps[index as usize];
-                self.due.push(Reverse((mark.at_us + ramp.every_us, ramp.rank, index, 1)));
+                self.due.push(Reverse((mark.at_us + ramp.every_us, ramp.key, index, 1)));
                 self.next_head += 1;
             }
             if let Some(&(_, count)) =
@@ -359,19 +369,7 @@ impl Iterator for Marks<'_> {
             self.next += 1;
             mark
         };
-        self.instant = (mark.at_us, self.place(mark.at_us) + 1);
         Some(mark)
-    }
-}
-
-impl Marks<'_> {
-    /// How many marks of instant `at_us` have been given.
-    fn place(&self, at_us: u64) -> u32 {
-        if self.instant.0 == at_us {
-            self.instant.1
-        } else {
-            0
-        }
     }
 }
 
@@ -397,10 +395,16 @@ impl<'a> IntoIterator for &'a MarkLog {
     }
 }
 
+/// Each mark as given by an event of its own, the instant's events in order.
 impl From<Vec<Mark>> for MarkLog {
     fn from(marks: Vec<Mark>) -> Self {
         let mut log = MarkLog::with_capacity(marks.len());
-        marks.into_iter().for_each(|m| log.push(m));
+        let mut instant: (u64, EventKey) = (u64::MAX, 0);
+        for mark in marks {
+            let key = if instant.0 == mark.at_us { instant.1.saturating_add(1) } else { 0 };
+            instant = (mark.at_us, key);
+            log.push(mark, key);
+        }
         log.finish()
     }
 }
@@ -416,6 +420,7 @@ impl Clone for MarkLog {
     fn clone(&self) -> Self {
         MarkLog {
             explicit: self.explicit.clone(),
+            keys: self.keys.clone(),
             ramps: self.ramps.clone(),
             in_ramps: self.in_ramps,
             followers: self.followers.clone(),
@@ -432,6 +437,7 @@ impl Clone for MarkLog {
 impl PartialEq for MarkLog {
     fn eq(&self, other: &Self) -> bool {
         self.explicit == other.explicit
+            && self.keys == other.keys
             && self.ramps == other.ramps
             && self.followers == other.followers
             && self.runs == other.runs
@@ -523,6 +529,43 @@ mod tests {
             prop_assert_eq!(format!("{log:?}"), format!("{marks:?}"));
             prop_assert_eq!(serde_json::to_string(&log).unwrap(), serde_json::to_string(&marks).unwrap());
             prop_assert_eq!(log.clone(), MarkLog::from(marks));
+        }
+
+        /// Whatever the keys of the events that give the marks (in any order within an
+        /// instant: an event may schedule one of a smaller key at its own instant), the log
+        /// gives the marks back in order.
+        #[test]
+        fn any_event_keys_give_the_marks_back(
+            draws in proptest::collection::vec((0u64..=3, 0u16..=2, 0u16..=1, 0u64..=1, 0u8..=4, 0u16..=4, any::<bool>()), 0..150),
+        ) {
+            let mut at = 0;
+            let mut offsets = [0u64; 3];
+            let mut key = 0;
+            let mut log = MarkLog::with_capacity(0);
+            let mut marks = Vec::new();
+            for (gap, member, partition, skip, kind, next_key, same_event) in draws {
+                at += gap;
+                // A new event unless the draw keeps the last one (not across instants).
+                if !same_event || gap > 0 {
+                    key = next_key;
+                }
+                let mark = if kind == 0 {
+                    Mark { at_us: at, member, partition, kind: MarkKind::Assigned }
+                } else if kind == 1 {
+                    Mark { at_us: at, member, partition, kind: MarkKind::CommitLanded { offset: skip } }
+                } else {
+                    let o = &mut offsets[member as usize];
+                    *o += skip + 1;
+                    record(at, member, partition, *o)
+                };
+                log.push(mark, key);
+                marks.push(mark);
+            }
+            let log = log.finish();
+            prop_assert!(log.stored() <= marks.len());
+            prop_assert_eq!(log.len(), marks.len());
+            prop_assert_eq!(log.marks().collect::<Vec<_>>(), marks.clone());
+            prop_assert_eq!(&*log, &marks[..]);
         }
     }
 }

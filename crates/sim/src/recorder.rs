@@ -2,7 +2,7 @@
 //! functions, the crash profile, the marks, the statistics). It sees only [`Output`]s,
 //! never the engine.
 
-use crate::output::{MarkKind, Output, PartitionId, Sink};
+use crate::output::{EventKey, MarkKind, Output, PartitionId, Sink, SETUP_KEY};
 #[cfg(feature = "group")]
 use crate::report::GroupRecorder;
 use crate::runs::RunCounts;
@@ -95,6 +95,8 @@ pub(crate) struct Recorder<'a> {
     /// recorder, nor for a group's result JSON ([`crate::summarize`]).
     keep_marks: bool,
     mark_instants: Vec<u64>,
+    /// The key of the event whose outputs come in now ([`Sink::event`]).
+    event_key: EventKey,
 }
 
 /// How many marks a run reserves up front: one per record, three per poll (the poll and a
@@ -176,6 +178,7 @@ impl<'a> Recorder<'a> {
             share: scenario.share_group(),
             light,
             mark_instants: Vec::new(),
+            event_key: SETUP_KEY,
         }
     }
 
@@ -221,7 +224,7 @@ impl<'a> Recorder<'a> {
     #[inline(always)]
     fn mark(&mut self, mark: Mark) {
         if self.keep_marks {
-            self.marks.push(mark);
+            self.marks.push(mark, self.event_key);
         } else if self.mark_instants.last() != Some(&mark.at_us) {
             self.mark_instants.push(mark.at_us);
         }
@@ -441,5 +444,10 @@ impl Sink for Recorder<'_> {
             }
             other => self.take(at_us, other),
         }
+    }
+
+    #[inline(always)]
+    fn event(&mut self, key: EventKey) {
+        self.event_key = key;
     }
 }

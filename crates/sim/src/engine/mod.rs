@@ -47,7 +47,7 @@ mod world;
 use crate::events::GroupEventKind;
 #[cfg(feature = "group")]
 use crate::output::MemberId;
-use crate::output::Sink;
+use crate::output::{Sink, FINISH_KEY, SETUP_KEY};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
 use cx::Cx;
 use member::Member;
@@ -83,6 +83,7 @@ impl<'a> Engine<'a> {
     /// `sink` at t = 0.
     pub(crate) fn new<S: Sink>(scenario: &'a Scenario, sink: &mut S) -> Self {
         let s = scenario;
+        sink.event(SETUP_KEY);
         let members = s.member_count() as usize;
         let mut queue = EventQueue::new(members);
         let mut world = World::new(s, s.partitions as usize);
@@ -140,13 +141,13 @@ impl<'a> Engine<'a> {
         stop_before_us: u64,
         sink: &mut S,
     ) -> Result<Option<u64>, ScenarioError> {
-        let Some((at_us, first)) = self.queue.pop_before(stop_before_us) else {
+        let Some((at_us, first, key)) = self.queue.pop_before(stop_before_us) else {
             return Ok(None);
         };
         debug_assert!(at_us >= self.now_us, "time never goes backwards");
         self.now_us = at_us;
-        let mut next = Some(first);
-        while let Some(event) = next {
+        let mut next = Some((first, key));
+        while let Some((event, key)) = next {
             self.budget -= 1;
             if self.budget == 0 {
                 return Err(ScenarioError::whole(format!(
@@ -155,8 +156,9 @@ impl<'a> Engine<'a> {
                     format_millis(at_us)
                 )));
             }
+            sink.event(key);
             self.handle(event, sink);
-            next = self.queue.pop_before(at_us + 1).map(|(_, event)| event);
+            next = self.queue.pop_before(at_us + 1).map(|(_, event, key)| (event, key));
         }
         if let Some(error) = self.error.take() {
             return Err(error);
@@ -206,6 +208,7 @@ impl<'a> Engine<'a> {
     /// on a commit reports its wait until then; a script reports the step in progress. The
     /// outputs carry the instant of the last event processed.
     pub(crate) fn finish<S: Sink>(&mut self, stop_us: u64, sink: &mut S) {
+        sink.event(FINISH_KEY);
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         for member in &mut self.members {
             member.finish(&mut cx, stop_us);
