@@ -43,22 +43,26 @@ pub struct Mark {
     pub kind: MarkKind,
 }
 
-/// The record marks that follow an explicit one (`head`, a `RecordDurable` mark) as a ramp:
-/// `count` more, each `every_us` after the one before, for the next offset of the same
-/// member and partition, each given by an event of key `key`.
+/// A member's record marks on one partition as a ramp: `count + 1` marks, the first at
+/// `at_us` for `offset`, each next one `every_us` later for the next offset, each given by
+/// an event of key `key`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ramp {
-    head: u32,
-    count: u32,
+    at_us: u64,
+    offset: u64,
     every_us: u64,
+    count: u32,
+    member: MemberId,
+    partition: PartitionId,
     key: EventKey,
 }
 
-/// A member's ramp that may go on: its head, and its index in the ramps once it has one.
+/// Where a member's record marks may go on: from an explicit record mark (a ramp's head to
+/// be), or a ramp.
 #[derive(Clone, Copy)]
-struct Open {
-    head: u32,
-    ramp: Option<u32>,
+enum Open {
+    Head(u32),
+    Ramp(u32),
 }
 
 /// A mark that repeats the explicit mark before it but for its partition and offset.
@@ -161,7 +165,7 @@ impl MarkLog {
         if let MarkKind::RecordDurable { offset } = mark.kind {
             self.may_follow = false;
             // Its key places it only as its event's first mark, after events of smaller keys.
-            if earlier.is_none_or(|k| k < key) && self.join_ramp(mark, offset, key) {
+            if earlier.is_none_or(|k| k < key) && self.join_ramp(mark, offset, key, None) {
                 return;
             }
             self.open_ramp(mark.member);
@@ -172,6 +176,14 @@ impl MarkLog {
         self.may_follow = true;
         self.explicit.push(mark);
         self.keys.push(largest);
+    }
+
+    /// Puts record mark `mark`, given by an event of key `key` and settled after the fact
+    /// (the engine's batch, of pace `every_us`: marks of later events may have come in
+    /// since), into its member's ramp, or a ramp of its own; false only without ramps.
+    pub(crate) fn push_past(&mut self, mark: Mark, key: EventKey, every_us: u64) -> bool {
+        let MarkKind::RecordDurable { offset } = mark.kind else { return false };
+        RAMPS && self.join_ramp(mark, offset, key, Some(every_us.max(1)))
     }
 
     /// Keeps `mark` as a follower of the last explicit mark if it repeats it but for its
@@ -194,41 +206,63 @@ impl MarkLog {
         if self.open.len() <= member {
             self.open.resize(member + 1, None);
         }
-        self.open[member] = u32::try_from(self.explicit.len()).ok().map(|head| Open { head, ramp: None });
+        self.open[member] = u32::try_from(self.explicit.len()).ok().map(Open::Head);
     }
 
     /// Puts record mark `mark` (of `offset`, given by an event of key `key`) into its member's
-    /// ramp if it goes on from it; false if it does not.
-    fn join_ramp(&mut self, mark: Mark, offset: u64, key: EventKey) -> bool {
-        let Some(Some(open)) = self.open.get(mark.member as usize).copied() else { return false };
-        let head = self.explicit[open.head as usize];
-        let MarkKind::RecordDurable { offset: first } = head.kind else { return false };
-        if head.partition != mark.partition || mark.at_us <= head.at_us {
-            return false;
-        }
-        match open.ramp {
-            Some(i) => {
+    /// ramp if it goes on from it, or starts one from the explicit record mark before it;
+    /// with `pace`, a ramp of its own if neither. False if it does not join one.
+    fn join_ramp(&mut self, mark: Mark, offset: u64, key: EventKey, pace: Option<u64>) -> bool {
+        let member = mark.member as usize;
+        let open = self.open.get(member).copied().flatten();
+        let every_us = match open {
+            Some(Open::Ramp(i)) => {
                 let ramp = &mut self.ramps[i as usize];
                 let k = u64::from(ramp.count) + 1;
-                let joins = offset.wrapping_sub(first) == k
-                    && mark.at_us - head.at_us == k * ramp.every_us
+                if ramp.partition == mark.partition
+                    && offset.wrapping_sub(ramp.offset) == k
+                    && mark.at_us.checked_sub(ramp.at_us) == Some(k * ramp.every_us)
                     && key == ramp.key
-                    && ramp.count < u32::MAX;
-                if joins {
+                    && ramp.count < u32::MAX
+                {
                     ramp.count += 1;
                     self.in_ramps += 1;
+                    return true;
                 }
-                joins
+                pace
             }
-            None if offset.wrapping_sub(first) == 1 => {
-                let Ok(index) = u32::try_from(self.ramps.len()) else { return false };
-                self.ramps.push(Ramp { head: open.head, count: 1, every_us: mark.at_us - head.at_us, key });
-                self.open[mark.member as usize] = Some(Open { head: open.head, ramp: Some(index) });
-                self.in_ramps += 1;
-                true
+            Some(Open::Head(h)) => {
+                let head = self.explicit[h as usize];
+                match head.kind {
+                    MarkKind::RecordDurable { offset: first }
+                        if head.partition == mark.partition
+                            && offset.wrapping_sub(first) == 1
+                            && mark.at_us > head.at_us =>
+                    {
+                        Some(mark.at_us - head.at_us)
+                    }
+                    _ => pace,
+                }
             }
-            None => false,
+            None => pace,
+        };
+        let Some(every_us) = every_us else { return false };
+        let Ok(index) = u32::try_from(self.ramps.len()) else { return false };
+        self.ramps.push(Ramp {
+            at_us: mark.at_us,
+            offset,
+            every_us,
+            count: 0,
+            member: mark.member,
+            partition: mark.partition,
+            key,
+        });
+        if self.open.len() <= member {
+            self.open.resize(member + 1, None);
         }
+        self.open[member] = Some(Open::Ramp(index));
+        self.in_ramps += 1;
+        true
     }
 
     /// Ends the recording (drops what only recording needs).
@@ -244,7 +278,7 @@ impl MarkLog {
 
     /// Whether the log holds no mark.
     pub fn is_empty(&self) -> bool {
-        self.explicit.is_empty()
+        self.len() == 0
     }
 
     /// How many entries the log keeps (explicit marks and ramps), for the benchmark.
@@ -270,10 +304,10 @@ impl MarkLog {
 
     /// Every mark in order, made as it goes (nothing is kept).
     pub fn marks(&self) -> impl Iterator<Item = Mark> + '_ {
-        // Ascending by head: a heap sort, as `keys::sort_ascending` (the pages link no
-        // standard library sort).
-        let heads: Vec<(u32, u32)> = if RAMPS {
-            BinaryHeap::from_iter(self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)))
+        // The ramps by their first marks' instants and keys: a heap sort, as
+        // `keys::sort_ascending` (the pages link no standard library sort).
+        let starts = if RAMPS {
+            BinaryHeap::from_iter(self.ramps.iter().enumerate().map(|(i, r)| (r.at_us, r.key, i as u32)))
                 .into_sorted_vec()
         } else {
             Vec::new()
@@ -281,8 +315,8 @@ impl MarkLog {
         Marks {
             log: self,
             next: 0,
-            heads,
-            next_head: 0,
+            starts,
+            next_start: 0,
             due: BinaryHeap::new(),
             next_run: 0,
             next_follower: 0,
@@ -297,11 +331,12 @@ struct Marks<'a> {
     log: &'a MarkLog,
     /// The next explicit mark.
     next: usize,
-    /// (head, ramp) of every ramp, by head.
-    heads: Vec<(u32, u32)>,
-    next_head: usize,
     /// The next mark of each ramp under way: (instant, key, ramp, k).
     due: BinaryHeap<Reverse<(u64, EventKey, u32, u32)>>,
+    /// (instant, key, ramp) of every ramp's first mark, ascending.
+    starts: Vec<(u64, EventKey, u32)>,
+    /// The next ramp to join `due`.
+    next_start: usize,
     /// The next run of followers, and the next follower.
     next_run: usize,
     next_follower: usize,
@@ -325,6 +360,14 @@ impl Iterator for Marks<'_> {
             self.following = (left > 1).then_some((leader, left - 1));
             return Some(mark);
         }
+        // The ramps that start before the next mark due join the heap of those under way.
+        while let Some(&(at_us, key, index)) = self.starts.get(self.next_start) {
+            if self.due.peek().is_some_and(|&Reverse((t, k, _, _))| (t, k) < (at_us, key)) {
+                break;
+            }
+            self.due.push(Reverse((at_us, key, index, 0)));
+            self.next_start += 1;
+        }
         let explicit = self.log.explicit.get(self.next);
         // A ramp's mark comes first if it is earlier, or in the same instant if the explicit
         // mark's event (or one before it in the instant) has a key at least its own.
@@ -339,7 +382,6 @@ impl Iterator for Marks<'_> {
             let mut top = self.due.peek_mut()?;
             let Reverse((at_us, key, index, k)) = *top;
             let ramp = self.log.ramps[index as usize];
-            let head = self.log.explicit[ramp.head as usize];
             // The ramp's next mark takes its place in the heap (one sift), or it is done.
             if k < ramp.count {
                 *top = Reverse((at_us + ramp.every_us, key, index, k + 1));
@@ -347,19 +389,14 @@ impl Iterator for Marks<'_> {
             } else {
                 std::collections::binary_heap::PeekMut::pop(top);
             }
-            let MarkKind::RecordDurable { offset } = head.kind else {
-                unreachable!("a ramp of record marks")
-            };
-            Mark { at_us, kind: MarkKind::RecordDurable { offset: offset + u64::from(k) }, ..head }
+            Mark {
+                at_us,
+                member: ramp.member,
+                partition: ramp.partition,
+                kind: MarkKind::RecordDurable { offset: ramp.offset + u64::from(k) },
+            }
         } else {
             let mark = *explicit?;
-            if let Some(&(_, index)) =
-                self.heads.get(self.next_head).filter(|(h, _)| *h as usize == self.next)
-            {
-                let ramp = self.log.ramps[index as usize];
-                self.due.push(Reverse((mark.at_us + ramp.every_us, ramp.key, index, 1)));
-                self.next_head += 1;
-            }
             if let Some(&(_, count)) =
                 self.log.runs.get(self.next_run).filter(|(of, _)| *of as usize == self.next)
             {
@@ -433,14 +470,11 @@ impl Clone for MarkLog {
     }
 }
 
-/// Equal when the marks are: the ramps a sequence of pushes makes are always the same.
+/// Equal when the marks are (the engine's batch keeps them otherwise than one event per
+/// record would).
 impl PartialEq for MarkLog {
     fn eq(&self, other: &Self) -> bool {
-        self.explicit == other.explicit
-            && self.keys == other.keys
-            && self.ramps == other.ramps
-            && self.followers == other.followers
-            && self.runs == other.runs
+        self.len() == other.len() && self.marks().eq(other.marks())
     }
 }
 impl Eq for MarkLog {}

@@ -64,6 +64,25 @@ pub(crate) trait Sink {
     fn event(&mut self, key: EventKey) {
         let _ = key;
     }
+
+    /// Takes in a completed run of the engine's batch ([`Output::RunCompleted`]), settled
+    /// after the fact: it happened at `at_us` (at most `now_us`, the instant of the event
+    /// being handled) in an event of key `key`, the batch's runs `every_us` apart, and
+    /// nothing about its partition has come in since (model.md §8.1: the engine settles a
+    /// batch before anything can observe it).
+    #[inline(always)]
+    fn settled(&mut self, at_us: u64, key: EventKey, now_us: u64, every_us: u64, output: Output) {
+        let _ = (key, now_us, every_us);
+        self.emit(at_us, output);
+    }
+
+    /// The engine's batch on `partition` has its next unsettled run at `next` (instant, key),
+    /// or none (`None`): no output about the partition may come in later than that before it
+    /// is settled (checked by the recorder in debug builds).
+    #[inline(always)]
+    fn batch_pending(&mut self, partition: PartitionId, next: Option<(u64, EventKey)>) {
+        let _ = (partition, next);
+    }
 }
 
 /// The place of an event among the events of its instant: its phase and member

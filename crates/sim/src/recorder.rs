@@ -97,6 +97,13 @@ pub(crate) struct Recorder<'a> {
     mark_instants: Vec<u64>,
     /// The key of the event whose outputs come in now ([`Sink::event`]).
     event_key: EventKey,
+    /// The instants of the engine's settled runs' marks, of a recorder that does not keep
+    /// the marks (merged into [`Recorder::mark_instants`]).
+    settled_instants: Vec<u64>,
+    /// Debug builds: each partition's next unsettled run of the engine's batch, if any
+    /// ([`Sink::batch_pending`]); nothing about the partition may come in later than it.
+    #[cfg(debug_assertions)]
+    pending: Vec<Option<(u64, EventKey)>>,
 }
 
 /// How many marks a run reserves up front: one per record, three per poll (the poll and a
@@ -179,6 +186,9 @@ impl<'a> Recorder<'a> {
             light,
             mark_instants: Vec::new(),
             event_key: SETUP_KEY,
+            settled_instants: Vec::new(),
+            #[cfg(debug_assertions)]
+            pending: vec![None; partitions],
         }
     }
 
@@ -199,8 +209,14 @@ impl<'a> Recorder<'a> {
     /// The instants that had a mark, ascending (each once), of a recorder that does not keep
     /// the marks.
     #[cfg(feature = "group")]
-    pub(crate) fn mark_instants(&self) -> &[u64] {
-        &self.mark_instants
+    pub(crate) fn mark_instants(&self) -> Vec<u64> {
+        if self.settled_instants.is_empty() {
+            return self.mark_instants.clone();
+        }
+        let mut instants = [&self.mark_instants[..], &self.settled_instants[..]].concat();
+        crate::keys::sort_ascending(&mut instants);
+        instants.dedup();
+        instants
     }
 
     /// Points the recorder at another scenario (the sweep's moved one, model.md §10.7),
@@ -230,6 +246,41 @@ impl<'a> Recorder<'a> {
         }
     }
 
+    /// Debug builds: nothing about `partition` comes in at `at_us` in the current event
+    /// while the engine's batch there has a run before it unsettled.
+    #[inline(always)]
+    fn check_settled(&self, at_us: u64, partition: PartitionId) {
+        #[cfg(debug_assertions)]
+        if let Some(next) = self.pending[partition as usize] {
+            debug_assert!(
+                next >= (at_us, self.event_key),
+                "partition {partition} observed at {at_us} µs (key {}) before its batch's run at {next:?} was settled",
+                self.event_key
+            );
+        }
+        let _ = (at_us, partition);
+    }
+
+    /// Counts a completed run (model.md §5): k(o), lost and duplicated, the durable frontier
+    /// and the group's books.
+    #[inline(always)]
+    fn count_run(&mut self, partition: PartitionId, offset: u64, durable_frontier: u64, late: bool) {
+        #[cfg(not(feature = "group"))]
+        let _ = late; // only a group's report counts late runs
+        let p = &mut self.partitions[partition as usize];
+        let earlier_runs = p.runs.increment(offset);
+        if offset < p.restart_at && earlier_runs == 0 {
+            p.lost -= 1; // committed work that had never run has now run
+        } else {
+            p.duplicated += 1; // at/above committed: will run again; below: a second run
+        }
+        p.durable = durable_frontier;
+        #[cfg(feature = "group")]
+        if let Some(group) = &mut self.group {
+            group.run_completed(partition, offset, earlier_runs, late);
+        }
+    }
+
     /// Notes that `partition`'s lines or profile may change at this instant.
     #[inline(always)]
     fn touch(&mut self, partition: PartitionId) -> &mut PartitionRecorder {
@@ -244,6 +295,19 @@ impl<'a> Recorder<'a> {
     /// Takes in every output but a completed run.
     fn take(&mut self, at_us: u64, output: Output) {
         let horizon = self.scenario.horizon_us;
+        #[cfg(debug_assertions)]
+        match output {
+            Output::Position { partition, .. }
+            | Output::DurableFrontier { partition, .. }
+            | Output::Committed { partition, .. }
+            | Output::ShareCounts { partition, .. }
+            | Output::Handover { partition, .. }
+            | Output::Stopped { partition }
+            | Output::Mark { partition, kind: MarkKind::Poll { .. }, .. } => {
+                self.check_settled(at_us, partition)
+            }
+            _ => {}
+        }
         match output {
             Output::Position { partition, position } => self.touch(partition).position = position,
             Output::RunCompleted { .. } => unreachable!("counted in Recorder::emit"),
@@ -426,24 +490,62 @@ impl Sink for Recorder<'_> {
                 self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
             }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
-                #[cfg(not(feature = "group"))]
-                let _ = late; // only a group's report counts late runs
-                let p = self.touch(partition);
-                let earlier_runs = p.runs.increment(offset);
-                if offset < p.restart_at && earlier_runs == 0 {
-                    p.lost -= 1; // committed work that had never run has now run
-                } else {
-                    p.duplicated += 1; // at/above committed: will run again; below: a second run
-                }
-                p.durable = durable_frontier;
+                self.check_settled(at_us, partition);
+                self.touch(partition);
+                self.count_run(partition, offset, durable_frontier, late);
                 self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
-                #[cfg(feature = "group")]
-                if let Some(group) = &mut self.group {
-                    group.run_completed(partition, offset, earlier_runs, late);
-                }
             }
             other => self.take(at_us, other),
         }
+    }
+
+    /// A run of the engine's batch, settled after the fact: counted as it would have been
+    /// then, its steps pushed at its own instant (nothing about the partition came in since),
+    /// its mark placed by its event's key.
+    fn settled(&mut self, at_us: u64, key: EventKey, now_us: u64, every_us: u64, output: Output) {
+        let Output::RunCompleted { member, partition, late, offset, durable_frontier } = output else {
+            unreachable!("a batch settles completed runs only")
+        };
+        debug_assert!(!self.share && self.following_log == 0, "no batch then");
+        if at_us == now_us {
+            self.touch(partition); // its steps come at the end of this instant
+        } else {
+            debug_assert!(
+                !self.partitions[partition as usize].touched,
+                "settled before the instant touched it"
+            );
+        }
+        self.count_run(partition, offset, durable_frontier, late);
+        if at_us < now_us && !self.light {
+            let p = &mut self.partitions[partition as usize];
+            push_line_step(&mut p.lines.durable_frontier, at_us, p.durable);
+            let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
+            if p.lines
+                .profile
+                .final_step()
+                .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated))
+            {
+                p.lines.profile.push(step);
+            }
+        }
+        let mark = Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } };
+        if self.keep_marks {
+            let placed = self.marks.push_past(mark, key, every_us);
+            debug_assert!(placed, "a batch's record mark goes on from its member's last");
+            if !placed {
+                self.marks.push(mark, key);
+            }
+        } else if self.mark_instants.last() != Some(&at_us) {
+            self.settled_instants.push(at_us);
+        }
+    }
+
+    fn batch_pending(&mut self, partition: PartitionId, next: Option<(u64, EventKey)>) {
+        #[cfg(debug_assertions)]
+        {
+            self.pending[partition as usize] = next;
+        }
+        let _ = (partition, next);
     }
 
     #[inline(always)]

@@ -47,7 +47,7 @@ mod world;
 use crate::events::GroupEventKind;
 #[cfg(feature = "group")]
 use crate::output::MemberId;
-use crate::output::{Sink, FINISH_KEY, SETUP_KEY};
+use crate::output::{EventKey, Sink, FINISH_KEY, SETUP_KEY};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
 use cx::Cx;
 use member::Member;
@@ -56,7 +56,7 @@ use queue::Phase;
 use queue::{Event, EventQueue};
 #[cfg(feature = "group")]
 use share_consumer::ShareConsumer;
-use world::World;
+use world::{World, BUDGET_MARGIN};
 
 /// The whole simulated world: the members, what they share, and the event queue.
 #[derive(Clone)]
@@ -119,6 +119,8 @@ impl<'a> Engine<'a> {
         // Without groups, validation has refused any scenario of more than one consumer.
         #[cfg(not(feature = "group"))]
         let members = vec![Member::start(&mut cx, &mut world, 0)];
+        // A batch's marks are placed after the fact: only a log kept as ramps can.
+        world.batches.enabled = cfg!(feature = "compact-runs");
         Engine {
             scenario,
             now_us: 0,
@@ -142,6 +144,13 @@ impl<'a> Engine<'a> {
         sink: &mut S,
     ) -> Result<Option<u64>, ScenarioError> {
         let Some((at_us, first, key)) = self.queue.pop_before(stop_before_us) else {
+            // The batches' records before the stop are the run's too.
+            if self.world.batches.pending > 0 {
+                let mut cx =
+                    Cx { s: self.scenario, now_us: stop_before_us, queue: &mut self.queue, out: sink };
+                Self::settle_all(&mut self.members, &mut cx, &mut self.world, SETUP_KEY);
+                self.budget -= std::mem::take(&mut self.world.batches.settled);
+            }
             return Ok(None);
         };
         debug_assert!(at_us >= self.now_us, "time never goes backwards");
@@ -157,7 +166,12 @@ impl<'a> Engine<'a> {
                 )));
             }
             sink.event(key);
-            self.handle(event, sink);
+            if self.world.batches.pending > 0 {
+                self.settle_for(event, key, sink);
+            }
+            self.world.batches.budget = self.budget;
+            self.handle(event, key, sink);
+            self.budget -= std::mem::take(&mut self.world.batches.settled);
             next = self.queue.pop_before(at_us + 1).map(|(_, event, key)| (event, key));
         }
         if let Some(error) = self.error.take() {
@@ -201,7 +215,76 @@ impl<'a> Engine<'a> {
     #[cfg(test)]
     pub(crate) fn without_fast_path(mut self) -> Self {
         self.members.iter_mut().for_each(|m| m.fast_path = false);
+        self.without_batches()
+    }
+
+    /// Runs every record of the fast path as its own event (the engine's batches off):
+    /// [`Self::events`] then counts each, as the sweep's plan reads them (model.md §10.7).
+    pub(crate) fn without_batches(mut self) -> Self {
+        self.world.batches.enabled = false;
         self
+    }
+
+    /// Settles what the event `event` (of key `key`, at the current instant) can observe of
+    /// the batches (model.md §8.1): its member's batch, which goes back to one event per
+    /// record, and the records of other members' batches on the partitions it may report
+    /// about; every batch for an event of no one member (the coordinator's, a group event's),
+    /// and as the event budget nears its end.
+    fn settle_for<S: Sink>(&mut self, event: Event, key: EventKey, sink: &mut S) {
+        let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
+        let world = &mut self.world;
+        let member = match event {
+            Event::RecordDone { member, .. }
+            | Event::LoopWake { member, .. }
+            | Event::BackgroundAutoCommit { member }
+            | Event::PollIntervalCheck { member }
+            | Event::Close { member }
+            | Event::Restart { member }
+            | Event::Heartbeat { member, .. }
+            | Event::JoinLands { member, .. }
+            | Event::SyncLands { member, .. }
+            | Event::RdkJoin { member, .. }
+            | Event::HangEnds { member } => Some(member),
+            Event::CommitResponse { commit, .. } | Event::CommitRetry { commit } => {
+                Some(world.commits.get(commit).member)
+            }
+            _ => None,
+        };
+        let near_end = self.budget < world.batches.reserved + BUDGET_MARGIN;
+        let Some(member) = member.filter(|_| !near_end) else {
+            return Self::settle_all(&mut self.members, &mut cx, world, key);
+        };
+        self.members[member as usize].settle(&mut cx, world, key, true);
+        if world.batches.pending == 0 {
+            return;
+        }
+        let mut others = Vec::new();
+        let commit = match event {
+            Event::CommitResponse { commit, .. } | Event::CommitRetry { commit } => Some(commit),
+            _ => None,
+        };
+        let in_commit = commit.map(|c| world.commits.offsets(c)).unwrap_or_default();
+        for partition in
+            self.members[member as usize].partitions_in_reach().chain(in_commit.iter().map(|&(p, _)| p))
+        {
+            if let Some(owner) = world.batches.owner[partition as usize] {
+                others.push(owner);
+            }
+        }
+        for owner in others {
+            self.members[owner as usize].settle(&mut cx, world, key, false);
+        }
+    }
+
+    /// Settles every batch as of the event of key `key` at the current instant, each going
+    /// back to one event per record.
+    fn settle_all<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World, key: EventKey) {
+        for member in members.iter_mut() {
+            if world.batches.pending == 0 {
+                return;
+            }
+            member.settle(cx, world, key, true);
+        }
     }
 
     /// Ends the run at `stop_us` (the stop given to [`Self::advance`]): a loop still blocked
@@ -219,7 +302,7 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn handle<S: Sink>(&mut self, event: Event, sink: &mut S) {
+    fn handle<S: Sink>(&mut self, event: Event, key: EventKey, sink: &mut S) {
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         let world = &mut self.world;
         #[cfg(feature = "group")]
@@ -261,15 +344,18 @@ impl<'a> Engine<'a> {
         // Join rounds the event completed: each member gets its JoinGroup response now; a
         // leader's SyncGroup answers the followers waiting for it.
         #[cfg(feature = "group")]
-        Self::deliver_responses(&mut self.members, &mut cx, world);
+        Self::deliver_responses(&mut self.members, &mut cx, world, key);
     }
 
     /// The JoinGroup responses and SyncGroup answers the coordinator holds for members now
     /// (model.md §10.5).
     #[cfg(feature = "group")]
-    fn deliver_responses<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World) {
+    fn deliver_responses<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World, key: EventKey) {
         if world.coordinator.has_join_responses() {
             for (member, process) in world.coordinator.take_join_responses() {
+                if world.batches.pending > 0 {
+                    Self::settle_all(members, cx, world, key);
+                }
                 let m = &mut members[member as usize];
                 if m.process == process {
                     m.join_response(cx, world);
@@ -278,6 +364,9 @@ impl<'a> Engine<'a> {
         }
         if world.coordinator.has_sync_responses() {
             for (member, process, assignment) in world.coordinator.take_sync_responses() {
+                if world.batches.pending > 0 {
+                    Self::settle_all(members, cx, world, key);
+                }
                 let m = &mut members[member as usize];
                 if m.process == process {
                     m.synced(cx, world, assignment);
