@@ -298,7 +298,7 @@ mod tests {
         fn the_batches_change_nothing_in_a_group(
             (members, partitions, strategy, client, mpr) in (1u32..=5, 1u32..=8, 0usize..5, 0usize..Client::ALL.len(), 1u32..=12),
             (processing_ms, latency_ms, assignor, interval_ms, static_members) in (1u64..=4, 0u64..=3, 0usize..crate::scenario::Assignor::ALL.len(), 1u64..=6, any::<bool>()),
-            (heartbeat_ms, earliest, crash_at_ms) in (1u64..=4, any::<bool>(), 0u64..=30_000),
+            (heartbeat_ms, earliest, crash_at_ms) in (1u64..=4, any::<bool>(), 1u64..=30_000),
             events in proptest::collection::vec((0u64..=20_000, 1u16..=5, 0usize..crate::events::GroupEventKind::ALL.len(), any::<bool>(), proptest::option::of(0u64..=8_000)), 0..=3),
         ) {
             use crate::Strategy::*;

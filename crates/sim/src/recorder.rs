@@ -100,6 +100,8 @@ pub(crate) struct Recorder<'a> {
     /// The instants of the engine's settled runs' marks, of a recorder that does not keep
     /// the marks (merged into [`Recorder::mark_instants`]).
     settled_instants: Vec<u64>,
+    /// A light recorder took settled runs, whose instants it does not keep.
+    instants_incomplete: bool,
     /// Debug builds: each partition's next unsettled run of the engine's batch, if any
     /// ([`Sink::batch_pending`]); nothing about the partition may come in later than it.
     #[cfg(debug_assertions)]
@@ -187,6 +189,7 @@ impl<'a> Recorder<'a> {
             mark_instants: Vec::new(),
             event_key: SETUP_KEY,
             settled_instants: Vec::new(),
+            instants_incomplete: false,
             #[cfg(debug_assertions)]
             pending: vec![None; partitions],
         }
@@ -210,6 +213,10 @@ impl<'a> Recorder<'a> {
     /// the marks.
     #[cfg(feature = "group")]
     pub(crate) fn mark_instants(&self) -> Vec<u64> {
+        debug_assert!(
+            !self.instants_incomplete,
+            "a light recorder's instants come from a run without batches"
+        );
         if self.settled_instants.is_empty() {
             return self.mark_instants.clone();
         }
@@ -535,6 +542,10 @@ impl Sink for Recorder<'_> {
             if !placed {
                 self.marks.push(mark, key);
             }
+        } else if self.light {
+            // The sweep reads only a light recorder's totals, but for its walk, which runs
+            // without batches.
+            self.instants_incomplete = true;
         } else if self.mark_instants.last() != Some(&at_us) {
             self.settled_instants.push(at_us);
         }
