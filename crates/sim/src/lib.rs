@@ -468,6 +468,28 @@ mod tests {
         }
     }
 
+    /// A batch's record at the instant a commit lands on its partition (the commit's response
+    /// handled first, its loop event after): the instant's steps wait for the record, settled
+    /// after the instant (found by `the_batches_change_nothing_in_a_group`).
+    #[cfg(feature = "group")]
+    #[test]
+    fn a_batch_record_settled_after_its_instant_keeps_the_instant_one_step() {
+        let scenario = Scenario {
+            members: 1,
+            max_poll_records: 2,
+            record_processing_us: 50_000,
+            commit_latency_us: 50_000,
+            auto_commit_interval_us: 500_000,
+            heartbeat_interval_us: 500_000,
+            session_timeout_us: 10_000_000,
+            max_poll_interval_us: 8_000_000,
+            horizon_us: 30_000_000,
+            ..Scenario::default()
+        };
+        let reference = run_engine(&scenario, |engine| engine.without_fast_path());
+        assert_eq!(simulate(&scenario), reference);
+    }
+
     /// The fast path gives exactly the step machine's run for every scenario file, and
     /// [`summarize`] the result JSON of that run.
     #[test]

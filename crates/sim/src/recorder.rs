@@ -45,6 +45,30 @@ struct PartitionRecorder {
 }
 
 impl PartitionRecorder {
+    /// Appends the lines' and profile's steps of instant `at_us` where they changed.
+    #[inline(always)]
+    fn push_steps(&mut self, s: &Scenario, at_us: u64) {
+        // With no usable committed offset and `latest`, the restart offset follows the log end.
+        let follows_log = s.restart_follows_log_end(self.committed);
+        if follows_log {
+            self.move_restart(s.restart_offset(self.committed, at_us));
+        }
+        push_step(&mut self.lines.position, at_us, self.position);
+        push_line_step(&mut self.lines.durable_frontier, at_us, self.durable);
+        push_step(&mut self.lines.committed, at_us, self.committed);
+        let step = ProfileStep { at_us, lost: self.lost, duplicated: self.duplicated };
+        // A step where the values change, and wherever lost grows with the log from
+        // this instant on (Run::state_at counts the growth from the last step).
+        let changed = self
+            .lines
+            .profile
+            .final_step()
+            .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
+        if changed || follows_log {
+            self.lines.profile.push(step);
+        }
+    }
+
     /// The restart offset moves from `restart_at` to `to`: offsets in between change sides
     /// of it. Below it an offset counts max(0, k − 1) duplicates and is lost when k = 0;
     /// at or above it, k duplicates.
@@ -102,9 +126,9 @@ pub(crate) struct Recorder<'a> {
     settled_instants: Vec<u64>,
     /// A light recorder took settled runs, whose instants it does not keep.
     instants_incomplete: bool,
-    /// Debug builds: each partition's next unsettled run of the engine's batch, if any
-    /// ([`Sink::batch_pending`]); nothing about the partition may come in later than it.
-    #[cfg(debug_assertions)]
+    /// Each partition's next unsettled run of the engine's batch, if any
+    /// ([`Sink::batch_pending`]): nothing about the partition may come in later than it, and
+    /// an instant that touched the partition and has such a run leaves its steps to it.
     pending: Vec<Option<(u64, EventKey)>>,
 }
 
@@ -190,8 +214,7 @@ impl<'a> Recorder<'a> {
             event_key: SETUP_KEY,
             settled_instants: Vec::new(),
             instants_incomplete: false,
-            #[cfg(debug_assertions)]
-            pending: vec![None; partitions],
+            pending: if light { Vec::new() } else { vec![None; partitions] },
         }
     }
 
@@ -258,7 +281,7 @@ impl<'a> Recorder<'a> {
     #[inline(always)]
     fn check_settled(&self, at_us: u64, partition: PartitionId) {
         #[cfg(debug_assertions)]
-        if let Some(next) = self.pending[partition as usize] {
+        if let Some(&Some(next)) = self.pending.get(partition as usize) {
             debug_assert!(
                 next >= (at_us, self.event_key),
                 "partition {partition} observed at {at_us} µs (key {}) before its batch's run at {next:?} was settled",
@@ -420,26 +443,12 @@ impl<'a> Recorder<'a> {
         let count = if all { self.partitions.len() } else { self.touched.len() };
         for i in 0..count {
             let index = if all { i } else { self.touched[i] as usize };
-            let p = &mut self.partitions[index];
-            // With no usable committed offset and `latest`, the restart offset follows the log end.
-            let follows_log = self.scenario.restart_follows_log_end(p.committed);
-            if follows_log {
-                p.move_restart(self.scenario.restart_offset(p.committed, at_us));
+            // A batch's run of this instant, settled later, comes before the instant ends: the
+            // instant's steps wait for it (Sink::settled).
+            if self.pending[index].is_some_and(|(next_us, _)| next_us == at_us) {
+                continue;
             }
-            push_step(&mut p.lines.position, at_us, p.position);
-            push_line_step(&mut p.lines.durable_frontier, at_us, p.durable);
-            push_step(&mut p.lines.committed, at_us, p.committed);
-            let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
-            // A step where the values change, and wherever lost grows with the log from
-            // this instant on (Run::state_at counts the growth from the last step).
-            let changed = p
-                .lines
-                .profile
-                .final_step()
-                .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
-            if changed || follows_log {
-                p.lines.profile.push(step);
-            }
+            self.partitions[index].push_steps(self.scenario, at_us);
         }
         for &partition in &self.touched {
             self.partitions[partition as usize].touched = false;
@@ -524,16 +533,9 @@ impl Sink for Recorder<'_> {
         }
         self.count_run(partition, offset, durable_frontier, late);
         if at_us < now_us && !self.light {
-            let p = &mut self.partitions[partition as usize];
-            push_line_step(&mut p.lines.durable_frontier, at_us, p.durable);
-            let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
-            if p.lines
-                .profile
-                .final_step()
-                .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated))
-            {
-                p.lines.profile.push(step);
-            }
+            // Its instant's steps (the partition's values have not moved since), and those
+            // the instant left to it.
+            self.partitions[partition as usize].push_steps(self.scenario, at_us);
         }
         let mark = Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } };
         if self.keep_marks {
@@ -552,11 +554,9 @@ impl Sink for Recorder<'_> {
     }
 
     fn batch_pending(&mut self, partition: PartitionId, next: Option<(u64, EventKey)>) {
-        #[cfg(debug_assertions)]
-        {
-            self.pending[partition as usize] = next;
+        if let Some(pending) = self.pending.get_mut(partition as usize) {
+            *pending = next;
         }
-        let _ = (partition, next);
     }
 
     #[inline(always)]

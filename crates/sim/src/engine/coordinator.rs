@@ -400,6 +400,23 @@ impl Coordinator {
 
     /// The session check of a member: if it was not refreshed, the coordinator drops it
     /// (model.md §10.3), which starts a rebalance. Returns a join round it completes.
+    /// Whether the session check of `member` (life `incarnation`) at `now_us` only looks:
+    /// no session ends (as [`Coordinator::session_check`] decides it), so it reports
+    /// nothing and changes no member.
+    #[cfg(feature = "group")]
+    pub(crate) fn session_check_is_quiet(
+        &self,
+        s: &Scenario,
+        member: MemberId,
+        incarnation: u32,
+        now_us: u64,
+    ) -> bool {
+        let Some(i) = self.entry(member, incarnation) else { return true };
+        self.entries[i].session_check_us != now_us
+            || now_us < self.entries[i].session_deadline_us
+            || self.awaits_response(i, s)
+    }
+
     pub(crate) fn session_check<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, incarnation: u32) {
         let Some(i) = self.entry(member, incarnation) else { return };
         if self.entries[i].session_check_us != cx.now_us {

@@ -619,6 +619,37 @@ impl Member {
         self.pc = Pc::AfterRecord { partition, from, offset: last, end };
     }
 
+    /// After an event that observed the member: its records in hand go on as a batch again
+    /// if the event left its loop waiting for the next one as the fast path would run it.
+    pub(super) fn rebatch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        let Pc::AfterRecord { partition, from, offset, end } = self.pc else { return };
+        let records = end.saturating_sub(offset + 1);
+        if !self.fast_path
+            || self.batch.is_some()
+            || records == 0
+            || self.life != Life::Running
+            || self.record_failed
+            || self.hung(cx.now_us)
+        {
+            return;
+        }
+        let pending = Event::RecordDone {
+            member: self.id,
+            partition,
+            offset,
+            worker: None,
+            incarnation: self.incarnation,
+        };
+        let Some((at_us, event)) = cx.queue.loop_pending(self.id) else { return };
+        if event != pending || !self.may_batch(cx.s, world, partition, records) {
+            return;
+        }
+        let every_us = world.durations.of(cx.s, partition, offset + 1);
+        let handed_over = self.batch_handed_over;
+        let batch = Batch { partition, from, end, next: offset, next_at_us: at_us, every_us, handed_over };
+        self.open_batch(cx, world, batch);
+    }
+
     /// The key of the member's loop events ([`EventKey`]).
     fn loop_key(&self) -> EventKey {
         event_key(Phase::Loop as u8, self.id)

@@ -119,8 +119,9 @@ impl<'a> Engine<'a> {
         // Without groups, validation has refused any scenario of more than one consumer.
         #[cfg(not(feature = "group"))]
         let members = vec![Member::start(&mut cx, &mut world, 0)];
-        // A batch's marks are placed after the fact: only a log kept as ramps can.
-        world.batches.enabled = cfg!(feature = "compact-runs");
+        // A batch's marks are placed after the fact: only a log kept as ramps can. (A share
+        // group's consumers run no batches.)
+        world.batches.enabled = cfg!(feature = "compact-runs") && !members.is_empty();
         Engine {
             scenario,
             now_us: 0,
@@ -166,11 +167,13 @@ impl<'a> Engine<'a> {
                 )));
             }
             sink.event(key);
-            if self.world.batches.pending > 0 {
-                self.settle_for(event, key, sink);
-            }
+            let observed =
+                if self.world.batches.pending > 0 { self.settle_for(event, key, sink) } else { None };
             self.world.batches.budget = self.budget;
             self.handle(event, key, sink);
+            if self.world.batches.enabled {
+                self.rebatch(event, observed, sink);
+            }
             self.budget -= std::mem::take(&mut self.world.batches.settled);
             next = self.queue.pop_before(at_us + 1).map(|(_, event, key)| (event, key));
         }
@@ -230,9 +233,11 @@ impl<'a> Engine<'a> {
     /// record, and the records of other members' batches on the partitions it may report
     /// about; every batch for an event of no one member (the coordinator's, a group event's),
     /// and as the event budget nears its end.
-    fn settle_for<S: Sink>(&mut self, event: Event, key: EventKey, sink: &mut S) {
+    /// Returns whom the event observes: `Some(None)` everyone.
+    fn settle_for<S: Sink>(&mut self, event: Event, key: EventKey, sink: &mut S) -> Option<Option<MemberId>> {
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         let world = &mut self.world;
+        let near_end = self.budget < world.batches.reserved + BUDGET_MARGIN;
         let member = match event {
             Event::RecordDone { member, .. }
             | Event::LoopWake { member, .. }
@@ -248,15 +253,28 @@ impl<'a> Engine<'a> {
             Event::CommitResponse { commit, .. } | Event::CommitRetry { commit } => {
                 Some(world.commits.get(commit).member)
             }
+            // A session check that finds the session alive only reschedules itself.
+            #[cfg(feature = "group")]
+            Event::SessionCheck { member, incarnation }
+                if !near_end
+                    && world.coordinator.session_check_is_quiet(
+                        self.scenario,
+                        member,
+                        incarnation,
+                        self.now_us,
+                    ) =>
+            {
+                return None;
+            }
             _ => None,
         };
-        let near_end = self.budget < world.batches.reserved + BUDGET_MARGIN;
         let Some(member) = member.filter(|_| !near_end) else {
-            return Self::settle_all(&mut self.members, &mut cx, world, key);
+            Self::settle_all(&mut self.members, &mut cx, world, key);
+            return Some(None);
         };
         self.members[member as usize].settle(&mut cx, world, key, true);
         if world.batches.pending == 0 {
-            return;
+            return Some(Some(member));
         }
         let mut others = Vec::new();
         let commit = match event {
@@ -274,11 +292,40 @@ impl<'a> Engine<'a> {
         for owner in others {
             self.members[owner as usize].settle(&mut cx, world, key, false);
         }
+        Some(Some(member))
+    }
+
+    /// After event `event`, which observed `observed` ([`Self::settle_for`]; `None` when no
+    /// batch was pending), or a response delivered to every member: the records in hand of
+    /// the members it observed go on as batches again where the fast path would run them.
+    fn rebatch<S: Sink>(&mut self, event: Event, observed: Option<Option<MemberId>>, sink: &mut S) {
+        let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
+        let world = &mut self.world;
+        let all = std::mem::take(&mut world.batches.settled_all);
+        let member = match (observed, event) {
+            _ if all => None,
+            (Some(None), _) => None,
+            (Some(Some(member)), _) => Some(member),
+            (
+                None,
+                Event::RecordDone { member, .. }
+                | Event::LoopWake { member, .. }
+                | Event::Heartbeat { member, .. }
+                | Event::BackgroundAutoCommit { member },
+            ) => Some(member),
+            (None, Event::CommitResponse { commit, .. }) => Some(world.commits.get(commit).member),
+            _ => return,
+        };
+        match member {
+            Some(member) => self.members[member as usize].rebatch(&mut cx, world),
+            None => self.members.iter_mut().for_each(|m| m.rebatch(&mut cx, world)),
+        }
     }
 
     /// Settles every batch as of the event of key `key` at the current instant, each going
     /// back to one event per record.
     fn settle_all<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World, key: EventKey) {
+        world.batches.settled_all = true;
         for member in members.iter_mut() {
             if world.batches.pending == 0 {
                 return;

@@ -177,6 +177,13 @@ impl EventQueue {
         (self.loop_keys[self.width + member as usize] != u128::MAX).then(|| self.loop_events[member as usize])
     }
 
+    /// The member's pending loop event and its instant, if any.
+    #[inline]
+    pub(crate) fn loop_pending(&self, member: u16) -> Option<(u64, Event)> {
+        let key = self.loop_keys[self.width + member as usize];
+        (key != u128::MAX).then(|| ((key >> 64) as u64, self.loop_events[member as usize]))
+    }
+
     /// Removes and returns the next event, its instant and its key among the events of the
     /// instant ([`EventKey`]) if it comes before `stop_before_us`.
     #[inline(always)]

@@ -60,6 +60,7 @@ impl World {
                 reserved: 0,
                 budget: 0,
                 settled: 0,
+                settled_all: false,
             },
             #[cfg(feature = "group")]
             share: if s.share_group() {
@@ -169,6 +170,8 @@ pub(crate) struct Batches {
     pub(crate) budget: u64,
     /// Records settled since the engine last counted them against its budget.
     pub(crate) settled: u64,
+    /// Every batch was settled in the event being handled (its members may batch again).
+    pub(crate) settled_all: bool,
 }
 
 impl Batches {
