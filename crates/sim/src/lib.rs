@@ -490,6 +490,32 @@ mod tests {
         assert_eq!(simulate(&scenario), reference);
     }
 
+    /// A member hung past its session keeps running the records in hand of a partition the
+    /// group gave another member; the other member's poll that takes it settles them first
+    /// (its pending assignment is in its reach; found by `the_batches_change_nothing_in_a_group`
+    /// in the sweep of the first hang).
+    #[cfg(feature = "group")]
+    #[test]
+    fn a_member_taking_a_partition_settles_the_batch_another_runs_there() {
+        let scenario = Scenario {
+            members: 2,
+            partitions: 2,
+            max_poll_records: 6,
+            record_processing_us: 50_000,
+            commit_latency_us: 50_000,
+            auto_commit_interval_us: 500_000,
+            heartbeat_interval_us: 500_000,
+            session_timeout_us: 10_000_000,
+            max_poll_interval_us: 8_000_000,
+            horizon_us: 30_000_000,
+            group_events: drawn_events(2, [(0, 2, 1, false, None), (3301, 2, 1, false, None)]),
+            ..Scenario::default()
+        };
+        let reference = run_engine(&scenario, |engine| engine.without_fast_path()).unwrap();
+        assert_eq!(simulate(&scenario).as_ref(), Ok(&reference));
+        assert_eq!(summarize(&scenario, 1_000), Ok(reference.summary_at(1_000)));
+    }
+
     /// The fast path gives exactly the step machine's run for every scenario file, and
     /// [`summarize`] the result JSON of that run.
     #[test]

@@ -214,7 +214,7 @@ impl<'a> Recorder<'a> {
             event_key: SETUP_KEY,
             settled_instants: Vec::new(),
             instants_incomplete: false,
-            pending: if light { Vec::new() } else { vec![None; partitions] },
+            pending: vec![None; partitions],
         }
     }
 

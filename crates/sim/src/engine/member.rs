@@ -713,8 +713,20 @@ impl Member {
     }
 
     /// The partitions the member's events may report about: those it holds, those it gave up
-    /// and still commits, and the one of the batch in hand.
+    /// and still commits, the one of the batch in hand, and those an assignment it holds will
+    /// give it (another member may still run records of them).
     pub(super) fn partitions_in_reach(&self) -> impl Iterator<Item = PartitionId> + '_ {
+        #[cfg(feature = "group")]
+        let to_take = self.group.iter().flat_map(|g| {
+            g.pending_assignment
+                .iter()
+                .flatten()
+                .chain(&g.assigning)
+                .chain(g.reconciling.iter().flat_map(|(_, assign, _)| assign))
+                .copied()
+        });
+        #[cfg(not(feature = "group"))]
+        let to_take = std::iter::empty();
         let in_hand = match self.pc {
             Pc::Process { partition, .. }
             | Pc::AfterRecord { partition, .. }
@@ -737,6 +749,7 @@ impl Member {
             .chain(self.revoked_kept.iter().map(|a| a.partition))
             .chain(in_hand)
             .chain(resume)
+            .chain(to_take)
     }
 
     /// [`Member::record_done`] for everything but the fast path.

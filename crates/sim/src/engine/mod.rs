@@ -268,7 +268,17 @@ impl<'a> Engine<'a> {
             }
             _ => None,
         };
-        let Some(member) = member.filter(|_| !near_end) else {
+        // A consumer-protocol heartbeat, a join or a sync may hand the member partitions
+        // another member still runs records of.
+        #[cfg(feature = "group")]
+        let hands_out = match event {
+            Event::Heartbeat { .. } => self.scenario.consumer_protocol(),
+            Event::JoinLands { .. } | Event::SyncLands { .. } | Event::RdkJoin { .. } => true,
+            _ => false,
+        };
+        #[cfg(not(feature = "group"))]
+        let hands_out = false;
+        let Some(member) = member.filter(|_| !near_end && !hands_out) else {
             Self::settle_all(&mut self.members, &mut cx, world, key);
             return Some(None);
         };
