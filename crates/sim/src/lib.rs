@@ -286,6 +286,62 @@ mod tests {
         }
     }
 
+    #[cfg(feature = "group")]
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+        /// The engine's batches (a poll's records as one loop event, settled when observed)
+        /// give exactly the run of one event per record, in groups drawn to batch: fast-path
+        /// strategies, constant durations on a coarse grid (members finishing records at the
+        /// same instants), commits landing at once or not, any client and assignor, random
+        /// group events; and the light recorder and `summarize` the same totals and result.
+        #[test]
+        fn the_batches_change_nothing_in_a_group(
+            (members, partitions, strategy, client, mpr) in (1u32..=5, 1u32..=8, 0usize..5, 0usize..Client::ALL.len(), 1u32..=12),
+            (processing_ms, latency_ms, assignor, interval_ms, static_members) in (1u64..=4, 0u64..=3, 0usize..crate::scenario::Assignor::ALL.len(), 1u64..=6, any::<bool>()),
+            (heartbeat_ms, earliest, crash_at_ms) in (1u64..=4, any::<bool>(), 1u64..=30_000),
+            events in proptest::collection::vec((0u64..=20_000, 1u16..=5, 0usize..crate::events::GroupEventKind::ALL.len(), any::<bool>(), proptest::option::of(0u64..=8_000)), 0..=3),
+        ) {
+            use crate::Strategy::*;
+            let strategies = [AutoCommit, AutoCommitBackground, StoreOffsetsAfterProcessing, CommitSyncBatch, CommitAsyncBatch];
+            let scenario = Scenario {
+                members,
+                partitions,
+                strategy: strategies[strategy],
+                client: Client::ALL[client],
+                assignment_strategy: crate::scenario::Assignor::ALL[assignor],
+                static_membership: static_members,
+                max_poll_records: mpr,
+                record_processing_us: processing_ms * 50_000,
+                commit_latency_us: latency_ms * 50_000,
+                auto_commit_interval_us: interval_ms * 500_000,
+                heartbeat_interval_us: heartbeat_ms * 500_000,
+                auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
+                session_timeout_us: 10_000_000,
+                max_poll_interval_us: 8_000_000,
+                horizon_us: 30_000_000,
+                group_events: drawn_events(members, events),
+                ..Scenario::default()
+            };
+            prop_assume!(scenario.validate().is_ok());
+            let reference = run_engine(&scenario, |engine| engine.without_fast_path());
+            let unbatched = run_engine(&scenario, |engine| engine.without_batches());
+            let run = simulate(&scenario);
+            prop_assert_eq!(&run, &reference);
+            prop_assert_eq!(&unbatched, &reference);
+            prop_assume!(run.is_ok());
+            let run = run.unwrap();
+            let crash_at_us = crash_at_ms * 1_000;
+            prop_assert_eq!(summarize(&scenario, crash_at_us), Ok(run.summary_at(crash_at_us)));
+            let totals = run.group.as_ref().map(|report| (report.lost(), report.duplicated()));
+            let mut light = Recorder::light(&scenario);
+            let engine = Engine::new(&scenario, &mut light);
+            run_to(engine, &mut light, scenario.horizon_us + 1).unwrap();
+            prop_assert_eq!(light.into_group_totals(), totals);
+            prop_assert_eq!(crash_state_brute_force(&scenario, crash_at_us), Ok(run.state_at(crash_at_us)));
+        }
+    }
+
     /// The group events the property tests draw: (instant ms, member, kind's index, an abrupt
     /// shutdown, restart after ms), a join naming the next new member, others a member there.
     #[cfg(feature = "group")]
@@ -341,6 +397,10 @@ mod tests {
             }
             self.recorder.emit(at_us, output);
         }
+
+        fn event(&mut self, key: crate::output::EventKey) {
+            self.recorder.event(key);
+        }
     }
 
     /// `scenario`'s run with the marks as they came; `None` when it stops on an error.
@@ -349,7 +409,8 @@ mod tests {
         let stop_us = scenario.horizon_us + 1;
         let mut seen =
             MarksSeen { recorder: Recorder::new(scenario, scenario.partitions as usize), marks: Vec::new() };
-        let mut engine = Engine::new(scenario, &mut seen);
+        // Each record its own event: the marks come in in their order.
+        let mut engine = Engine::new(scenario, &mut seen).without_batches();
         while let Some(at_us) = engine.advance(stop_us, &mut seen).ok()? {
             seen.recorder.end_of_instant(at_us);
         }
@@ -406,6 +467,54 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A batch's record at the instant a commit lands on its partition (the commit's response
+    /// handled first, its loop event after): the instant's steps wait for the record, settled
+    /// after the instant (found by `the_batches_change_nothing_in_a_group`).
+    #[cfg(feature = "group")]
+    #[test]
+    fn a_batch_record_settled_after_its_instant_keeps_the_instant_one_step() {
+        let scenario = Scenario {
+            members: 1,
+            max_poll_records: 2,
+            record_processing_us: 50_000,
+            commit_latency_us: 50_000,
+            auto_commit_interval_us: 500_000,
+            heartbeat_interval_us: 500_000,
+            session_timeout_us: 10_000_000,
+            max_poll_interval_us: 8_000_000,
+            horizon_us: 30_000_000,
+            ..Scenario::default()
+        };
+        let reference = run_engine(&scenario, |engine| engine.without_fast_path());
+        assert_eq!(simulate(&scenario), reference);
+    }
+
+    /// A member hung past its session keeps running the records in hand of a partition the
+    /// group gave another member; the other member's poll that takes it settles them first
+    /// (its pending assignment is in its reach; found by `the_batches_change_nothing_in_a_group`
+    /// in the sweep of the first hang).
+    #[cfg(feature = "group")]
+    #[test]
+    fn a_member_taking_a_partition_settles_the_batch_another_runs_there() {
+        let scenario = Scenario {
+            members: 2,
+            partitions: 2,
+            max_poll_records: 6,
+            record_processing_us: 50_000,
+            commit_latency_us: 50_000,
+            auto_commit_interval_us: 500_000,
+            heartbeat_interval_us: 500_000,
+            session_timeout_us: 10_000_000,
+            max_poll_interval_us: 8_000_000,
+            horizon_us: 30_000_000,
+            group_events: drawn_events(2, [(0, 2, 1, false, None), (3301, 2, 1, false, None)]),
+            ..Scenario::default()
+        };
+        let reference = run_engine(&scenario, |engine| engine.without_fast_path()).unwrap();
+        assert_eq!(simulate(&scenario).as_ref(), Ok(&reference));
+        assert_eq!(summarize(&scenario, 1_000), Ok(reference.summary_at(1_000)));
     }
 
     /// The fast path gives exactly the step machine's run for every scenario file, and

@@ -4,9 +4,15 @@
 //! record marks take 92,239 ramps.
 //!
 //! A ramp's marks sit among the other marks of their instants, which other members' events
-//! give at the same microseconds: each ramp keeps the place (rank) its marks take among
-//! their instant's marks, and a mark joins a ramp only at the ramp's rank, so that the marks
-//! come back in exactly their order.
+//! give at the same microseconds. Each mark comes with the key of the event that gave it
+//! ([`EventKey`]: phase and member, the queue's order); each explicit mark keeps the largest
+//! key of the events of its instant up to its own, and a ramp the key of its marks' events.
+//! A ramp's mark comes before the explicit marks of its instant whose key so kept is at
+//! least its own: the events are handled in key order, but for one scheduled at the instant
+//! itself by a later one, which the largest key so far accounts for. A record mark joins a
+//! ramp only where that places it right: as the first mark of its event, no event of a
+//! larger key before it in its instant. So the marks come back in exactly their order, and
+//! a ramp can be placed after the fact, among marks pushed since (the engine's batch).
 //!
 //! One event also gives marks partition by partition: a commit sent and landed for each of a
 //! member's partitions, a rebalance's revocations and assignments. A mark that repeats the
@@ -17,7 +23,7 @@
 //! kept: S-A's take 28–40 ms); [`MarkLog::marks`] walks them without keeping them, and
 //! [`MarkLog::other_than_records`] gives the others without walking the ramps.
 
-use crate::output::{MarkKind, MemberId, PartitionId};
+use crate::output::{EventKey, MarkKind, MemberId, PartitionId};
 use serde::Serialize;
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -37,22 +43,26 @@ pub struct Mark {
     pub kind: MarkKind,
 }
 
-/// The record marks that follow an explicit one (`head`, a `RecordDurable` mark) as a ramp:
-/// `count` more, each `every_us` after the one before, for the next offset of the same
-/// member and partition, each at place `rank` among the marks of its instant.
+/// A member's record marks on one partition as a ramp: `count + 1` marks, the first at
+/// `at_us` for `offset`, each next one `every_us` later for the next offset, each given by
+/// an event of key `key`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Ramp {
-    head: u32,
-    count: u32,
+    at_us: u64,
+    offset: u64,
     every_us: u64,
-    rank: u32,
+    count: u32,
+    member: MemberId,
+    partition: PartitionId,
+    key: EventKey,
 }
 
-/// A member's ramp that may go on: its head, and its index in the ramps once it has one.
+/// Where a member's record marks may go on: from an explicit record mark (a ramp's head to
+/// be), or a ramp.
 #[derive(Clone, Copy)]
-struct Open {
-    head: u32,
-    ramp: Option<u32>,
+enum Open {
+    Head(u32),
+    Ramp(u32),
 }
 
 /// A mark that repeats the explicit mark before it but for its partition and offset.
@@ -101,6 +111,9 @@ const RAMPS: bool = cfg!(feature = "compact-runs");
 pub struct MarkLog {
     /// Every mark that is not in a ramp, in order.
     explicit: Vec<Mark>,
+    /// For each explicit mark, the largest key of the events of its instant up to its own
+    /// (kept with ramps only).
+    keys: Vec<EventKey>,
     /// The ramps, in the order they began.
     ramps: Vec<Ramp>,
     /// Marks held in the ramps.
@@ -115,8 +128,8 @@ pub struct MarkLog {
     may_follow: bool,
     /// While recording: each member's ramp that may go on.
     open: Vec<Option<Open>>,
-    /// While recording: the instant of the last mark, and how many marks it has.
-    instant: (u64, u32),
+    /// While recording: the instant of the last mark, and the largest key of its events so far.
+    instant: (u64, EventKey),
     /// Every mark, made on first use of the log as a slice.
     expanded: OnceLock<Vec<Mark>>,
 }
@@ -126,6 +139,7 @@ impl MarkLog {
     pub(crate) fn with_capacity(explicit: usize) -> Self {
         MarkLog {
             explicit: Vec::with_capacity(explicit),
+            keys: Vec::with_capacity(if RAMPS { explicit } else { 0 }),
             ramps: Vec::new(),
             in_ramps: 0,
             followers: Vec::new(),
@@ -137,27 +151,39 @@ impl MarkLog {
         }
     }
 
-    /// Appends `mark`, no earlier than every mark so far.
+    /// Appends `mark`, given by an event of key `key`, no earlier than every mark so far.
     #[inline(always)]
-    pub(crate) fn push(&mut self, mark: Mark) {
+    pub(crate) fn push(&mut self, mark: Mark, key: EventKey) {
         debug_assert!(self.expanded.get().is_none(), "a log grows only before it is read as a slice");
         if !RAMPS {
             self.explicit.push(mark);
             return;
         }
-        let rank = if self.instant.0 == mark.at_us { self.instant.1 } else { 0 };
-        self.instant = (mark.at_us, rank + 1);
+        let earlier = (self.instant.0 == mark.at_us).then_some(self.instant.1);
+        let largest = earlier.map_or(key, |k| k.max(key));
+        self.instant = (mark.at_us, largest);
         if let MarkKind::RecordDurable { offset } = mark.kind {
             self.may_follow = false;
-            if self.join_ramp(mark, offset, rank) {
+            // Its key places it only as its event's first mark, after events of smaller keys.
+            if earlier.is_none_or(|k| k < key) && self.join_ramp(mark, offset, key, None) {
                 return;
             }
             self.open_ramp(mark.member);
-        } else if self.may_follow && self.follow(mark) {
+        } else if self.may_follow && self.keys.last() == Some(&largest) && self.follow(mark) {
+            // (The same largest key: no record mark of another event can come between them.)
             return;
         }
         self.may_follow = true;
         self.explicit.push(mark);
+        self.keys.push(largest);
+    }
+
+    /// Puts record mark `mark`, given by an event of key `key` and settled after the fact
+    /// (the engine's batch, of pace `every_us`: marks of later events may have come in
+    /// since), into its member's ramp, or a ramp of its own; false only without ramps.
+    pub(crate) fn push_past(&mut self, mark: Mark, key: EventKey, every_us: u64) -> bool {
+        let MarkKind::RecordDurable { offset } = mark.kind else { return false };
+        RAMPS && self.join_ramp(mark, offset, key, Some(every_us.max(1)))
     }
 
     /// Keeps `mark` as a follower of the last explicit mark if it repeats it but for its
@@ -180,41 +206,63 @@ impl MarkLog {
         if self.open.len() <= member {
             self.open.resize(member + 1, None);
         }
-        self.open[member] = u32::try_from(self.explicit.len()).ok().map(|head| Open { head, ramp: None });
+        self.open[member] = u32::try_from(self.explicit.len()).ok().map(Open::Head);
     }
 
-    /// Puts record mark `mark` (of `offset`, at place `rank` in its instant) into its member's
-    /// ramp if it goes on from it; false if it does not.
-    fn join_ramp(&mut self, mark: Mark, offset: u64, rank: u32) -> bool {
-        let Some(Some(open)) = self.open.get(mark.member as usize).copied() else { return false };
-        let head = self.explicit[open.head as usize];
-        let MarkKind::RecordDurable { offset: first } = head.kind else { return false };
-        if head.partition != mark.partition || mark.at_us <= head.at_us {
-            return false;
-        }
-        match open.ramp {
-            Some(i) => {
+    /// Puts record mark `mark` (of `offset`, given by an event of key `key`) into its member's
+    /// ramp if it goes on from it, or starts one from the explicit record mark before it;
+    /// with `pace`, a ramp of its own if neither. False if it does not join one.
+    fn join_ramp(&mut self, mark: Mark, offset: u64, key: EventKey, pace: Option<u64>) -> bool {
+        let member = mark.member as usize;
+        let open = self.open.get(member).copied().flatten();
+        let every_us = match open {
+            Some(Open::Ramp(i)) => {
                 let ramp = &mut self.ramps[i as usize];
                 let k = u64::from(ramp.count) + 1;
-                let joins = offset.wrapping_sub(first) == k
-                    && mark.at_us - head.at_us == k * ramp.every_us
-                    && rank == ramp.rank
-                    && ramp.count < u32::MAX;
-                if joins {
+                if ramp.partition == mark.partition
+                    && offset.wrapping_sub(ramp.offset) == k
+                    && mark.at_us.checked_sub(ramp.at_us) == Some(k * ramp.every_us)
+                    && key == ramp.key
+                    && ramp.count < u32::MAX
+                {
                     ramp.count += 1;
                     self.in_ramps += 1;
+                    return true;
                 }
-                joins
+                pace
             }
-            None if offset.wrapping_sub(first) == 1 => {
-                let Ok(index) = u32::try_from(self.ramps.len()) else { return false };
-                self.ramps.push(Ramp { head: open.head, count: 1, every_us: mark.at_us - head.at_us, rank });
-                self.open[mark.member as usize] = Some(Open { head: open.head, ramp: Some(index) });
-                self.in_ramps += 1;
-                true
+            Some(Open::Head(h)) => {
+                let head = self.explicit[h as usize];
+                match head.kind {
+                    MarkKind::RecordDurable { offset: first }
+                        if head.partition == mark.partition
+                            && offset.wrapping_sub(first) == 1
+                            && mark.at_us > head.at_us =>
+                    {
+                        Some(mark.at_us - head.at_us)
+                    }
+                    _ => pace,
+                }
             }
-            None => false,
+            None => pace,
+        };
+        let Some(every_us) = every_us else { return false };
+        let Ok(index) = u32::try_from(self.ramps.len()) else { return false };
+        self.ramps.push(Ramp {
+            at_us: mark.at_us,
+            offset,
+            every_us,
+            count: 0,
+            member: mark.member,
+            partition: mark.partition,
+            key,
+        });
+        if self.open.len() <= member {
+            self.open.resize(member + 1, None);
         }
+        self.open[member] = Some(Open::Ramp(index));
+        self.in_ramps += 1;
+        true
     }
 
     /// Ends the recording (drops what only recording needs).
@@ -230,7 +278,7 @@ impl MarkLog {
 
     /// Whether the log holds no mark.
     pub fn is_empty(&self) -> bool {
-        self.explicit.is_empty()
+        self.len() == 0
     }
 
     /// How many entries the log keeps (explicit marks and ramps), for the benchmark.
@@ -256,10 +304,10 @@ impl MarkLog {
 
     /// Every mark in order, made as it goes (nothing is kept).
     pub fn marks(&self) -> impl Iterator<Item = Mark> + '_ {
-        // Ascending by head: a heap sort, as `keys::sort_ascending` (the pages link no
-        // standard library sort).
-        let heads: Vec<(u32, u32)> = if RAMPS {
-            BinaryHeap::from_iter(self.ramps.iter().enumerate().map(|(i, r)| (r.head, i as u32)))
+        // The ramps by their first marks' instants and keys: a heap sort, as
+        // `keys::sort_ascending` (the pages link no standard library sort).
+        let starts = if RAMPS {
+            BinaryHeap::from_iter(self.ramps.iter().enumerate().map(|(i, r)| (r.at_us, r.key, i as u32)))
                 .into_sorted_vec()
         } else {
             Vec::new()
@@ -267,10 +315,9 @@ impl MarkLog {
         Marks {
             log: self,
             next: 0,
-            heads,
-            next_head: 0,
+            starts,
+            next_start: 0,
             due: BinaryHeap::new(),
-            instant: (u64::MAX, 0),
             next_run: 0,
             next_follower: 0,
             following: None,
@@ -284,13 +331,12 @@ struct Marks<'a> {
     log: &'a MarkLog,
     /// The next explicit mark.
     next: usize,
-    /// (head, ramp) of every ramp, by head.
-    heads: Vec<(u32, u32)>,
-    next_head: usize,
-    /// The next mark of each ramp under way: (instant, rank, ramp, k).
-    due: BinaryHeap<Reverse<(u64, u32, u32, u32)>>,
-    /// The instant of the last mark given, and how many marks it has had.
-    instant: (u64, u32),
+    /// The next mark of each ramp under way: (instant, key, ramp, k).
+    due: BinaryHeap<Reverse<(u64, EventKey, u32, u32)>>,
+    /// (instant, key, ramp) of every ramp's first mark, ascending.
+    starts: Vec<(u64, EventKey, u32)>,
+    /// The next ramp to join `due`.
+    next_start: usize,
     /// The next run of followers, and the next follower.
     next_run: usize,
     next_follower: usize,
@@ -312,44 +358,45 @@ impl Iterator for Marks<'_> {
             let mark = self.log.followers[self.next_follower].mark(&leader);
             self.next_follower += 1;
             self.following = (left > 1).then_some((leader, left - 1));
-            self.instant = (mark.at_us, self.place(mark.at_us) + 1);
             return Some(mark);
         }
+        // The ramps that start before the next mark due join the heap of those under way.
+        while let Some(&(at_us, key, index)) = self.starts.get(self.next_start) {
+            if self.due.peek().is_some_and(|&Reverse((t, k, _, _))| (t, k) < (at_us, key)) {
+                break;
+            }
+            self.due.push(Reverse((at_us, key, index, 0)));
+            self.next_start += 1;
+        }
         let explicit = self.log.explicit.get(self.next);
-        // A ramp's mark comes first if it is earlier, or takes the place it held in its instant.
+        // A ramp's mark comes first if it is earlier, or in the same instant if the explicit
+        // mark's event (or one before it in the instant) has a key at least its own.
         let ramp_first = match (self.due.peek(), explicit) {
             (None, _) => false,
             (Some(_), None) => true,
-            (Some(&Reverse((at_us, rank, _, _))), Some(e)) => {
-                at_us < e.at_us || (at_us == e.at_us && rank == self.place(at_us))
+            (Some(&Reverse((at_us, key, _, _))), Some(e)) => {
+                at_us < e.at_us || (at_us == e.at_us && key <= self.log.keys[self.next])
             }
         };
         let mark = if ramp_first {
             let mut top = self.due.peek_mut()?;
-            let Reverse((at_us, rank, index, k)) = *top;
+            let Reverse((at_us, key, index, k)) = *top;
             let ramp = self.log.ramps[index as usize];
-            let head = self.log.explicit[ramp.head as usize];
             // The ramp's next mark takes its place in the heap (one sift), or it is done.
             if k < ramp.count {
-                *top = Reverse((at_us + ramp.every_us, rank, index, k + 1));
+                *top = Reverse((at_us + ramp.every_us, key, index, k + 1));
                 drop(top);
             } else {
                 std::collections::binary_heap::PeekMut::pop(top);
             }
-            debug_assert_eq!(rank, self.place(at_us), "a ramp's mark at its place");
-            let MarkKind::RecordDurable { offset } = head.kind else {
-                unreachable!("a ramp of record marks")
-            };
-            Mark { at_us, kind: MarkKind::RecordDurable { offset: offset + u64::from(k) }, ..head }
+            Mark {
+                at_us,
+                member: ramp.member,
+                partition: ramp.partition,
+                kind: MarkKind::RecordDurable { offset: ramp.offset + u64::from(k) },
+            }
         } else {
             let mark = *explicit?;
-            if let Some(&(_, index)) =
-                self.heads.get(self.next_head).filter(|(h, _)| *h as usize == self.next)
-            {
-                let ramp = self.log.ramps[index as usize];
-                self.due.push(Reverse((mark.at_us + ramp.every_us, ramp.rank, index, 1)));
-                self.next_head += 1;
-            }
             if let Some(&(_, count)) =
                 self.log.runs.get(self.next_run).filter(|(of, _)| *of as usize == self.next)
             {
@@ -359,19 +406,7 @@ impl Iterator for Marks<'_> {
             self.next += 1;
             mark
         };
-        self.instant = (mark.at_us, self.place(mark.at_us) + 1);
         Some(mark)
-    }
-}
-
-impl Marks<'_> {
-    /// How many marks of instant `at_us` have been given.
-    fn place(&self, at_us: u64) -> u32 {
-        if self.instant.0 == at_us {
-            self.instant.1
-        } else {
-            0
-        }
     }
 }
 
@@ -397,10 +432,16 @@ impl<'a> IntoIterator for &'a MarkLog {
     }
 }
 
+/// Each mark as given by an event of its own, the instant's events in order.
 impl From<Vec<Mark>> for MarkLog {
     fn from(marks: Vec<Mark>) -> Self {
         let mut log = MarkLog::with_capacity(marks.len());
-        marks.into_iter().for_each(|m| log.push(m));
+        let mut instant: (u64, EventKey) = (u64::MAX, 0);
+        for mark in marks {
+            let key = if instant.0 == mark.at_us { instant.1.saturating_add(1) } else { 0 };
+            instant = (mark.at_us, key);
+            log.push(mark, key);
+        }
         log.finish()
     }
 }
@@ -416,6 +457,7 @@ impl Clone for MarkLog {
     fn clone(&self) -> Self {
         MarkLog {
             explicit: self.explicit.clone(),
+            keys: self.keys.clone(),
             ramps: self.ramps.clone(),
             in_ramps: self.in_ramps,
             followers: self.followers.clone(),
@@ -428,13 +470,11 @@ impl Clone for MarkLog {
     }
 }
 
-/// Equal when the marks are: the ramps a sequence of pushes makes are always the same.
+/// Equal when the marks are (the engine's batch keeps them otherwise than one event per
+/// record would).
 impl PartialEq for MarkLog {
     fn eq(&self, other: &Self) -> bool {
-        self.explicit == other.explicit
-            && self.ramps == other.ramps
-            && self.followers == other.followers
-            && self.runs == other.runs
+        self.len() == other.len() && self.marks().eq(other.marks())
     }
 }
 impl Eq for MarkLog {}
@@ -523,6 +563,43 @@ mod tests {
             prop_assert_eq!(format!("{log:?}"), format!("{marks:?}"));
             prop_assert_eq!(serde_json::to_string(&log).unwrap(), serde_json::to_string(&marks).unwrap());
             prop_assert_eq!(log.clone(), MarkLog::from(marks));
+        }
+
+        /// Whatever the keys of the events that give the marks (in any order within an
+        /// instant: an event may schedule one of a smaller key at its own instant), the log
+        /// gives the marks back in order.
+        #[test]
+        fn any_event_keys_give_the_marks_back(
+            draws in proptest::collection::vec((0u64..=3, 0u16..=2, 0u16..=1, 0u64..=1, 0u8..=4, 0u16..=4, any::<bool>()), 0..150),
+        ) {
+            let mut at = 0;
+            let mut offsets = [0u64; 3];
+            let mut key = 0;
+            let mut log = MarkLog::with_capacity(0);
+            let mut marks = Vec::new();
+            for (gap, member, partition, skip, kind, next_key, same_event) in draws {
+                at += gap;
+                // A new event unless the draw keeps the last one (not across instants).
+                if !same_event || gap > 0 {
+                    key = next_key;
+                }
+                let mark = if kind == 0 {
+                    Mark { at_us: at, member, partition, kind: MarkKind::Assigned }
+                } else if kind == 1 {
+                    Mark { at_us: at, member, partition, kind: MarkKind::CommitLanded { offset: skip } }
+                } else {
+                    let o = &mut offsets[member as usize];
+                    *o += skip + 1;
+                    record(at, member, partition, *o)
+                };
+                log.push(mark, key);
+                marks.push(mark);
+            }
+            let log = log.finish();
+            prop_assert!(log.stored() <= marks.len());
+            prop_assert_eq!(log.len(), marks.len());
+            prop_assert_eq!(log.marks().collect::<Vec<_>>(), marks.clone());
+            prop_assert_eq!(&*log, &marks[..]);
         }
     }
 }

@@ -57,6 +57,51 @@ pub(crate) enum Output {
 pub(crate) trait Sink {
     /// Takes in one output of the instant `at_us`.
     fn emit(&mut self, at_us: u64, output: Output);
+
+    /// The outputs that follow are the event's of key `key` ([`event_key`]): what places a
+    /// record's mark among the other marks of its instant ([`crate::timeline::MarkLog`]).
+    #[inline(always)]
+    fn event(&mut self, key: EventKey) {
+        let _ = key;
+    }
+
+    /// Takes in a completed run of the engine's batch ([`Output::RunCompleted`]), settled
+    /// after the fact: it happened at `at_us` (at most `now_us`, the instant of the event
+    /// being handled) in an event of key `key`, the batch's runs `every_us` apart, and
+    /// nothing about its partition has come in since (model.md §8.1: the engine settles a
+    /// batch before anything can observe it).
+    #[inline(always)]
+    fn settled(&mut self, at_us: u64, key: EventKey, now_us: u64, every_us: u64, output: Output) {
+        let _ = (key, now_us, every_us);
+        self.emit(at_us, output);
+    }
+
+    /// The engine's batch on `partition` has its next unsettled run at `next` (instant, key),
+    /// or none (`None`): no output about the partition may come in later than that before it
+    /// is settled (checked by the recorder in debug builds).
+    #[inline(always)]
+    fn batch_pending(&mut self, partition: PartitionId, next: Option<(u64, EventKey)>) {
+        let _ = (partition, next);
+    }
+}
+
+/// The place of an event among the events of its instant: its phase and member
+/// (`(phase + 1) << 12 | member`; the queue's order but for the scheduling sequence).
+/// [`SETUP_KEY`] for the outputs of the world at t = 0, [`FINISH_KEY`] for those of the
+/// run's end.
+pub(crate) type EventKey = u16;
+
+/// The key of the outputs before any event (the world at t = 0).
+pub(crate) const SETUP_KEY: EventKey = 0;
+
+/// The key of the outputs at the run's end, after every event.
+pub(crate) const FINISH_KEY: EventKey = EventKey::MAX;
+
+/// The key of an event of phase `phase` (its number in the queue's order) for `member`.
+#[inline(always)]
+pub(crate) fn event_key(phase: u8, member: MemberId) -> EventKey {
+    debug_assert!(member < 1 << 12, "at most 256 members");
+    (EventKey::from(phase) + 1) << 12 | member
 }
 
 /// What a member is doing, for the group view's member lanes (model.md §10.7).

@@ -2,7 +2,7 @@
 //! functions, the crash profile, the marks, the statistics). It sees only [`Output`]s,
 //! never the engine.
 
-use crate::output::{MarkKind, Output, PartitionId, Sink};
+use crate::output::{EventKey, MarkKind, Output, PartitionId, Sink, SETUP_KEY};
 #[cfg(feature = "group")]
 use crate::report::GroupRecorder;
 use crate::runs::RunCounts;
@@ -45,6 +45,30 @@ struct PartitionRecorder {
 }
 
 impl PartitionRecorder {
+    /// Appends the lines' and profile's steps of instant `at_us` where they changed.
+    #[inline(always)]
+    fn push_steps(&mut self, s: &Scenario, at_us: u64) {
+        // With no usable committed offset and `latest`, the restart offset follows the log end.
+        let follows_log = s.restart_follows_log_end(self.committed);
+        if follows_log {
+            self.move_restart(s.restart_offset(self.committed, at_us));
+        }
+        push_step(&mut self.lines.position, at_us, self.position);
+        push_line_step(&mut self.lines.durable_frontier, at_us, self.durable);
+        push_step(&mut self.lines.committed, at_us, self.committed);
+        let step = ProfileStep { at_us, lost: self.lost, duplicated: self.duplicated };
+        // A step where the values change, and wherever lost grows with the log from
+        // this instant on (Run::state_at counts the growth from the last step).
+        let changed = self
+            .lines
+            .profile
+            .final_step()
+            .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
+        if changed || follows_log {
+            self.lines.profile.push(step);
+        }
+    }
+
     /// The restart offset moves from `restart_at` to `to`: offsets in between change sides
     /// of it. Below it an offset counts max(0, k − 1) duplicates and is lost when k = 0;
     /// at or above it, k duplicates.
@@ -100,6 +124,17 @@ pub(crate) struct Recorder<'a> {
     /// Whether [`Recorder::mark_instants`] are kept (by a recorder that keeps no marks): not
     /// for the result JSON of a group without events, which has no sweep to read them.
     keep_instants: bool,
+    /// The key of the event whose outputs come in now ([`Sink::event`]).
+    event_key: EventKey,
+    /// The instants of the engine's settled runs' marks, of a recorder that does not keep
+    /// the marks (merged into [`Recorder::mark_instants`]).
+    settled_instants: Vec<u64>,
+    /// A light recorder took settled runs, whose instants it does not keep.
+    instants_incomplete: bool,
+    /// Each partition's next unsettled run of the engine's batch, if any
+    /// ([`Sink::batch_pending`]): nothing about the partition may come in later than it, and
+    /// an instant that touched the partition and has such a run leaves its steps to it.
+    pending: Vec<Option<(u64, EventKey)>>,
 }
 
 /// How many marks a run reserves up front: one per record, three per poll (the poll and a
@@ -186,6 +221,10 @@ impl<'a> Recorder<'a> {
             lines_kept,
             mark_instants: Vec::new(),
             keep_instants: true,
+            event_key: SETUP_KEY,
+            settled_instants: Vec::new(),
+            instants_incomplete: false,
+            pending: vec![None; partitions],
         }
     }
 
@@ -210,8 +249,18 @@ impl<'a> Recorder<'a> {
     /// The instants that had a mark, ascending (each once), of a recorder that does not keep
     /// the marks.
     #[cfg(feature = "group")]
-    pub(crate) fn mark_instants(&self) -> &[u64] {
-        &self.mark_instants
+    pub(crate) fn mark_instants(&self) -> Vec<u64> {
+        debug_assert!(
+            !self.instants_incomplete,
+            "a light recorder's instants come from a run without batches"
+        );
+        if self.settled_instants.is_empty() {
+            return self.mark_instants.clone();
+        }
+        let mut instants = [&self.mark_instants[..], &self.settled_instants[..]].concat();
+        crate::keys::sort_ascending(&mut instants);
+        instants.dedup();
+        instants
     }
 
     /// Points the recorder at another scenario (the sweep's moved one, model.md §10.7),
@@ -235,9 +284,44 @@ impl<'a> Recorder<'a> {
     #[inline(always)]
     fn mark(&mut self, mark: Mark) {
         if self.keep_marks {
-            self.marks.push(mark);
+            self.marks.push(mark, self.event_key);
         } else if self.keep_instants && self.mark_instants.last() != Some(&mark.at_us) {
             self.mark_instants.push(mark.at_us);
+        }
+    }
+
+    /// Debug builds: nothing about `partition` comes in at `at_us` in the current event
+    /// while the engine's batch there has a run before it unsettled.
+    #[inline(always)]
+    fn check_settled(&self, at_us: u64, partition: PartitionId) {
+        #[cfg(debug_assertions)]
+        if let Some(&Some(next)) = self.pending.get(partition as usize) {
+            debug_assert!(
+                next >= (at_us, self.event_key),
+                "partition {partition} observed at {at_us} µs (key {}) before its batch's run at {next:?} was settled",
+                self.event_key
+            );
+        }
+        let _ = (at_us, partition);
+    }
+
+    /// Counts a completed run (model.md §5): k(o), lost and duplicated, the durable frontier
+    /// and the group's books.
+    #[inline(always)]
+    fn count_run(&mut self, partition: PartitionId, offset: u64, durable_frontier: u64, late: bool) {
+        #[cfg(not(feature = "group"))]
+        let _ = late; // only a group's report counts late runs
+        let p = &mut self.partitions[partition as usize];
+        let ran_before = p.runs.increment(offset);
+        if offset < p.restart_at && !ran_before {
+            p.lost -= 1; // committed work that had never run has now run
+        } else {
+            p.duplicated += 1; // at/above committed: will run again; below: a second run
+        }
+        p.durable = durable_frontier;
+        #[cfg(feature = "group")]
+        if let Some(group) = &mut self.group {
+            group.run_completed(partition, offset, ran_before, late);
         }
     }
 
@@ -255,6 +339,19 @@ impl<'a> Recorder<'a> {
     /// Takes in every output but a completed run.
     fn take(&mut self, at_us: u64, output: Output) {
         let horizon = self.scenario.horizon_us;
+        #[cfg(debug_assertions)]
+        match output {
+            Output::Position { partition, .. }
+            | Output::DurableFrontier { partition, .. }
+            | Output::Committed { partition, .. }
+            | Output::ShareCounts { partition, .. }
+            | Output::Handover { partition, .. }
+            | Output::Stopped { partition }
+            | Output::Mark { partition, kind: MarkKind::Poll { .. }, .. } => {
+                self.check_settled(at_us, partition)
+            }
+            _ => {}
+        }
         match output {
             Output::Position { partition, position } => self.touch(partition).position = position,
             Output::RunCompleted { .. } => unreachable!("counted in Recorder::emit"),
@@ -363,26 +460,12 @@ impl<'a> Recorder<'a> {
             if index >= self.lines_kept {
                 continue;
             }
-            let p = &mut self.partitions[index];
-            // With no usable committed offset and `latest`, the restart offset follows the log end.
-            let follows_log = self.scenario.restart_follows_log_end(p.committed);
-            if follows_log {
-                p.move_restart(self.scenario.restart_offset(p.committed, at_us));
+            // A batch's run of this instant, settled later, comes before the instant ends: the
+            // instant's steps wait for it (Sink::settled).
+            if self.pending[index].is_some_and(|(next_us, _)| next_us == at_us) {
+                continue;
             }
-            push_step(&mut p.lines.position, at_us, p.position);
-            push_line_step(&mut p.lines.durable_frontier, at_us, p.durable);
-            push_step(&mut p.lines.committed, at_us, p.committed);
-            let step = ProfileStep { at_us, lost: p.lost, duplicated: p.duplicated };
-            // A step where the values change, and wherever lost grows with the log from
-            // this instant on (Run::state_at counts the growth from the last step).
-            let changed = p
-                .lines
-                .profile
-                .final_step()
-                .is_none_or(|s| (s.lost, s.duplicated) != (step.lost, step.duplicated));
-            if changed || follows_log {
-                p.lines.profile.push(step);
-            }
+            self.partitions[index].push_steps(self.scenario, at_us);
         }
         for &partition in &self.touched {
             self.partitions[partition as usize].touched = false;
@@ -440,23 +523,61 @@ impl Sink for Recorder<'_> {
                 self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
             }
             Output::RunCompleted { member, partition, late, offset, durable_frontier } => {
-                #[cfg(not(feature = "group"))]
-                let _ = late; // only a group's report counts late runs
-                let p = self.touch(partition);
-                let ran_before = p.runs.increment(offset);
-                if offset < p.restart_at && !ran_before {
-                    p.lost -= 1; // committed work that had never run has now run
-                } else {
-                    p.duplicated += 1; // at/above committed: will run again; below: a second run
-                }
-                p.durable = durable_frontier;
+                self.check_settled(at_us, partition);
+                self.touch(partition);
+                self.count_run(partition, offset, durable_frontier, late);
                 self.mark(Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } });
-                #[cfg(feature = "group")]
-                if let Some(group) = &mut self.group {
-                    group.run_completed(partition, offset, ran_before, late);
-                }
             }
             other => self.take(at_us, other),
         }
+    }
+
+    /// A run of the engine's batch, settled after the fact: counted as it would have been
+    /// then, its steps pushed at its own instant (nothing about the partition came in since),
+    /// its mark placed by its event's key.
+    fn settled(&mut self, at_us: u64, key: EventKey, now_us: u64, every_us: u64, output: Output) {
+        let Output::RunCompleted { member, partition, late, offset, durable_frontier } = output else {
+            unreachable!("a batch settles completed runs only")
+        };
+        debug_assert!(!self.share && self.following_log == 0, "no batch then");
+        if at_us == now_us {
+            self.touch(partition); // its steps come at the end of this instant
+        } else {
+            debug_assert!(
+                !self.partitions[partition as usize].touched,
+                "settled before the instant touched it"
+            );
+        }
+        self.count_run(partition, offset, durable_frontier, late);
+        if at_us < now_us && (partition as usize) < self.lines_kept {
+            // Its instant's steps (the partition's values have not moved since), and those
+            // the instant left to it.
+            self.partitions[partition as usize].push_steps(self.scenario, at_us);
+        }
+        let mark = Mark { at_us, member, partition, kind: MarkKind::RecordDurable { offset } };
+        if self.keep_marks {
+            let placed = self.marks.push_past(mark, key, every_us);
+            debug_assert!(placed, "a batch's record mark goes on from its member's last");
+            if !placed {
+                self.marks.push(mark, key);
+            }
+        } else if self.lines_kept == 0 {
+            // The sweep reads only a light recorder's totals, but for its walk, which runs
+            // without batches.
+            self.instants_incomplete = true;
+        } else if self.keep_instants && self.mark_instants.last() != Some(&at_us) {
+            self.settled_instants.push(at_us);
+        }
+    }
+
+    fn batch_pending(&mut self, partition: PartitionId, next: Option<(u64, EventKey)>) {
+        if let Some(pending) = self.pending.get_mut(partition as usize) {
+            *pending = next;
+        }
+    }
+
+    #[inline(always)]
+    fn event(&mut self, key: EventKey) {
+        self.event_key = key;
     }
 }

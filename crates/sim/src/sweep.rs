@@ -119,7 +119,8 @@ impl Walk {
     fn new(scenario: &Scenario) -> Walk {
         let stop_us = scenario.horizon_us + 1;
         let mut recorder = Recorder::light(scenario);
-        let mut engine = Engine::new(scenario, &mut recorder);
+        // Every record its own event: the plan counts them.
+        let mut engine = Engine::new(scenario, &mut recorder).without_batches();
         let mut events_by_instant = Vec::new();
         let mut failed_at = None;
         loop {

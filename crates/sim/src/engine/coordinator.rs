@@ -101,6 +101,9 @@ pub(crate) struct Reconcile {
 #[derive(Clone)]
 pub(crate) struct Coordinator {
     committed: Vec<Option<u64>>,
+    /// How many partitions have no committed offset (the engine's batches wait for none:
+    /// then a restart offset may follow the log end, which the recorder reads every instant).
+    uncommitted: usize,
     /// Classic: bumped when a join round completes (and, for one consumer, at an eviction,
     /// model.md §8.7). Commits of an older generation are rejected.
     generation: u32,
@@ -134,6 +137,7 @@ impl Coordinator {
     pub(crate) fn new(partitions: usize) -> Self {
         Coordinator {
             committed: vec![None; partitions],
+            uncommitted: partitions,
             generation: 0,
             state: State::Empty,
             entries: Vec::new(),
@@ -165,6 +169,12 @@ impl Coordinator {
             self.committed[p] = offset;
             cx.emit(Output::Committed { partition: p as PartitionId, offset });
         }
+        self.uncommitted = if offset.is_none() { self.committed.len() } else { 0 };
+    }
+
+    /// Whether every partition has a committed offset.
+    pub(crate) fn all_committed(&self) -> bool {
+        self.uncommitted == 0
     }
 
     pub(crate) fn generation(&self) -> u32 {
@@ -173,7 +183,9 @@ impl Coordinator {
 
     /// Stores a committed offset (an OffsetCommit landed).
     pub(crate) fn store<S: Sink>(&mut self, cx: &mut Cx<S>, partition: PartitionId, offset: u64) {
-        self.committed[partition as usize] = Some(offset);
+        if self.committed[partition as usize].replace(offset).is_none() {
+            self.uncommitted -= 1;
+        }
         cx.emit(Output::Committed { partition, offset: Some(offset) });
     }
 
@@ -285,6 +297,7 @@ impl Coordinator {
         for p in 0..self.committed.len() {
             let partition = p as PartitionId;
             if self.committed[p].take().is_some() {
+                self.uncommitted += 1;
                 cx.emit(Output::Committed { partition, offset: None });
                 cx.emit(Output::Mark { member: 0, partition, kind: MarkKind::OffsetsExpired });
             }
@@ -387,6 +400,23 @@ impl Coordinator {
 
     /// The session check of a member: if it was not refreshed, the coordinator drops it
     /// (model.md §10.3), which starts a rebalance. Returns a join round it completes.
+    /// Whether the session check of `member` (life `incarnation`) at `now_us` only looks:
+    /// no session ends (as [`Coordinator::session_check`] decides it), so it reports
+    /// nothing and changes no member.
+    #[cfg(feature = "group")]
+    pub(crate) fn session_check_is_quiet(
+        &self,
+        s: &Scenario,
+        member: MemberId,
+        incarnation: u32,
+        now_us: u64,
+    ) -> bool {
+        let Some(i) = self.entry(member, incarnation) else { return true };
+        self.entries[i].session_check_us != now_us
+            || now_us < self.entries[i].session_deadline_us
+            || self.awaits_response(i, s)
+    }
+
     pub(crate) fn session_check<S: Sink>(&mut self, cx: &mut Cx<S>, member: MemberId, incarnation: u32) {
         let Some(i) = self.entry(member, incarnation) else { return };
         if self.entries[i].session_check_us != cx.now_us {

@@ -32,7 +32,9 @@ use super::world::{CommitKind, World};
 use crate::events::{describe, GroupEventKind, ShutdownMode};
 #[cfg(feature = "group")]
 use crate::keys::{format_millis, ScenarioError};
-use crate::output::{CommitFailure, CommitId, MarkKind, MemberId, MemberStatus, Output, PartitionId, Sink};
+use crate::output::{
+    event_key, CommitFailure, CommitId, EventKey, MarkKind, MemberId, MemberStatus, Output, PartitionId, Sink,
+};
 use crate::scenario::{
     AckCheck, Client, CommitValue, IsolationLevel, OnError, OnRevoke, PoolCommit, Scenario, ScriptStep,
     Strategy,
@@ -42,6 +44,22 @@ use crate::scenario::{
 /// the application change: it bounds how long a refused commit is sent again (model.md §10.6).
 #[cfg(feature = "group")]
 const RDK_SESSION_TIMEOUT_US: u64 = 45_000_000;
+
+/// Records `next..end - 1` of the batch `from..end` the loop is running in the fast path,
+/// the first done at `next_at_us` and each `every_us` after the one before, not yet
+/// completed: the loop's event waits at the batch's last record (`end - 1`, completed as
+/// usual), and these are settled when something can observe the member or the partition
+/// ([`Member::settle`]).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Batch {
+    partition: PartitionId,
+    from: u64,
+    end: u64,
+    next: u64,
+    next_at_us: u64,
+    every_us: u64,
+    handed_over: u32,
+}
 
 /// Where the application's loop is between events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -279,6 +297,9 @@ pub(crate) struct Member {
     /// [`Member::record_done`]): one synchronous consumer, no script, no failures, and a
     /// strategy that does nothing between records.
     pub(super) fast_path: bool,
+    /// The fast path's records after the one last completed, as one loop event (the
+    /// engine's batch, see [`Batch`]).
+    batch: Option<Batch>,
     /// librdkafka (model.md §10.4): a cooperative rebalance paused the partitions while the
     /// application was busy, and the fetcher, idle, sees them resumed only then: no records
     /// before this instant.
@@ -382,6 +403,7 @@ impl Member {
             revoked_kept: Vec::new(),
             own_committed: Vec::new(),
             fetch_idle_until_us: 0,
+            batch: None,
             // A kafkajs group member may stop a batch after any record (model.md §10.5).
             fast_path: (!s.group_mode() || s.client != Client::Kafkajs)
                 && s.script.is_none()
@@ -544,7 +566,16 @@ impl Member {
                 self.unacked_tail = 0;
                 self.records_since_commit += 1;
                 let next = offset + 1;
-                let done_at = cx.now_us + world.durations.of(cx.s, partition, next);
+                let every_us = world.durations.of(cx.s, partition, next);
+                let done_at = cx.now_us + every_us;
+                // Records next..end - 1 before the batch's last: one event at the last.
+                let records = end - 1 - next;
+                if records > 0 && self.may_batch(cx.s, world, partition, records) {
+                    let handed_over = self.batch_handed_over;
+                    let batch =
+                        Batch { partition, from, end, next, next_at_us: done_at, every_us, handed_over };
+                    return self.open_batch(cx, world, batch);
+                }
                 let event =
                     Event::RecordDone { member: self.id, partition, offset: next, worker: None, incarnation };
                 cx.schedule(done_at, Phase::Loop, self.id, event);
@@ -553,6 +584,172 @@ impl Member {
             }
         }
         self.record_done_slow(cx, world, partition, offset, worker, incarnation);
+    }
+
+    /// Whether the fast path's next `records` records on `partition` may be a batch: every
+    /// record as long as the last, no other batch there, the event budget far from its end,
+    /// and no restart offset that follows the log end (the recorder reads those every
+    /// instant, model.md §8.9).
+    fn may_batch(&self, s: &Scenario, world: &World, partition: PartitionId, records: u64) -> bool {
+        world.batches.may_open(partition, records)
+            && world.durations.constant()
+            && (s.auto_offset_reset != crate::scenario::OffsetReset::Latest
+                || (s.log_start_offset == 0 && world.coordinator.all_committed()))
+    }
+
+    /// Runs `batch` as one loop event at its last record (the records before it are settled
+    /// when observed, [`Member::settle`]).
+    fn open_batch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, batch: Batch) {
+        let Batch { partition, from, end, next, next_at_us, every_us, .. } = batch;
+        let records = end - 1 - next;
+        self.batch = Some(batch);
+        world.batches.owner[partition as usize] = Some(self.id);
+        world.batches.pending += 1;
+        world.batches.reserved += records;
+        cx.batch_pending(partition, Some((next_at_us, self.loop_key())));
+        let last = end - 1;
+        let event = Event::RecordDone {
+            member: self.id,
+            partition,
+            offset: last,
+            worker: None,
+            incarnation: self.incarnation,
+        };
+        cx.schedule(next_at_us + records * every_us, Phase::Loop, self.id, event);
+        self.pc = Pc::AfterRecord { partition, from, offset: last, end };
+    }
+
+    /// After an event that observed the member: its records in hand go on as a batch again
+    /// if the event left its loop waiting for the next one as the fast path would run it.
+    pub(super) fn rebatch<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World) {
+        let Pc::AfterRecord { partition, from, offset, end } = self.pc else { return };
+        let records = end.saturating_sub(offset + 1);
+        if !self.fast_path
+            || self.batch.is_some()
+            || records == 0
+            || self.life != Life::Running
+            || self.record_failed
+            || self.hung(cx.now_us)
+        {
+            return;
+        }
+        let pending = Event::RecordDone {
+            member: self.id,
+            partition,
+            offset,
+            worker: None,
+            incarnation: self.incarnation,
+        };
+        let Some((at_us, event)) = cx.queue.loop_pending(self.id) else { return };
+        if event != pending || !self.may_batch(cx.s, world, partition, records) {
+            return;
+        }
+        let every_us = world.durations.of(cx.s, partition, offset + 1);
+        let handed_over = self.batch_handed_over;
+        let batch = Batch { partition, from, end, next: offset, next_at_us: at_us, every_us, handed_over };
+        self.open_batch(cx, world, batch);
+    }
+
+    /// The key of the member's loop events ([`EventKey`]).
+    fn loop_key(&self) -> EventKey {
+        event_key(Phase::Loop as u8, self.id)
+    }
+
+    /// Settles the member's batch as of the event of key `key` at the current instant:
+    /// each record whose loop event comes before it completes, as the fast path of
+    /// [`Member::record_done`] would have completed it. With `unbatch` the rest goes back to
+    /// one loop event per record (the member is about to be observed: its state may change).
+    pub(super) fn settle<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        key: EventKey,
+        unbatch: bool,
+    ) {
+        let Some(mut b) = self.batch else { return };
+        let loop_key = self.loop_key();
+        let last = b.end - 2;
+        let mut done = 0;
+        while b.next <= last && (b.next_at_us < cx.now_us || (b.next_at_us == cx.now_us && loop_key < key)) {
+            let at = (b.next_at_us, loop_key, b.every_us);
+            world.complete_settled_run(cx, at, self.id, b.partition, b.next, b.handed_over);
+            b.next += 1;
+            b.next_at_us += b.every_us;
+            done += 1;
+        }
+        if done > 0 {
+            // A group member may have lost the partition since its poll (it stays in the batch).
+            if let Some(a) = self.assigned_mut(b.partition) {
+                a.done.restart_at(b.next);
+            }
+            self.failed_attempts = 0;
+            self.unacked_tail = 0;
+            self.records_since_commit += done;
+            world.batches.settled += done;
+            world.batches.reserved -= done;
+        }
+        let left = last + 1 - b.next;
+        if left > 0 && !unbatch {
+            self.batch = Some(b);
+            cx.batch_pending(b.partition, Some((b.next_at_us, loop_key)));
+            return;
+        }
+        self.batch = None;
+        world.batches.owner[b.partition as usize] = None;
+        world.batches.pending -= 1;
+        world.batches.reserved -= left;
+        cx.batch_pending(b.partition, None);
+        if left > 0 {
+            let event = Event::RecordDone {
+                member: self.id,
+                partition: b.partition,
+                offset: b.next,
+                worker: None,
+                incarnation: self.incarnation,
+            };
+            cx.schedule(b.next_at_us, Phase::Loop, self.id, event);
+            self.pc = Pc::AfterRecord { partition: b.partition, from: b.from, offset: b.next, end: b.end };
+        }
+    }
+
+    /// The partitions the member's events may report about: those it holds, those it gave up
+    /// and still commits, the one of the batch in hand, and those an assignment it holds will
+    /// give it (another member may still run records of them).
+    pub(super) fn partitions_in_reach(&self) -> impl Iterator<Item = PartitionId> + '_ {
+        #[cfg(feature = "group")]
+        let to_take = self.group.iter().flat_map(|g| {
+            g.pending_assignment
+                .iter()
+                .flatten()
+                .chain(&g.assigning)
+                .chain(g.reconciling.iter().flat_map(|(_, assign, _)| assign))
+                .copied()
+        });
+        #[cfg(not(feature = "group"))]
+        let to_take = std::iter::empty();
+        let in_hand = match self.pc {
+            Pc::Process { partition, .. }
+            | Pc::AfterRecord { partition, .. }
+            | Pc::AfterBatch { partition, .. }
+            | Pc::CommitHandedOff { partition, .. }
+            | Pc::RetryBackOff { partition, .. } => Some(partition),
+            _ => None,
+        };
+        let resume = match self.resume_pc {
+            Pc::Process { partition, .. }
+            | Pc::AfterRecord { partition, .. }
+            | Pc::AfterBatch { partition, .. }
+            | Pc::CommitHandedOff { partition, .. }
+            | Pc::RetryBackOff { partition, .. } => Some(partition),
+            _ => None,
+        };
+        self.assigned
+            .iter()
+            .map(|a| a.partition)
+            .chain(self.revoked_kept.iter().map(|a| a.partition))
+            .chain(in_hand)
+            .chain(resume)
+            .chain(to_take)
     }
 
     /// [`Member::record_done`] for everything but the fast path.
@@ -1451,7 +1648,24 @@ impl Member {
                 // The loop thread runs the record itself: its completion is the loop's next
                 // step, scheduled in the loop's phase (after pool records and commit responses
                 // of the same instant, with which it commutes).
-                let done_at = cx.now_us + world.durations.of(cx.s, partition, next);
+                let every_us = world.durations.of(cx.s, partition, next);
+                let done_at = cx.now_us + every_us;
+                // In the fast path, the records before the batch's last as one event: each
+                // would go on as `record_done`'s fast path takes it.
+                let records = end.saturating_sub(next + 1);
+                if self.fast_path
+                    && records > 0
+                    && self.life == Life::Running
+                    && !self.record_failed
+                    && !self.hung(cx.now_us)
+                    && self.may_batch(cx.s, world, partition, records)
+                {
+                    let handed_over = self.batch_handed_over;
+                    let batch =
+                        Batch { partition, from, end, next, next_at_us: done_at, every_us, handed_over };
+                    self.open_batch(cx, world, batch);
+                    return Flow::Wait;
+                }
                 cx.schedule(
                     done_at,
                     Phase::Loop,

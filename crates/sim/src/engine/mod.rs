@@ -45,9 +45,7 @@ mod world;
 
 #[cfg(feature = "group")]
 use crate::events::GroupEventKind;
-#[cfg(feature = "group")]
-use crate::output::MemberId;
-use crate::output::Sink;
+use crate::output::{EventKey, MemberId, Sink, FINISH_KEY, SETUP_KEY};
 use crate::scenario::{format_millis, Scenario, ScenarioError, MAX_EVENTS};
 use cx::Cx;
 use member::Member;
@@ -56,7 +54,7 @@ use queue::Phase;
 use queue::{Event, EventQueue};
 #[cfg(feature = "group")]
 use share_consumer::ShareConsumer;
-use world::World;
+use world::{World, BUDGET_MARGIN};
 
 /// The whole simulated world: the members, what they share, and the event queue.
 #[derive(Clone)]
@@ -86,6 +84,7 @@ impl<'a> Engine<'a> {
     /// `sink` at t = 0.
     pub(crate) fn new<S: Sink>(scenario: &'a Scenario, sink: &mut S) -> Self {
         let s = scenario;
+        sink.event(SETUP_KEY);
         let members = s.member_count() as usize;
         let mut queue = EventQueue::new(members);
         let mut world = World::new(s, s.partitions as usize);
@@ -121,6 +120,9 @@ impl<'a> Engine<'a> {
         // Without groups, validation has refused any scenario of more than one consumer.
         #[cfg(not(feature = "group"))]
         let members = vec![Member::start(&mut cx, &mut world, 0)];
+        // A batch's marks are placed after the fact: only a log kept as ramps can. (A share
+        // group's consumers run no batches.)
+        world.batches.enabled = cfg!(feature = "compact-runs") && !members.is_empty();
         Engine {
             scenario,
             now_us: 0,
@@ -144,13 +146,20 @@ impl<'a> Engine<'a> {
         stop_before_us: u64,
         sink: &mut S,
     ) -> Result<Option<u64>, ScenarioError> {
-        let Some((at_us, first)) = self.queue.pop_before(stop_before_us) else {
+        let Some((at_us, first, key)) = self.queue.pop_before(stop_before_us) else {
+            // The batches' records before the stop are the run's too.
+            if self.world.batches.pending > 0 {
+                let mut cx =
+                    Cx { s: self.scenario, now_us: stop_before_us, queue: &mut self.queue, out: sink };
+                Self::settle_all(&mut self.members, &mut cx, &mut self.world, SETUP_KEY);
+                self.budget -= std::mem::take(&mut self.world.batches.settled);
+            }
             return Ok(None);
         };
         debug_assert!(at_us >= self.now_us, "time never goes backwards");
         self.now_us = at_us;
-        let mut next = Some(first);
-        while let Some(event) = next {
+        let mut next = Some((first, key));
+        while let Some((event, key)) = next {
             self.budget -= 1;
             if self.budget == 0 {
                 return Err(ScenarioError::whole(format!(
@@ -159,8 +168,16 @@ impl<'a> Engine<'a> {
                     format_millis(at_us)
                 )));
             }
-            self.handle(event, sink);
-            next = self.queue.pop_before(at_us + 1).map(|(_, event)| event);
+            sink.event(key);
+            let observed =
+                if self.world.batches.pending > 0 { self.settle_for(event, key, sink) } else { None };
+            self.world.batches.budget = self.budget;
+            self.handle(event, key, sink);
+            if self.world.batches.enabled {
+                self.rebatch(event, observed, sink);
+            }
+            self.budget -= std::mem::take(&mut self.world.batches.settled);
+            next = self.queue.pop_before(at_us + 1).map(|(_, event, key)| (event, key));
         }
         if let Some(error) = self.error.take() {
             return Err(error);
@@ -211,13 +228,138 @@ impl<'a> Engine<'a> {
     #[cfg(test)]
     pub(crate) fn without_fast_path(mut self) -> Self {
         self.members.iter_mut().for_each(|m| m.fast_path = false);
+        self.without_batches()
+    }
+
+    /// Runs every record of the fast path as its own event (the engine's batches off):
+    /// the engine then counts each, as the sweep's plan reads them (model.md §10.7).
+    #[cfg(any(test, feature = "group"))]
+    pub(crate) fn without_batches(mut self) -> Self {
+        self.world.batches.enabled = false;
         self
+    }
+
+    /// Settles what the event `event` (of key `key`, at the current instant) can observe of
+    /// the batches (model.md §8.1): its member's batch, which goes back to one event per
+    /// record, and the records of other members' batches on the partitions it may report
+    /// about; every batch for an event of no one member (the coordinator's, a group event's),
+    /// and as the event budget nears its end.
+    /// Returns whom the event observes: `Some(None)` everyone.
+    fn settle_for<S: Sink>(&mut self, event: Event, key: EventKey, sink: &mut S) -> Option<Option<MemberId>> {
+        let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
+        let world = &mut self.world;
+        let near_end = self.budget < world.batches.reserved + BUDGET_MARGIN;
+        let member = match event {
+            Event::RecordDone { member, .. }
+            | Event::LoopWake { member, .. }
+            | Event::BackgroundAutoCommit { member }
+            | Event::PollIntervalCheck { member }
+            | Event::Close { member }
+            | Event::Restart { member }
+            | Event::Heartbeat { member, .. }
+            | Event::JoinLands { member, .. }
+            | Event::SyncLands { member, .. }
+            | Event::RdkJoin { member, .. }
+            | Event::HangEnds { member } => Some(member),
+            Event::CommitResponse { commit, .. } | Event::CommitRetry { commit } => {
+                Some(world.commits.get(commit).member)
+            }
+            // A session check that finds the session alive only reschedules itself.
+            #[cfg(feature = "group")]
+            Event::SessionCheck { member, incarnation }
+                if !near_end
+                    && world.coordinator.session_check_is_quiet(
+                        self.scenario,
+                        member,
+                        incarnation,
+                        self.now_us,
+                    ) =>
+            {
+                return None;
+            }
+            _ => None,
+        };
+        // A consumer-protocol heartbeat, a join or a sync may hand the member partitions
+        // another member still runs records of.
+        #[cfg(feature = "group")]
+        let hands_out = match event {
+            Event::Heartbeat { .. } => self.scenario.consumer_protocol(),
+            Event::JoinLands { .. } | Event::SyncLands { .. } | Event::RdkJoin { .. } => true,
+            _ => false,
+        };
+        #[cfg(not(feature = "group"))]
+        let hands_out = false;
+        let Some(member) = member.filter(|_| !near_end && !hands_out) else {
+            Self::settle_all(&mut self.members, &mut cx, world, key);
+            return Some(None);
+        };
+        self.members[member as usize].settle(&mut cx, world, key, true);
+        if world.batches.pending == 0 {
+            return Some(Some(member));
+        }
+        let mut others = Vec::new();
+        let commit = match event {
+            Event::CommitResponse { commit, .. } | Event::CommitRetry { commit } => Some(commit),
+            _ => None,
+        };
+        let in_commit = commit.map(|c| world.commits.offsets(c)).unwrap_or_default();
+        for partition in
+            self.members[member as usize].partitions_in_reach().chain(in_commit.iter().map(|&(p, _)| p))
+        {
+            if let Some(owner) = world.batches.owner[partition as usize] {
+                others.push(owner);
+            }
+        }
+        for owner in others {
+            self.members[owner as usize].settle(&mut cx, world, key, false);
+        }
+        Some(Some(member))
+    }
+
+    /// After event `event`, which observed `observed` ([`Self::settle_for`]; `None` when no
+    /// batch was pending), or a response delivered to every member: the records in hand of
+    /// the members it observed go on as batches again where the fast path would run them.
+    fn rebatch<S: Sink>(&mut self, event: Event, observed: Option<Option<MemberId>>, sink: &mut S) {
+        let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
+        let world = &mut self.world;
+        let all = std::mem::take(&mut world.batches.settled_all);
+        let member = match (observed, event) {
+            _ if all => None,
+            (Some(None), _) => None,
+            (Some(Some(member)), _) => Some(member),
+            (
+                None,
+                Event::RecordDone { member, .. }
+                | Event::LoopWake { member, .. }
+                | Event::Heartbeat { member, .. }
+                | Event::BackgroundAutoCommit { member },
+            ) => Some(member),
+            (None, Event::CommitResponse { commit, .. }) => Some(world.commits.get(commit).member),
+            _ => return,
+        };
+        match member {
+            Some(member) => self.members[member as usize].rebatch(&mut cx, world),
+            None => self.members.iter_mut().for_each(|m| m.rebatch(&mut cx, world)),
+        }
+    }
+
+    /// Settles every batch as of the event of key `key` at the current instant, each going
+    /// back to one event per record.
+    fn settle_all<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World, key: EventKey) {
+        world.batches.settled_all = true;
+        for member in members.iter_mut() {
+            if world.batches.pending == 0 {
+                return;
+            }
+            member.settle(cx, world, key, true);
+        }
     }
 
     /// Ends the run at `stop_us` (the stop given to [`Self::advance`]): a loop still blocked
     /// on a commit reports its wait until then; a script reports the step in progress. The
     /// outputs carry the instant of the last event processed.
     pub(crate) fn finish<S: Sink>(&mut self, stop_us: u64, sink: &mut S) {
+        sink.event(FINISH_KEY);
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         for member in &mut self.members {
             member.finish(&mut cx, stop_us);
@@ -228,7 +370,9 @@ impl<'a> Engine<'a> {
         }
     }
 
-    fn handle<S: Sink>(&mut self, event: Event, sink: &mut S) {
+    fn handle<S: Sink>(&mut self, event: Event, key: EventKey, sink: &mut S) {
+        #[cfg(not(feature = "group"))]
+        let _ = key; // only a group's join and sync responses settle batches
         let mut cx = Cx { s: self.scenario, now_us: self.now_us, queue: &mut self.queue, out: sink };
         let world = &mut self.world;
         #[cfg(feature = "group")]
@@ -270,15 +414,18 @@ impl<'a> Engine<'a> {
         // Join rounds the event completed: each member gets its JoinGroup response now; a
         // leader's SyncGroup answers the followers waiting for it.
         #[cfg(feature = "group")]
-        Self::deliver_responses(&mut self.members, &mut cx, world);
+        Self::deliver_responses(&mut self.members, &mut cx, world, key);
     }
 
     /// The JoinGroup responses and SyncGroup answers the coordinator holds for members now
     /// (model.md §10.5).
     #[cfg(feature = "group")]
-    fn deliver_responses<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World) {
+    fn deliver_responses<S: Sink>(members: &mut [Member], cx: &mut Cx<S>, world: &mut World, key: EventKey) {
         if world.coordinator.has_join_responses() {
             for (member, process) in world.coordinator.take_join_responses() {
+                if world.batches.pending > 0 {
+                    Self::settle_all(members, cx, world, key);
+                }
                 let m = &mut members[member as usize];
                 if m.process == process {
                     m.join_response(cx, world);
@@ -287,6 +434,9 @@ impl<'a> Engine<'a> {
         }
         if world.coordinator.has_sync_responses() {
             for (member, process, assignment) in world.coordinator.take_sync_responses() {
+                if world.batches.pending > 0 {
+                    Self::settle_all(members, cx, world, key);
+                }
                 let m = &mut members[member as usize];
                 if m.process == process {
                     m.synced(cx, world, assignment);

@@ -6,7 +6,7 @@
 //! its own; that event is kept in a slot beside the heap (the common case — a record
 //! done, then the next poll — never touches the heap).
 
-use crate::output::{CommitId, MemberId, PartitionId};
+use crate::output::{event_key, CommitId, EventKey, MemberId, PartitionId};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
@@ -177,9 +177,17 @@ impl EventQueue {
         (self.loop_keys[self.width + member as usize] != u128::MAX).then(|| self.loop_events[member as usize])
     }
 
-    /// Removes and returns the next event and its instant if it comes before `stop_before_us`.
+    /// The member's pending loop event and its instant, if any.
+    #[inline]
+    pub(crate) fn loop_pending(&self, member: u16) -> Option<(u64, Event)> {
+        let key = self.loop_keys[self.width + member as usize];
+        (key != u128::MAX).then(|| ((key >> 64) as u64, self.loop_events[member as usize]))
+    }
+
+    /// Removes and returns the next event, its instant and its key among the events of the
+    /// instant ([`EventKey`]) if it comes before `stop_before_us`.
     #[inline(always)]
-    pub(crate) fn pop_before(&mut self, stop_before_us: u64) -> Option<(u64, Event)> {
+    pub(crate) fn pop_before(&mut self, stop_before_us: u64) -> Option<(u64, Event, EventKey)> {
         let heap_key = self.heap.peek().map_or(u128::MAX, |Reverse(q)| q.key);
         // Keys are unique (the sequence number), so one of the two is strictly smaller.
         let loop_key = self.loop_keys[1];
@@ -196,9 +204,10 @@ impl EventQueue {
             }
             let slot = i - self.width;
             self.set_loop_key(slot, u128::MAX);
-            return Some((at_us, self.loop_events[slot]));
+            return Some((at_us, self.loop_events[slot], event_key(Phase::Loop as u8, slot as MemberId)));
         }
-        self.heap.pop().map(|Reverse(q)| (at_us, q.event))
+        let key = event_key((best >> 56) as u8, (best >> SEQ_BITS) as u16);
+        self.heap.pop().map(|Reverse(q)| (at_us, q.event, key))
     }
 
     /// The instant of the next event, if any.

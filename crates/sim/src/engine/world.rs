@@ -10,7 +10,7 @@ use super::cx::Cx;
 use super::frontier::Frontier;
 #[cfg(feature = "group")]
 use super::share_partition::{AckRequests, SharePartition};
-use crate::output::{CommitId, MemberId, Output, PartitionId, Sink};
+use crate::output::{CommitId, EventKey, MemberId, Output, PartitionId, Sink};
 #[cfg(feature = "group")]
 use crate::scenario::OffsetReset;
 use crate::scenario::{Jitter, Scenario, US_PER_MS};
@@ -26,6 +26,8 @@ pub(crate) struct World {
     pub(crate) commits: Commits,
     pub(crate) durations: Durations,
     pub(crate) failures: Failures,
+    /// The engine's batches (see [`Batches`]).
+    pub(crate) batches: Batches,
     /// A share group's share-partitions (model.md §11); empty for a consumer group.
     #[cfg(feature = "group")]
     pub(crate) share: Vec<SharePartition>,
@@ -53,6 +55,15 @@ impl World {
             },
             durations: Durations::new(s, partitions),
             failures: Failures::new(s),
+            batches: Batches {
+                enabled: false,
+                owner: vec![None; partitions],
+                pending: 0,
+                reserved: 0,
+                budget: 0,
+                settled: 0,
+                settled_all: false,
+            },
             #[cfg(feature = "group")]
             share: if s.share_group() {
                 let start = match s.share_auto_offset_reset {
@@ -105,6 +116,25 @@ impl World {
         cx.emit(Output::RunCompleted { member, partition, late, offset, durable_frontier });
     }
 
+    /// [`World::complete_run`] for a run of the engine's batch settled now: it happened at
+    /// `at_us`, in the member's loop event of key `key`, the batch's runs `every_us` apart.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn complete_settled_run<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        (at_us, key, every_us): (u64, EventKey, u64),
+        member: MemberId,
+        partition: PartitionId,
+        offset: u64,
+        handed_over: u32,
+    ) {
+        let p = &mut self.partitions[partition as usize];
+        let durable_frontier = p.done.done(offset);
+        let late = handed_over != p.handovers;
+        let output = Output::RunCompleted { member, partition, late, offset, durable_frontier };
+        cx.emit_settled(at_us, key, every_us, output);
+    }
+
     /// The offset a consumer starts from in `partition`: the committed offset, or where
     /// `auto.offset.reset` resolves now when the group has none or it is below the log
     /// start (model.md §8.9).
@@ -123,6 +153,42 @@ impl World {
         }
     }
 }
+
+/// The engine's batches (model.md §8.1): in the fast path, the records of a poll after the
+/// one completing now are one loop event, at the last one; each is settled — completed as
+/// its own event would have completed it — when something can observe its member or its
+/// partition (see `Engine::settle_for`).
+#[derive(Clone)]
+pub(crate) struct Batches {
+    /// Whether members may open batches (not in the reference engine, nor without ramps).
+    pub(crate) enabled: bool,
+    /// The member whose batch on each partition has unsettled records.
+    pub(crate) owner: Vec<Option<MemberId>>,
+    /// How many batches have unsettled records.
+    pub(crate) pending: usize,
+    /// Records of the batches not yet settled.
+    pub(crate) reserved: u64,
+    /// The engine's event budget as the event being handled began.
+    pub(crate) budget: u64,
+    /// Records settled since the engine last counted them against its budget.
+    pub(crate) settled: u64,
+    /// Every batch was settled in the event being handled (its members may batch again).
+    pub(crate) settled_all: bool,
+}
+
+impl Batches {
+    /// Whether a batch of `records` may open on `partition`: no other batch there, and the
+    /// budget far enough from its end that every record would have been counted in time
+    /// (`Engine::settle_for` settles every batch before it comes that close).
+    pub(crate) fn may_open(&self, partition: PartitionId, records: u64) -> bool {
+        self.enabled
+            && self.owner[partition as usize].is_none()
+            && self.budget > self.reserved + records + BUDGET_MARGIN
+    }
+}
+
+/// How close to the end of the event budget the batches are all settled.
+pub(crate) const BUDGET_MARGIN: u64 = 8;
 
 /// One partition's record completions: the durable frontier and the completed ranges above
 /// it (memory grows with the gaps, never with offset values).
@@ -346,6 +412,11 @@ impl Durations {
         };
         let constant = streams.is_empty() && s.record_processing_by_offset_us.0.is_empty();
         Durations { streams, constant }
+    }
+
+    /// Whether every record takes `record_processing_ms`.
+    pub(crate) fn constant(&self) -> bool {
+        self.constant
     }
 
     /// How long processing `offset` of `partition` takes, µs (at least 1).
