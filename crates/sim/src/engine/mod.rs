@@ -217,6 +217,7 @@ impl<'a> Engine<'a> {
 
     /// Lets the run pass twice `bound` events, not twice [`MAX_EVENTS`] (a consumer group's
     /// result JSON, [`Scenario::events_bound`]).
+    #[cfg(feature = "group")]
     pub(crate) fn with_event_bound(mut self, bound: u64) -> Self {
         self.budget = 2 * bound - (2 * self.bound - self.budget);
         self.bound = bound;
