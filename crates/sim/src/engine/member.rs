@@ -96,6 +96,20 @@ pub(super) enum Pc {
     Stopped,
 }
 
+impl Pc {
+    /// The partition of the batch the loop is in, if it is in one.
+    fn batch_partition(self) -> Option<PartitionId> {
+        match self {
+            Pc::Process { partition, .. }
+            | Pc::AfterRecord { partition, .. }
+            | Pc::AfterBatch { partition, .. }
+            | Pc::CommitHandedOff { partition, .. }
+            | Pc::RetryBackOff { partition, .. } => Some(partition),
+            _ => None,
+        }
+    }
+}
+
 /// Where the process is in its lifecycle.
 #[derive(Clone, Copy, Debug, Eq)]
 pub(super) enum Life {
@@ -727,22 +741,7 @@ impl Member {
         });
         #[cfg(not(feature = "group"))]
         let to_take = std::iter::empty();
-        let in_hand = match self.pc {
-            Pc::Process { partition, .. }
-            | Pc::AfterRecord { partition, .. }
-            | Pc::AfterBatch { partition, .. }
-            | Pc::CommitHandedOff { partition, .. }
-            | Pc::RetryBackOff { partition, .. } => Some(partition),
-            _ => None,
-        };
-        let resume = match self.resume_pc {
-            Pc::Process { partition, .. }
-            | Pc::AfterRecord { partition, .. }
-            | Pc::AfterBatch { partition, .. }
-            | Pc::CommitHandedOff { partition, .. }
-            | Pc::RetryBackOff { partition, .. } => Some(partition),
-            _ => None,
-        };
+        let (in_hand, resume) = (self.pc.batch_partition(), self.resume_pc.batch_partition());
         self.assigned
             .iter()
             .map(|a| a.partition)

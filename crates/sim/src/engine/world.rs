@@ -110,10 +110,24 @@ impl World {
         offset: u64,
         handed_over: u32,
     ) {
+        let output = self.run_completed(member, partition, offset, handed_over);
+        cx.emit(output);
+    }
+
+    /// The output of a completed run of `offset`, whose side effect lands now: the partition's
+    /// durable frontier moves, and a run polled before the partition's last handover is late.
+    #[inline(always)]
+    fn run_completed(
+        &mut self,
+        member: MemberId,
+        partition: PartitionId,
+        offset: u64,
+        handed_over: u32,
+    ) -> Output {
         let p = &mut self.partitions[partition as usize];
         let durable_frontier = p.done.done(offset);
         let late = handed_over != p.handovers;
-        cx.emit(Output::RunCompleted { member, partition, late, offset, durable_frontier });
+        Output::RunCompleted { member, partition, late, offset, durable_frontier }
     }
 
     /// [`World::complete_run`] for a run of the engine's batch settled now: it happened at
@@ -128,10 +142,7 @@ impl World {
         offset: u64,
         handed_over: u32,
     ) {
-        let p = &mut self.partitions[partition as usize];
-        let durable_frontier = p.done.done(offset);
-        let late = handed_over != p.handovers;
-        let output = Output::RunCompleted { member, partition, late, offset, durable_frontier };
+        let output = self.run_completed(member, partition, offset, handed_over);
         cx.emit_settled(at_us, key, every_us, output);
     }
 
