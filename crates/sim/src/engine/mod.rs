@@ -76,6 +76,11 @@ pub(crate) struct Engine<'a> {
     error: Option<ScenarioError>,
 }
 
+/// Whether the engine may run a poll's records as one event (a batch): only where a run keeps
+/// its steps and marks as ramps (`compact-runs`: the CLI and the benchmark). A constant, so
+/// that the pages, built without it, carry none of the batches' code.
+const BATCHES: bool = cfg!(feature = "compact-runs");
+
 impl<'a> Engine<'a> {
     /// The world at t = 0, before any event: one member about to poll (or run its script's
     /// first step), the group's committed offset at the log start (a script's new group:
@@ -122,7 +127,7 @@ impl<'a> Engine<'a> {
         let members = vec![Member::start(&mut cx, &mut world, 0)];
         // A batch's marks are placed after the fact: only a log kept as ramps can. (A share
         // group's consumers run no batches.)
-        world.batches.enabled = cfg!(feature = "compact-runs") && !members.is_empty();
+        world.batches.enabled = BATCHES && !members.is_empty();
         Engine {
             scenario,
             now_us: 0,
@@ -169,11 +174,14 @@ impl<'a> Engine<'a> {
                 )));
             }
             sink.event(key);
-            let observed =
-                if self.world.batches.pending > 0 { self.settle_for(event, key, sink) } else { None };
+            let observed = if BATCHES && self.world.batches.pending > 0 {
+                self.settle_for(event, key, sink)
+            } else {
+                None
+            };
             self.world.batches.budget = self.budget;
             self.handle(event, key, sink);
-            if self.world.batches.enabled {
+            if BATCHES && self.world.batches.enabled {
                 self.rebatch(event, observed, sink);
             }
             self.budget -= std::mem::take(&mut self.world.batches.settled);

@@ -192,7 +192,8 @@ impl Batches {
     /// budget far enough from its end that every record would have been counted in time
     /// (`Engine::settle_for` settles every batch before it comes that close).
     pub(crate) fn may_open(&self, partition: PartitionId, records: u64) -> bool {
-        self.enabled
+        cfg!(feature = "compact-runs")
+            && self.enabled
             && self.owner[partition as usize].is_none()
             && self.budget > self.reserved + records + BUDGET_MARGIN
     }
