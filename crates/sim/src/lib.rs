@@ -118,7 +118,7 @@ pub fn summarize(scenario: &Scenario, crash_at_us: u64) -> Result<Summary, Scena
         let mut recorder = Recorder::for_group_summary(scenario);
         let engine = Engine::new(scenario, &mut recorder).with_event_bound(scenario.events_bound());
         run_to(engine, &mut recorder, stop_us)?;
-        let instants = recorder.mark_instants().to_vec();
+        let instants = recorder.mark_instants();
         return Ok(recorder.into_run().summary_with(crash_at_us, Some(&instants)));
     }
     Ok(simulate(scenario)?.summary_at(crash_at_us))
@@ -305,23 +305,17 @@ mod tests {
             use crate::Strategy::*;
             let strategies = [AutoCommit, AutoCommitBackground, StoreOffsetsAfterProcessing, CommitSyncBatch, CommitAsyncBatch];
             let scenario = Scenario {
-                members,
-                partitions,
                 strategy: strategies[strategy],
                 client: Client::ALL[client],
                 assignment_strategy: crate::scenario::Assignor::ALL[assignor],
                 static_membership: static_members,
-                max_poll_records: mpr,
                 record_processing_us: processing_ms * 50_000,
                 commit_latency_us: latency_ms * 50_000,
                 auto_commit_interval_us: interval_ms * 500_000,
                 heartbeat_interval_us: heartbeat_ms * 500_000,
                 auto_offset_reset: if earliest { OffsetReset::Earliest } else { OffsetReset::Latest },
-                session_timeout_us: 10_000_000,
-                max_poll_interval_us: 8_000_000,
-                horizon_us: 30_000_000,
                 group_events: drawn_events(members, events),
-                ..Scenario::default()
+                ..on_the_batch_grid(members, partitions, mpr)
             };
             prop_assume!(scenario.validate().is_ok());
             let reference = run_engine(&scenario, |engine| engine.without_fast_path());
@@ -339,6 +333,26 @@ mod tests {
             run_to(engine, &mut light, scenario.horizon_us + 1).unwrap();
             prop_assert_eq!(light.into_group_totals(), totals);
             prop_assert_eq!(crash_state_brute_force(&scenario, crash_at_us), Ok(run.state_at(crash_at_us)));
+        }
+    }
+
+    /// A group whose times are multiples of 50 ms (members finishing records at the same
+    /// instants, the engine's batches meeting each other's outputs): 50 ms records and commits,
+    /// auto-commits and heartbeats every 500 ms, 30 s; the batches' tests vary it.
+    #[cfg(feature = "group")]
+    fn on_the_batch_grid(members: u32, partitions: u32, max_poll_records: u32) -> Scenario {
+        Scenario {
+            members,
+            partitions,
+            max_poll_records,
+            record_processing_us: 50_000,
+            commit_latency_us: 50_000,
+            auto_commit_interval_us: 500_000,
+            heartbeat_interval_us: 500_000,
+            session_timeout_us: 10_000_000,
+            max_poll_interval_us: 8_000_000,
+            horizon_us: 30_000_000,
+            ..Scenario::default()
         }
     }
 
@@ -475,18 +489,7 @@ mod tests {
     #[cfg(feature = "group")]
     #[test]
     fn a_batch_record_settled_after_its_instant_keeps_the_instant_one_step() {
-        let scenario = Scenario {
-            members: 1,
-            max_poll_records: 2,
-            record_processing_us: 50_000,
-            commit_latency_us: 50_000,
-            auto_commit_interval_us: 500_000,
-            heartbeat_interval_us: 500_000,
-            session_timeout_us: 10_000_000,
-            max_poll_interval_us: 8_000_000,
-            horizon_us: 30_000_000,
-            ..Scenario::default()
-        };
+        let scenario = on_the_batch_grid(1, 1, 2);
         let reference = run_engine(&scenario, |engine| engine.without_fast_path());
         assert_eq!(simulate(&scenario), reference);
     }
@@ -499,18 +502,8 @@ mod tests {
     #[test]
     fn a_member_taking_a_partition_settles_the_batch_another_runs_there() {
         let scenario = Scenario {
-            members: 2,
-            partitions: 2,
-            max_poll_records: 6,
-            record_processing_us: 50_000,
-            commit_latency_us: 50_000,
-            auto_commit_interval_us: 500_000,
-            heartbeat_interval_us: 500_000,
-            session_timeout_us: 10_000_000,
-            max_poll_interval_us: 8_000_000,
-            horizon_us: 30_000_000,
             group_events: drawn_events(2, [(0, 2, 1, false, None), (3301, 2, 1, false, None)]),
-            ..Scenario::default()
+            ..on_the_batch_grid(2, 2, 6)
         };
         let reference = run_engine(&scenario, |engine| engine.without_fast_path()).unwrap();
         assert_eq!(simulate(&scenario).as_ref(), Ok(&reference));

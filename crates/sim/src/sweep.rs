@@ -140,7 +140,7 @@ impl Walk {
         if failed_at.is_none() {
             engine.finish(stop_us, &mut recorder);
         }
-        Walk { mark_instants: recorder.mark_instants().to_vec(), events_by_instant, failed_at }
+        Walk { mark_instants: recorder.mark_instants(), events_by_instant, failed_at }
     }
 
     /// Events the run processed in all.
