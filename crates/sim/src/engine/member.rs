@@ -2054,18 +2054,15 @@ impl Member {
         self.blocking_commit(cx, world, CommitKind::Sync, offsets)
     }
 
-    #[inline(never)] // off the per-record path
-    fn step_after_batch<S: Sink>(
-        &mut self,
-        cx: &mut Cx<S>,
-        world: &mut World,
+    /// What a commit at the end of the batch `..to` on `partition` carries (only the
+    /// strategies that commit there ask: the loop's hot path builds no list it drops).
+    fn batch_end_values(
+        &self,
+        s: &Scenario,
+        world: &World,
         partition: PartitionId,
-        from: u64,
         to: u64,
-    ) -> Flow {
-        let s = cx.s;
-        self.pc = Pc::Poll;
-        self.batch_deliveries = 0;
+    ) -> Vec<(PartitionId, u64)> {
         // With ack_on_error false, records given up at the batch's end are not acknowledged.
         let tail = self.unacked_tail;
         let mut values: Vec<_> = self
@@ -2085,6 +2082,21 @@ impl Member {
             // `commit()` without offsets: the stored offsets (model.md §8.3).
             self.retain_stored_past_committed(world, &mut values);
         }
+        values
+    }
+
+    #[inline(never)] // off the per-record path
+    fn step_after_batch<S: Sink>(
+        &mut self,
+        cx: &mut Cx<S>,
+        world: &mut World,
+        partition: PartitionId,
+        from: u64,
+        to: u64,
+    ) -> Flow {
+        let s = cx.s;
+        self.pc = Pc::Poll;
+        self.batch_deliveries = 0;
         let spring_after_poll = s.worker_pool || s.spring_ack_check == AckCheck::AfterPoll;
         match self.strategy {
             Strategy::AutoCommit
@@ -2099,13 +2111,18 @@ impl Member {
             | Strategy::EachMessage
             | Strategy::EachBatch
             | Strategy::EachBatchResolveOffset => Flow::Next,
-            Strategy::CommitSyncBatch => self.commit_sync(cx, world, values),
+            Strategy::CommitSyncBatch => {
+                let values = self.batch_end_values(s, world, partition, to);
+                self.commit_sync(cx, world, values)
+            }
             Strategy::CommitAsyncBatch => {
+                let values = self.batch_end_values(s, world, partition, to);
                 self.send_commit(cx, world, CommitKind::Async, values);
                 Flow::Next
             }
             // sendOffsetsToTransaction(position) + commitTransaction().
             Strategy::Transactional => {
+                let values = self.batch_end_values(s, world, partition, to);
                 self.blocking_commit(cx, world, CommitKind::Transaction { partition, from, to }, values)
             }
             Strategy::CommitSyncRecord => {
@@ -2143,6 +2160,7 @@ impl Member {
                 if !due {
                     return Flow::Next;
                 }
+                let values = self.batch_end_values(s, world, partition, to);
                 self.records_since_commit = 0;
                 self.last_ack_commit_us = cx.now_us;
                 self.commit_sync(cx, world, values)
