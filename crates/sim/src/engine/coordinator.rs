@@ -109,6 +109,9 @@ pub(crate) struct Coordinator {
     generation: u32,
     state: State,
     entries: Vec<Entry>,
+    /// Where each member's last entry is in `entries` (`u32::MAX`: none): a hint that
+    /// [`Self::entry`] checks, so that a heartbeat finds its member without a scan of the group.
+    by_member: Vec<u32>,
     /// Consumer protocol: who holds each partition until its revocation is acknowledged.
     holder: Vec<Option<MemberId>>,
     /// Consumer protocol: the target assignment's epoch, and the last epoch counted as a
@@ -141,6 +144,7 @@ impl Coordinator {
             generation: 0,
             state: State::Empty,
             entries: Vec::new(),
+            by_member: Vec::new(),
             holder: vec![None; partitions],
             target_epoch: 0,
             counted_epoch: 0,
@@ -241,7 +245,26 @@ impl Coordinator {
     }
 
     fn entry(&self, member: MemberId, incarnation: u32) -> Option<usize> {
-        self.entries.iter().position(|e| e.member == member && e.incarnation == incarnation)
+        let is = |e: &Entry| e.member == member && e.incarnation == incarnation;
+        let hint = self.by_member.get(member as usize).map(|&i| i as usize);
+        let found = match hint.filter(|&i| self.entries.get(i).is_some_and(is)) {
+            Some(i) => Some(i),
+            None => self.entries.iter().position(is),
+        };
+        debug_assert_eq!(found, self.entries.iter().position(is), "a member's life has one entry");
+        found
+    }
+
+    /// Rebuilds [`Self::by_member`] after entries came, went or moved.
+    fn reindex(&mut self) {
+        self.by_member.clear();
+        for (i, e) in self.entries.iter().enumerate() {
+            let m = e.member as usize;
+            if m >= self.by_member.len() {
+                self.by_member.resize(m + 1, u32::MAX);
+            }
+            self.by_member[m] = i as u32;
+        }
     }
 
     /// The one-consumer model (model.md §8.7): a member is evicted; commits of its
@@ -267,6 +290,7 @@ impl Coordinator {
             epoch: 0,
             since: Vec::new(),
         }];
+        self.reindex();
         self.state = State::Stable;
         self.empty_since_us = None;
     }
@@ -274,6 +298,7 @@ impl Coordinator {
     /// The one-consumer model: the member's `close()` returned.
     pub(crate) fn single_member_left<S: Sink>(&mut self, cx: &mut Cx<S>) {
         self.entries.clear();
+        self.reindex();
         self.become_empty(cx);
     }
 
@@ -351,6 +376,7 @@ impl Coordinator {
                 since: held.iter().map(|&p| (p, 1)).collect(),
             })
             .collect();
+        self.reindex();
         for (&member, held) in members.iter().zip(&assignment) {
             for &p in held {
                 self.holder[p as usize] = Some(member);
@@ -471,6 +497,7 @@ impl Coordinator {
     /// protocol frees its partitions and recomputes the target; a classic group rebalances.
     fn remove<S: Sink>(&mut self, cx: &mut Cx<S>, i: usize) {
         let gone = self.entries.remove(i);
+        self.reindex();
         for p in &gone.owned {
             if self.holder[*p as usize] == Some(gone.member) {
                 self.holder[*p as usize] = None;
@@ -582,6 +609,7 @@ impl Coordinator {
                     epoch: 0,
                     since: Vec::new(),
                 });
+                self.reindex();
                 super::sort::by_key(&mut self.entries, |e| e.member);
                 self.schedule_session_check(cx, member, incarnation, deadline);
             }
@@ -619,6 +647,7 @@ impl Coordinator {
             return;
         }
         self.entries.retain(|e| e.joined || e.is_static);
+        self.reindex();
         if self.entries.is_empty() {
             self.become_empty(cx);
         } else {
@@ -800,6 +829,7 @@ impl Coordinator {
                 epoch: 0,
                 since: Vec::new(),
             });
+            self.reindex();
             super::sort::by_key(&mut self.entries, |e| e.member);
             self.retarget();
         }

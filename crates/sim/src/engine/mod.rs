@@ -259,6 +259,15 @@ impl<'a> Engine<'a> {
         let world = &mut self.world;
         let near_end = self.budget < world.batches.reserved + BUDGET_MARGIN;
         let member = match event {
+            // A classic member's heartbeat that finds no rebalance only refreshes its session
+            // and schedules the next one: it reads nothing of the loop.
+            #[cfg(feature = "group")]
+            Event::Heartbeat { member, seq }
+                if !near_end
+                    && self.members[member as usize].heartbeat_is_quiet(self.scenario, world, seq) =>
+            {
+                return None;
+            }
             Event::RecordDone { member, .. }
             | Event::LoopWake { member, .. }
             | Event::BackgroundAutoCommit { member }
