@@ -568,11 +568,13 @@ impl Coordinator {
     ) {
         let s = cx.s;
         let session_deadline_us = cx.now_us + s.session_timeout_us;
-        if let Some(i) = self
-            .entries
-            .iter()
-            .position(|e| e.member == member && e.is_static && e.incarnation != incarnation)
-        {
+        // Only a static member's entry outlives its life (no scan of the group for a dynamic one).
+        let back = s.static_membership.then(|| {
+            self.entries
+                .iter()
+                .position(|e| e.member == member && e.is_static && e.incarnation != incarnation)
+        });
+        if let Some(i) = back.flatten() {
             // A static member back within its session: same entry, new life.
             let e = &mut self.entries[i];
             e.incarnation = incarnation;
@@ -609,8 +611,8 @@ impl Coordinator {
                     epoch: 0,
                     since: Vec::new(),
                 });
-                self.reindex();
                 super::sort::by_key(&mut self.entries, |e| e.member);
+                self.reindex();
                 self.schedule_session_check(cx, member, incarnation, deadline);
             }
         }
@@ -829,8 +831,8 @@ impl Coordinator {
                 epoch: 0,
                 since: Vec::new(),
             });
-            self.reindex();
             super::sort::by_key(&mut self.entries, |e| e.member);
+            self.reindex();
             self.retarget();
         }
         self.schedule_session_check(cx, member, incarnation, session_deadline_us);

@@ -197,12 +197,9 @@ impl EventQueue {
         }
         let at_us = (best >> 64) as u64;
         if loop_key < heap_key {
-            // Down the tournament to the leaf holding the winner.
-            let mut i = 1;
-            while i < self.width {
-                i = if self.loop_keys[2 * i] == loop_key { 2 * i } else { 2 * i + 1 };
-            }
-            let slot = i - self.width;
+            // A loop event's key names its member, whose leaf holds it.
+            let slot = (loop_key >> SEQ_BITS) as u16 as usize;
+            debug_assert_eq!(self.loop_keys[self.width + slot], loop_key);
             self.set_loop_key(slot, u128::MAX);
             return Some((at_us, self.loop_events[slot], event_key(Phase::Loop as u8, slot as MemberId)));
         }
