@@ -137,12 +137,18 @@ pub struct MarkLog {
 impl MarkLog {
     /// An empty log with room for `explicit` explicit marks.
     pub(crate) fn with_capacity(explicit: usize) -> Self {
+        MarkLog::with_capacities(explicit, 0)
+    }
+
+    /// An empty log with room for `marks` marks, `followers` of them given partition by
+    /// partition (kept as followers, with ramps).
+    pub(crate) fn with_capacities(marks: usize, followers: usize) -> Self {
         MarkLog {
-            explicit: Vec::with_capacity(explicit),
-            keys: Vec::with_capacity(if RAMPS { explicit } else { 0 }),
+            explicit: Vec::with_capacity(marks),
+            keys: Vec::with_capacity(if RAMPS { marks } else { 0 }),
             ramps: Vec::new(),
             in_ramps: 0,
-            followers: Vec::new(),
+            followers: Vec::with_capacity(if RAMPS { followers } else { 0 }),
             runs: Vec::new(),
             may_follow: false,
             open: Vec::new(),

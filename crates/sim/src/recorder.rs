@@ -138,31 +138,58 @@ pub(crate) struct Recorder<'a> {
 }
 
 /// How many marks a run reserves up front: one per record, three per poll (the poll and a
-/// commit sent and landed), and for a group each member's heartbeats, each partition's
-/// auto-commits (sent and landed) and each rebalance's revocations and assignments (a
-/// deploy's members leave and come back: two each). Capped like the records
-/// ([`Scenario::records_to_reserve`]); a run past it grows the vector.
+/// commit sent and landed), and for a group each member's heartbeats and
+/// [`marks_by_partition`]. Capped like the records ([`Scenario::records_to_reserve`]); a run
+/// past it grows the vector.
 fn marks_to_reserve(s: &Scenario) -> usize {
     let records = s.records_to_reserve() as u64;
     let members = u64::from(s.member_count());
     let polls = (records / u64::from(s.max_poll_records)).max(members * (s.horizon_us / s.fetch_max_wait_us));
     #[cfg(feature = "group")]
     let group = if s.group_mode() {
-        let partitions = u64::from(s.partitions);
-        let rebalances: u64 = 1 + s
-            .group_events
-            .iter()
-            .map(|e| if e.kind == crate::events::GroupEventKind::Deploy { 2 * members } else { 2 })
-            .sum::<u64>();
         members * (s.horizon_us / s.heartbeat_interval_us + 1)
-            + 2 * partitions * (s.horizon_us / s.auto_commit_interval_us + 1)
-            + rebalances * (2 * partitions + 3 * members)
+            + marks_by_partition(s) as u64
+            + 3 * members * rebalances_to_reserve(s)
     } else {
         0
     };
     #[cfg(not(feature = "group"))]
     let group = 0;
     (records + 3 * polls + 1 + group).min(1 << 22) as usize
+}
+
+/// How many rebalances a group's run reserves for: the first, and two per group event (a
+/// deploy's members leave and come back: two each).
+#[cfg(feature = "group")]
+fn rebalances_to_reserve(s: &Scenario) -> u64 {
+    let members = u64::from(s.member_count());
+    1 + s
+        .group_events
+        .iter()
+        .map(|e| if e.kind == crate::events::GroupEventKind::Deploy { 2 * members } else { 2 })
+        .sum::<u64>()
+}
+
+/// The marks a group's events give partition by partition (most of them kept as followers,
+/// [`MarkLog`]): each partition's auto-commits (sent and landed) and each rebalance's
+/// revocations and assignments. Capped like the records.
+fn marks_by_partition(s: &Scenario) -> usize {
+    #[cfg(feature = "group")]
+    if s.group_mode() {
+        let partitions = u64::from(s.partitions);
+        let marks = 2 * partitions * (s.horizon_us / s.auto_commit_interval_us + 1)
+            + rebalances_to_reserve(s) * 2 * partitions;
+        return marks.min(1 << 22) as usize;
+    }
+    let _ = s;
+    0
+}
+
+/// How many handovers a group's report reserves: a partition's per rebalance. Capped like the
+/// records.
+#[cfg(feature = "group")]
+fn handovers_to_reserve(s: &Scenario) -> usize {
+    (rebalances_to_reserve(s) * u64::from(s.partitions)).min(1 << 22) as usize
 }
 
 impl<'a> Recorder<'a> {
@@ -205,7 +232,11 @@ impl<'a> Recorder<'a> {
                 .collect(),
             touched: Vec::new(),
             following_log: 0,
-            marks: MarkLog::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
+            marks: if keep_marks {
+                MarkLog::with_capacities(marks_to_reserve(scenario), marks_by_partition(scenario))
+            } else {
+                MarkLog::default()
+            },
             keep_marks,
             blocked_on_commits_us: 0,
             polls: 0,
@@ -213,9 +244,10 @@ impl<'a> Recorder<'a> {
             closed_at_us: None,
             script_steps: Vec::new(),
             #[cfg(feature = "group")]
-            group: scenario
-                .group_mode()
-                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize, !light)),
+            group: scenario.group_mode().then(|| {
+                let handovers = (!light).then(|| handovers_to_reserve(scenario));
+                GroupRecorder::new(partitions, scenario.member_count() as usize, handovers)
+            }),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
             lines_kept,
