@@ -206,6 +206,13 @@ impl<'a> Recorder<'a> {
         let records = if light { 0 } else { scenario.records_to_reserve() / partitions };
         let polls =
             |p: usize| if p < lines_kept { records / scenario.max_poll_records as usize + 1 } else { 0 };
+        // A position step per poll that hands out the partition's records: at most one per
+        // record, and one per poll of its owner (a member's share of the records, or one
+        // poll per `fetch.max.wait.ms` when they come slowly), and its revocations.
+        let owner_polls = (scenario.records_to_reserve() / scenario.member_count() as usize)
+            / scenario.max_poll_records as usize
+            + (scenario.horizon_us / scenario.fetch_max_wait_us) as usize;
+        let positions = |p: usize| if p < lines_kept { records.min(owner_polls) + 2 } else { 0 };
         let start = scenario.log_start_offset;
         Recorder {
             scenario,
@@ -223,7 +230,7 @@ impl<'a> Recorder<'a> {
                     follows_log: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
-                        position: Vec::with_capacity(polls(p)),
+                        position: Vec::with_capacity(positions(p)),
                         durable_frontier: Line::with_capacity(polls(p)),
                         committed: Vec::new(),
                         profile: Line::with_capacity(polls(p)),
