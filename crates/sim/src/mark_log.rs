@@ -143,16 +143,19 @@ pub struct MarkLog {
 impl MarkLog {
     /// An empty log with room for `explicit` explicit marks.
     pub(crate) fn with_capacity(explicit: usize) -> Self {
-        MarkLog::with_capacities(explicit, 0)
+        MarkLog::with_capacities(explicit, 0, 0)
     }
 
-    /// An empty log with room for `marks` marks, `followers` of them given partition by
-    /// partition (kept as followers, with ramps: the offsets of those of commits).
-    pub(crate) fn with_capacities(marks: usize, followers: usize) -> Self {
+    /// An empty log with room for `marks` marks, `records` of them record marks (kept in
+    /// ramps, with ramps: a head and a ramp for a few of them) and `followers` given
+    /// partition by partition (kept as followers: the offsets of those of commits).
+    pub(crate) fn with_capacities(marks: usize, records: usize, followers: usize) -> Self {
+        let (explicit, ramps) =
+            if RAMPS { (marks.saturating_sub(followers + records / 2), records / 4) } else { (marks, 0) };
         MarkLog {
-            explicit: Vec::with_capacity(marks),
-            keys: Vec::with_capacity(if RAMPS { marks } else { 0 }),
-            ramps: Vec::new(),
+            explicit: Vec::with_capacity(explicit),
+            keys: Vec::with_capacity(if RAMPS { explicit } else { 0 }),
+            ramps: Vec::with_capacity(ramps),
             in_ramps: 0,
             followers: 0,
             runs: Vec::new(),

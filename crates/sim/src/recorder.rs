@@ -240,7 +240,8 @@ impl<'a> Recorder<'a> {
             touched: Vec::new(),
             following_log: 0,
             marks: if keep_marks {
-                MarkLog::with_capacities(marks_to_reserve(scenario), marks_by_partition(scenario))
+                let records = scenario.records_to_reserve();
+                MarkLog::with_capacities(marks_to_reserve(scenario), records, marks_by_partition(scenario))
             } else {
                 MarkLog::default()
             },
