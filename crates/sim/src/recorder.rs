@@ -11,8 +11,12 @@ use crate::timeline::{
     value_at, Line, Mark, MarkLog, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step,
 };
 
-fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
-    if steps.last().is_none_or(|s| s.value != value) {
+/// Appends a step to `steps` if `value` differs from its last one, `last` (kept beside the
+/// values it follows: the vector's end is seldom in the cache).
+#[inline(always)]
+fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, last: &mut Option<V>, at_us: u64, value: V) {
+    if *last != Some(value) {
+        *last = Some(value);
         steps.push(Step { at_us, value });
     }
 }
@@ -32,6 +36,9 @@ struct PartitionRecorder {
     restart_at: u64,
     committed: Option<u64>,
     position: Option<u64>,
+    /// The last steps of the position and committed lines ([`push_step`]).
+    last_position: Option<Option<u64>>,
+    last_committed: Option<Option<u64>>,
     durable: u64,
     lost: u64,
     duplicated: u64,
@@ -53,9 +60,9 @@ impl PartitionRecorder {
         if follows_log {
             self.move_restart(s.restart_offset(self.committed, at_us));
         }
-        push_step(&mut self.lines.position, at_us, self.position);
+        push_step(&mut self.lines.position, &mut self.last_position, at_us, self.position);
         push_line_step(&mut self.lines.durable_frontier, at_us, self.durable);
-        push_step(&mut self.lines.committed, at_us, self.committed);
+        push_step(&mut self.lines.committed, &mut self.last_committed, at_us, self.committed);
         let step = ProfileStep { at_us, lost: self.lost, duplicated: self.duplicated };
         // A step where the values change, and wherever lost grows with the log from
         // this instant on (Run::state_at counts the growth from the last step).
@@ -222,6 +229,8 @@ impl<'a> Recorder<'a> {
                     restart_at: start,
                     committed: Some(start),
                     position: None,
+                    last_position: None,
+                    last_committed: None,
                     durable: start,
                     lost: 0,
                     duplicated: 0,
