@@ -11,8 +11,12 @@ use crate::timeline::{
     value_at, Line, Mark, MarkLog, PartitionRun, ProfileStep, RecordOutcomes, Run, ScriptReading, Step,
 };
 
-fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, at_us: u64, value: V) {
-    if steps.last().is_none_or(|s| s.value != value) {
+/// Appends a step to `steps` if `value` differs from its last one, `last` (kept beside the
+/// values it follows: the vector's end is seldom in the cache).
+#[inline(always)]
+fn push_step<V: PartialEq + Copy>(steps: &mut Vec<Step<V>>, last: &mut Option<V>, at_us: u64, value: V) {
+    if *last != Some(value) {
+        *last = Some(value);
         steps.push(Step { at_us, value });
     }
 }
@@ -32,6 +36,9 @@ struct PartitionRecorder {
     restart_at: u64,
     committed: Option<u64>,
     position: Option<u64>,
+    /// The last steps of the position and committed lines ([`push_step`]).
+    last_position: Option<Option<u64>>,
+    last_committed: Option<Option<u64>>,
     durable: u64,
     lost: u64,
     duplicated: u64,
@@ -53,9 +60,9 @@ impl PartitionRecorder {
         if follows_log {
             self.move_restart(s.restart_offset(self.committed, at_us));
         }
-        push_step(&mut self.lines.position, at_us, self.position);
+        push_step(&mut self.lines.position, &mut self.last_position, at_us, self.position);
         push_line_step(&mut self.lines.durable_frontier, at_us, self.durable);
-        push_step(&mut self.lines.committed, at_us, self.committed);
+        push_step(&mut self.lines.committed, &mut self.last_committed, at_us, self.committed);
         let step = ProfileStep { at_us, lost: self.lost, duplicated: self.duplicated };
         // A step where the values change, and wherever lost grows with the log from
         // this instant on (Run::state_at counts the growth from the last step).
@@ -138,31 +145,58 @@ pub(crate) struct Recorder<'a> {
 }
 
 /// How many marks a run reserves up front: one per record, three per poll (the poll and a
-/// commit sent and landed), and for a group each member's heartbeats, each partition's
-/// auto-commits (sent and landed) and each rebalance's revocations and assignments (a
-/// deploy's members leave and come back: two each). Capped like the records
-/// ([`Scenario::records_to_reserve`]); a run past it grows the vector.
+/// commit sent and landed), and for a group each member's heartbeats and
+/// [`marks_by_partition`]. Capped like the records ([`Scenario::records_to_reserve`]); a run
+/// past it grows the vector.
 fn marks_to_reserve(s: &Scenario) -> usize {
     let records = s.records_to_reserve() as u64;
     let members = u64::from(s.member_count());
     let polls = (records / u64::from(s.max_poll_records)).max(members * (s.horizon_us / s.fetch_max_wait_us));
     #[cfg(feature = "group")]
     let group = if s.group_mode() {
-        let partitions = u64::from(s.partitions);
-        let rebalances: u64 = 1 + s
-            .group_events
-            .iter()
-            .map(|e| if e.kind == crate::events::GroupEventKind::Deploy { 2 * members } else { 2 })
-            .sum::<u64>();
         members * (s.horizon_us / s.heartbeat_interval_us + 1)
-            + 2 * partitions * (s.horizon_us / s.auto_commit_interval_us + 1)
-            + rebalances * (2 * partitions + 3 * members)
+            + marks_by_partition(s) as u64
+            + 3 * members * rebalances_to_reserve(s)
     } else {
         0
     };
     #[cfg(not(feature = "group"))]
     let group = 0;
     (records + 3 * polls + 1 + group).min(1 << 22) as usize
+}
+
+/// How many rebalances a group's run reserves for: the first, and two per group event (a
+/// deploy's members leave and come back: two each).
+#[cfg(feature = "group")]
+fn rebalances_to_reserve(s: &Scenario) -> u64 {
+    let members = u64::from(s.member_count());
+    1 + s
+        .group_events
+        .iter()
+        .map(|e| if e.kind == crate::events::GroupEventKind::Deploy { 2 * members } else { 2 })
+        .sum::<u64>()
+}
+
+/// The marks a group's events give partition by partition (most of them kept as followers,
+/// [`MarkLog`]): each partition's auto-commits (sent and landed) and each rebalance's
+/// revocations and assignments. Capped like the records.
+fn marks_by_partition(s: &Scenario) -> usize {
+    #[cfg(feature = "group")]
+    if s.group_mode() {
+        let partitions = u64::from(s.partitions);
+        let marks = 2 * partitions * (s.horizon_us / s.auto_commit_interval_us + 1)
+            + rebalances_to_reserve(s) * 2 * partitions;
+        return marks.min(1 << 22) as usize;
+    }
+    let _ = s;
+    0
+}
+
+/// How many handovers a group's report reserves: a partition's per rebalance. Capped like the
+/// records.
+#[cfg(feature = "group")]
+fn handovers_to_reserve(s: &Scenario) -> usize {
+    (rebalances_to_reserve(s) * u64::from(s.partitions)).min(1 << 22) as usize
 }
 
 impl<'a> Recorder<'a> {
@@ -179,6 +213,13 @@ impl<'a> Recorder<'a> {
         let records = if light { 0 } else { scenario.records_to_reserve() / partitions };
         let polls =
             |p: usize| if p < lines_kept { records / scenario.max_poll_records as usize + 1 } else { 0 };
+        // A position step per poll that hands out the partition's records: at most one per
+        // record, and one per poll of its owner (a member's share of the records, or one
+        // poll per `fetch.max.wait.ms` when they come slowly), and its revocations.
+        let owner_polls = (scenario.records_to_reserve() / scenario.member_count() as usize)
+            / scenario.max_poll_records as usize
+            + (scenario.horizon_us / scenario.fetch_max_wait_us) as usize;
+        let positions = |p: usize| if p < lines_kept { records.min(owner_polls) + 2 } else { 0 };
         let start = scenario.log_start_offset;
         Recorder {
             scenario,
@@ -188,6 +229,8 @@ impl<'a> Recorder<'a> {
                     restart_at: start,
                     committed: Some(start),
                     position: None,
+                    last_position: None,
+                    last_committed: None,
                     durable: start,
                     lost: 0,
                     duplicated: 0,
@@ -196,7 +239,7 @@ impl<'a> Recorder<'a> {
                     follows_log: false,
                     lines: PartitionRun {
                         partition: p as PartitionId,
-                        position: Vec::with_capacity(polls(p)),
+                        position: Vec::with_capacity(positions(p)),
                         durable_frontier: Line::with_capacity(polls(p)),
                         committed: Vec::new(),
                         profile: Line::with_capacity(polls(p)),
@@ -205,7 +248,12 @@ impl<'a> Recorder<'a> {
                 .collect(),
             touched: Vec::new(),
             following_log: 0,
-            marks: MarkLog::with_capacity(if keep_marks { marks_to_reserve(scenario) } else { 0 }),
+            marks: if keep_marks {
+                let records = scenario.records_to_reserve();
+                MarkLog::with_capacities(marks_to_reserve(scenario), records, marks_by_partition(scenario))
+            } else {
+                MarkLog::default()
+            },
             keep_marks,
             blocked_on_commits_us: 0,
             polls: 0,
@@ -213,9 +261,10 @@ impl<'a> Recorder<'a> {
             closed_at_us: None,
             script_steps: Vec::new(),
             #[cfg(feature = "group")]
-            group: scenario
-                .group_mode()
-                .then(|| GroupRecorder::new(partitions, scenario.member_count() as usize, !light)),
+            group: scenario.group_mode().then(|| {
+                let handovers = (!light).then(|| handovers_to_reserve(scenario));
+                GroupRecorder::new(partitions, scenario.member_count() as usize, handovers)
+            }),
             records: RecordOutcomes::default(),
             share: scenario.share_group(),
             lines_kept,

@@ -124,10 +124,13 @@ pub(crate) struct GroupRecorder {
 }
 
 impl GroupRecorder {
-    pub(crate) fn new(partitions: usize, members: usize, list_handovers: bool) -> Self {
+    /// `handovers`: the room its list of handovers reserves, `None` for a report that lists
+    /// none (the sweep's totals need none of them).
+    pub(crate) fn new(partitions: usize, members: usize, handovers: Option<usize>) -> Self {
         GroupRecorder {
-            list_handovers,
+            list_handovers: handovers.is_some(),
             report: GroupReport {
+                handovers: Vec::with_capacity(handovers.unwrap_or(0)),
                 partitions: (0..partitions)
                     .map(|p| PartitionDamage {
                         partition: p as PartitionId,
