@@ -44,11 +44,11 @@ fn run_case(name: &str, json: &str) {
     let sweep = name.ends_with("-sweep");
     let once = || {
         if sweep {
-            let profile = sweep::first_event_profile(&scenario).unwrap().unwrap();
-            (profile.points.len() as u64, profile.candidates as u64)
+            let profile = sweep::first_event_profile(&scenario).map_err(|e| e.to_string())?.unwrap();
+            Ok::<_, String>((profile.points.len() as u64, profile.candidates as u64))
         } else {
-            let run = simulate(&scenario).unwrap();
-            (run.polls, run.marks.len() as u64)
+            let run = simulate(&scenario).map_err(|e| e.to_string())?;
+            Ok((run.polls, run.marks.len() as u64))
         }
     };
     let mut times = Vec::new();
@@ -62,7 +62,10 @@ fn run_case(name: &str, json: &str) {
             && (times.len() < 3 || (started.elapsed() < Duration::from_secs(1) && times.len() < 1000)))
     {
         let t = Instant::now();
-        figures = std::hint::black_box(once());
+        figures = match std::hint::black_box(once()) {
+            Ok(figures) => figures,
+            Err(refusal) => return println!("{name:<24} refused: {refusal}"),
+        };
         times.push(t.elapsed());
     }
     times.sort();
