@@ -2985,9 +2985,6 @@ impl Member {
         }
     }
 
-    /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
-    /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
-    /// consumer-protocol member reconciles its target assignment.
     /// Whether the heartbeat `seq` (classic protocol) only refreshes the session and schedules
     /// the next one — stale, or no rebalance pending for the member: then it observes nothing of
     /// the loop (the engine's batches stay unsettled, model.md §8.1).
@@ -2999,6 +2996,9 @@ impl Member {
         !s.consumer_protocol() && !world.coordinator.rebalance_pending(self.id, self.process)
     }
 
+    /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
+    /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
+    /// consumer-protocol member reconciles its target assignment.
     pub(crate) fn heartbeat<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, seq: u32) {
         let Some(g) = &self.group else { return };
         if g.heartbeat_seq != seq || self.life != Life::Running || !self.in_group {
