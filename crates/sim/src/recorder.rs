@@ -220,11 +220,16 @@ impl<'a> Recorder<'a> {
             |p: usize| if p < lines_kept { records / scenario.max_poll_records as usize + 1 } else { 0 };
         // A position step per poll that hands out the partition's records: at most one per
         // record, and one per poll of its owner (a member's share of the records, or one
-        // poll per `fetch.max.wait.ms` when they come slowly), and its revocations.
+        // poll per `fetch.max.wait.ms` when they come slowly), and its revocations. That bound
+        // is reserved only with `compact-runs`, where room never written is never resident;
+        // the pages' wasm reserves a step per full poll and grows the line past it.
         let owner_polls = (scenario.records_to_reserve() / scenario.member_count() as usize)
             / scenario.max_poll_records as usize
             + (scenario.horizon_us / scenario.fetch_max_wait_us) as usize;
-        let positions = |p: usize| if p < lines_kept { records.min(owner_polls) + 2 } else { 0 };
+        let positions = |p: usize| match p < lines_kept {
+            true if cfg!(feature = "compact-runs") => records.min(owner_polls) + 2,
+            _ => polls(p),
+        };
         let start = scenario.log_start_offset;
         Recorder {
             scenario,
