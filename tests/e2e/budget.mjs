@@ -285,7 +285,7 @@ function dragEnd(page, timeoutMs) {
   }, timeoutMs);
 }
 
-// 5. The group page (group/, reference G1): the crash's slider moved → re-simulated
+// 5. The group page (group/, reference G1): the first event's slider moved → re-simulated
 //    (the run and both comparisons; the sweep of the first event is kept) and the lanes
 //    redrawn, median and p95 over 50 moves, at devicePixelRatio 1: from the load on, and
 //    again once the sweep's Web Worker is done.
