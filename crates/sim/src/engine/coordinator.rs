@@ -108,10 +108,9 @@ pub(crate) struct Coordinator {
     /// model.md §8.7). Commits of an older generation are rejected.
     generation: u32,
     state: State,
+    /// In member order (the group starts so, and a join sorts its entry in): a heartbeat finds
+    /// its member's by a binary search ([`Self::entry`]), not a scan of the group.
     entries: Vec<Entry>,
-    /// Where each member's last entry is in `entries` (`u32::MAX`: none): a hint that
-    /// [`Self::entry`] checks, so that a heartbeat finds its member without a scan of the group.
-    by_member: Vec<u32>,
     /// Consumer protocol: who holds each partition until its revocation is acknowledged.
     holder: Vec<Option<MemberId>>,
     /// Consumer protocol: the target assignment's epoch, and the last epoch counted as a
@@ -144,7 +143,6 @@ impl Coordinator {
             generation: 0,
             state: State::Empty,
             entries: Vec::new(),
-            by_member: Vec::new(),
             holder: vec![None; partitions],
             target_epoch: 0,
             counted_epoch: 0,
@@ -246,25 +244,11 @@ impl Coordinator {
 
     fn entry(&self, member: MemberId, incarnation: u32) -> Option<usize> {
         let is = |e: &Entry| e.member == member && e.incarnation == incarnation;
-        let hint = self.by_member.get(member as usize).map(|&i| i as usize);
-        let found = match hint.filter(|&i| self.entries.get(i).is_some_and(is)) {
-            Some(i) => Some(i),
-            None => self.entries.iter().position(is),
-        };
-        debug_assert_eq!(found, self.entries.iter().position(is), "a member's life has one entry");
+        let first = self.entries.partition_point(|e| e.member < member);
+        let found =
+            self.entries[first..].iter().take_while(|e| e.member == member).position(is).map(|i| first + i);
+        debug_assert_eq!(found, self.entries.iter().position(is), "entries in member order");
         found
-    }
-
-    /// Rebuilds [`Self::by_member`] after entries came, went or moved.
-    fn reindex(&mut self) {
-        self.by_member.clear();
-        for (i, e) in self.entries.iter().enumerate() {
-            let m = e.member as usize;
-            if m >= self.by_member.len() {
-                self.by_member.resize(m + 1, u32::MAX);
-            }
-            self.by_member[m] = i as u32;
-        }
     }
 
     /// The one-consumer model (model.md §8.7): a member is evicted; commits of its
@@ -290,7 +274,6 @@ impl Coordinator {
             epoch: 0,
             since: Vec::new(),
         }];
-        self.reindex();
         self.state = State::Stable;
         self.empty_since_us = None;
     }
@@ -298,7 +281,6 @@ impl Coordinator {
     /// The one-consumer model: the member's `close()` returned.
     pub(crate) fn single_member_left<S: Sink>(&mut self, cx: &mut Cx<S>) {
         self.entries.clear();
-        self.reindex();
         self.become_empty(cx);
     }
 
@@ -376,7 +358,6 @@ impl Coordinator {
                 since: held.iter().map(|&p| (p, 1)).collect(),
             })
             .collect();
-        self.reindex();
         for (&member, held) in members.iter().zip(&assignment) {
             for &p in held {
                 self.holder[p as usize] = Some(member);
@@ -497,7 +478,6 @@ impl Coordinator {
     /// protocol frees its partitions and recomputes the target; a classic group rebalances.
     fn remove<S: Sink>(&mut self, cx: &mut Cx<S>, i: usize) {
         let gone = self.entries.remove(i);
-        self.reindex();
         for p in &gone.owned {
             if self.holder[*p as usize] == Some(gone.member) {
                 self.holder[*p as usize] = None;
@@ -612,7 +592,6 @@ impl Coordinator {
                     since: Vec::new(),
                 });
                 super::sort::by_key(&mut self.entries, |e| e.member);
-                self.reindex();
                 self.schedule_session_check(cx, member, incarnation, deadline);
             }
         }
@@ -649,7 +628,6 @@ impl Coordinator {
             return;
         }
         self.entries.retain(|e| e.joined || e.is_static);
-        self.reindex();
         if self.entries.is_empty() {
             self.become_empty(cx);
         } else {
@@ -832,7 +810,6 @@ impl Coordinator {
                 since: Vec::new(),
             });
             super::sort::by_key(&mut self.entries, |e| e.member);
-            self.reindex();
             self.retarget();
         }
         self.schedule_session_check(cx, member, incarnation, session_deadline_us);
