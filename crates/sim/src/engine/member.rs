@@ -2989,19 +2989,23 @@ impl Member {
     /// the next one — stale, or no rebalance pending for the member: then it observes nothing of
     /// the loop (the engine's batches stay unsettled, model.md §8.1).
     pub(crate) fn heartbeat_is_quiet(&self, s: &Scenario, world: &World, seq: u32) -> bool {
-        let Some(g) = &self.group else { return true };
-        if g.heartbeat_seq != seq || self.life != Life::Running || !self.in_group {
-            return true;
-        }
-        !s.consumer_protocol() && !world.coordinator.rebalance_pending(self.id, self.process)
+        self.heartbeat_is_stale(seq)
+            || !s.consumer_protocol() && !world.coordinator.rebalance_pending(self.id, self.process)
+    }
+
+    /// Whether the heartbeat `seq` is not the member's current one, or the member is not
+    /// running in the group: it does nothing.
+    fn heartbeat_is_stale(&self, seq: u32) -> bool {
+        self.group.as_ref().is_none_or(|g| g.heartbeat_seq != seq)
+            || self.life != Life::Running
+            || !self.in_group
     }
 
     /// A heartbeat (model.md §10.4, §10.5, §10.6): it refreshes the session; a classic member
     /// learns of a rebalance (one with no partitions joins at once, its poll being idle); a
     /// consumer-protocol member reconciles its target assignment.
     pub(crate) fn heartbeat<S: Sink>(&mut self, cx: &mut Cx<S>, world: &mut World, seq: u32) {
-        let Some(g) = &self.group else { return };
-        if g.heartbeat_seq != seq || self.life != Life::Running || !self.in_group {
+        if self.heartbeat_is_stale(seq) {
             return;
         }
         let interval = Self::heartbeat_interval_us(cx.s);
