@@ -226,9 +226,12 @@ impl<'a> Recorder<'a> {
         let owner_polls = (scenario.records_to_reserve() / scenario.member_count() as usize)
             / scenario.max_poll_records as usize
             + (scenario.horizon_us / scenario.fetch_max_wait_us) as usize;
-        let positions = |p: usize| match p < lines_kept {
-            true if cfg!(feature = "compact-runs") => records.min(owner_polls) + 2,
-            _ => polls(p),
+        let positions = |p: usize| {
+            if cfg!(feature = "compact-runs") && p < lines_kept {
+                records.min(owner_polls) + 2
+            } else {
+                polls(p)
+            }
         };
         let start = scenario.log_start_offset;
         Recorder {
